@@ -1,0 +1,146 @@
+"""The constraint state of a position: exactly the set of consistent deals.
+
+RULES.md shows that the consistent deals are described exactly by three things:
+every hand size, every card's domain (the seats that may hold it) and, per seat
+and unclaimed set, a lower and an upper bound on how many cards of the set the
+seat holds. :class:`Constraints` is that description as an immutable value; it
+is all an engine sees.
+
+Domains are bit masks: bit ``p`` is set when seat ``p`` may hold the card.
+
+>>> c = Constraints.initial(players=2, sets=2, set_size=2)
+>>> c.hands, c.cards_in_play
+((2, 2), (0, 1, 2, 3))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterator
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The seats in a domain mask, ascending."""
+    p = 0
+    while mask:
+        if mask & 1:
+            yield p
+        mask >>= 1
+        p += 1
+
+
+def mask_of(seats) -> int:
+    m = 0
+    for p in seats:
+        m |= 1 << p
+    return m
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Hand sizes, card domains and per-set bounds; the input of every engine.
+
+    ``domains``, ``lo`` and ``hi`` cover every card and set of the game; entries
+    of claimed sets (``in_play[s]`` false) are ignored by engines.
+    """
+
+    players: int
+    set_size: int
+    in_play: tuple[bool, ...]  # per set: not yet claimed
+    hands: tuple[int, ...]  # per seat
+    domains: tuple[int, ...]  # per card id: mask of seats that may hold it
+    lo: tuple[tuple[int, ...], ...]  # lo[p][s]
+    hi: tuple[tuple[int, ...], ...]  # hi[p][s]
+
+    @classmethod
+    def initial(cls, players: int, sets: int, set_size: int, initial_quartets: bool = True) -> "Constraints":
+        """The start of a game: any hand of N*S/P cards (no whole set when ``initial_quartets`` is false)."""
+        full = (1 << players) - 1
+        top = set_size if initial_quartets else set_size - 1
+        hand = sets * set_size // players
+        return cls(
+            players=players,
+            set_size=set_size,
+            in_play=(True,) * sets,
+            hands=(hand,) * players,
+            domains=(full,) * (sets * set_size),
+            lo=tuple((0,) * sets for _ in range(players)),
+            hi=tuple((top,) * sets for _ in range(players)),
+        )
+
+    # -- shape -----------------------------------------------------------------
+    @property
+    def sets(self) -> int:
+        return len(self.in_play)
+
+    @property
+    def sets_in_play(self) -> tuple[int, ...]:
+        return tuple(s for s, live in enumerate(self.in_play) if live)
+
+    @property
+    def cards_in_play(self) -> tuple[int, ...]:
+        S = self.set_size
+        return tuple(c for s in self.sets_in_play for c in range(s * S, (s + 1) * S))
+
+    def cards_of(self, s: int) -> range:
+        return range(s * self.set_size, (s + 1) * self.set_size)
+
+    def key(self) -> tuple:
+        """A hashable key: equal keys mean equal constraints (used by caches)."""
+        return (self.players, self.set_size, self.in_play, self.hands, self.domains, self.lo, self.hi)
+
+    # -- derived constraints (each returns a new value) -----------------------------
+    def restrict(self, card: int, mask: int) -> "Constraints":
+        """Only the seats in ``mask`` may hold ``card``."""
+        domains = list(self.domains)
+        domains[card] &= mask
+        return replace(self, domains=tuple(domains))
+
+    def with_bounds(self, p: int, s: int, lo: int | None = None, hi: int | None = None) -> "Constraints":
+        """Raise seat p's lower bound on set s to ``lo`` and/or lower its upper bound to ``hi``."""
+        los, his = self.lo, self.hi
+        if lo is not None and lo > los[p][s]:
+            row = list(los[p]); row[s] = lo
+            los = los[:p] + (tuple(row),) + los[p + 1:]
+        if hi is not None and hi < his[p][s]:
+            row = list(his[p]); row[s] = hi
+            his = his[:p] + (tuple(row),) + his[p + 1:]
+        return replace(self, lo=los, hi=his)
+
+    def with_whole_set(self, p: int, s: int) -> "Constraints":
+        """Every card of s is with seat p."""
+        domains = list(self.domains)
+        for c in self.cards_of(s):
+            domains[c] &= 1 << p
+        return replace(self, domains=tuple(domains))
+
+    def obviously_infeasible(self) -> bool:
+        """Cheap necessary conditions (local counting), no search."""
+        S = self.set_size
+        P = self.players
+        live = self.sets_in_play
+        if sum(self.hands) != S * len(live):
+            return True
+        for p in range(P):
+            if self.hands[p] < 0:
+                return True
+            need = 0
+            room = 0
+            for s in live:
+                lo, hi = self.lo[p][s], self.hi[p][s]
+                if lo > hi or lo > S:
+                    return True
+                avail = sum(1 for c in self.cards_of(s) if self.domains[c] >> p & 1)
+                if lo > avail:
+                    return True
+                need += lo
+                room += min(hi, avail)
+            if need > self.hands[p] or room < self.hands[p]:
+                return True
+        for s in live:
+            for c in self.cards_of(s):
+                if self.domains[c] == 0:
+                    return True
+            if sum(self.lo[p][s] for p in range(P)) > S:
+                return True
+        return False

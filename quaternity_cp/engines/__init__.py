@@ -1,0 +1,26 @@
+"""Engines: interchangeable exact deciders behind one interface (see :mod:`.base`)."""
+
+from __future__ import annotations
+
+from .base import Analysis, Engine
+from .cpsat import CpSatEngine
+from .matching import matching_feasible
+
+ENGINES = {"cpsat": CpSatEngine}
+
+
+def get_engine(name: "str | Engine | None" = None) -> Engine:
+    """An engine by name (``cpsat``, ``flow``), or the engine passed in."""
+    if name is None:
+        name = "cpsat"
+    if not isinstance(name, str):
+        return name
+    try:
+        return ENGINES[name]()
+    except KeyError:
+        from ..errors import QuaternityError
+
+        raise QuaternityError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})") from None
+
+
+__all__ = ["Analysis", "Engine", "CpSatEngine", "matching_feasible", "get_engine", "ENGINES"]
