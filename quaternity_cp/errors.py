@@ -69,6 +69,13 @@ KIND = {
 }
 
 
+def _kind(reason: Illegal, move) -> str:
+    kind = KIND[reason]
+    if kind != "turn" and type(move).__name__ == "Declaration":
+        return "declaration"
+    return kind
+
+
 class IllegalMoveError(QuaternityError):
     """A well-formed move that the rules do not allow in this position.
 
@@ -80,7 +87,7 @@ class IllegalMoveError(QuaternityError):
         self.reason = reason
         self.move = move
         self.detail = detail
-        self.kind = kind or KIND[reason]
+        self.kind = kind or _kind(reason, move)
         text = reason.value + (f" ({detail})" if detail else "")
         super().__init__(text)
 

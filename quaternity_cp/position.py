@@ -1,0 +1,517 @@
+"""A Quaternity position: the constraint state plus claims, scores and whose turn.
+
+:class:`Position` is changed by :meth:`Position.push` and restored by
+:meth:`Position.pop`. Every rule of ../shared/RULES.md lives here; the engines
+only answer questions about a :class:`~quaternity_cp.constraints.Constraints`.
+
+>>> from quaternity_cp import Game, Position
+>>> pos = Position(Game(3, 3, 2))
+>>> _ = pos.push_str("0>2:A0+")
+>>> pos.claimed, pos.scores
+({0: 0}, (1, 0, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterator, Sequence
+
+from .constraints import Constraints, bits
+from .engines import Analysis, Engine, get_engine
+from .errors import Illegal, IllegalMoveError, InvalidMoveError
+from .game import Declaration, Game, Move, Question
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything a position is, as one immutable value (one per ply on the stack)."""
+
+    constraints: Constraints
+    claimed: tuple[int, ...]  # per set: the claiming seat, or -1
+    scores: tuple[int, ...]
+    reached: tuple[int, ...]  # per seat: the ply at which its score last rose (for tie = first)
+    turn: tuple[int, ...]  # seats that may move now (several: a free choice); () when over
+    pending: Question | None = None  # an open question
+    loser: int | None = None  # the seat that lost by an illegal move (invalid = lose)
+    ply: int = 0
+    last_claims: tuple[tuple[int, int], ...] = ()  # (set, seat) claimed by the last move
+
+    @property
+    def over(self) -> bool:
+        return self.loser is not None or all(c >= 0 for c in self.claimed)
+
+
+class Position:
+    """A position of a game under some rules, with push/pop of moves.
+
+    ``engine`` is an engine name (``"cpsat"``, ``"flow"``) or instance; every
+    legality decision and analysis goes through it.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        rules: "Rules | str | dict | None" = None,
+        *,
+        engine: "str | Engine | None" = None,
+        state: State | None = None,
+    ):
+        self.game = game
+        self.rules = Rules.from_spec(rules)
+        self.engine = get_engine(engine)
+        if state is None:
+            P = game.players
+            state = State(
+                constraints=Constraints.initial(P, game.sets, game.set_size, self.rules.initial_quartets),
+                claimed=(-1,) * game.sets,
+                scores=(0,) * P,
+                reached=(0,) * P,
+                turn=(0,),
+            )
+        self._state = state
+        self._stack: list[tuple[Move, State, IllegalMoveError | None]] = []
+        self._analysis_cache: dict[Constraints, Analysis] = {}
+        self._feasible_cache: dict[Constraints, bool] = {}
+
+    # -- read access ------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def constraints(self) -> Constraints:
+        return self._state.constraints
+
+    @property
+    def turn(self) -> tuple[int, ...]:
+        """The seats that may move now: one, several when the hand-over leaves a free choice, none when over."""
+        return self._state.turn
+
+    @property
+    def pending(self) -> Question | None:
+        return self._state.pending
+
+    @property
+    def over(self) -> bool:
+        return self._state.over
+
+    @property
+    def loser(self) -> int | None:
+        return self._state.loser
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._state.scores
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        return self._state.constraints.hands
+
+    @property
+    def claimed(self) -> dict[int, int]:
+        """Claimed sets: set -> seat."""
+        return {s: p for s, p in enumerate(self._state.claimed) if p >= 0}
+
+    @property
+    def moves(self) -> list[Move]:
+        return [m for m, _, _ in self._stack]
+
+    @property
+    def illegal(self) -> IllegalMoveError | None:
+        """The illegal move that ended the game (``invalid = lose``), if any."""
+        return self._stack[-1][2] if self._stack else None
+
+    def winners(self) -> list[int]:
+        """The winning seats once the game is over (under the tie option); [] before."""
+        st = self._state
+        if not st.over:
+            return []
+        seats = [p for p in range(self.game.players) if p != st.loser]
+        if not seats:
+            return []
+        best = max(st.scores[p] for p in seats)
+        top = [p for p in seats if st.scores[p] == best]
+        if len(top) == 1 or self.rules.tie == "shared":
+            return top
+        if self.rules.tie == "all-lose":
+            return []
+        return [min(top, key=lambda p: (st.reached[p], p))]
+
+    def copy(self) -> "Position":
+        other = Position(self.game, self.rules, engine=self.engine, state=self._state)
+        other._stack = list(self._stack)
+        other._analysis_cache = self._analysis_cache
+        other._feasible_cache = self._feasible_cache
+        return other
+
+    # -- engine access (cached) ---------------------------------------------------
+    def _feasible(self, c: Constraints) -> bool:
+        hit = self._feasible_cache.get(c)
+        if hit is None:
+            a = self._analysis_cache.get(c)
+            hit = a.feasible if a is not None else self.engine.feasible(c)
+            if len(self._feasible_cache) > 50_000:
+                self._feasible_cache.clear()
+            self._feasible_cache[c] = hit
+        return hit
+
+    def _analyze(self, c: Constraints) -> Analysis:
+        hit = self._analysis_cache.get(c)
+        if hit is None:
+            hit = self.engine.analyze(c)
+            if len(self._analysis_cache) > 20_000:
+                self._analysis_cache.clear()
+            self._analysis_cache[c] = hit
+        return hit
+
+    def analysis(self) -> Analysis:
+        """Exact facts of the current position: validity, possible owners, possible quartets."""
+        return self._analyze(self._state.constraints)
+
+    def is_valid(self) -> bool:
+        """Whether at least one consistent deal remains."""
+        return self._feasible(self._state.constraints)
+
+    def answers(self) -> dict[str, bool] | None:
+        """For an open question, which answers are legal: ``{"yes": bool, "no": bool}``."""
+        q = self._state.pending
+        if q is None:
+            return None
+        c = self._state.constraints
+        return {
+            "yes": self._feasible(c.restrict(q.card, 1 << q.target)),
+            "no": self._feasible(c.restrict(q.card, ~(1 << q.target))),
+        }
+
+    # -- constraints added by moves --------------------------------------------
+    def question_constraints(self, asker: int, card: int, c: Constraints | None = None) -> Constraints:
+        """What asking for ``card`` tells: the asker lacks it and holds another card of its set."""
+        c = c or self._state.constraints
+        S = self.game.set_size
+        s = card // S
+        c = c.restrict(card, ~(1 << asker)).with_bounds(asker, s, lo=1)
+        if self.rules.silence:
+            for t in c.sets_in_play:
+                c = c.with_bounds(asker, t, hi=S - 1)
+        return c
+
+    @staticmethod
+    def _transfer(c: Constraints, giver: int, taker: int, card: int) -> Constraints:
+        """The card moves from giver to taker: the deals before and after correspond one to one."""
+        S = c.set_size
+        s = card // S
+        domains = list(c.domains)
+        domains[card] = 1 << taker
+        hands = list(c.hands)
+        hands[giver] -= 1
+        hands[taker] += 1
+        lo = [list(r) for r in c.lo]
+        hi = [list(r) for r in c.hi]
+        lo[taker][s] += 1
+        hi[taker][s] = min(S, hi[taker][s] + 1)
+        lo[giver][s] = max(0, lo[giver][s] - 1)
+        hi[giver][s] -= 1
+        return replace(
+            c,
+            domains=tuple(domains),
+            hands=tuple(hands),
+            lo=tuple(map(tuple, lo)),
+            hi=tuple(map(tuple, hi)),
+        )
+
+    # -- legality -------------------------------------------------------------------
+    def check(self, move: Move) -> IllegalMoveError | None:
+        """Why ``move`` is illegal here, or None when it is legal. Never changes the position."""
+        try:
+            self._apply(move)
+        except IllegalMoveError as err:
+            return err
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.check(move) is None
+
+    def _validate_ids(self, move: Move) -> None:
+        g = self.game
+        if isinstance(move, Question):
+            for seat in (move.asker, move.target):
+                if not (isinstance(seat, int) and 0 <= seat < g.players):
+                    raise InvalidMoveError(f"unknown player {seat!r}")
+            if not (isinstance(move.card, int) and 0 <= move.card < g.cards):
+                raise InvalidMoveError(f"unknown card {move.card!r}")
+        elif isinstance(move, Declaration):
+            if not (isinstance(move.player, int) and 0 <= move.player < g.players):
+                raise InvalidMoveError(f"unknown player {move.player!r}")
+            if not (isinstance(move.set, int) and 0 <= move.set < g.sets):
+                raise InvalidMoveError(f"unknown set {move.set!r}")
+        else:
+            raise InvalidMoveError(f"not a move: {move!r}")
+
+    def _apply(self, move: Move) -> State:
+        """The state after ``move``; raises IllegalMoveError (the position is never changed here)."""
+        self._validate_ids(move)
+        st = self._state
+        if st.over:
+            raise IllegalMoveError(Illegal.GAME_OVER, move)
+        g = self.game
+        if st.pending is not None:
+            q = st.pending
+            if isinstance(move, Question) and move.answer is not None and move.unanswered() == q:
+                return self._answer(st, q, move.answer, move)
+            if isinstance(move, Question) and move.answer is not None:
+                raise IllegalMoveError(
+                    Illegal.WRONG_ANSWERER, move, f"the open question is {g.move_str(q)}"
+                )
+            raise IllegalMoveError(Illegal.QUESTION_OPEN, move, f"{g.move_str(q)} awaits an answer")
+        if isinstance(move, Declaration):
+            return self._declare(st, move)
+        return self._question(st, move)
+
+    def _question(self, st: State, move: Question) -> State:
+        g = self.game
+        x, y, card = move.asker, move.target, move.card
+        s = card // g.set_size
+        if x not in st.turn:
+            raise IllegalMoveError(Illegal.NOT_ON_TURN, move, self._turn_text(st))
+        if x == y:
+            raise IllegalMoveError(Illegal.SELF_QUESTION, move)
+        c = st.constraints
+        if not c.in_play[s]:
+            raise IllegalMoveError(
+                Illegal.SET_CLAIMED, move, f"set {g.set_name(s)} belongs to {g.player_name(st.claimed[s])}"
+            )
+        if c.hands[x] == 0:
+            raise IllegalMoveError(Illegal.ASKER_EMPTY, move)
+        if c.hands[y] == 0:
+            raise IllegalMoveError(Illegal.TARGET_EMPTY, move, f"{g.player_name(y)} holds no cards")
+        asked = self.question_constraints(x, card, c)
+        if not self._feasible(asked):
+            raise IllegalMoveError(Illegal.NO_CONSISTENT_DEAL, move)
+        if not self.rules.forced_no_question and not self._feasible(asked.restrict(card, 1 << y)):
+            raise IllegalMoveError(Illegal.ONLY_NO, move)
+        opened = replace(st, constraints=asked, pending=move.unanswered(), turn=(x,), ply=st.ply + 1, last_claims=())
+        if move.answer is None:
+            return opened
+        return self._answer(opened, opened.pending, move.answer, move, ply=st.ply + 1)
+
+    def _answer(self, st: State, q: Question, answer: bool, move: Move, ply: int | None = None) -> State:
+        c = st.constraints
+        x, y, card = q.asker, q.target, q.card
+        if answer:
+            if not self._feasible(c.restrict(card, 1 << y)):
+                raise IllegalMoveError(Illegal.IMPOSSIBLE_YES, move)
+            c = self._transfer(c, y, x, card)
+        else:
+            if not self._feasible(c.restrict(card, ~(1 << y))):
+                raise IllegalMoveError(Illegal.IMPOSSIBLE_NO, move)
+            c = c.restrict(card, ~(1 << y))
+        ply = st.ply + 1 if ply is None else ply
+        st = replace(st, constraints=c, pending=None, ply=ply)
+        st = self._auto_claim(st)
+        if answer:
+            order = (x, y)
+        else:
+            order = (y,)
+        return self._hand_over(st, order)
+
+    def _declare(self, st: State, move: Declaration) -> State:
+        g = self.game
+        p, s = move.player, move.set
+        if not self.rules.declare:
+            raise IllegalMoveError(Illegal.NO_DECLARATIONS, move)
+        if p not in st.turn:
+            raise IllegalMoveError(Illegal.NOT_ON_TURN, move, self._turn_text(st))
+        c = st.constraints
+        if not c.in_play[s]:
+            raise IllegalMoveError(
+                Illegal.SET_CLAIMED, move, f"set {g.set_name(s)} belongs to {g.player_name(st.claimed[s])}"
+            )
+        whole = c.with_whole_set(p, s)
+        if not self._feasible(whole):
+            raise IllegalMoveError(Illegal.IMPOSSIBLE_DECLARATION, move)
+        st = replace(st, constraints=whole, ply=st.ply + 1, last_claims=())
+        st = self._claim(st, [(s, p)])
+        st = self._auto_claim(st)
+        return self._hand_over(st, (p,))
+
+    def _claim(self, st: State, claims: Sequence[tuple[int, int]]) -> State:
+        if not claims:
+            return st
+        c = st.constraints
+        in_play = list(c.in_play)
+        hands = list(c.hands)
+        claimed = list(st.claimed)
+        scores = list(st.scores)
+        reached = list(st.reached)
+        for s, p in claims:
+            in_play[s] = False
+            hands[p] -= c.set_size
+            claimed[s] = p
+            scores[p] += 1
+            reached[p] = st.ply
+        c = replace(c, in_play=tuple(in_play), hands=tuple(hands))
+        return replace(
+            st,
+            constraints=c,
+            claimed=tuple(claimed),
+            scores=tuple(scores),
+            reached=tuple(reached),
+            last_claims=st.last_claims + tuple(claims),
+        )
+
+    def _auto_claim(self, st: State) -> State:
+        if not self.rules.auto_claim:
+            return st
+        forced = self._analyze(st.constraints).forced_quartets(st.constraints)
+        return self._claim(st, sorted(forced.items()))
+
+    # -- whose turn ------------------------------------------------------------------
+    def _hand_over(self, st: State, order: tuple[int, ...]) -> State:
+        """Turn after a completed move: the first of ``order`` holding cards, else the fallback."""
+        c = st.constraints
+        if st.over:
+            return replace(st, turn=())
+        chosen: tuple[int, ...] = ()
+        for p in order:
+            if c.hands[p] > 0:
+                chosen = (p,)
+                break
+        if not chosen:
+            chosen = self._fallback(st, order[0])
+        if not self.rules.forced_no_question:
+            chosen = tuple(sorted({self._skip(st, p) for p in chosen}))
+        return replace(st, turn=chosen)
+
+    def _fallback(self, st: State, start: int) -> tuple[int, ...]:
+        c = st.constraints
+        P = self.game.players
+        holding = [p for p in range(P) if c.hands[p] > 0]
+        clockwise = sorted(holding, key=lambda p: (p - start) % P)
+        mode = self.rules.handover
+        if mode == "seat":
+            return (holding[0],)
+        if mode == "clockwise":
+            return (clockwise[0],)
+        if mode == "fewest":
+            best = min((st.scores[p], c.hands[p]) for p in holding)
+            return tuple(p for p in holding if (st.scores[p], c.hands[p]) == best)
+        if mode == "fewest-cards":
+            best = min(c.hands[p] for p in holding)
+        else:  # most-cards
+            best = max(c.hands[p] for p in holding)
+        return (next(p for p in clockwise if c.hands[p] == best),)
+
+    def _skip(self, st: State, p: int) -> int:
+        """With forced_no_question = false: the first seat from p on, clockwise, that has a legal question."""
+        P = self.game.players
+        for k in range(P):
+            q = (p + k) % P
+            if st.constraints.hands[q] > 0 and self._has_question(st, q):
+                return q
+        return p
+
+    def _has_question(self, st: State, x: int) -> bool:
+        c = st.constraints
+        targets = [y for y in range(self.game.players) if y != x and c.hands[y] > 0]
+        if not targets:
+            return False
+        for card in c.cards_in_play:
+            asked = self.question_constraints(x, card, c)
+            if not self._feasible(asked):
+                continue
+            owners = self._analyze(asked).owners[card]
+            if any(owners >> y & 1 for y in targets):
+                return True
+        return False
+
+    def _turn_text(self, st: State) -> str:
+        names = [self.game.player_name(p) for p in st.turn]
+        if not names:
+            return "nobody is on turn"
+        return ("on turn: " if len(names) == 1 else "on turn (any of): ") + ", ".join(names)
+
+    # -- push / pop -----------------------------------------------------------------
+    def push(self, move: Move) -> tuple[tuple[int, int], ...]:
+        """Play ``move``; returns the (set, seat) claims it caused.
+
+        An illegal move raises :class:`IllegalMoveError` and leaves the position
+        unchanged under ``invalid = reject``; under ``invalid = lose`` it ends the
+        game, the mover losing, and the error is kept in :attr:`illegal`.
+        """
+        try:
+            new = self._apply(move)
+            err = None
+        except IllegalMoveError as e:
+            if self.rules.invalid != "lose" or e.reason is Illegal.GAME_OVER:
+                raise
+            err = e
+            new = replace(
+                self._state, loser=self._mover(move, e), turn=(), ply=self._state.ply + 1, last_claims=(), pending=None
+            )
+        self._stack.append((move, self._state, err))
+        self._state = new
+        return new.last_claims
+
+    def push_str(self, text: str) -> tuple[tuple[int, int], ...]:
+        return self.push(self.game.parse_move(text))
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        move, previous, _ = self._stack.pop()
+        self._state = previous
+        return move
+
+    @staticmethod
+    def _mover(move: Move, err: IllegalMoveError) -> int:
+        """Who made the illegal ``move``: the answerer for an impossible answer, else the asker or declarer."""
+        if isinstance(move, Declaration):
+            return move.player
+        if err.reason in (Illegal.IMPOSSIBLE_YES, Illegal.IMPOSSIBLE_NO):
+            return move.target
+        return move.asker
+
+    # -- move generation ------------------------------------------------------------
+    def legal_moves(self) -> Iterator[Move]:
+        """Every legal move: answers to an open question, else declarations and questions
+        (questions without their answer; push one to open it, then push an answer)."""
+        st = self._state
+        if st.over:
+            return
+        c = st.constraints
+        q = st.pending
+        if q is not None:
+            ans = self.answers()
+            for value in (True, False):
+                if ans["yes" if value else "no"]:
+                    yield q.answered(value)
+            return
+        analysis = self.analysis()
+        P = self.game.players
+        for x in st.turn:
+            if self.rules.declare:
+                for s in c.sets_in_play:
+                    if analysis.quartets[s] >> x & 1:
+                        yield Declaration(x, s)
+            if c.hands[x] == 0:
+                continue
+            targets = [y for y in range(P) if y != x and c.hands[y] > 0]
+            if not targets:
+                continue
+            for card in c.cards_in_play:
+                if not analysis.owners[card] & ~(1 << x):
+                    continue  # x holds it in every deal: asking leaves no deal
+                asked = self.question_constraints(x, card, c)
+                if not self._feasible(asked):
+                    continue
+                if self.rules.forced_no_question:
+                    for y in targets:
+                        yield Question(x, y, card)
+                else:
+                    owners = self._analyze(asked).owners[card]
+                    for y in targets:
+                        if owners >> y & 1:
+                            yield Question(x, y, card)
+
+    def __repr__(self):
+        return f"<Position {self.game!r} rules={self.rules.name} ply={self._state.ply} turn={self.turn}>"
