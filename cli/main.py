@@ -1,0 +1,175 @@
+"""The ``quaternity`` command: check, analyze, explain, solve and count positions.
+
+Exit codes: 0 valid; 1 an illegal move or an invalid position; 2 bad input
+(unreadable file, malformed record, unknown names, absurd sizes); 3 an internal
+error (a bug: please report it; set QUATERNITY_DEBUG=1 for the traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable
+
+import click
+
+from quaternity_cp.engines import ENGINES
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.formats import FormatError, Record, parse_record, position_to_json, _rules_text
+from quaternity_cp.replay import Replay, replay
+from quaternity_cp.rules import Rules
+
+from . import render
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class InputError(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> None:
+    click.echo(f"quaternity: {message}", err=True)
+    sys.exit(code)
+
+
+def guarded(func: Callable) -> Callable:
+    """Turn every error into a one-line message and an exit code, never a traceback."""
+
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except InputError as err:
+            fail(str(err), EXIT_INPUT)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except QuaternityError as err:
+            fail(str(err), EXIT_INPUT)
+        except Exception as err:  # a bug: say so in one line
+            if os.environ.get("QUATERNITY_DEBUG"):
+                raise
+            fail(f"internal error: {type(err).__name__}: {err} (set QUATERNITY_DEBUG=1 for details)", EXIT_INTERNAL)
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+def read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a record") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+
+
+def load(path: str, rules: str | None) -> Record:
+    text = read_text(path)
+    override = None
+    if rules is not None:
+        try:
+            override = Rules.from_spec(_rules_text(rules, 0))
+        except QuaternityError as err:
+            raise InputError(f"--rules: {err}") from None
+    name = "<stdin>" if path == "-" else path
+    try:
+        return parse_record(text, rules=override)
+    except FormatError as err:
+        raise InputError(f"{name}: {err}") from None
+
+
+def engine_option(func):
+    return click.option(
+        "--engine",
+        type=click.Choice(sorted(ENGINES)),
+        default=None,
+        help="Exact engine to use (default: the fastest available).",
+    )(func)
+
+
+def common_options(func):
+    func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
+    func = click.option("--rules", "rules", metavar="PRESET", default=None,
+                        help="Rules to use instead of the file's: a preset name, optionally with option=value pairs, e.g. 'quaternity,handover=seat'.")(func)
+    return engine_option(func)
+
+
+def default_engine(name: str | None) -> str:
+    if name:
+        return name
+    return "flow" if "flow" in ENGINES else "cpsat"
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="quaternity-cp")
+def main() -> None:
+    """Check, analyze, explain, solve and count Quaternity positions.
+
+    FILE is a game record (JSON or plain text) or a position (JSON); '-' reads
+    standard input. Exit codes: 0 valid, 1 illegal move or invalid position,
+    2 bad input, 3 internal error.
+    """
+
+
+# -- check ----------------------------------------------------------------------------
+@main.command()
+@click.argument("file")
+@common_options
+@guarded
+def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> None:
+    """Replay a record: is every move legal, whose turn is it, who has won."""
+    record = load(file, rules)
+    result = replay(record, engine=default_engine(engine))
+    if as_json:
+        emit_json(render.check_json(record, result))
+    else:
+        render.print_check(record, result)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+# -- analyze --------------------------------------------------------------------------
+@main.command()
+@click.argument("file")
+@common_options
+@click.option("--position", "as_position", is_flag=True,
+              help="Print the position after the record as a position file (a puzzle).")
+@guarded
+def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool) -> None:
+    """Who may hold each card, forced cards, possible and forced quartets."""
+    record = load(file, rules)
+    result = replay(record, engine=default_engine(engine), mark_forced=not as_position)
+    if as_position:
+        emit_json(position_to_json(result.position))
+        sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+    if as_json:
+        emit_json(render.analyze_json(record, result))
+    else:
+        render.print_analyze(record, result)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+def run() -> None:  # pragma: no cover - console entry helper
+    main()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+
+# -- further commands, each in its own module ---------------------------------------
+# (registered here so that `quaternity --help` lists them)

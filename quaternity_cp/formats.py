@@ -1,0 +1,411 @@
+"""File formats: game records (JSON and plain text) and positions (JSON).
+
+A *record* is a setup, rules, an optional starting position and a list of
+moves. A *position* file sets up a position directly (a puzzle); it may carry
+moves too, played from it. Every reading error is a :class:`FormatError` whose
+message names the place (field or move) and what is wrong, in one line.
+
+>>> rec = parse_record('players: 3\\nsets: 2\\nset_size: 3\\n0>1:A0+ 0>2:A2+')
+>>> rec.game.players, [rec.game.move_str(m) for m in rec.moves]
+(3, ['0>1:A0+', '0>2:A2+'])
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .constraints import Constraints, bits, mask_of
+from .errors import QuaternityError
+from .game import Declaration, Game, Move, Question
+from .position import Position, State
+from .rules import Rules
+
+RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves"}
+POSITION_KEYS = {"hands", "turn", "scores", "claimed", "cards", "at_least", "at_most", "question"}
+
+
+class FormatError(QuaternityError, ValueError):
+    """A file that cannot be read as a record or position; the message names the place."""
+
+
+@dataclass
+class Record:
+    """A game to replay: setup, rules, an optional starting position, moves."""
+
+    game: Game
+    rules: Rules
+    moves: list[Move] = field(default_factory=list)
+    start: State | None = None  # None: the start of the game
+    texts: list[str] = field(default_factory=list)  # each move as written, for messages
+
+    def position(self, engine=None) -> Position:
+        """The starting position of the record (before its moves)."""
+        return Position(self.game, self.rules, engine=engine, state=self.start)
+
+
+# -- helpers -------------------------------------------------------------------------
+def _int(value: Any, where: str, *, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"{where}: expected a whole number, got {json.dumps(value)}")
+    if low is not None and value < low:
+        raise FormatError(f"{where}: must be at least {low}, got {value}")
+    return value
+
+
+def _names_or_count(value: Any, where: str) -> tuple[int, list[str] | None]:
+    if isinstance(value, list):
+        if not all(isinstance(v, str) for v in value):
+            raise FormatError(f"{where}: names must be strings")
+        return len(value), value
+    return _int(value, where), None
+
+
+def _game(data: Mapping[str, Any]) -> Game:
+    for key in ("players", "sets", "set_size"):
+        if key not in data:
+            raise FormatError(f"missing field {key!r}")
+    players, player_names = _names_or_count(data["players"], "field 'players'")
+    sets, set_names = _names_or_count(data["sets"], "field 'sets'")
+    set_size = _int(data["set_size"], "field 'set_size'")
+    try:
+        return Game(players, sets, set_size, player_names=player_names, set_names=set_names)
+    except QuaternityError as err:
+        raise FormatError(f"setup: {err}") from None
+
+
+def _rules(value: Any, override: "str | Rules | None") -> Rules:
+    if override is not None:
+        try:
+            return Rules.from_spec(override)
+        except QuaternityError as err:
+            raise FormatError(f"--rules: {err}") from None
+    try:
+        return Rules.from_spec(value)
+    except QuaternityError as err:
+        raise FormatError(f"field 'rules': {err}") from None
+
+
+def _move_from_json(game: Game, item: Any, where: str) -> Move:
+    try:
+        if isinstance(item, str):
+            return game.parse_move(item)
+        if isinstance(item, Mapping):
+            if "declare" in item:
+                extra = set(item) - {"declare", "set"}
+                if extra or "set" not in item:
+                    raise FormatError(f"{where}: a declaration is {{\"declare\": player, \"set\": set}}")
+                return Declaration(game.player(item["declare"]), game.set(item["set"]))
+            extra = set(item) - {"asker", "target", "card", "answer"}
+            missing = {"asker", "target", "card"} - set(item)
+            if extra or missing:
+                raise FormatError(
+                    f"{where}: a question is {{\"asker\", \"target\", \"card\", \"answer\"}}"
+                    + (f"; unknown key {sorted(extra)[0]!r}" if extra else f"; missing {sorted(missing)[0]!r}")
+                )
+            answer = item.get("answer")
+            table = {"yes": True, "no": False, "+": True, "-": False, True: True, False: False, None: None}
+            if not isinstance(answer, (str, bool, type(None))) or answer not in table:
+                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {json.dumps(answer)}")
+            card = item["card"]
+            if not isinstance(card, str):
+                raise FormatError(f"{where}: card must be a card name like \"A0\", got {json.dumps(card)}")
+            return Question(game.player(item["asker"]), game.player(item["target"]), game.card(card), table[answer])
+        raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {json.dumps(item)}")
+    except FormatError:
+        raise
+    except QuaternityError as err:
+        raise FormatError(f"{where}: {err}") from None
+
+
+def _moves(game: Game, items: Any, *, field_name: str = "moves") -> tuple[list[Move], list[str]]:
+    if not isinstance(items, list):
+        raise FormatError(f"field {field_name!r}: expected a list of moves")
+    moves, texts = [], []
+    for i, item in enumerate(items, 1):
+        text = item if isinstance(item, str) else json.dumps(item)
+        move = _move_from_json(game, item, f"move {i} ({text})")
+        moves.append(move)
+        texts.append(text)
+    _check_open_last(game, moves, texts)
+    return moves, texts
+
+
+def _check_open_last(game: Game, moves: list[Move], texts: list[str]) -> None:
+    for i, move in enumerate(moves[:-1], 1):
+        if isinstance(move, Question) and move.answer is None:
+            raise FormatError(f"move {i} ({texts[i - 1]}): an open question (no answer) may only be the last move")
+
+
+# -- records ---------------------------------------------------------------------
+def parse_record(text: str, *, rules: "str | Rules | None" = None) -> Record:
+    """A record or position from file contents: JSON (starts with ``{``) or the plain text format."""
+    if not text.strip():
+        raise FormatError("empty input")
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise FormatError(f"malformed JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+        return record_from_json(data, rules=rules)
+    return _record_from_text(text, rules=rules)
+
+
+def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record:
+    if not isinstance(data, Mapping):
+        raise FormatError("expected a JSON object at the top level")
+    unknown = set(data) - RECORD_KEYS - POSITION_KEYS
+    if unknown:
+        raise FormatError(f"unknown field {sorted(unknown)[0]!r}")
+    game = _game(data)
+    rule_set = _rules(data.get("rules"), rules)
+    start = None
+    if set(data) & POSITION_KEYS:
+        start = _position_state(game, rule_set, data)
+    moves, texts = _moves(game, data.get("moves", []))
+    return Record(game, rule_set, moves, start, texts)
+
+
+_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*:\s*(.*?)\s*$")
+
+
+def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Record:
+    header: dict[str, tuple[str, int]] = {}
+    tokens: list[tuple[str, int]] = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0]
+        if not line.strip():
+            continue
+        m = _HEADER.match(line)
+        if m and not tokens:
+            key, value = m.group(1), m.group(2)
+            if key not in ("players", "sets", "set_size", "rules"):
+                raise FormatError(f"line {lineno}: unknown header {key!r} (known: players, sets, set_size, rules)")
+            if key in header:
+                raise FormatError(f"line {lineno}: header {key!r} given twice")
+            header[key] = (value, lineno)
+            continue
+        if m and m.group(1) in ("players", "sets", "set_size", "rules"):
+            raise FormatError(f"line {lineno}: header {m.group(1)!r} after the first move")
+        tokens.extend((tok, lineno) for tok in line.split())
+    data: dict[str, Any] = {}
+    for key in ("players", "sets", "set_size"):
+        if key not in header:
+            raise FormatError(f"missing header line '{key}: ...'")
+        value, lineno = header[key]
+        if re.fullmatch(r"\d+", value):
+            data[key] = int(value)
+        elif key != "set_size" and value:
+            data[key] = [v for v in re.split(r"[\s,]+", value) if v]
+        else:
+            raise FormatError(f"line {lineno}: {key} must be a number" + ("" if key == "set_size" else " or a list of names"))
+    if "rules" in header:
+        data["rules"] = _rules_text(*header["rules"])
+    game = _game(data)
+    rule_set = _rules(data.get("rules"), rules)
+    moves, texts = [], []
+    for i, (tok, lineno) in enumerate(tokens, 1):
+        try:
+            moves.append(game.parse_move(tok))
+        except QuaternityError as err:
+            raise FormatError(f"move {i} ({tok}, line {lineno}): {err}") from None
+        texts.append(tok)
+    _check_open_last(game, moves, texts)
+    return Record(game, rule_set, moves, None, texts)
+
+
+def _rules_text(value: str, lineno: int) -> Any:
+    """``pythagoras`` or ``quaternity, handover=seat, tie=shared`` or a JSON object."""
+    if value.startswith("{"):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as err:
+            raise FormatError(f"line {lineno}: malformed JSON in rules: {err.msg}") from None
+    spec: dict[str, Any] = {}
+    for i, part in enumerate(p for p in re.split(r"[\s,]+", value) if p):
+        if "=" not in part:
+            if i:
+                raise FormatError(f"line {lineno}: rules: expected option=value, got {part!r}")
+            spec["preset"] = part
+            continue
+        key, val = part.split("=", 1)
+        low = val.lower()
+        spec[key] = True if low in ("true", "yes") else False if low in ("false", "no") else val
+    return spec
+
+
+# -- positions ---------------------------------------------------------------------
+def _seat(game: Game, value: Any, where: str) -> int:
+    try:
+        return game.player(value)
+    except QuaternityError as err:
+        raise FormatError(f"{where}: {err}") from None
+
+
+def _per_seat(game: Game, value: Any, where: str) -> list[int]:
+    if isinstance(value, list):
+        if len(value) != game.players:
+            raise FormatError(f"{where}: expected {game.players} entries (one per seat), got {len(value)}")
+        return [_int(v, f"{where}[{i}]", low=0) for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        out = [0] * game.players
+        for k, v in value.items():
+            out[_seat(game, k, where)] = _int(v, f"{where}.{k}", low=0)
+        return out
+    raise FormatError(f"{where}: expected a list by seat or an object player -> number")
+
+
+def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
+    P, S = game.players, game.set_size
+    claimed = [-1] * game.sets
+    raw_claimed = data.get("claimed", {})
+    if not isinstance(raw_claimed, Mapping):
+        raise FormatError("field 'claimed': expected an object set -> seat")
+    for key, seat in raw_claimed.items():
+        try:
+            s = game.set(key)
+        except QuaternityError as err:
+            raise FormatError(f"field 'claimed': {err}") from None
+        claimed[s] = _seat(game, seat, f"field 'claimed'.{key}")
+    in_play = tuple(c < 0 for c in claimed)
+    live_cards = S * sum(in_play)
+    if "hands" in data:
+        hands = _per_seat(game, data["hands"], "field 'hands'")
+    elif live_cards % P == 0 and not any(c >= 0 for c in claimed):
+        hands = [live_cards // P] * P
+    else:
+        raise FormatError("missing field 'hands' (needed once sets are claimed)")
+    if sum(hands) != live_cards:
+        raise FormatError(f"field 'hands': the hands hold {sum(hands)} cards but {live_cards} cards are in play")
+    if "scores" in data:
+        scores = _per_seat(game, data["scores"], "field 'scores'")
+    else:
+        scores = [sum(1 for c in claimed if c == p) for p in range(P)]
+    full = (1 << P) - 1
+    domains = [full] * game.cards
+    raw_cards = data.get("cards", {})
+    if not isinstance(raw_cards, Mapping):
+        raise FormatError("field 'cards': expected an object card -> list of seats")
+    for key, seats in raw_cards.items():
+        try:
+            card = game.card(key)
+        except QuaternityError as err:
+            raise FormatError(f"field 'cards': {err}") from None
+        if not isinstance(seats, list):
+            raise FormatError(f"field 'cards'.{key}: expected a list of seats")
+        domains[card] = mask_of(_seat(game, v, f"field 'cards'.{key}") for v in seats)
+    for s in range(game.sets):
+        if claimed[s] >= 0:
+            for card in game.cards_of(s):
+                domains[card] = 1 << claimed[s]
+    lo = [[0] * game.sets for _ in range(P)]
+    hi = [[S] * game.sets for _ in range(P)]
+    for name, table in (("at_least", lo), ("at_most", hi)):
+        raw = data.get(name, {})
+        if not isinstance(raw, Mapping):
+            raise FormatError(f"field {name!r}: expected an object seat -> set -> count")
+        for seat_key, per_set in raw.items():
+            p = _seat(game, seat_key, f"field {name!r}")
+            if not isinstance(per_set, Mapping):
+                raise FormatError(f"field {name!r}.{seat_key}: expected an object set -> count")
+            for set_key, count in per_set.items():
+                try:
+                    s = game.set(set_key)
+                except QuaternityError as err:
+                    raise FormatError(f"field {name!r}.{seat_key}: {err}") from None
+                table[p][s] = _int(count, f"field {name!r}.{seat_key}.{set_key}", low=0)
+                if count > S:
+                    raise FormatError(f"field {name!r}.{seat_key}.{set_key}: {count} is more than the set size {S}")
+    constraints = Constraints(
+        players=P,
+        set_size=S,
+        in_play=in_play,
+        hands=tuple(hands),
+        domains=tuple(domains),
+        lo=tuple(map(tuple, lo)),
+        hi=tuple(map(tuple, hi)),
+    )
+    over = all(not live for live in in_play)
+    raw_turn = data.get("turn", None if over else 0)
+    if over:
+        turn: tuple[int, ...] = ()
+    elif raw_turn is None:
+        raise FormatError("field 'turn': the game is not over, so somebody is on turn")
+    elif isinstance(raw_turn, list):
+        if not raw_turn:
+            raise FormatError("field 'turn': an empty list")
+        turn = tuple(sorted({_seat(game, v, "field 'turn'") for v in raw_turn}))
+    else:
+        turn = (_seat(game, raw_turn, "field 'turn'"),)
+    for p in turn:
+        if hands[p] == 0:
+            raise FormatError(f"field 'turn': {game.player_name(p)} holds no cards and cannot be on turn")
+    pending = None
+    if data.get("question") is not None:
+        raw_q = data["question"]
+        try:
+            q = game.parse_move(raw_q) if isinstance(raw_q, str) else _move_from_json(game, raw_q, "field 'question'")
+        except QuaternityError as err:
+            raise FormatError(f"field 'question': {err}") from None
+        if not isinstance(q, Question) or q.answer is not None:
+            raise FormatError("field 'question': expected an open question like \"0>1:A0?\"")
+        if turn != (q.asker,):
+            raise FormatError("field 'question': the asker must be the player on turn")
+        pending = q
+    return State(
+        constraints=constraints,
+        claimed=tuple(claimed),
+        scores=tuple(scores),
+        reached=(0,) * P,
+        turn=turn,
+        pending=pending,
+    )
+
+
+def position_to_json(position: Position) -> dict[str, Any]:
+    """The position as a position file (no history): any record can become a puzzle."""
+    g = position.game
+    st = position.state
+    c = st.constraints
+    full = (1 << g.players) - 1
+    out: dict[str, Any] = {
+        "players": list(g.player_names) if g.named_players else g.players,
+        "sets": list(g.set_names) if g.sets > 26 or g.set_names != tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: g.sets]) else g.sets,
+        "set_size": g.set_size,
+        "rules": _rules_json(position.rules),
+        "hands": list(c.hands),
+        "turn": None if not st.turn else st.turn[0] if len(st.turn) == 1 else list(st.turn),
+        "scores": list(st.scores),
+        "claimed": {g.set_name(s): p for s, p in enumerate(st.claimed) if p >= 0},
+        "cards": {
+            g.card_name(card): list(bits(c.domains[card]))
+            for card in c.cards_in_play
+            if c.domains[card] != full
+        },
+        "at_least": {},
+        "at_most": {},
+    }
+    for p in range(g.players):
+        least = {g.set_name(s): c.lo[p][s] for s in c.sets_in_play if c.lo[p][s] > 0}
+        most = {g.set_name(s): max(0, c.hi[p][s]) for s in c.sets_in_play if c.hi[p][s] < g.set_size}
+        if least:
+            out["at_least"][g.player_name(p)] = least
+        if most:
+            out["at_most"][g.player_name(p)] = most
+    if st.pending is not None:
+        out["question"] = g.move_str(st.pending)
+    return out
+
+
+def _rules_json(rules: Rules) -> Any:
+    name = rules.name
+    if name != "custom":
+        return name
+    base = Rules()
+    out: dict[str, Any] = {"preset": "quaternity"}
+    for key, value in rules.to_dict().items():
+        if getattr(base, key) != value:
+            out[key] = value
+    return out
