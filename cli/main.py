@@ -163,13 +163,5 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
 
-def run() -> None:  # pragma: no cover - console entry helper
-    main()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 # -- further commands, each in its own module ---------------------------------------
 # (registered here so that `quaternity --help` lists them)

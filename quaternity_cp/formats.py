@@ -144,7 +144,7 @@ def parse_record(text: str, *, rules: "str | Rules | None" = None) -> Record:
     """A record or position from file contents: JSON (starts with ``{``) or the plain text format."""
     if not text.strip():
         raise FormatError("empty input")
-    if text.lstrip().startswith("{"):
+    if text.lstrip()[:1] in ("{", "["):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:

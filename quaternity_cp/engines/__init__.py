@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from .base import Analysis, Engine
+from .brute import BruteForceEngine
 from .cpsat import CpSatEngine
+from .flow import FlowEngine
 from .matching import matching_feasible
 
-ENGINES = {"cpsat": CpSatEngine}
+ENGINES = {"cpsat": CpSatEngine, "flow": FlowEngine, "brute": BruteForceEngine}
 
 
 def get_engine(name: "str | Engine | None" = None) -> Engine:
@@ -23,4 +25,7 @@ def get_engine(name: "str | Engine | None" = None) -> Engine:
         raise QuaternityError(f"unknown engine {name!r} (known: {', '.join(ENGINES)})") from None
 
 
-__all__ = ["Analysis", "Engine", "CpSatEngine", "matching_feasible", "get_engine", "ENGINES"]
+__all__ = [
+    "Analysis", "Engine", "BruteForceEngine", "CpSatEngine", "FlowEngine", "matching_feasible", "get_engine",
+    "ENGINES",
+]

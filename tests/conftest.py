@@ -1,0 +1,28 @@
+"""Shared pytest setup: ``--runslow`` enables the exhaustive tests marked ``slow``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+# the tests import their brute-force reference as a plain module
+sys.path.insert(0, os.path.dirname(__file__))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", default=False, help="run the slow exhaustive tests")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: exhaustive runs, opt in with --runslow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

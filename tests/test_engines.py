@@ -1,0 +1,164 @@
+"""Every engine gives the same exact analysis: flow and CP-SAT against brute-force enumeration."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from quaternity_cp.constraints import Constraints
+from quaternity_cp.engines import (
+    ENGINES,
+    Analysis,
+    BruteForceEngine,
+    CpSatEngine,
+    FlowEngine,
+    get_engine,
+    matching_feasible,
+)
+from quaternity_cp.errors import QuaternityError
+from strategies import constraints, feasible_constraints
+
+FLOW, CPSAT, BRUTE = FlowEngine(), CpSatEngine(), BruteForceEngine()
+A, B, C = 0, 1, 2
+PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def assert_engines_agree(c: Constraints) -> None:
+    truth = BRUTE.analyze(c)
+    assert FLOW.analyze(c) == truth
+    assert CPSAT.analyze(c) == truth
+    for engine in (FLOW, CPSAT, BRUTE):
+        assert engine.feasible(c) == truth.feasible, engine.name
+    if not matching_feasible(c):  # a relaxation: it may only rule out what has no deal
+        assert not truth.feasible
+
+
+# -- properties --------------------------------------------------------------------
+@PROPERTY
+@given(constraints())
+def test_engines_agree_on_any_constraints(c):
+    assert_engines_agree(c)
+
+
+@PROPERTY
+@given(feasible_constraints())
+def test_engines_agree_on_constraints_a_deal_satisfies(c):
+    assert BRUTE.feasible(c)
+    assert_engines_agree(c)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(feasible_constraints(budget=10**12, players=(3, 6), sets=(4, 8), set_size=(3, 4), max_cards=32))
+def test_flow_agrees_with_cpsat_on_larger_positions(c):
+    assert FLOW.analyze(c) == CPSAT.analyze(c)
+
+
+# -- worked positions ----------------------------------------------------------------
+def position(players, sets, set_size, hands, domains=None, lo=(), hi=(), claimed=()) -> Constraints:
+    """A constraint state: full domains and loose bounds unless told; ``lo``/``hi`` as (seat, set, bound)."""
+    c = Constraints.initial(players, sets, set_size)
+    in_play = tuple(s not in claimed for s in range(sets))
+    c = replace(c, hands=tuple(hands), in_play=in_play)
+    for card, seats in (domains or {}).items():
+        c = c.restrict(card, sum(1 << p for p in seats))
+    for p, s, bound in lo:
+        c = c.with_bounds(p, s, lo=bound)
+    for p, s, bound in hi:
+        c = c.with_bounds(p, s, hi=bound)
+    return c
+
+
+def analyses(c: Constraints):
+    out = [engine.analyze(c) for engine in (FLOW, CPSAT, BRUTE)]
+    assert out[0] == out[1] == out[2]
+    return out[0]
+
+
+def test_after_a_yes_with_two_players_the_set_is_forced():
+    # P2 N2 S2, 0>1:A0+ : seat 0 holds A0 and asked for it holding another A card
+    c = position(2, 2, 2, hands=(3, 1), domains={0: [0]}, lo=[(0, A, 2)], hi=[(1, A, 1)])
+    a = analyses(c)
+    assert a.feasible
+    assert a.forced_quartets(c) == {A: 0}
+    assert a.quartets == (1, 0)
+
+
+def test_counting_forces_a_set_that_no_domain_shows():
+    # P3 N2 S3, 0>1:A0+ 0>2:A2+ : A1 is free by its domain, but seat 0 holds three A cards
+    c = position(3, 2, 3, hands=(4, 1, 1), domains={0: [0], 2: [0]}, lo=[(0, A, 3)], hi=[(1, A, 2), (2, A, 2)])
+    a = analyses(c)
+    assert a.owners[1] == 0b001
+    assert a.forced_quartets(c) == {A: 0}
+
+
+def test_an_upper_bound_rules_out_a_quartet_and_the_one_it_implies():
+    # seat 0 may not hold all of A; with two players seat 1 holding all of B would force that
+    c = position(2, 2, 2, hands=(2, 2), hi=[(0, A, 1)])
+    a = analyses(c)
+    assert a.owners == (0b11,) * 4
+    assert a.quartets == (0b10, 0b01)
+
+
+def test_a_quartet_the_first_deal_does_not_show_is_still_found():
+    # any first deal splits the sets one way; the other way needs every card to move
+    c = position(2, 2, 2, hands=(2, 2))
+    a = analyses(c)
+    assert a.quartets == (0b11, 0b11)
+    assert a.forced_quartets(c) == {}
+
+
+def test_claimed_sets_are_ignored_and_report_nothing():
+    c = position(2, 2, 2, hands=(1, 1), domains={0: [], 1: [0]}, lo=[(0, A, 5)], claimed=[A])
+    a = analyses(c)
+    assert a.feasible
+    assert a.owners[:2] == (0, 0) and a.quartets[A] == 0
+
+
+def test_no_sets_in_play_is_feasible_with_nothing_to_report():
+    c = position(3, 2, 3, hands=(0, 0, 0), claimed=[A, B])
+    assert analyses(c) == Analysis(True, (0,) * 6, (0, 0))
+
+
+@pytest.mark.parametrize(
+    "hands, lo, hi",
+    [
+        ((3, 2), [], []),  # hands do not add up to the cards in play
+        ((5, -1), [], []),  # a negative hand
+        ((2, 2), [(0, A, -1)], []),  # a negative lower bound
+        ((2, 2), [], [(0, A, -1)]),  # a negative upper bound
+        ((2, 2), [(0, A, 2)], [(0, A, 1)]),  # lower bound above upper bound
+        ((2, 2), [(0, A, 3)], []),  # more than the set holds
+        ((2, 2), [(0, A, 2), (1, A, 1)], []),  # two seats need more cards of A than it has
+        ((1, 3), [(0, A, 1), (0, B, 1)], []),  # reserved cards exceed the hand
+    ],
+)
+def test_impossible_numbers_leave_no_deal_and_no_crash(hands, lo, hi):
+    c = position(2, 2, 2, hands=hands)
+    for p, s, bound in lo:  # with_bounds only tightens, so set the raw value
+        c = replace(c, lo=_set(c.lo, p, s, bound))
+    for p, s, bound in hi:
+        c = replace(c, hi=_set(c.hi, p, s, bound))
+    a = analyses(c)
+    assert not a.feasible
+    assert a.owners == (0,) * 4 and a.quartets == (0, 0)
+    assert not FLOW.feasible(c) and not BRUTE.feasible(c)
+
+
+def _set(rows, p, s, value):
+    return tuple(tuple(value if (q, t) == (p, s) else x for t, x in enumerate(row)) for q, row in enumerate(rows))
+
+
+def test_brute_force_refuses_a_position_too_big_to_enumerate():
+    c = Constraints.initial(4, 8, 4)
+    with pytest.raises(QuaternityError, match="too big") as error:
+        BRUTE.analyze(c)
+    assert "\n" not in str(error.value)
+    assert FLOW.analyze(c).feasible
+
+
+def test_engines_are_registered_by_name():
+    assert set(ENGINES) >= {"cpsat", "flow", "brute"}
+    assert isinstance(get_engine("flow"), FlowEngine)
+    assert isinstance(get_engine("brute"), BruteForceEngine)

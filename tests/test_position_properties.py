@@ -1,0 +1,234 @@
+"""Property tests: Position agrees with the brute-force reference on random records.
+
+Records are drawn move by move: mostly legal moves (from the reference's legal
+moves and legal answers), some random and often illegal moves and
+declarations, sometimes an open question (answered by the next move, or left
+open at the end). After every move Position and the reference must agree on
+legality and its kind, turn, claims, scores, end, winners, loser, hands,
+every card's possible owners, every possible quartet and the legal answers of
+an open question; on some records also on the set of legal moves.
+
+A failing example prints the record as ``describe(...)`` text that can be
+replayed with :func:`reference.reference_replay` and Position.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quaternity_cp import Game, IllegalMoveError, Position, Rules
+from quaternity_cp.engines import ENGINES
+from quaternity_cp.game import Declaration, Question
+from quaternity_cp.rules import HANDOVERS, INVALIDS, PRESETS, TIES
+
+from reference import Reference, describe, position_view, step_view
+
+ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
+
+#: (players, sets, set size), at most 12 cards and a few thousand deals.
+GAMES = [(2, 2, 2), (2, 2, 3), (2, 3, 2), (3, 2, 3), (3, 3, 2), (4, 2, 2), (2, 3, 4), (3, 3, 3), (2, 1, 4)]
+#: bigger games for the exhaustive runs (up to 369600 deals).
+SLOW_GAMES = GAMES + [(4, 4, 2), (2, 4, 3), (3, 4, 3), (4, 3, 4), (3, 2, 6), (6, 3, 2)]
+
+OPTIONS = {
+    "initial_quartets": (False, True),
+    "forced_no_question": (False, True),
+    "auto_claim": (False, True),
+    "declare": (False, True),
+    "silence": (False, True),
+    "handover": HANDOVERS,
+    "invalid": INVALIDS,
+    "tie": TIES,
+}
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+FAST = settings(
+    max_examples=250,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+SLOW = settings(
+    max_examples=600,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@st.composite
+def rules_strategy(draw):
+    """A preset with each option independently left alone or overridden."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    overrides = {}
+    for name, values in OPTIONS.items():
+        if draw(st.integers(0, 2)) == 0:
+            overrides[name] = draw(st.sampled_from(values))
+    return Rules.preset(preset, **overrides)
+
+
+def random_move(rng: random.Random, game: Game, turn: tuple[int, ...]):
+    """Any well-formed move (usually illegal), most often by a seat on turn."""
+    seats = range(game.players)
+    x = rng.choice(turn) if turn and rng.random() < 0.7 else rng.choice(seats)
+    if rng.random() < 0.25:
+        return Declaration(x, rng.randrange(game.sets))
+    return Question(x, rng.choice(seats), rng.randrange(game.cards), rng.choice((True, False, None)))
+
+
+def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool):
+    """Mostly a legal move (with a legal answer), sometimes a random one or an open question."""
+    game = ref.game
+    if rs.over or rng.random() < 0.15:
+        return random_move(rng, game, rs.turn)
+    legal = ref.legal_moves(rs)
+    if not legal:
+        return random_move(rng, game, rs.turn)
+    declarations = [m for m in legal if isinstance(m, Declaration)]
+    if declarations and rng.random() < 0.3:
+        return rng.choice(declarations)
+    move = rng.choice(legal)
+    if isinstance(move, Question) and move.answer is None:
+        if (last and rng.random() < 0.4) or rng.random() < 0.08:
+            return move  # an open question: ends the record, or is answered by the next move
+        opened, kind = ref.play(rs, move, index)
+        assert kind is None
+        answers = ref.answers(opened)
+        choices = [v for v in (True, False) if answers["yes" if v else "no"]]
+        if rng.random() < 0.05:
+            choices = [True, False]  # sometimes an impossible answer
+        return move.answered(rng.choice(choices))
+    return move
+
+
+def push(pos: Position, move) -> str | None:
+    """Push a move; the kind of its illegality (None when legal)."""
+    try:
+        pos.push(move)
+    except IllegalMoveError as err:
+        return err.kind
+    return pos.illegal.kind if pos.illegal is not None else None
+
+
+def play_and_compare(seed: int, game: Game, rules: Rules, engine: str, max_moves: int, compare_moves: bool):
+    """Draw a record move by move, checking Position against the reference after each."""
+    ref = Reference(game, rules)
+    try:
+        rs = ref.start()
+    except ValueError:
+        return  # no initial deal (cannot happen for the games above)
+    pos = Position(game, rules, engine=engine)
+    record: list = []
+    start = ref.view(rs, 0, None, None)
+    assert position_view(pos) == step_view(start), describe(game, rules, record)
+    rng = random.Random(seed)
+    length = rng.randint(1, max_moves) if rng.random() < 0.3 else max_moves
+    extra_after_end = 0
+    for i in range(1, length + 1):
+        move = draw_move(rng, ref, rs, i, last=i == length)
+        record.append(move)
+        where = describe(game, rules, record)
+        check = pos.check(move)
+        kind = push(pos, move)
+        rs, ref_kind = ref.play(rs, move, i)
+        assert (kind, check.kind if check else None) == (ref_kind, ref_kind), where
+        assert position_view(pos) == step_view(ref.view(rs, i, move, ref_kind)), where
+        if compare_moves:
+            assert set(pos.legal_moves()) == set(ref.legal_moves(rs)), where
+        if rs.over:
+            extra_after_end += 1
+            if extra_after_end > 1:
+                break
+    if not compare_moves:
+        assert set(pos.legal_moves()) == set(ref.legal_moves(rs)), describe(game, rules, record)
+
+
+# -- agreement with the reference --------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@FAST
+@given(game=st.sampled_from(GAMES), rules=rules_strategy(), seed=SEEDS)
+def test_position_agrees_with_reference(engine, game, rules, seed):
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=24, compare_moves=False)
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@settings(FAST, max_examples=40)
+@given(game=st.sampled_from(GAMES[:6]), rules=rules_strategy(), seed=SEEDS)
+def test_legal_moves_agree_with_reference(engine, game, rules, seed):
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=8, compare_moves=True)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@settings(FAST, max_examples=25)
+@given(game=st.sampled_from(GAMES), seed=SEEDS)
+def test_presets_agree_with_reference(engine, preset, game, seed):
+    play_and_compare(seed, Game(*game), Rules.preset(preset), engine, max_moves=24, compare_moves=False)
+
+
+# -- push / pop ----------------------------------------------------------------------------
+
+
+def pop_and_push_again(seed: int, game: Game, rules: Rules, engine: str, max_moves: int):
+    """Push a record, pop it all (checking each state), then push it again (same states)."""
+    ref = Reference(game, rules)
+    rs = ref.start()
+    pos = Position(game, rules, engine=engine)
+    initial = pos.state
+    record, pushed, states, views = [], [], [pos.state], [position_view(pos)]
+    rng = random.Random(seed)
+    for i in range(1, rng.randint(1, max_moves) + 1):
+        move = draw_move(rng, ref, rs, i, last=False)
+        record.append(move)
+        rs, _ = ref.play(rs, move, i)
+        try:
+            pos.push(move)
+        except IllegalMoveError:
+            continue  # refused: nothing pushed
+        pushed.append(move)
+        states.append(pos.state)
+        views.append(position_view(pos))
+    where = describe(game, rules, record)
+    assert pos.moves == pushed, where
+    for k in range(len(pushed), 0, -1):
+        assert pos.pop() == pushed[k - 1], where
+        assert pos.state == states[k - 1], where
+        assert position_view(pos) == views[k - 1], where
+    assert pos.state == initial and pos.moves == [], where
+    for k, move in enumerate(pushed, start=1):
+        pos.push(move)
+        assert pos.state == states[k], where
+        assert position_view(pos) == views[k], where
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@settings(FAST, max_examples=60)
+@given(game=st.sampled_from(GAMES), rules=rules_strategy(), seed=SEEDS)
+def test_pop_restores_and_push_reproduces(engine, game, rules, seed):
+    pop_and_push_again(seed, Game(*game), rules, engine, max_moves=12)
+
+
+# -- exhaustive variants (--runslow) ------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@SLOW
+@given(game=st.sampled_from(SLOW_GAMES), rules=rules_strategy(), seed=SEEDS)
+def test_position_agrees_with_reference_exhaustive(engine, game, rules, seed):
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=30, compare_moves=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+@settings(SLOW, max_examples=200)
+@given(game=st.sampled_from(SLOW_GAMES), rules=rules_strategy(), seed=SEEDS)
+def test_pop_restores_exhaustive(engine, game, rules, seed):
+    pop_and_push_again(seed, Game(*game), rules, engine, max_moves=30)
