@@ -92,15 +92,16 @@ def _header(out: Console, record: Record) -> None:
     )
 
 
-def _status(out: Console, record: Record, result: Replay) -> None:
+def _status(out: Console, record: Record, result: Replay, *, error_shown: bool = False) -> None:
     g = record.game
     pos = result.position
     if result.error is not None:
         i = result.error_index
-        out.print(
-            f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): "
-            f"{result.error.kind}: {result.error}"
-        )
+        if not error_shown:
+            out.print(
+                f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): "
+                f"{result.error.kind}: {result.error}"
+            )
         if pos.loser is not None:
             out.print(f"Under these rules an illegal move loses: {_name(g, pos.loser)} loses and the game ends.")
         else:
@@ -135,8 +136,9 @@ def print_check(record: Record, result: Replay) -> None:
     out = console()
     g = record.game
     _header(out, record)
+    width = max([len(t) for t in record.texts] + [10]) + 2
     for r in result.reports:
-        line = Text(f"{r.index:>4}  {g.move_str(r.move):<16}")
+        line = Text(f"{r.index:>4}  {g.move_str(r.move):<{width}}")
         line.append("ok", style="green")
         if r.forced:
             line.append("  (forced answer)", style="yellow")
@@ -145,10 +147,10 @@ def print_check(record: Record, result: Replay) -> None:
         out.print(line)
     if result.error is not None:
         i = result.error_index
-        line = Text(f"{i:>4}  {record.texts[i - 1]:<16}")
+        line = Text(f"{i:>4}  {record.texts[i - 1]:<{width}}")
         line.append(f"ILLEGAL ({result.error.kind}): {result.error}", style="bold red")
         out.print(line)
-    _status(out, record, result)
+    _status(out, record, result, error_shown=True)
 
 
 def print_analyze(record: Record, result: Replay) -> None:
