@@ -1,0 +1,134 @@
+"""``quaternity count``: how many deals are still possible, and how likely each card is with each player."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from fractions import Fraction
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from quaternity_cp.count import CountLimitError, DealCounter
+from quaternity_cp.errors import IllegalMoveError
+from quaternity_cp.replay import replay
+
+from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .render import console, check_json
+
+MAX_STATES = 20_000_000
+
+
+def _counter(constraints):
+    return DealCounter(constraints, MAX_STATES)
+
+
+def _history(record, engine) -> list[int]:
+    """The number of consistent deals at the start, then after every legal move of the record."""
+    position = record.position(engine)
+    counts = [_counter(position.constraints).count()]
+    for move in record.moves:
+        try:
+            position.push(move)
+        except IllegalMoveError:
+            break
+        if position.loser is not None:
+            break
+        counts.append(_counter(position.constraints).count())
+    return counts
+
+
+@click.command()
+@click.argument("file")
+@common_options
+@click.option("--sample", "samples", type=click.IntRange(0, 100_000), default=0, metavar="K",
+              help="Also draw K uniformly random consistent deals.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampler.")
+@click.option("--history", is_flag=True, help="The number of deals after every move of the record.")
+@guarded
+def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool) -> None:
+    """Exact number of consistent deals and the chance of every card's owner.
+
+    All consistent deals are taken as equally likely. Counts are exact integers,
+    probabilities exact fractions (and floats); nothing is enumerated.
+    """
+    record = load(file, rules)
+    result = replay(record, engine=default_engine(engine), mark_forced=False)
+    c = result.position.constraints
+    g = record.game
+    try:
+        counter = _counter(c)
+        deals = counter.count()
+        cards = counter.card_probabilities() if deals else {}
+        quartets = counter.quartet_probabilities() if deals else {}
+        drawn = counter.sample(samples, random.Random(seed)) if samples and deals else []
+        counts = _history(record, default_engine(engine)) if history else None
+    except CountLimitError as err:
+        raise InputError(f"{file}: {err}") from None
+    seats = range(g.players)
+    prob = {card: {p: cards.get(card, {}).get(p, Fraction(0)) for p in seats} for card in c.cards_in_play}
+    whole = {s: {p: quartets.get(s, {}).get(p, Fraction(0)) for p in seats} for s in c.sets_in_play}
+    if as_json:
+        data = check_json(record, result)
+        data["deals"] = deals
+        data["cards"] = {g.card_name(k): {str(p): float(v) for p, v in row.items()} for k, row in prob.items()}
+        data["cards_exact"] = {g.card_name(k): {str(p): str(v) for p, v in row.items()} for k, row in prob.items()}
+        data["quartets"] = {g.set_name(s): {str(p): float(v) for p, v in row.items()} for s, row in whole.items()}
+        data["quartets_exact"] = {g.set_name(s): {str(p): str(v) for p, v in row.items()} for s, row in whole.items()}
+        if samples:
+            data["samples"] = [{g.card_name(k): p for k, p in deal.items()} for deal in drawn]
+        if counts is not None:
+            data["history_start"] = counts[0]
+            data["history"] = counts[1:]
+        emit_json(data)
+    else:
+        _print(record, result, deals, prob, whole, drawn, counts)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+def _print(record, result, deals, prob, whole, drawn, counts) -> None:
+    out = console()
+    g = record.game
+    if result.error is not None:
+        out.print(f"[bold red]Illegal move {result.error_index}[/bold red] ({record.texts[result.error_index - 1]}): "
+                  f"{result.error}; counting the position before it.")
+    out.print(f"[bold]{deals:,}[/bold] consistent deal{'s' if deals != 1 else ''}"
+              + (f" (about 10^{math.log10(deals):.1f})" if deals >= 10**6 else ""))
+    if deals and prob:
+        table = Table(title="Chance that each player holds each card", title_justify="left")
+        table.add_column("card")
+        for p in range(g.players):
+            table.add_column(g.player_name(p), justify="right")
+        for card, row in prob.items():
+            cells = []
+            for p in range(g.players):
+                v = row[p]
+                style = "bold green" if v == 1 else "dim" if v == 0 else ""
+                cells.append(Text("1" if v == 1 else "·" if v == 0 else f"{float(v):.3f}", style=style))
+            table.add_row(g.card_name(card), *cells)
+        out.print(table)
+        out.print("Chance that a player holds the whole set:")
+        for s, row in whole.items():
+            parts = [f"{g.player_name(p)} {float(v):.3f}" + (f" ({v})" if v.denominator < 1000 else "")
+                     for p, v in row.items() if v]
+            out.print(f"  {g.set_name(s)}: " + (", ".join(parts) if parts else "nobody"))
+    for i, deal in enumerate(drawn, 1):
+        hands = {p: [] for p in range(g.players)}
+        for card, p in deal.items():
+            hands[p].append(g.card_name(card))
+        out.print(f"sample {i}: " + "; ".join(f"{g.player_name(p)}: {' '.join(cs) or '-'}" for p, cs in hands.items()))
+    if counts is not None:
+        table = Table(title="Consistent deals after every move", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("move")
+        table.add_column("deals", justify="right")
+        table.add_column("log10", justify="right")
+        table.add_column("")
+        top = max([math.log10(n) for n in counts if n] + [1.0])
+        for i, n in enumerate(counts):
+            lg = math.log10(n) if n else 0.0
+            move = record.texts[i - 1] if i else "(start)"
+            table.add_row(str(i), move, f"{n:,}", f"{lg:.2f}", "█" * round(30 * lg / top))
+        out.print(table)

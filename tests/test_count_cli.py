@@ -1,0 +1,60 @@
+"""The quaternity count command: exact numbers on worked examples, sampling, history, errors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_giver_bound_example_has_two_deals():
+    # 0>2:B0+ 0>2:A2- 2>0:B0+ 2>0:B1?: A2 with 1, B0 B2 with 2, B1 with 0; A0/A1 split between 0 and 1
+    data = json.loads(run("count", EXAMPLES / "rules-examples" / "3-giver-bound.txt", "--json").output)
+    assert data["deals"] == 2
+    assert data["cards"]["A0"] == {"0": 0.5, "1": 0.5, "2": 0.0}
+    assert data["cards_exact"]["B1"] == {"0": "1", "1": "0", "2": "0"}
+    assert data["quartets"]["A"] == {"0": 0.0, "1": 0.0, "2": 0.0}
+
+
+def test_start_of_game_counts_multinomial():
+    # P2 N2 S2: C(4, 2) = 6 deals, each card with each player half the time; a whole set 1/6 each
+    result = run("count", "-", "--json", "--history")
+    assert result.exit_code == 2  # stdin is empty here: bad input
+    path = EXAMPLES / "rules-examples" / "1-only-yes.txt"
+    data = json.loads(run("count", path, "--json", "--history").output)
+    # after 0>1:A0? seat 0 holds A1 and not A0: it holds A1 plus one of B0, B1
+    assert data["history_start"] == 6 and data["history"] == [data["deals"]] and data["deals"] == 2
+    assert Fraction(data["quartets_exact"]["B"]["1"]) == Fraction(0)
+
+
+def test_history_shrinks_and_sampling_is_reproducible():
+    path = EXAMPLES / "quaternity.json"
+    a = json.loads(run("count", path, "--json", "--history").output)
+    assert len(a["history"]) == a["moves_applied"] == 9
+    path = EXAMPLES / "position.json"
+    one = json.loads(run("count", path, "--json", "--sample", "3", "--seed", "5").output)
+    two = json.loads(run("count", path, "--json", "--sample", "3", "--seed", "5").output)
+    assert one["samples"] == two["samples"] and len(one["samples"]) == 3
+    analysis = json.loads(run("analyze", path, "--json").output)
+    for deal in one["samples"]:
+        for card, seat in deal.items():
+            assert seat in analysis["cards"][card]["owners"]
+    for card, row in one["cards"].items():
+        assert abs(sum(row.values()) - 1) < 1e-9
+        assert {int(p) for p, v in row.items() if v > 0} == set(analysis["cards"][card]["owners"])
+
+
+def test_human_output():
+    result = run("count", EXAMPLES / "rules-examples" / "4-count-after-no.txt", "--history")
+    assert result.exit_code == 0
+    assert "1 consistent deal" in result.output and "(start)" in result.output
