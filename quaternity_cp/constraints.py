@@ -128,7 +128,7 @@ class Constraints:
             room = 0
             for s in live:
                 lo, hi = self.lo[p][s], self.hi[p][s]
-                if lo > hi or lo > S:
+                if lo < 0 or hi < 0 or lo > hi or lo > S:
                     return True
                 avail = sum(1 for c in self.cards_of(s) if self.domains[c] >> p & 1)
                 if lo > avail:
@@ -137,9 +137,10 @@ class Constraints:
                 room += min(hi, avail)
             if need > self.hands[p] or room < self.hands[p]:
                 return True
+        full = (1 << P) - 1
         for s in live:
             for c in self.cards_of(s):
-                if self.domains[c] == 0:
+                if self.domains[c] & full == 0:
                     return True
             if sum(self.lo[p][s] for p in range(P)) > S:
                 return True

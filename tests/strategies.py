@@ -25,10 +25,13 @@ BUDGET = 4000
 @st.composite
 def shapes(draw, players=(2, 4), sets=(1, 4), set_size=(1, 4), max_cards=MAX_CARDS):
     """(players, set_size, in_play): a game with at most ``max_cards`` cards in play, some sets claimed."""
-    P = draw(st.integers(*players))
-    N = draw(st.integers(*sets))
-    S = draw(st.integers(*set_size))
-    in_play = [draw(st.sampled_from((True, True, True, False))) for _ in range(N)]
+    # sampled_from draws evenly, where integers() favours the smallest games
+    P = draw(st.sampled_from(range(players[0], players[1] + 1)))
+    N = draw(st.sampled_from(range(sets[0], sets[1] + 1)))
+    S = draw(st.sampled_from(range(set_size[0], set_size[1] + 1)))
+    in_play = [draw(st.sampled_from((True, True, True, True, False))) for _ in range(N)]
+    if not any(in_play) and draw(st.integers(0, 3)):
+        in_play[-1] = True  # a game over is worth a few examples, not many
     for s in range(N):  # claim from the front until few enough cards are in play
         if sum(in_play) * S <= max_cards:
             break

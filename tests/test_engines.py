@@ -14,20 +14,23 @@ from quaternity_cp.engines import (
     BruteForceEngine,
     CpSatEngine,
     FlowEngine,
+    flow,
     get_engine,
     matching_feasible,
 )
+from quaternity_cp.engines.base import quartet_candidates
 from quaternity_cp.errors import QuaternityError
 from strategies import constraints, feasible_constraints
 
 FLOW, CPSAT, BRUTE = FlowEngine(), CpSatEngine(), BruteForceEngine()
-A, B, C = 0, 1, 2
+A, B = 0, 1  # sets
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def assert_engines_agree(c: Constraints) -> None:
     truth = BRUTE.analyze(c)
     assert FLOW.analyze(c) == truth
+    assert flow._analyze(c, greedy=False) == truth  # every card placed by an augmenting path
     assert CPSAT.analyze(c) == truth
     for engine in (FLOW, CPSAT, BRUTE):
         assert engine.feasible(c) == truth.feasible, engine.name
@@ -47,6 +50,17 @@ def test_engines_agree_on_any_constraints(c):
 def test_engines_agree_on_constraints_a_deal_satisfies(c):
     assert BRUTE.feasible(c)
     assert_engines_agree(c)
+
+
+@PROPERTY
+@given(feasible_constraints())
+def test_flow_quartet_candidates_are_the_shared_counting_on_possible_owners(c):
+    deal = flow._Deal.of(c)
+    assert deal.place()
+    possible = deal.possible_owners()
+    owners = FLOW.analyze(c).owners
+    shared = {(p, s) for p, s in quartet_candidates(c) if all(owners[card] >> p & 1 for card in c.cards_of(s))}
+    assert {(p, deal.live[k]) for k, p in deal.quartet_candidates(possible)} == shared
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,6 +13,7 @@ that leads to one is recorded, so owners and quartets come straight from deals.
 
 from __future__ import annotations
 
+import sys
 from math import factorial, prod
 
 from ..constraints import Constraints
@@ -60,8 +61,8 @@ def _enumerate(c: Constraints, limit: int, first_only: bool) -> Analysis:
         return infeasible_analysis(c)
     bound = candidate_deals(c)
     if bound > limit:
-        raise QuaternityError(
-            f"position too big for brute force: up to {bound} deals to enumerate (limit {limit})")
+        size = str(bound) if bound < 10**9 else f"about 10^{len(str(bound)) - 1}"
+        raise QuaternityError(f"position too big for brute force: {size} candidate deals (limit {limit})")
 
     hand = list(c.hands)  # cards each seat still takes
     count = [[0] * c.sets for _ in range(P)]  # count[p][s]: cards of s placed with p
@@ -120,8 +121,13 @@ def _enumerate(c: Constraints, limit: int, first_only: bool) -> Analysis:
                 break
         return found
 
-    if not place(0):
-        return infeasible_analysis(c)
+    depth = sys.getrecursionlimit()  # one level per free card; few deals can still mean many cards
+    sys.setrecursionlimit(max(depth, len(free) + 100))
+    try:
+        if not place(0):
+            return infeasible_analysis(c)
+    finally:
+        sys.setrecursionlimit(depth)
     for s in live:
         if set_done[s]:
             for p in range(P):

@@ -32,12 +32,13 @@ class CpSatEngine:
         model = cp_model.CpModel()
         x: dict[tuple[int, int], cp_model.IntVar] = {}
         S = c.set_size
+        full = (1 << c.players) - 1
         per_player: list[list] = [[] for _ in range(c.players)]
         for s in c.sets_in_play:
             per_set: list[list] = [[] for _ in range(c.players)]
             for card in range(s * S, (s + 1) * S):
                 row = []
-                for p in bits(c.domains[card]):
+                for p in bits(c.domains[card] & full):
                     v = model.NewBoolVar(f"x{card}_{p}")
                     x[card, p] = v
                     row.append(v)
@@ -49,7 +50,7 @@ class CpSatEngine:
                 if lo > 0 or hi < len(per_set[p]):
                     model.AddLinearConstraint(sum(per_set[p]), lo, hi)
         for p in range(c.players):
-            model.Add(sum(per_player[p]) == c.hands[p])
+            model.Add(cp_model.LinearExpr.Sum(per_player[p]) == c.hands[p])
         return model, x
 
     def _solver(self) -> cp_model.CpSolver:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..constraints import Constraints, bits
-from .base import Analysis, infeasible_analysis, quartet_candidates
+from .base import Analysis, infeasible_analysis
 
 
 class FlowEngine:
@@ -48,29 +48,23 @@ class FlowEngine:
         return deal is not None and deal.place()
 
     def analyze(self, c: Constraints) -> Analysis:
-        deal = _Deal.of(c)
-        if deal is None or not deal.place():
-            return infeasible_analysis(c)
-        owners = [0] * len(c.domains)
-        quartets = [0] * c.sets
-        if not deal.live:
-            return Analysis(True, tuple(owners), tuple(quartets))
-        S, live = deal.S, deal.live
-        possible = deal.possible_owners()
-        for i, m in enumerate(possible):
-            owners[live[i // S] * S + i % S] = m
-        local = {s: k for k, s in enumerate(live)}
-        todo = []
-        for p, s in quartet_candidates(c):
-            k = local[s]
-            common = -1
-            for m in possible[k * S:(k + 1) * S]:
-                common &= m
-            if common >> p & 1:
-                todo.append((k, p))
-        for k, p in deal.quartets(todo):
-            quartets[live[k]] |= 1 << p
-        return Analysis(True, tuple(owners), tuple(quartets))
+        return _analyze(c)
+
+
+def _analyze(c: Constraints, greedy: bool = True) -> Analysis:
+    """The analysis; ``greedy=False`` places every card by an augmenting path (for tests)."""
+    deal = _Deal.of(c)
+    if deal is None or not deal.place(greedy):
+        return infeasible_analysis(c)
+    S, live = deal.S, deal.live
+    owners = [0] * len(c.domains)
+    quartets = [0] * c.sets
+    possible = deal.possible_owners()
+    for i, m in enumerate(possible):
+        owners[live[i // S] * S + i % S] = m
+    for k, p in deal.quartets(deal.quartet_candidates(possible)):
+        quartets[live[k]] |= 1 << p
+    return Analysis(True, tuple(owners), tuple(quartets))
 
 
 @lru_cache(maxsize=None)
@@ -93,12 +87,14 @@ class _Deal:
     Local numbering: ``live[k]`` is the k-th set in play, its cards are ``k*S ..
     k*S+S-1``; node ``k*P + p`` is (p, live[k]) and node ``P*n + p`` is free_p.
     ``owner[i]`` is the seat card i goes to (-1: not placed yet), ``count[v]`` the
-    cards at node (p, s), ``used[p]`` the free slots of p in use (a card at (p, s)
-    takes a reserved slot while fewer than ``lo`` are there).
+    cards at node (p, s), ``reach[v]`` the union of their domains (the residual
+    edges (p, s) -> (y, s)), ``spare[p]`` the nodes (p, s) holding more than
+    ``lo`` (the residual edges free_p -> (p, s)), ``used[p]`` the free slots of p
+    in use (a card at (p, s) takes a reserved slot while fewer than ``lo`` are there).
     """
 
     __slots__ = ("P", "S", "live", "NP", "dom", "lo", "hi", "room", "seats",
-                 "owner", "count", "used", "mark", "stamp", "prev", "via")
+                 "owner", "count", "reach", "spare", "used", "mark", "stamp", "prev", "moved")
 
     @classmethod
     def of(cls, c: Constraints) -> "_Deal | None":
@@ -138,63 +134,80 @@ class _Deal:
         self.seats = _seat_table(P)
         self.owner = [-1] * (n * S)
         self.count = [0] * NP
+        self.reach = [0] * NP
+        self.spare = [set() for _ in range(P)]
         self.used = [0] * P
         self.mark = [0] * (NP + P)
         self.stamp = 0
         self.prev = [-1] * (NP + P)
-        self.via = [-1] * (NP + P)
+        self.moved = []  # sets of the cards moved, for quartets shown by a new deal
         return self
 
     # -- maximum flow --------------------------------------------------------------
-    def place(self) -> bool:
+    def place(self, greedy: bool = True) -> bool:
         """Place every card (greedy, then augmenting paths); False when the maximum flow falls short."""
         P, S, NP = self.P, self.S, self.NP
-        dom, lo, hi, room, seats = self.dom, self.lo, self.hi, self.room, self.seats
-        owner, count, used = self.owner, self.count, self.used
-        left = []
-        for i, d in enumerate(dom):
-            base = i // S * P
-            options = seats[d]
-            for p in options:  # a reserved slot first
-                v = base + p
-                if count[v] < lo[v]:
-                    owner[i] = p
-                    count[v] += 1
-                    break
-            else:
-                for p in options:
-                    v = base + p
-                    if count[v] < hi[v] and used[p] < room[p]:
-                        owner[i] = p
-                        count[v] += 1
-                        used[p] += 1
-                        break
-                else:
-                    left.append(i)
+        dom, room, seats, used = self.dom, self.room, self.seats, self.used
+        left = self._greedy() if greedy else range(len(dom))
         for i in left:
             base = i // S * P
-            end = self._search([base + p for p in seats[dom[i]]], card=i)
+            exits = 0  # seats with a free slot left
+            for p in range(P):
+                if used[p] < room[p]:
+                    exits |= 1 << p
+            end = self._search([base + p for p in seats[dom[i]]], exits)
             if end < 0:
                 # no augmenting path through card i now means none later: no flow places every card
                 return False
             if end >= NP:
                 used[end - NP] += 1
-            self._shift(end)
+            self._shift(end, i)
         return True
 
-    def _search(self, starts: list[int], card: int = -1, goal_set: int = -1, senders: int = 0,
-                exclude: int = -1) -> int:
-        """Breadth-first search of the residual graph; the node where a path ends, or -1.
-
-        ``starts`` are entered first (through ``card`` when it is >= 0, else from
-        nothing). A path ends at (p, s) with a free reserved slot, at free_p with a
-        free slot (neither exists once every card is placed), or at (a, live[goal_set])
-        for a seat a in ``senders``. Node ``exclude`` is never entered.
-        """
+    def _greedy(self) -> list[int]:
+        """Place the cards that fit directly, fewest seats first, a reserved slot before a free one; the rest."""
         P, S, NP = self.P, self.S, self.NP
         dom, lo, hi, room, seats = self.dom, self.lo, self.hi, self.room, self.seats
-        owner, count, used = self.owner, self.count, self.used
-        mark, prev, via = self.mark, self.prev, self.via
+        owner, count, reach, used = self.owner, self.count, self.reach, self.used
+        left = []
+        for i in sorted(range(len(dom)), key=lambda i: dom[i].bit_count()):
+            d = dom[i]
+            base = i // S * P
+            options = seats[d]
+            for p in options:
+                v = base + p
+                if count[v] < lo[v]:
+                    break
+            else:
+                for p in options:
+                    v = base + p
+                    if count[v] < hi[v] and used[p] < room[p]:
+                        used[p] += 1
+                        break
+                else:
+                    left.append(i)
+                    continue
+            owner[i] = p
+            count[v] += 1
+            reach[v] |= d
+        for v in range(NP):
+            if count[v] > lo[v]:
+                self.spare[v % P].add(v)
+        return left
+
+    def _search(self, starts: list[int], exits: int, exclude: int = -1) -> int:
+        """Breadth-first search of the residual graph; the node where a path ends, or -1.
+
+        A path starts at one of ``starts`` and ends at (p, s) with a free reserved
+        slot (none is left once every card is placed) or at free_p for a seat p
+        in ``exits``; it never enters node ``exclude``. Nodes are tested as they
+        are found, and a node (p, s) that may take one more card goes straight on
+        to free_p when that is an exit, so short paths end without a whole layer
+        being searched.
+        """
+        P, NP = self.P, self.NP
+        lo, hi, seats, count, reach, spare = self.lo, self.hi, self.seats, self.count, self.reach, self.spare
+        mark, prev = self.mark, self.prev
         self.stamp += 1
         stamp = self.stamp
         if exclude >= 0:
@@ -205,73 +218,113 @@ class _Deal:
                 continue
             mark[w] = stamp
             prev[w] = -1
-            via[w] = card
-            if w < NP and (count[w] < lo[w] or (w // P == goal_set and senders >> (w % P) & 1)):
-                return w
+            if w < NP:
+                y = w % P
+                if count[w] < lo[w]:
+                    return w
+                if exits >> y & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
+                    mark[NP + y] = stamp
+                    prev[NP + y] = w
+                    return NP + y
             queue.append(w)
         for v in queue:  # the queue grows while it is read
-            if v < NP:
-                x = v % P
-                if count[v] < hi[v]:
-                    f = NP + x
-                    if mark[f] != stamp:
-                        mark[f] = stamp
-                        prev[f] = v
-                        via[f] = -1
-                        if used[x] < room[x]:
-                            return f
-                        queue.append(f)
-                base = v - x
-                k = v // P
-                goal = senders if k == goal_set else 0
-                first = k * S
-                for j in range(first, first + S):
-                    if owner[j] == x:
-                        for y in seats[dom[j]]:
-                            w = base + y
-                            if mark[w] != stamp:
-                                mark[w] = stamp
-                                prev[w] = v
-                                via[w] = j
-                                if count[w] < lo[w] or goal >> y & 1:
-                                    return w
-                                queue.append(w)
-            else:
-                x = v - NP
-                for w in range(x, NP, P):
-                    if count[w] > lo[w] and mark[w] != stamp:
+            if v >= NP:  # free_x -> (x, t) when x holds more than lo of t
+                for w in spare[v - NP]:
+                    if mark[w] != stamp:
                         mark[w] = stamp
                         prev[w] = v
-                        via[w] = -1
-                        if w // P == goal_set and senders >> x & 1:
-                            return w
                         queue.append(w)
+                continue
+            x = v % P
+            if count[v] < hi[v]:  # free_x is no exit, or v would have ended the path when found
+                f = NP + x
+                if mark[f] != stamp:
+                    mark[f] = stamp
+                    prev[f] = v
+                    queue.append(f)
+            base = v - x
+            for y in seats[reach[v]]:  # a card of v's set moves from x to y
+                w = base + y
+                if mark[w] != stamp:
+                    mark[w] = stamp
+                    prev[w] = v
+                    if count[w] < lo[w]:
+                        return w
+                    if exits >> y & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
+                        mark[NP + y] = stamp
+                        prev[NP + y] = w
+                        return NP + y
+                    queue.append(w)
         return -1
 
-    def _shift(self, end: int) -> None:
-        """Move every card on the path found by :meth:`_search` that ends at ``end``."""
-        P = self.P
-        owner, count, prev, via = self.owner, self.count, self.prev, self.via
+    def _shift(self, end: int, card: int = -1) -> None:
+        """Move the cards along the path found by :meth:`_search` that ends at ``end``.
+
+        An edge (x, s) -> (y, s) moves any card of s from x to y that y may hold;
+        ``card`` is the card entering the path's first node.
+        """
+        P, S, NP = self.P, self.S, self.NP
+        dom, owner, prev = self.dom, self.owner, self.prev
         v = end
         while v >= 0:
-            j = via[v]
-            if j >= 0:
-                y = v % P
-                old = owner[j]
-                if old >= 0:
-                    count[v - y + old] -= 1
-                owner[j] = y
-                count[v] += 1
-            v = prev[v]
+            u = prev[v]
+            if v < NP and u < NP:  # entered through a card
+                j = card
+                if u >= 0:
+                    x, y = u % P, v % P
+                    j = v // P * S
+                    while owner[j] != x or not dom[j] >> y & 1:
+                        j += 1
+                self._move(j, v)
+            v = u
+
+    def _open(self, end: int) -> bool:
+        """Whether the path :meth:`_search` found last, ending at ``end``, is still residual."""
+        P, NP, lo, hi, count, reach, prev = self.P, self.NP, self.lo, self.hi, self.count, self.reach, self.prev
+        v = end
+        u = prev[v]
+        while u >= 0:
+            if u >= NP:
+                if count[v] <= lo[v]:
+                    return False
+            elif v >= NP:
+                if count[u] >= hi[u]:
+                    return False
+            elif not reach[u] >> v % P & 1:
+                return False
+            v = u
+            u = prev[v]
+        return True
+
+    def _move(self, j: int, v: int) -> None:
+        """Card j goes to node v (a node of its set)."""
+        P, S = self.P, self.S
+        dom, lo, owner, count, reach = self.dom, self.lo, self.owner, self.count, self.reach
+        x = owner[j]
+        base = v - v % P
+        if x >= 0:
+            u = base + x
+            count[u] -= 1
+            if count[u] == lo[u]:
+                self.spare[x].discard(u)
+            r = 0  # what x's other cards of the set reach
+            first = v // P * S
+            for i in range(first, first + S):
+                if owner[i] == x and i != j:
+                    r |= dom[i]
+            reach[u] = r
+        owner[j] = v % P
+        count[v] += 1
+        if count[v] == lo[v] + 1:
+            self.spare[v % P].add(v)
+        reach[v] |= dom[j]
+        self.moved.append(v // P)
 
     # -- possible owners -------------------------------------------------------------
     def possible_owners(self) -> list[int]:
-        """Per local card, the mask of seats holding it in some deal (every card placed)."""
+        """Per local card, the mask of seats holding it in some deal (once every card is placed)."""
         P, S, NP = self.P, self.S, self.NP
-        dom, lo, hi, seats, owner, count = self.dom, self.lo, self.hi, self.seats, self.owner, self.count
-        reach = [0] * NP  # (a, s) -> mask of seats its cards may move to
-        for i, a in enumerate(owner):
-            reach[i // S * P + a] |= dom[i]
+        dom, hi, seats, owner, count, reach = self.dom, self.hi, self.seats, self.owner, self.count, self.reach
         adj = []
         for v in range(NP):
             x = v % P
@@ -281,7 +334,7 @@ class _Deal:
                 row.append(NP + x)
             adj.append(row)
         for x in range(P):
-            adj.append([w for w in range(x, NP, P) if count[w] > lo[w]])
+            adj.append(list(self.spare[x]))
         comp = _components(adj)
         out = []
         for i, a in enumerate(owner):
@@ -295,52 +348,78 @@ class _Deal:
         return out
 
     # -- possible quartets -------------------------------------------------------------
-    def quartets(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The (local set, seat) candidates that some deal gives the whole set to the seat.
+    def quartet_candidates(self, possible: list[int]) -> list[tuple[int, int]]:
+        """(local set, seat) pairs that the possible owners and the counting of
+        :func:`.base.quartet_candidates` leave (that counting, on the local arrays)."""
+        P, S, lo, hi, room, seats = self.P, self.S, self.lo, self.hi, self.room, self.seats
+        out = []
+        for k in range(len(self.live)):
+            common = -1
+            for m in possible[k * S:(k + 1) * S]:
+                common &= m
+            if not common:
+                continue
+            base = k * P
+            reserved = sum(lo[base:base + P])
+            for p in seats[common]:
+                v = base + p
+                # p may hold S of s, nobody else needs one, and p's other reserved cards still fit
+                if hi[v] == S and reserved == lo[v] and S - lo[v] <= room[p]:
+                    out.append((k, p))
+        return out
 
-        Each search starts from the deal placed first and restores it; a deal
-        found on the way also settles the candidates it shows.
+    def quartets(self, candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Those of :meth:`quartet_candidates` that some deal gives the whole set to the seat.
+
+        Each search goes on from the deal the previous one left: every step is a
+        residual cycle, so every intermediate state is a deal. A cycle just used
+        is tried again before a new search, and a deal reached settles the other
+        candidates it shows.
         """
         P, S, NP = self.P, self.S, self.NP
-        dom = self.dom
+        owner, count, prev = self.owner, self.count, self.prev
+        pending = {k * P + p for k, p in candidates}
         found = set()
-        saved_owner, saved_count = self.owner, self.count
+        moved = self.moved
+        moved.clear()
         for k, p in candidates:
-            if (k, p) in found:
-                continue
             target = k * P + p
-            if saved_count[target] == S:
-                found.add((k, p))
+            if target in found:
                 continue
-            owner = self.owner = saved_owner[:]
-            count = self.count = saved_count[:]
             first = k * S
             bit = 1 << p
+            end = -1
             while count[target] < S:
-                senders = 0
+                # cycle: card c of s at a -> (p, s) -> free_p ~> free_a -> (a, s) -> c, not back
+                # through (p, s); (p, s) -> free_p is residual as count < S = hi for a candidate.
+                # Every card of s may go to p, and nobody else has a lower bound on s, so any
+                # a != p holding a card of s ends a cycle, and the first node of s on a path
+                # free_p ~> (a, s) is entered from a free node: the search can stop at free_a.
+                holders = 0
                 for j in range(first, first + S):
-                    if dom[j] & bit:
-                        senders |= 1 << owner[j]
-                senders &= ~bit
-                # cycle: card c of s -> (p, s) -> free_p ~> (a, s) -> c, with (p, s) not on the way back;
-                # (p, s) -> free_p is residual as count < S = hi for a candidate
-                end = self._search([NP + p], goal_set=k, senders=senders, exclude=target)
-                if end < 0:
-                    break
-                a = end % P
-                for j in range(first, first + S):
-                    if owner[j] == a and dom[j] & bit:
+                    holders |= 1 << owner[j]
+                holders &= ~bit
+                if end < 0 or not holders >> end % P & 1 or not self._open(end):  # else the last cycle again
+                    end = self._search([NP + p], holders, target)
+                    if end < 0:
                         break
-                owner[j] = p
-                count[end] -= 1
-                count[target] += 1
+                    end -= NP
+                    prev[k * P + end] = NP + end
+                    end += k * P
+                a = end % P
+                j = first
+                while owner[j] != a:
+                    j += 1
+                self._move(j, target)
                 self._shift(end)
             else:
-                for kk, pp in candidates:
-                    if count[kk * P + pp] == S:
-                        found.add((kk, pp))
-        self.owner, self.count = saved_owner, saved_count
-        return [kp for kp in candidates if kp in found]
+                found.add(target)
+                for t in set(moved):  # the new deal may show other candidates in the sets it changed
+                    for v in range(t * P, t * P + P):
+                        if count[v] == S and v in pending:
+                            found.add(v)
+            moved.clear()
+        return [(k, p) for k, p in candidates if k * P + p in found]
 
 
 def _components(adj: list[list[int]]) -> list[int]:
@@ -348,7 +427,7 @@ def _components(adj: list[list[int]]) -> list[int]:
     n = len(adj)
     index = [-1] * n
     low = [0] * n
-    comp = [-1] * n
+    comp = [-1] * n  # -1 while a found node is on the stack
     stack = []
     counter = 0
     ncomp = 0
@@ -358,35 +437,29 @@ def _components(adj: list[list[int]]) -> list[int]:
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
-        path = [root]
-        pos = [0]
+        path = [(root, iter(adj[root]))]
         while path:
-            v = path[-1]
-            row = adj[v]
-            i = pos[-1]
-            if i < len(row):
-                pos[-1] = i + 1
-                w = row[i]
+            v, edges = path[-1]
+            for w in edges:
                 if index[w] < 0:
                     index[w] = low[w] = counter
                     counter += 1
                     stack.append(w)
-                    path.append(w)
-                    pos.append(0)
-                elif comp[w] < 0 and index[w] < low[v]:  # w still on the stack
+                    path.append((w, iter(adj[w])))
+                    break
+                if comp[w] < 0 and index[w] < low[v]:
                     low[v] = index[w]
-                continue
-            path.pop()
-            pos.pop()
-            if low[v] == index[v]:
-                while True:
-                    w = stack.pop()
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if path:
-                u = path[-1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
+            else:
+                path.pop()
+                if low[v] == index[v]:
+                    while True:
+                        w = stack.pop()
+                        comp[w] = ncomp
+                        if w == v:
+                            break
+                    ncomp += 1
+                if path:
+                    u = path[-1][0]
+                    if low[v] < low[u]:
+                        low[u] = low[v]
     return comp
