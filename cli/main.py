@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import click
 
-from quaternity_cp.engines import ENGINES
+from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.formats import FormatError, Record, parse_record, position_to_json, _rules_text
 from quaternity_cp.replay import Replay, replay
@@ -106,9 +106,7 @@ def common_options(func):
 
 
 def default_engine(name: str | None) -> str:
-    if name:
-        return name
-    return "flow" if "flow" in ENGINES else "cpsat"
+    return name or DEFAULT_ENGINE
 
 
 def emit_json(data: Any) -> None:
@@ -148,8 +146,11 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
 @common_options
 @click.option("--position", "as_position", is_flag=True,
               help="Print the position after the record as a position file (a puzzle).")
+@click.option("--explain", "explain", is_flag=True,
+              help="Say why each forced card and forced quartet is forced: the moves responsible and a counting argument.")
 @guarded
-def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool) -> None:
+def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
+            explain: bool) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position)
@@ -157,11 +158,16 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
         emit_json(position_to_json(result.position))
         sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
     if as_json:
-        emit_json(render.analyze_json(record, result))
+        emit_json(render.analyze_json(record, result, explain=explain))
     else:
-        render.print_analyze(record, result)
+        render.print_analyze(record, result, explain=explain)
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
 
 # -- further commands, each in its own module ---------------------------------------
 # (registered here so that `quaternity --help` lists them)
+from .cmd_explain import explain as _explain; main.add_command(_explain)  # noqa: E402,E702
+from .cmd_count import count as _count  # noqa: E402
+
+main.add_command(_count)
+from .cmd_solve import solve as _solve; main.add_command(_solve)

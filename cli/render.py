@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from quaternity_cp.constraints import bits
+from quaternity_cp.explain import AFTER, Explainer, Explanation, ExplanationError, move_information
 from quaternity_cp.formats import Record
 from quaternity_cp.replay import Replay
 
@@ -37,6 +38,8 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
             "reason": result.error.reason.name.lower(),
             "player": pos.loser,
         }
+        why = illegal_explanation(record, result)
+        error["explanation"] = None if why is None else why.to_json(g)
     return {
         "valid": result.valid,
         "moves_applied": result.moves_applied,
@@ -61,7 +64,7 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
     }
 
 
-def analyze_json(record: Record, result: Replay) -> dict[str, Any]:
+def analyze_json(record: Record, result: Replay, explain: bool = False) -> dict[str, Any]:
     data = check_json(record, result)
     pos = result.position
     g = record.game
@@ -76,7 +79,62 @@ def analyze_json(record: Record, result: Replay) -> dict[str, Any]:
         "forced": {g.set_name(s): p for s, p in sorted(analysis.forced_quartets(c).items())},
     }
     data["hands"] = list(c.hands)
+    if explain:
+        data["explanations"] = [e.to_json(g) for e in Explainer(record, result).position()]
     return data
+
+
+# -- explanations -------------------------------------------------------------------
+def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
+    """Why the record's illegal move is illegal, when the constraints decide it."""
+    if result.error is None:
+        return None
+    try:
+        return Explainer(record, result).illegal()
+    except ExplanationError:
+        return None
+
+
+def explanation_lines(record: Record, e: Explanation) -> list[str]:
+    """The explanation, its counting argument, and what each move responsible tells."""
+    lines = [e.text]
+    if e.argument is not None and e.argument.text != e.text:
+        lines.append("  " + e.argument.text)
+    width = max(len(record.texts[m - 1]) for m in e.moves) if e.moves else 0
+    for m in e.moves:
+        stage = e.stage if m == e.index else AFTER
+        lines.append(f"  {m:>4}  {record.texts[m - 1]:<{width}}  {move_information(record, m, stage)}")
+    return lines
+
+
+def print_explanations(out: Console, record: Record, explanations: list[Explanation], indent: str = "") -> None:
+    for e in explanations:
+        for line in explanation_lines(record, e):
+            out.print(Text(indent + line))
+
+
+def print_explain(record: Record, result: Replay, explanations: list[Explanation], *, subject: str,
+                  holders: list[int] | None, is_card: bool, seat: int | None) -> None:
+    """``quaternity explain``: the possible holders (None: claimed), then each explanation."""
+    out = console()
+    g = record.game
+    _header(out, record)
+    if result.error is not None:
+        i = result.error_index
+        out.print(f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): {result.error};"
+                  " explaining the position before it.")
+    if holders is not None:
+        who = ", ".join(_name(g, p) for p in holders) or "nobody"
+        out.print(f"{subject} may be {'with' if is_card else 'a quartet of'}: {who}")
+    if not explanations:
+        if seat is None:
+            what = "nobody must hold it and nobody is ruled out" if is_card else "nobody is ruled out"
+        elif is_card:
+            what = f"{_name(g, seat)} may hold {subject} in some consistent deal and not in another"
+        else:
+            what = f"{_name(g, seat)} may still hold all of {subject}"
+        out.print(f"Nothing to explain: {what}.")
+    print_explanations(out, record, explanations)
 
 
 # -- human output ---------------------------------------------------------------------
@@ -150,10 +208,13 @@ def print_check(record: Record, result: Replay) -> None:
         line = Text(f"{i:>4}  {record.texts[i - 1]:<{width}}")
         line.append(f"ILLEGAL ({result.error.kind}): {result.error}", style="bold red")
         out.print(line)
+        why = illegal_explanation(record, result)
+        if why is not None:
+            print_explanations(out, record, [why], indent=" " * 6)
     _status(out, record, result, error_shown=True)
 
 
-def print_analyze(record: Record, result: Replay) -> None:
+def print_analyze(record: Record, result: Replay, explain: bool = False) -> None:
     out = console()
     g = record.game
     pos = result.position
@@ -188,3 +249,14 @@ def print_analyze(record: Record, result: Replay) -> None:
     out.print("Possible quartets (who may hold the whole set):")
     for row in rows:
         out.print(row)
+    if explain and analysis.feasible:
+        why = Explainer(record, result).position()
+        out.print("Why (forced cards and quartets, the moves responsible, a counting argument):")
+        if not why:
+            out.print("  Nothing is forced.")
+        for kind, title in (("moved", "Known from the cards' movements"), ("start", "Fixed by the starting position")):
+            known = [e for e in why if e.argument is not None and e.argument.kind == kind]
+            if known:
+                out.print(f"  {title}: " + ", ".join(f"{g.card_name(e.card)} ({_name(g, e.player)})" for e in known))
+        why = [e for e in why if e.argument is None or e.argument.kind not in ("moved", "start")]
+        print_explanations(out, record, why, indent="  ")

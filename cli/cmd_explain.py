@@ -1,0 +1,85 @@
+"""``quaternity explain``: why a card's owners, or a set's quartet, are what they are."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.explain import Explainer
+from quaternity_cp.replay import replay
+
+from . import render
+from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+
+
+@click.command()
+@click.argument("file")
+@click.argument("card", required=False)
+@click.option("--set", "set_name", metavar="SET", default=None,
+              help="Explain set SET instead of a card: why it is claimed, forced, or impossible as a quartet.")
+@click.option("--player", "player", metavar="PLAYER", default=None,
+              help="Only what concerns this player (a name or a seat number).")
+@common_options
+@guarded
+def explain(file: str, card: str | None, set_name: str | None, player: str | None, as_json: bool,
+            rules: str | None, engine: str | None) -> None:
+    """Why CARD must be with, or cannot be with, a player; or, with --set, why a
+    quartet is claimed, forced or impossible.
+
+    Each fact comes with the moves responsible (a set of the record's moves
+    whose information alone implies it; none of them can be dropped) and a
+    counting argument (who would need more cards than can go to them if the
+    fact were false). The facts are about the position after the record, or
+    before its first illegal move.
+    """
+    if (card is None) == (set_name is None):
+        raise click.UsageError("give either a CARD or --set SET")
+    record = load(file, rules)
+    g = record.game
+    try:
+        seat = None if player is None else g.player(player)
+    except QuaternityError as err:
+        raise InputError(f"--player: {err}") from None
+    try:
+        card_id = None if card is None else g.card(card)
+    except QuaternityError as err:
+        raise InputError(f"CARD argument: {err} in {file}") from None
+    try:
+        set_id = None if set_name is None else g.set(set_name)
+    except QuaternityError as err:
+        raise InputError(f"--set: {err} in {file}") from None
+    result = replay(record, engine=default_engine(engine), mark_forced=False)
+    pos = result.position
+    if not pos.is_valid():
+        message = "the position is invalid: no deal is consistent with it, so nothing can be explained"
+        if as_json:
+            emit_json({"valid": False, "moves_applied": result.moves_applied, "error": message, "explanations": []})
+        else:
+            click.echo(f"quaternity: {message}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    explainer = Explainer(record, result)
+    analysis = pos.analysis()
+    live_sets = pos.constraints.in_play
+    if card_id is not None:
+        explanations = explainer.card(card_id, seat)
+        subject = g.card_name(card_id)
+        holders = analysis.possible_owners(card_id) if live_sets[g.set_of(card_id)] else None
+        about = {"card": subject, "owners": holders}
+    else:
+        explanations = explainer.quartet(set_id, seat)
+        subject = f"set {g.set_name(set_id)}"
+        holders = analysis.possible_quartets(set_id) if live_sets[set_id] else None
+        about = {"set": g.set_name(set_id), "quartets": holders}
+    if as_json:
+        error = None
+        if result.error is not None:
+            i = result.error_index
+            error = f"move {i} ({record.texts[i - 1]}): {result.error}"
+        emit_json({"valid": result.valid, "moves_applied": result.moves_applied, "error": error, **about,
+                   "player": seat, "explanations": [e.to_json(g) for e in explanations]})
+    else:
+        render.print_explain(record, result, explanations, subject=subject, holders=holders,
+                             is_card=card_id is not None, seat=seat)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)

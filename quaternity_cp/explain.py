@@ -1,0 +1,1033 @@
+"""Explanations: why a card, a quartet or a move is what it is.
+
+For a fact about one moment of a record (a forced card, a card that cannot be
+with a player, a forced or impossible quartet, a claim, an illegal move) an
+:class:`Explanation` gives
+
+1. the **moves responsible**: moves of the record whose information alone
+   already implies the fact, none of which can be dropped (each is needed);
+2. a **counting argument**: once the fact is assumed false, which players or
+   set slots would need more cards than can go to them (a Hall-type witness),
+   with every number it uses.
+
+What a move tells (its *information*) refers to the moment it was made:
+
+- a question ``x>y:c`` (c in set s): x does not hold c and holds a card of s;
+  with ``silence`` also: x holds no complete set;
+- an answer no: y does not hold c;
+- an answer yes: y held c, which is the card's movement, public anyway;
+- a declaration ``p!s``: p holds all of s, which its claim says too.
+
+Always known, whichever moves are named: the hand sizes, the rules
+(``initial_quartets``), a starting position, the cards' movements (answered
+yes) and the claims. A claim tells that the claimer held the whole set at that
+moment (the set leaves play and the claimer's hand shrinks by S, which fits no
+other deal), so it counts as known like a movement, even where the moves that
+forced it (``auto_claim``) are not named. An auto-claim made by the move being
+explained is not used for its own explanation.
+
+Each piece of information is carried to the frame of the fact's moment: a bound
+on x's cards of s becomes a bound on x's cards of s then, shifted by the known
+movements of s to and from x in between; a fact about a card that moved later,
+or about a set claimed later, is settled by that movement or claim and dropped.
+So "moves M imply the fact" means: the current-frame constraints built from the
+known things and M's information, with the fact negated, leave no deal.
+
+>>> from quaternity_cp.formats import parse_record
+>>> rec = parse_record("players: 3\\nsets: 2\\nset_size: 3\\nrules: quaternity\\n0>1:A0+")
+>>> [e.text for e in Explainer(rec).card(rec.game.card("A0"))]
+['A0 must be with seat 0: seat 1 gave it to seat 0 in move 1.']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence, Union
+
+from ortools.sat.python import cp_model
+
+from .constraints import Constraints, bits
+from .engines import ENGINES, Engine, get_engine
+from .errors import Illegal, QuaternityError
+from .formats import Record
+from .game import Declaration, Game, Question
+from .position import Position
+from .replay import Replay, replay
+
+# Moments inside move i: before it; after its question (answer not yet given);
+# after its own effect (answer or declaration) but before the claims it forced;
+# after everything.
+BEFORE, ASKED, DONE, AFTER = "before", "asked", "done", "after"
+
+# Where a statement of an argument comes from (besides a move index).
+KNOWN = "known"  # hand sizes, rules, starting position, movements, claims, set size
+HYPOTHESIS = "hypothesis"  # the assumption that the fact is false
+
+
+class ExplanationError(QuaternityError):
+    """A fact that cannot be explained (it is not true) or an internal inconsistency."""
+
+
+# -- information atoms ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Lacks:
+    """``seat`` does not hold ``card``."""
+
+    card: int
+    seat: int
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.restrict(self.card, ~(1 << self.seat))
+
+    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
+        return None if card == self.card else self
+
+    def set_of(self, S: int) -> int:
+        return self.card // S
+
+    def implied_by(self, c: Constraints) -> bool:
+        return not c.domains[self.card] >> self.seat & 1
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``seat`` holds ``card``."""
+
+    card: int
+    seat: int
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.restrict(self.card, 1 << self.seat)
+
+    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
+        return None if card == self.card else self
+
+    def set_of(self, S: int) -> int:
+        return self.card // S
+
+    def implied_by(self, c: Constraints) -> bool:
+        return c.domains[self.card] & ~(1 << self.seat) == 0
+
+
+@dataclass(frozen=True)
+class AtLeast:
+    """``seat`` holds at least ``count`` cards of ``set``."""
+
+    seat: int
+    set: int
+    count: int
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.with_bounds(self.seat, self.set, lo=self.count)
+
+    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
+        if card // S != self.set:
+            return self
+        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
+
+    def set_of(self, S: int) -> int:
+        return self.set
+
+    def implied_by(self, c: Constraints) -> bool:
+        return self.count <= max(0, c.lo[self.seat][self.set])
+
+
+@dataclass(frozen=True)
+class AtMost:
+    """``seat`` holds at most ``count`` cards of ``set``."""
+
+    seat: int
+    set: int
+    count: int
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.with_bounds(self.seat, self.set, hi=self.count)
+
+    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
+        if card // S != self.set:
+            return self
+        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
+
+    def set_of(self, S: int) -> int:
+        return self.set
+
+    def implied_by(self, c: Constraints) -> bool:
+        room = sum(1 for card in c.cards_of(self.set) if c.domains[card] >> self.seat & 1)
+        return self.count >= min(c.hi[self.seat][self.set], room)
+
+
+Atom = Union[Lacks, Holds, AtLeast, AtMost]
+
+
+def question_atoms(asker: int, card: int, c: Constraints, silence: bool) -> list[Atom]:
+    """What asking for ``card`` tells, in the frame of the moment of asking."""
+    S = c.set_size
+    atoms: list[Atom] = [Lacks(card, asker), AtLeast(asker, card // S, 1)]
+    if silence:
+        atoms.extend(AtMost(asker, t, S - 1) for t in c.sets_in_play)
+    return atoms
+
+
+def _claim(c: Constraints, s: int, p: int) -> Constraints:
+    in_play = list(c.in_play)
+    hands = list(c.hands)
+    in_play[s] = False
+    hands[p] -= c.set_size
+    return replace(c, in_play=tuple(in_play), hands=tuple(hands))
+
+
+# -- what is known at a moment -----------------------------------------------------
+@dataclass(frozen=True)
+class Knowledge:
+    """The known things and every move's information, in the frame of one moment.
+
+    ``base`` holds what is known whatever moves are named (start, rules,
+    movements, claims); ``info[i]`` is move i's information that ``base`` does
+    not already imply (moves without any are left out).
+    """
+
+    base: Constraints
+    info: dict[int, tuple[Atom, ...]]
+    movements: dict[int, tuple[int, int, int]]  # card -> (move, giver, taker) of its last movement
+
+    def constraints(self, moves: Iterable[int] = (), extra: Iterable[Atom] = ()) -> Constraints:
+        """The constraints of the named moves' information (plus ``extra`` atoms)."""
+        c = self.base
+        for m in moves:
+            for atom in self.info.get(m, ()):
+                c = atom.apply(c)
+        for atom in extra:
+            c = atom.apply(c)
+        return c
+
+
+# -- arguments and explanations ---------------------------------------------------------
+@dataclass(frozen=True)
+class Bound:
+    """A count in an argument: ``seat`` holds at least/at most ``count`` cards of ``set``."""
+
+    seat: int
+    set: int
+    count: int
+    by: "int | str"  # a move index, KNOWN or HYPOTHESIS
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A counting argument: why no deal is left when the fact is assumed false.
+
+    Kinds, each an inequality between ``need`` and ``supply``:
+
+    - ``hall``: the ``seats`` (with their whole hands) and the ``at_least``
+      slots would need ``need`` cards; only the listed ``cards`` and at most
+      the ``at_most`` counts can go to them: ``supply`` < ``need``;
+    - ``crowd``: the listed ``cards`` can only go to the ``seats``, which hold
+      ``supply`` cards in all: ``need`` (the number of cards) > ``supply``;
+    - ``card``: a card no seat could hold (``excluded`` gives each seat's reason);
+    - ``bounds``: one seat would need at least ``need`` cards of a set and may
+      hold at most ``supply`` of it;
+    - ``hand``: one seat would need at least ``need`` cards (its ``at_least``
+      counts) and holds ``supply``;
+    - ``moved``: the card is where its known movement put it; ``start``: where
+      the starting position puts it; ``claimed``: the set was claimed or
+      declared (these three state no inequality: need = supply = 0).
+    """
+
+    kind: str
+    text: str
+    seats: tuple[tuple[int, int], ...] = ()  # (seat, hand size)
+    at_least: tuple[Bound, ...] = ()
+    at_most: tuple[Bound, ...] = ()
+    cards: tuple[int, ...] = ()
+    excluded: tuple[tuple[int, "int | str"], ...] = ()  # (seat, by) for kind "card"
+    need: int = 0
+    supply: int = 0
+
+    def to_json(self, game: Game) -> dict[str, Any]:
+        named = {p for p, _ in self.seats} | {b.seat for b in self.at_least + self.at_most} | {p for p, _ in self.excluded}
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "players": sorted(named),
+            "seats": [{"player": p, "cards": h} for p, h in self.seats],
+            "at_least": [_bound_json(game, b) for b in self.at_least],
+            "at_most": [_bound_json(game, b) for b in self.at_most],
+            "cards": [game.card_name(c) for c in self.cards],
+            "excluded": [{"player": p, "by": by} for p, by in self.excluded],
+            "need": self.need,
+            "supply": self.supply,
+        }
+
+
+def _bound_json(game: Game, b: Bound) -> dict[str, Any]:
+    return {"player": b.seat, "set": game.set_name(b.set), "count": b.count, "by": b.by}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why one fact holds at one moment of a record.
+
+    ``fact``: ``forced_card``, ``excluded_card``, ``forced_quartet``,
+    ``impossible_quartet``, ``illegal_question`` or ``only_no``. ``moves``:
+    1-based indices of the moves responsible (every one needed). The fact is
+    about the moment ``stage`` of move ``index``: ``before`` it, ``asked``
+    (after its question, before the answer), ``done`` (before the claims it
+    forced) or ``after`` it. ``context``: ``position`` (the current position),
+    ``claim`` (the claim made by move ``index``) or ``illegal`` (why move
+    ``index`` is illegal).
+    """
+
+    fact: str
+    statement: str
+    text: str
+    moves: tuple[int, ...]
+    argument: Argument | None
+    index: int
+    stage: str
+    context: str = "position"
+    card: int | None = None
+    set: int | None = None
+    player: int | None = None
+
+    def to_json(self, game: Game) -> dict[str, Any]:
+        return {
+            "fact": self.fact,
+            "context": self.context,
+            "text": self.text,
+            "card": None if self.card is None else game.card_name(self.card),
+            "set": None if self.set is None else game.set_name(self.set),
+            "player": self.player,
+            "moves": list(self.moves),
+            "moment": {"move": self.index, "stage": self.stage},
+            "argument": None if self.argument is None else self.argument.to_json(game),
+        }
+
+
+# -- phrasing ---------------------------------------------------------------------------
+def _join(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _n_cards(n: int) -> str:
+    return "no cards" if n == 0 else f"{n} card" + ("" if n == 1 else "s")
+
+
+def moves_phrase(moves: Sequence[int], *, start: bool = False, initial_quartets: bool = True) -> str:
+    """``because of moves 3, 5 and 8``, or what is known without any move's information."""
+    if not moves:
+        known = ["the hand sizes", "the cards' movements", "the claims"]
+        if start:
+            known.insert(0, "the starting position")
+        if not initial_quartets:
+            known.append("the rule that nobody starts with a complete set")
+        return f"from {_join(known)} alone"
+    if len(moves) == 1:
+        return f"because of move {moves[0]}"
+    return "because of moves " + _join([str(m) for m in moves])
+
+
+class _Phrases:
+    def __init__(self, game: Game):
+        self.g = game
+
+    def p(self, seat: int) -> str:
+        return self.g.player_name(seat) if self.g.named_players else f"seat {seat}"
+
+    def P(self, seat: int) -> str:
+        """The player at the start of a sentence (``Seat 2``; names as they are)."""
+        name = self.p(seat)
+        return name if self.g.named_players else name[0].upper() + name[1:]
+
+    def c(self, card: int) -> str:
+        return self.g.card_name(card)
+
+    def s(self, s: int) -> str:
+        return self.g.set_name(s)
+
+    def seats(self, seats: Iterable[int]) -> str:
+        return _join([self.p(x) for x in seats])
+
+
+# -- the explainer -----------------------------------------------------------------------
+def default_engine_name() -> str:
+    return "flow" if "flow" in ENGINES else "cpsat"
+
+
+class Explainer:
+    """Explanations for the facts of one record (replayed once).
+
+    ``result`` is the record's :class:`~quaternity_cp.replay.Replay` when the
+    caller has it; ``engine`` (a name or an engine) decides every feasibility
+    question, by default the flow engine when there is one, else CP-SAT.
+    """
+
+    def __init__(self, record: Record, result: Replay | None = None, *, engine: "str | Engine | None" = None):
+        self.record = record
+        self.game = record.game
+        if engine is None:
+            engine = result.position.engine if result is not None else default_engine_name()
+        self.engine = get_engine(engine)
+        self.result = result if result is not None else replay(record, engine=self.engine, mark_forced=False)
+        self.say = _Phrases(self.game)
+        self._knowledge: dict[tuple[int, str], Knowledge] = {}
+
+    # -- moments ----------------------------------------------------------------------
+    @property
+    def applied(self) -> int:
+        """Moves applied before the current position (all, or up to the first illegal one)."""
+        return self.result.moves_applied
+
+    def _claims(self, i: int) -> tuple[tuple[int, int], ...]:
+        """The claims forced by move i (a declaration's own claim left out)."""
+        claims = self.result.reports[i - 1].claims
+        move = self.record.moves[i - 1]
+        if isinstance(move, Declaration):
+            claims = tuple(x for x in claims if x != (move.set, move.player))
+        return claims
+
+    def knowledge(self, index: int, stage: str = AFTER) -> Knowledge:
+        """What is known after move ``index`` (``stage`` says how much of it), in that frame."""
+        key = (index, stage)
+        if key not in self._knowledge:
+            self._knowledge[key] = self._walk(index, stage)
+        return self._knowledge[key]
+
+    def _walk(self, index: int, stage: str) -> Knowledge:
+        g = self.game
+        S = g.set_size
+        start = self.record.start
+        if start is not None:
+            base, pending = start.constraints, start.pending
+        else:
+            base = Constraints.initial(g.players, g.sets, S, self.record.rules.initial_quartets)
+            pending = None
+        info: dict[int, list[Atom]] = {}
+        movements: dict[int, tuple[int, int, int]] = {}
+
+        def transfer(i: int, card: int, giver: int, taker: int) -> None:
+            nonlocal base
+            base = Position._transfer(base, giver, taker, card)
+            movements[card] = (i, giver, taker)
+            for m, atoms in info.items():
+                info[m] = [b for a in atoms if (b := a.moved(card, giver, taker, S)) is not None]
+
+        def claim(s: int, p: int) -> None:
+            nonlocal base
+            base = _claim(base, s, p)
+            for m, atoms in info.items():
+                info[m] = [a for a in atoms if a.set_of(S) != s]
+
+        for i, move in enumerate(self.record.moves[:index], 1):
+            last = i == index
+            if last and stage == BEFORE:
+                break
+            atoms = info.setdefault(i, [])
+            if isinstance(move, Question):
+                if pending is None or move.unanswered() != pending:
+                    atoms.extend(question_atoms(move.asker, move.card, base, self.record.rules.silence))
+                    pending = move.unanswered()
+                if last and stage == ASKED or move.answer is None:
+                    continue
+                pending = None
+                if move.answer:
+                    transfer(i, move.card, move.target, move.asker)
+                else:
+                    atoms.append(Lacks(move.card, move.target))
+            else:
+                atoms.extend(Holds(card, move.player) for card in g.cards_of(move.set))
+                claim(move.set, move.player)
+            if last and stage != AFTER:
+                break
+            for s, p in self._claims(i):
+                claim(s, p)
+        kept = {}
+        for m, atoms in info.items():
+            atoms = [a for a in dict.fromkeys(atoms) if not a.implied_by(base)]
+            if atoms:
+                kept[m] = tuple(atoms)
+        return Knowledge(base, kept, movements)
+
+    def _because(self, moves: Sequence[int]) -> str:
+        return moves_phrase(moves, start=self.record.start is not None,
+                            initial_quartets=self.record.rules.initial_quartets)
+
+    # -- the core: which moves imply a fact -----------------------------------------------
+    def _feasible(self, c: Constraints) -> bool:
+        return self.engine.feasible(c)
+
+    def responsible_moves(self, k: Knowledge, negation: Sequence[Atom]) -> tuple[int, ...]:
+        """A set of moves whose information implies that ``negation`` cannot hold, each needed.
+
+        A first core comes from CP-SAT (one assumption literal per move,
+        ``SufficientAssumptionsForInfeasibility``); it is then shrunk by
+        deletion, every removal checked by the engine on rebuilt constraints.
+        """
+        candidates = sorted(k.info)
+        if self._feasible(k.constraints(candidates, negation)):
+            raise ExplanationError("the fact does not hold: some consistent deal contradicts it")
+        core = _sat_core(k, candidates, negation)
+        if core is None or self._feasible(k.constraints(core, negation)):
+            core = candidates  # never expected; the deletion below keeps the answer right
+        keep = list(core)
+        for m in sorted(core, reverse=True):
+            trial = [j for j in keep if j != m]
+            if not self._feasible(k.constraints(trial, negation)):
+                keep = trial
+        return tuple(keep)
+
+    # -- facts of the current position ----------------------------------------------------
+    def _current(self) -> tuple[int, Constraints]:
+        return self.applied, self.result.position.constraints
+
+    def card(self, card: int, player: int | None = None) -> list[Explanation]:
+        """Why ``card``'s possible owners are what they are (or, with ``player``, why that
+        player must or cannot hold it). Nothing to explain gives an empty list."""
+        g = self.game
+        s = card // g.set_size
+        n, c = self._current()
+        if not c.in_play[s]:
+            return self.quartet(s)
+        analysis = self.result.position.analysis()
+        if not analysis.feasible:
+            raise ExplanationError("the position is invalid: no consistent deal is left")
+        owners = analysis.owners[card]
+        forced = analysis.forced_owner(card)
+        if player is not None:
+            if forced == player:
+                return [self.forced_card(card, player, n, AFTER)]
+            if not owners >> player & 1:
+                return [self.excluded_card(card, player, n, AFTER)]
+            return []
+        if forced is not None:
+            return [self.forced_card(card, forced, n, AFTER)]
+        return [self.excluded_card(card, p, n, AFTER) for p in range(g.players) if not owners >> p & 1]
+
+    def quartet(self, s: int, player: int | None = None) -> list[Explanation]:
+        """Why set ``s`` is claimed, forced, or impossible for some players."""
+        n, c = self._current()
+        if not c.in_play[s]:
+            return [self.claim(s)]
+        analysis = self.result.position.analysis()
+        if not analysis.feasible:
+            raise ExplanationError("the position is invalid: no consistent deal is left")
+        forced = analysis.forced_quartets(c).get(s)
+        if forced is not None and player in (None, forced):
+            return [self.forced_quartet(s, forced, n, AFTER)]
+        seats = range(self.game.players) if player is None else [player]
+        return [self.impossible_quartet(s, p, n, AFTER) for p in seats if not analysis.quartets[s] >> p & 1]
+
+    def position(self) -> list[Explanation]:
+        """Every forced card and forced quartet of the current position."""
+        n, c = self._current()
+        analysis = self.result.position.analysis()
+        if not analysis.feasible:
+            return []
+        out = []
+        for card in c.cards_in_play:
+            p = analysis.forced_owner(card)
+            if p is not None:
+                out.append(self.forced_card(card, p, n, AFTER))
+        for s, p in sorted(analysis.forced_quartets(c).items()):
+            out.append(self.forced_quartet(s, p, n, AFTER))
+        return out
+
+    def claim(self, s: int) -> Explanation:
+        """Why set ``s`` was claimed: declared, claimed in the starting position, or forced by a move."""
+        say = self.say
+        for i, r in enumerate(self.result.reports, 1):
+            for t, p in r.claims:
+                if t != s:
+                    continue
+                move = self.record.moves[i - 1]
+                if isinstance(move, Declaration) and (move.set, move.player) == (s, p):
+                    statement = f"Set {say.s(s)} was declared by {say.p(p)} in move {i}"
+                    arg = Argument("claimed", f"{say.P(p)} declared it: {say.p(p)} held all of {say.s(s)}.")
+                    return Explanation("forced_quartet", statement, statement + ".", (i,), arg, i, DONE,
+                                       "claim", set=s, player=p)
+                e = self.forced_quartet(s, p, i, DONE)
+                statement = f"Set {say.s(s)} was claimed by {say.p(p)} after move {i}: it was forced"
+                text = f"{statement}, {self._because(e.moves)}."
+                return replace(e, statement=statement, text=text, context="claim")
+        p = self.record.start.claimed[s] if self.record.start is not None else -1
+        statement = f"Set {say.s(s)} was claimed by {say.p(p)} before the record starts"
+        arg = Argument("claimed", "The starting position says so.")
+        return Explanation("forced_quartet", statement, statement + ".", (), arg, 0, AFTER, "claim", set=s, player=p)
+
+    # -- one fact at one moment -----------------------------------------------------------
+    def forced_card(self, card: int, p: int, index: int, stage: str) -> Explanation:
+        say = self.say
+        k = self.knowledge(index, stage)
+        statement = f"{say.c(card)} must be with {say.p(p)}"
+        if k.base.domains[card] == 1 << p:
+            moved = k.movements.get(card)
+            if moved is not None and moved[2] == p:
+                i, giver, _ = moved
+                kind, reason = "moved", f"{say.p(giver)} gave it to {say.p(p)} in move {i}"
+            else:
+                kind, reason = "start", "the starting position says so"
+            arg = Argument(kind, f"{statement}: {reason}.")
+            return Explanation("forced_card", statement, arg.text, (), arg, index, stage, card=card, player=p)
+        return self._explain("forced_card", statement, [Lacks(card, p)], f"{say.c(card)} were not with {say.p(p)}",
+                             k, index, stage, card=card, player=p)
+
+    def excluded_card(self, card: int, p: int, index: int, stage: str) -> Explanation:
+        say = self.say
+        k = self.knowledge(index, stage)
+        statement = f"{say.c(card)} cannot be with {say.p(p)}"
+        moved = k.movements.get(card)
+        if not k.base.domains[card] >> p & 1 and moved is not None and k.base.domains[card] == 1 << moved[2]:
+            i, giver, taker = moved
+            arg = Argument("moved", f"{statement}: {say.p(giver)} gave it to {say.p(taker)} in move {i}.")
+            return Explanation("excluded_card", statement, arg.text, (), arg, index, stage, card=card, player=p)
+        return self._explain("excluded_card", statement, [Holds(card, p)], f"{say.c(card)} were with {say.p(p)}",
+                             k, index, stage, card=card, player=p)
+
+    def forced_quartet(self, s: int, p: int, index: int, stage: str) -> Explanation:
+        say = self.say
+        k = self.knowledge(index, stage)
+        statement = f"Set {say.s(s)} must be with {say.p(p)}"
+        return self._explain("forced_quartet", statement, [AtMost(p, s, self.game.set_size - 1)],
+                             f"{say.p(p)} did not hold all of {say.s(s)}", k, index, stage, set=s, player=p)
+
+    def impossible_quartet(self, s: int, p: int, index: int, stage: str) -> Explanation:
+        say = self.say
+        k = self.knowledge(index, stage)
+        statement = f"{say.P(p)} cannot hold all of set {say.s(s)}"
+        negation = [Holds(card, p) for card in self.game.cards_of(s)]
+        return self._explain("impossible_quartet", statement, negation, f"{say.p(p)} held all of {say.s(s)}",
+                             k, index, stage, set=s, player=p)
+
+    def illegal(self) -> Explanation | None:
+        """Why the record's first illegal move is illegal, when the constraints decide it
+        (impossible answers, questions and declarations); None otherwise."""
+        err = self.result.error
+        if err is None:
+            return None
+        i = self.result.error_index
+        move = self.record.moves[i - 1]
+        say = self.say
+        if err.reason is Illegal.IMPOSSIBLE_YES:
+            e = self.excluded_card(move.card, move.target, i, ASKED)
+            prefix = "The answer had to be no"
+        elif err.reason is Illegal.IMPOSSIBLE_NO:
+            e = self.forced_card(move.card, move.target, i, ASKED)
+            prefix = "The answer had to be yes"
+        elif err.reason is Illegal.IMPOSSIBLE_DECLARATION:
+            e = self.impossible_quartet(move.set, move.player, i, BEFORE)
+            prefix = f"{say.P(move.player)} could not declare {say.s(move.set)}"
+        elif err.reason in (Illegal.NO_CONSISTENT_DEAL, Illegal.ONLY_NO):
+            k = self.knowledge(i, BEFORE)
+            x, y, card = move.asker, move.target, move.card
+            negation = question_atoms(x, card, k.base, self.record.rules.silence)
+            s = say.s(card // self.game.set_size)
+            asked = f"{say.p(x)} asked for {say.c(card)} (lacking it and holding another card of {s}"
+            asked += ", and no complete set)" if self.record.rules.silence else ")"
+            if err.reason is Illegal.ONLY_NO:
+                negation = negation + [Holds(card, y)]
+                statement = f"{say.c(card)} cannot be with {say.p(y)} once {say.p(x)} asks for it (only a no is possible)"
+                hyp = f"{asked} and {say.p(y)} held it"
+                fact = "only_no"
+            else:
+                statement = (f"{say.p(x)} cannot lack {say.c(card)} while holding another card of {s}"
+                             + (" and no complete set" if self.record.rules.silence else ""))
+                hyp = asked
+                fact = "illegal_question"
+            e = self._explain(fact, statement, negation, hyp, k, i, BEFORE, card=card, player=x)
+            prefix = f"{say.P(x)} could not ask {say.p(y)} for {say.c(card)}"
+        else:
+            return None
+        inner = e.statement
+        if not self.game.named_players and inner.startswith("Seat "):
+            inner = "s" + inner[1:]
+        statement = f"{prefix}: {inner}"
+        why = self._because(e.moves)
+        if e.moves == (i,):
+            why = "because of the question itself"
+        elif i in e.moves:
+            why += f" (move {i}: its question)"
+        if e.argument is not None and e.argument.kind in ("moved", "start"):
+            return replace(e, statement=statement, text=f"{prefix}: {e.text}", context="illegal")
+        return replace(e, statement=statement, text=f"{statement}, {why}.", context="illegal")
+
+    def _explain(self, fact: str, statement: str, negation: list[Atom], hypothesis: str, k: Knowledge,
+                 index: int, stage: str, **about) -> Explanation:
+        moves = self.responsible_moves(k, negation)
+        arg = counting_argument(self.game, k, moves, negation, hypothesis, self.say)
+        text = f"{statement}, {self._because(moves)}."
+        return Explanation(fact, statement, text, moves, arg, index, stage, **about)
+
+
+# -- what a move tells --------------------------------------------------------------------
+def move_information(record: Record, i: int, stage: str = AFTER) -> str:
+    """What move i (1-based) of ``record`` tells, at the moment it was made, in words
+    (with stage ``asked``: its question only)."""
+    say = _Phrases(record.game)
+    move = record.moves[i - 1]
+    if isinstance(move, Declaration):
+        return f"{say.p(move.player)} held all of {say.s(move.set)}"
+    parts = []
+    pending = record.start.pending if record.start is not None else None
+    if not (i == 1 and pending is not None and move.unanswered() == pending):
+        text = f"{say.p(move.asker)} held a card of {say.s(move.card // record.game.set_size)} but not {say.c(move.card)}"
+        if record.rules.silence:
+            text += ", and no complete set"
+        parts.append(text)
+    if stage == ASKED:
+        pass
+    elif move.answer is True:
+        parts.append(f"{say.p(move.target)} gave {say.c(move.card)} to {say.p(move.asker)}")
+    elif move.answer is False:
+        parts.append(f"{say.p(move.target)} did not hold {say.c(move.card)}")
+    return "; ".join(parts)
+
+
+# -- CP-SAT: a first core over per-move assumption literals ---------------------------------
+def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom]) -> list[int] | None:
+    """Moves whose information CP-SAT found sufficient for infeasibility, or None if feasible."""
+    c = k.base
+    S = c.set_size
+    model = cp_model.CpModel()
+    zero = model.new_constant(0)
+    x: dict[tuple[int, int], cp_model.IntVar] = {}
+    for card in c.cards_in_play:
+        row = []
+        for p in bits(c.domains[card]):
+            x[card, p] = v = model.new_bool_var(f"x{card}_{p}")
+            row.append(v)
+        if not row:
+            return []
+        model.add_exactly_one(row)
+
+    def held(p: int, s: int):
+        return cp_model.LinearExpr.sum([x[card, p] for card in c.cards_of(s) if (card, p) in x])
+
+    for p in range(c.players):
+        model.add(cp_model.LinearExpr.sum([v for (_, q), v in x.items() if q == p]) == c.hands[p])
+        for s in c.sets_in_play:
+            lo, hi = max(0, c.lo[p][s]), min(S, c.hi[p][s])
+            if lo > hi:
+                return []
+            model.add_linear_constraint(held(p, s), lo, hi)
+
+    def post(atom: Atom, lit=None) -> None:
+        if isinstance(atom, Holds):
+            cts = [model.add(x.get((atom.card, atom.seat), zero) == 1)]
+        elif isinstance(atom, Lacks):
+            cts = [model.add(x.get((atom.card, atom.seat), zero) == 0)]
+        elif isinstance(atom, AtLeast):
+            cts = [model.add(held(atom.seat, atom.set) >= atom.count)]
+        else:
+            cts = [model.add(held(atom.seat, atom.set) <= atom.count)]
+        if lit is not None:
+            for ct in cts:
+                ct.only_enforce_if(lit)
+
+    for atom in negation:
+        post(atom)
+    literal_move, literals = {}, []
+    for m in candidates:
+        lit = model.new_bool_var(f"move{m}")
+        literal_move[lit.index] = m
+        literals.append(lit)
+        for atom in k.info[m]:
+            post(atom, lit)
+    model.add_assumptions(literals)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    status = solver.solve(model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    if status != cp_model.INFEASIBLE:
+        return list(candidates)
+    return sorted(literal_move[i] for i in solver.sufficient_assumptions_for_infeasibility())
+
+
+# -- the counting argument ------------------------------------------------------------------
+class _Sources:
+    """Where each count or exclusion of the fact-negated constraints comes from."""
+
+    def __init__(self, k: Knowledge, moves: Sequence[int]):
+        self.k = k
+        self.moves = moves
+
+    def lacks(self, card: int, seat: int) -> "int | str":
+        if not self.k.base.domains[card] >> seat & 1:
+            return KNOWN
+        for m in self.moves:
+            for a in self.k.info[m]:
+                if (isinstance(a, Lacks) and a.card == card and a.seat == seat) or (
+                    isinstance(a, Holds) and a.card == card and a.seat != seat
+                ):
+                    return m
+        return HYPOTHESIS
+
+    def at_least(self, seat: int, s: int, n: int) -> "int | str":
+        if n <= max(0, self.k.base.lo[seat][s]):
+            return KNOWN
+        for m in self.moves:
+            for a in self.k.info[m]:
+                if isinstance(a, AtLeast) and (a.seat, a.set) == (seat, s) and a.count >= n:
+                    return m
+        return HYPOTHESIS
+
+    def at_most(self, seat: int, s: int, n: int) -> "int | str":
+        if n >= min(self.k.base.hi[seat][s], self.k.base.set_size):
+            return KNOWN
+        for m in self.moves:
+            for a in self.k.info[m]:
+                if isinstance(a, AtMost) and (a.seat, a.set) == (seat, s) and a.count <= n:
+                    return m
+        return HYPOTHESIS
+
+
+def counting_argument(game: Game, k: Knowledge, moves: Sequence[int], negation: Sequence[Atom],
+                      hypothesis: str, say: "_Phrases | None" = None) -> Argument:
+    """Why the named moves' information, with ``negation``, leaves no deal: the simplest
+    violated counting condition found (see :class:`Argument` for the kinds)."""
+    say = say or _Phrases(game)
+    c = k.constraints(moves, negation)
+    src = _Sources(k, moves)
+    S, P = c.set_size, c.players
+    live = c.sets_in_play
+    hyp = f"If {hypothesis}, "
+    # a card nobody may hold
+    focus = [a.card for a in negation if isinstance(a, (Lacks, Holds))]
+    for card in focus + [card for card in c.cards_in_play if card not in focus]:
+        if c.domains[card] == 0:
+            excluded = tuple((p, src.lacks(card, p)) for p in range(P))
+            others = [p for p, by in excluded if by != HYPOTHESIS]
+            text = f"{hyp}{say.c(card)} could go to no one: {say.seats(others) or 'nobody'} cannot hold it."
+            direct = [(p, by) for p, by in excluded if Holds(card, p) in negation and isinstance(by, int)]
+            if direct:  # the fact is one move's own information
+                p, m = direct[0]
+                text = (f"Move {m} rules it out directly: {say.p(p)} did not hold {say.c(card)} then,"
+                        f" and {say.c(card)} has not moved since.")
+            return Argument("card", text, cards=(card,), excluded=excluded, need=1, supply=0)
+    # crossed bounds of one seat and set
+    for p in range(P):
+        for s in live:
+            lo, hi = max(0, c.lo[p][s]), min(S, c.hi[p][s])
+            if lo > hi:
+                text = (f"{hyp}{say.p(p)} would need at least {_n_cards(lo)} of {say.s(s)}"
+                        f" but could hold {f'at most {hi}' if hi else 'none'}.")
+                return Argument("bounds", text, at_least=(Bound(p, s, lo, src.at_least(p, s, lo)),),
+                                at_most=(Bound(p, s, hi, src.at_most(p, s, hi)),), need=lo, supply=hi)
+    # a hand too small for its lower bounds
+    for p in range(P):
+        need = [(s, c.lo[p][s]) for s in live if c.lo[p][s] > 0]
+        total = sum(n for _, n in need)
+        if total > c.hands[p]:
+            parts = _join([f"{n} of {say.s(s)}" for s, n in need])
+            text = f"{hyp}{say.p(p)} would need at least {_n_cards(total)} ({parts}) but holds {_n_cards(c.hands[p])}."
+            bounds = tuple(Bound(p, s, n, src.at_least(p, s, n)) for s, n in need)
+            return Argument("hand", text, seats=((p, c.hands[p]),), at_least=bounds, need=total, supply=c.hands[p])
+    return _hall_argument(c, src, focus, hyp, say)
+
+
+def _crowd_text(c: Constraints, W: Sequence[int], crowd: Sequence[int], hyp: str, say: _Phrases) -> str:
+    room = sum(c.hands[p] for p in W)
+    what = say.c(crowd[0]) if len(crowd) == 1 else f"the {len(crowd)} cards " + ", ".join(say.c(x) for x in crowd)
+    verb = "holds" if len(W) == 1 else "hold"
+    return f"{hyp}{what} could go only to {say.seats(W)}, who {verb} {_n_cards(room)}."
+
+
+def _crowd(c: Constraints, W: Sequence[int], crowd: Sequence[int], focus: Sequence[int], hyp: str,
+           say: _Phrases) -> Argument:
+    """The cards of ``crowd`` can only go to the seats W: one more of them than W holds is enough
+    (the fact's own cards first)."""
+    room = sum(c.hands[p] for p in W)
+    crowd = sorted(crowd, key=lambda card: (card not in focus, card))[:room + 1]
+    return Argument("crowd", _crowd_text(c, W, sorted(crowd), hyp, say), seats=tuple((p, c.hands[p]) for p in W),
+                    cards=tuple(sorted(crowd)), need=len(crowd), supply=room)
+
+
+def _crowd_argument(c: Constraints, focus: Sequence[int], hyp: str, say: _Phrases, most: int = 2) -> Argument | None:
+    """Cards that can only go to one or two seats, more of them than those seats hold."""
+    for size in range(1, min(most, c.players - 1) + 1):
+        best = None
+        for W in itertools.combinations(range(c.players), size):
+            mask = sum(1 << p for p in W)
+            crowd = [card for card in c.cards_in_play if c.domains[card] & ~mask == 0]
+            room = sum(c.hands[p] for p in W)
+            if len(crowd) > room and (best is None or len(crowd) - room > best[2]):
+                best = (W, crowd, len(crowd) - room)
+        if best is not None:
+            return _crowd(c, best[0], best[1], focus, hyp, say)
+    return None
+
+
+def _hall_argument(c: Constraints, src: _Sources, focus: Sequence[int], hyp: str, say: _Phrases) -> Argument:
+    crowd = _crowd_argument(c, focus, hyp, say)
+    if crowd is not None:
+        return crowd
+    witness = _Witness(c)
+    X, Y, Z = witness.from_min_cut()
+    X, Y, Z = witness.simplify(X, Y, Z)
+    need, supply, cards = witness.evaluate(X, Y, Z)
+    if need <= supply:
+        raise ExplanationError("internal: no counting argument found for an infeasible state")
+    seats = tuple((p, c.hands[p]) for p in sorted(X))
+    at_least = tuple(Bound(p, s, c.lo[p][s], src.at_least(p, s, c.lo[p][s])) for p, s in sorted(Y))
+    at_most = tuple(Bound(p, s, witness.cap(p, s), src.at_most(p, s, witness.cap(p, s))) for p, s in sorted(Z))
+    if not Y and not Z:
+        listed = set(cards)
+        crowd = [card for card in c.cards_in_play if card not in listed]
+        W = [p for p in range(c.players) if p not in X]
+        if W and sum(c.hands[p] for p in W) + 1 < len(cards):
+            return _crowd(c, W, crowd, focus, hyp, say)
+    named = sorted(X | {p for p, _ in Y})
+    them = "them" if len(named) > 1 else say.p(named[0])
+    if not Y:
+        subject = f"{say.seats(named)} would need {_n_cards(need)}"
+    elif not X and len(Y) == 1:
+        ((p, s),) = Y
+        subject = f"{say.p(p)} would need at least {_n_cards(need)} of {say.s(s)}"
+    else:
+        parts = []
+        for p in named:
+            if p in X:
+                parts.append(f"{say.p(p)} ({_n_cards(c.hands[p])} in hand)")
+            else:
+                least = _join([f"{_n_cards(c.lo[q][s])} of {say.s(s)}" for q, s in sorted(Y) if q == p])
+                parts.append(f"{say.p(p)} (at least {least})")
+        subject = f"{_join(parts)} would need {_n_cards(need)}"
+    items = [say.c(card) for card in cards]
+    caps = [(f"at most {_n_cards(b.count)}" if b.count else "none") + f" of {say.s(b.set)} for {say.p(b.seat)}"
+            for b in at_most]
+    listing = ", ".join(items)
+    if caps:
+        listing = _join(([listing] if listing else []) + caps)
+    if supply == 0:
+        text = f"{hyp}{subject}, but no card may still go to {them}."
+    else:
+        text = f"{hyp}{subject} among the {supply} that may still go to {them}: {listing}."
+    return Argument("hall", text, seats=seats, at_least=at_least, at_most=at_most, cards=tuple(cards),
+                    need=need, supply=supply)
+
+
+class _Witness:
+    """Hall-type witnesses (X, Y, Z) of an infeasible constraint state.
+
+    X: seats that need their whole hand; Y: (seat, set) slots of other seats that
+    need their lower bound; Z: slots of seats in X counted by their upper bound
+    instead of by the cards that may go to them. In every deal the cards
+    given to X and to the Y slots number at least ``need`` = sum of X's hands
+    + sum of Y's lower bounds, and each of them is either a listed card (one
+    that may go to a Y slot, or to a seat of X for a set not in Z) or one of at
+    most ``cap`` cards of a Z slot: at most ``supply``. need > supply: no deal.
+    Every infeasible state with uncrossed bounds (lo <= hi, sum of a seat's lower
+    bounds <= its hand, every card with a possible owner) has one: it is a
+    minimum cut of the flow network below.
+    """
+
+    def __init__(self, c: Constraints):
+        self.c = c
+        self.S = c.set_size
+        self.live = c.sets_in_play
+
+    def cap(self, p: int, s: int) -> int:
+        return max(0, min(self.S, self.c.hi[p][s]))
+
+    def evaluate(self, X: set, Y: set, Z: set) -> tuple[int, int, list[int]]:
+        c = self.c
+        need = sum(c.hands[p] for p in X) + sum(c.lo[p][s] for p, s in Y)
+        takers = {s: 0 for s in self.live}
+        for p in X:
+            for s in self.live:
+                if (p, s) not in Z:
+                    takers[s] |= 1 << p
+        for p, s in Y:
+            takers[s] |= 1 << p
+        cards = [card for card in c.cards_in_play if c.domains[card] & takers[card // self.S]]
+        return need, len(cards) + sum(self.cap(p, s) for p, s in Z), cards
+
+    def from_min_cut(self) -> tuple[set, set, set]:
+        """A minimum cut of the flow network, read as (X, Y, Z).
+
+        Network: source -> card (1) -> slot (p, s) for p in the card's domain (1);
+        slot -> seat p (hi - lo); slot -> sink (lo); seat p -> sink (hand - sum
+        of lo). Every card placed = a deal. The cut taken is the one nearest to
+        the sink (the nodes that can still reach the sink), the smallest witness.
+        """
+        c = self.c
+        live = self.live
+        cards = c.cards_in_play
+        res: dict[Any, dict[Any, int]] = {}
+
+        def edge(u, v, w: int) -> None:
+            res.setdefault(u, {})
+            res.setdefault(v, {})
+            res[u][v] = res[u].get(v, 0) + w
+            res[v].setdefault(u, 0)
+
+        for card in cards:
+            edge("source", ("card", card), 1)
+            for p in bits(c.domains[card]):
+                edge(("card", card), ("slot", p, card // self.S), 1)
+        for p in range(c.players):
+            low = 0
+            for s in live:
+                lo = max(0, c.lo[p][s])
+                low += lo
+                edge(("slot", p, s), ("seat", p), self.cap(p, s) - lo)
+                edge(("slot", p, s), "sink", lo)
+            edge(("seat", p), "sink", c.hands[p] - low)
+        while True:  # augmenting paths (BFS)
+            parent = {"source": None}
+            queue = deque(["source"])
+            while queue and "sink" not in parent:
+                u = queue.popleft()
+                for v, w in res[u].items():
+                    if w > 0 and v not in parent:
+                        parent[v] = u
+                        queue.append(v)
+            if "sink" not in parent:
+                break
+            v = "sink"
+            while parent[v] is not None:
+                u = parent[v]
+                res[u][v] -= 1
+                res[v][u] += 1
+                v = u
+        # nodes that can still reach the sink in the residual graph
+        B = {"sink"}
+        queue = deque(["sink"])
+        while queue:
+            v = queue.popleft()
+            for u in res[v]:
+                if u not in B and res[u][v] > 0:
+                    B.add(u)
+                    queue.append(u)
+        X = {p for p in range(c.players) if ("seat", p) in B}
+        Y = {(p, s) for p in range(c.players) if p not in X for s in live
+             if ("slot", p, s) in B and c.lo[p][s] > 0}
+        Z = {(p, s) for p in X for s in live if ("slot", p, s) not in B}
+        return X, Y, Z
+
+    def simplify(self, X: set, Y: set, Z: set) -> tuple[set, set, set]:
+        """Drop seats, slots and caps while the witness stays violated (fewer things to read)."""
+        def violated(x, y, z):
+            need, supply, _ = self.evaluate(x, y, z)
+            return need > supply
+
+        changed = True
+        while changed:
+            changed = False
+            for p in sorted(X, key=lambda p: self.c.hands[p]):
+                x = X - {p}
+                z = {(q, s) for q, s in Z if q != p}
+                if violated(x, Y, z):
+                    X, Z, changed = x, z, True
+            for slot in sorted(Y):
+                if violated(X, Y - {slot}, Z):
+                    Y, changed = Y - {slot}, True
+            for slot in sorted(Z):  # list the cards instead of a cap when that is no worse
+                if violated(X, Y, Z - {slot}):
+                    Z, changed = Z - {slot}, True
+        return X, Y, Z
