@@ -10,8 +10,11 @@ questions (half of them to the true holder of the card, so that yes answers
 move cards) with the constraint updates of RULES.md; a set is claimed when all
 its cards are known to be with one seat. "Mid-game" is after
 ``moves_per_card * cards`` answered questions. Prints, per size, the median
-and the largest time to count, the largest DP table, and (optionally) the
-time for all card and quartet probabilities and 100 samples.
+and the largest time to count, the largest DP table (for a position given up:
+where it stopped), and (optionally) the
+time for all card and quartet probabilities and 100 samples. Positions whose
+tables outgrow ``--max-states`` are given up (counted in "done" as missing,
+with the time spent before giving up).
 
 52 cards cannot be dealt evenly to 6 players, so the 52-card sizes are 4
 players x 13 sets of 4 and, for 6 players, 12 sets of 4 (48 cards).
@@ -107,16 +110,17 @@ def main(argv=None) -> None:
     ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated, from: " + ", ".join(SIZES))
     ap.add_argument("--positions", type=int, default=7, help="random positions per size")
     ap.add_argument("--moves", type=float, default=0.5, help="answered questions per card before timing")
-    ap.add_argument("--max-states", type=int, default=2_000_000, help="give up on a position beyond this table size")
+    ap.add_argument("--max-states", type=int, default=100_000, help="give up on a position beyond this table size")
     ap.add_argument("--probabilities", action="store_true", help="also time probabilities and 100 samples")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    print(f"{'size':>8} {'cards':>5} {'median s':>9} {'max s':>8} {'states':>9} {'done':>6}"
-          + (f" {'probs med s':>11} {'sample med s':>12}" if args.probabilities else ""))
+    head = f"{'size':>8} {'cards':>5} {'done':>5} {'median s':>9} {'max s':>8} {'states':>8} {'gave up after s':>15}"
+    if args.probabilities:
+        head += f" {'probs median s':>14} {'100 samples s':>13}"
+    print(head)
     for name in args.sizes.split(","):
         P, N, S = SIZES[name]
-        times, probs, samples, states = [], [], [], []
-        done = 0
+        times, gave_up, probs, samples, states = [], [], [], [], []
         for k in range(args.positions):
             c = mid_game(P, N, S, seed=args.seed * 1000 + k, moves_per_card=args.moves)
             counter = DealCounter(c, max_states=args.max_states)
@@ -124,12 +128,11 @@ def main(argv=None) -> None:
             try:
                 n = counter.count()
             except CountLimitError:
-                times.append(float("inf"))
-                states.append(counter.states)
+                gave_up.append(time.perf_counter() - t)
                 continue
+            finally:
+                states.append(counter.states)
             times.append(time.perf_counter() - t)
-            states.append(counter.states)
-            done += 1
             assert n > 0, "a position of a real game has a consistent deal"
             if args.probabilities:
                 fresh = DealCounter(c, max_states=args.max_states)
@@ -138,17 +141,19 @@ def main(argv=None) -> None:
                     fresh.card_probabilities()
                     fresh.quartet_probabilities()
                 except CountLimitError:
-                    probs.append(float("inf"))
                     continue
                 probs.append(time.perf_counter() - t)
                 t = time.perf_counter()
                 fresh.sample(100, random.Random(k))
                 samples.append(time.perf_counter() - t)
-        line = (f"{name:>8} {N * S:>5} {statistics.median(times):>9.4f} {max(times):>8.4f}"
-                f" {max(states):>9} {done:>3}/{args.positions:<2}")
+
+        def show(values, width):
+            return f"{statistics.median(values):>{width}.4f}" if values else f"{'-':>{width}}"
+
+        line = (f"{name:>8} {N * S:>5} {len(times):>2}/{args.positions:<2} {show(times, 9)}"
+                f" {f'{max(times):.4f}' if times else '-':>8} {max(states):>8} {show(gave_up, 15)}")
         if args.probabilities:
-            line += (f" {statistics.median(probs) if probs else float('nan'):>11.4f}"
-                     f" {statistics.median(samples) if samples else float('nan'):>12.4f}")
+            line += f" {show(probs, 14)} {show(samples, 13)}"
         print(line, flush=True)
 
 

@@ -18,7 +18,7 @@ from quaternity_cp.replay import replay
 from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
 from .render import console, check_json
 
-MAX_STATES = 20_000_000
+MAX_STATES = 2_000_000  # a table larger than this is refused (memory), not ground through
 
 
 def _counter(constraints):

@@ -17,7 +17,7 @@ import click
 from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.formats import FormatError, Record, parse_record, position_to_json, _rules_text
-from quaternity_cp.replay import Replay, replay
+from quaternity_cp.replay import replay
 from quaternity_cp.rules import Rules
 
 from . import render
@@ -165,9 +165,10 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 
 
 # -- further commands, each in its own module ---------------------------------------
-# (registered here so that `quaternity --help` lists them)
-from .cmd_explain import explain as _explain; main.add_command(_explain)  # noqa: E402,E702
+# (imported at the end: they use the helpers above)
 from .cmd_count import count as _count  # noqa: E402
+from .cmd_explain import explain as _explain  # noqa: E402
+from .cmd_solve import solve as _solve  # noqa: E402
 
-main.add_command(_count)
-from .cmd_solve import solve as _solve; main.add_command(_solve)
+for _command in (_explain, _solve, _count):
+    main.add_command(_command)

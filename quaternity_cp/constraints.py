@@ -114,6 +114,35 @@ class Constraints:
             domains[c] &= 1 << p
         return replace(self, domains=tuple(domains))
 
+    def transfer(self, card: int, giver: int, taker: int) -> "Constraints":
+        """``card`` moves from giver to taker (a yes answer).
+
+        Deals before and after correspond one to one, so the description stays
+        exact: the card's domain becomes the taker; the hands change by one; the
+        taker's bounds on the set rise by one (at most S); the giver's fall by one
+        (its lower bound not below 0: it held the card, so it held one).
+        """
+        S = self.set_size
+        s = card // S
+        domains = list(self.domains)
+        domains[card] = 1 << taker
+        hands = list(self.hands)
+        hands[giver] -= 1
+        hands[taker] += 1
+        lo = [list(r) for r in self.lo]
+        hi = [list(r) for r in self.hi]
+        lo[taker][s] += 1
+        hi[taker][s] = min(S, hi[taker][s] + 1)
+        lo[giver][s] = max(0, lo[giver][s] - 1)
+        hi[giver][s] -= 1
+        return replace(
+            self,
+            domains=tuple(domains),
+            hands=tuple(hands),
+            lo=tuple(map(tuple, lo)),
+            hi=tuple(map(tuple, hi)),
+        )
+
     def obviously_infeasible(self) -> bool:
         """Cheap necessary conditions (local counting), no search."""
         S = self.set_size

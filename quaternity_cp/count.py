@@ -3,6 +3,14 @@
 All consistent deals of a :class:`~quaternity_cp.constraints.Constraints` are
 taken as equally likely. Nothing here enumerates deals.
 
+>>> start = Constraints.initial(players=3, sets=2, set_size=3)
+>>> count_deals(start)
+90
+>>> card_probabilities(start.restrict(0, 0b011))[0]
+{0: Fraction(1, 2), 1: Fraction(1, 2)}
+>>> sample_deals(Constraints.initial(2, 1, 2), 1, random.Random(0))
+[{0: 0, 1: 1}]
+
 Method
 ------
 A deal is, per set in play, a choice of which of its cards go to which seat;
@@ -14,59 +22,76 @@ the sets are linked only by the hand sizes. So:
    interchangeable, so ``W_s`` is a small DP over the set's *domain classes*:
    a class of m cards split as ``k`` over its seats contributes the multinomial
    ``m! / prod k[p]!``.
-2. **Across sets**, a DP whose state is the vector of cards dealt so far per
-   seat: ``F_{i+1}(u + v) += F_i(u) * W_i(v)``, and the mirror image from the
-   back, ``B_i(u) = sum_v W_i(v) * B_{i+1}(u + v)`` (ways for sets i.. to
-   complete a prefix that dealt ``u``). A state at boundary i is kept only when
-   every seat's count lies in the box that both ends can still reach: between
-   the prefix's smallest and largest possible counts and such that the rest of
-   its hand fits the remaining sets. The number of deals is
-   ``sum_u F_k(u) * B_k(u)`` for any boundary k; :meth:`DealCounter.count`
-   grows both ends, always the smaller table, and meets in the middle.
-   The sets are ordered with the most constrained (fewest count vectors) at
-   both ends and the widest in the middle.
-3. **Probabilities**: with all ``B_i`` stored, one forward sweep gives, per set
-   i and count vector v, ``G_i(v) = sum_u F_i(u) * B_{i+1}(u + v)``: the
-   number of ways to deal all *other* sets given that set i goes as v. The
+2. **Untouched sets** (every card may go to every seat that holds cards, and
+   no bound can bind) are not put through the DP: together their M cards can
+   be dealt onto any remaining need ``r`` in ``M! / prod r[p]!`` ways. A
+   position early in a game, where most sets are untouched, is nearly free.
+3. **Across the other sets**, a DP whose state is the vector of cards dealt
+   so far per seat: ``F_{i+1}(u + v) += F_i(u) * W_i(v)``, and the mirror
+   image ``B_i(u) = sum_v W_i(v) * B_{i+1}(u + v)`` (ways for sets i.. and the
+   untouched ones to complete a prefix that dealt ``u``). A state at boundary
+   i is kept only when every seat's count lies in the box both ends can still
+   reach: between the prefix's least and most possible counts, and such that
+   the rest of its hand fits what remains. The number of deals is
+   ``sum_u F_k(u) * B_k(u)`` at any boundary k. With no untouched set,
+   :meth:`DealCounter.count` grows both ends, always the smaller table, and
+   joins them where they meet; otherwise it runs forward and joins with the
+   closed form. Sets with many count vectors go where the tables are small:
+   at both ends, or first when there are untouched sets.
+4. **Probabilities**: with all ``F_i`` stored, one backward sweep gives, per
+   set i and count vector v, ``G_i(v) = sum_u F_i(u) * B_{i+1}(u + v)``: the
+   number of ways to deal every *other* card given that set i goes as v. The
    deals with card c at seat p are ``sum_v W_i^{c->p}(v) * G_i(v)``, where
    ``W_i^{c->p}`` is the per-set DP with c fixed at p (one per domain class and
-   seat, since cards of a class are interchangeable); the deals giving all of
-   set i to p are ``W_i(S e_p) * G_i(S e_p)``.
-4. **Sampling** walks the ``B_i`` tables: set i's count vector v is drawn with
-   weight ``W_i(v) * B_{i+1}(u + v)``, then the split over domain classes is
-   drawn from the per-set prefix tables, and the cards of each class are
-   shuffled onto their seats. Every draw is an exact big-integer
-   ``rng.randrange``, so a deal is uniform and the result is reproducible for a
-   seeded ``random.Random``.
+   seat, since the cards of a class are interchangeable); the deals giving
+   all of set i to p are ``W_i(S e_p) * G_i(S e_p)``. For untouched cards, a
+   given one is with p in ``r[p] / M`` of the closed-form ways, and a given
+   untouched set wholly with p in ``r[p]! (M-S)! / ((r[p]-S)! M!)`` of them.
+5. **Sampling** walks the tables from the end: the final state with weight
+   ``F_N(u) * M! / prod r[p]!`` (the untouched cards are then shuffled onto
+   the seats by ``r``), then set i's count vector v with weight
+   ``W_i(v) * F_i(u - v)``, then its split over domain classes from the
+   per-set prefix tables, the cards of each class shuffled onto their seats.
+   Every choice is an exact big-integer ``rng.randrange``, so deals are
+   uniform and reproducible for a seeded ``random.Random``.
 
-Vectors are packed into one Python int (one bit field per seat with a guard
-bit), so moving a state is one integer addition and the box test is a few
-bit operations.
+Vectors are packed into one Python int (a bit field per seat with a guard
+bit), so moving a state is one integer addition and the box test a few bit
+operations.
 
 Cost
 ----
-With P seats, N sets of S cards and hands of about H cards, a table holds at
-most the number of count vectors in the box with the fixed total, fewer than
-``(H+1)^(P-1)``, and a step pairs each state with each of the set's count
+With P seats, N constrained sets of S cards and hands of about H cards, a
+table holds at most the count vectors in the box with the fixed total, fewer
+than ``(H+1)^(P-1)``, and a step pairs each state with each of the set's count
 vectors, at most ``C(S+P-1, P-1)``. Counting costs about
-``N * states * vectors`` big-integer multiply-adds: polynomial in the number of
-cards for a fixed number of seats but exponential in P. Constraints shrink
-both factors (a known card has one vector, a card asked for narrows domains
-and bounds). Probabilities cost about three counts (a full backward pass, then
-one forward sweep that also forms ``G_i``) plus a per-set DP per domain class
-and seat; k samples cost ``O(k * N * vectors)`` after the backward pass.
-Measured (``python benchmarks/count.py``): 4 seats / 8 sets of 4 at mid-game
-take milliseconds; 6 seats / 12 sets of 4 tens of milliseconds to about a
-second; 8 seats / 16 sets of 8 is out of reach early in a game (tens of
-millions of states), which ``max_states`` turns into a
-:class:`CountLimitError` instead of a hang.
+``N * states * vectors`` big-integer multiply-adds: polynomial in the number
+of cards for a fixed number of seats, exponential in P. Constraints shrink
+both factors (a known card has one vector; asked cards narrow domains and
+bounds; hands shrink as sets are claimed); untouched sets cost nothing.
+Probabilities cost about three counts (a forward pass, a backward sweep that
+also forms ``G_i``, the per-set DPs per domain class and seat); each sample
+costs ``O(N * vectors)`` once the tables exist.
+
+Measured with ``python benchmarks/count.py`` (random truthful play; medians):
+4 seats x 8 sets of 4 count in under a millisecond, 4 x 13 x 4 in a few
+milliseconds, 6 x 12 x 4 in 10-50 ms (the slowest seen 0.2 s); all
+probabilities take a few times that. 8 seats x 16 sets of 8 (hands of 16, up
+to 1716 count vectors per set) is the limit of the method: instant at the
+start (every set untouched), seconds late in the game, but once questions
+have touched most sets and hands are still large the middle tables run to
+hundreds of thousands of states and more; pass ``max_states`` to get a
+:class:`CountLimitError` instead of a long run.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from fractions import Fraction
+from itertools import accumulate
 from math import factorial
+
 from .constraints import Constraints
 from .errors import QuaternityError
 
@@ -226,7 +251,8 @@ class DealCounter:
         self.max_states = max_states
         self.states = 0  # the largest cross-set table built, for benchmarks
         self._count: int | None = None
-        self._backward: list[dict[int, int]] | None = None
+        self._forward: list[dict[int, int]] | None = None
+        self._final: list[tuple[int, int]] | None = None  # (state, deals through it) at the last boundary
         self._context: list[dict[Vec, int]] | None = None
         self._setup()
 
@@ -238,7 +264,9 @@ class DealCounter:
         live = c.sets_in_play
         hands = tuple(c.hands)
         self.hands = hands
-        self.tables: list[_SetTable] = []
+        self.order: list[_SetTable] = []
+        self.tail_sets: list[int] = []
+        self.tail_cards: list[int] = []
         self.feasible = (
             P >= 1
             and len(hands) == P
@@ -248,14 +276,23 @@ class DealCounter:
         if not self.feasible:
             return
         full = (1 << P) - 1
+        holders = sum(1 << p for p in range(P) if hands[p] > 0)
+        tables: list[_SetTable] = []
         for s in live:
+            cards = list(c.cards_of(s))
+            if all(c.domains[x] & holders == holders for x in cards) and all(
+                c.lo[p][s] <= 0 and c.hi[p][s] >= min(S, hands[p]) for p in range(P)
+            ):
+                # untouched: any card to any seat holding cards, bounds cannot bind
+                self.tail_sets.append(s)
+                self.tail_cards.extend(cards)
+                continue
             lo = tuple(max(0, c.lo[p][s]) for p in range(P))
             hi = tuple(min(c.hi[p][s], S, hands[p]) for p in range(P))
             if any(l > h for l, h in zip(lo, hi)):
                 self.feasible = False
                 return
             allowed = sum(1 << p for p in range(P) if hi[p] >= 1)
-            cards = list(c.cards_of(s))
             doms = [c.domains[x] & full & allowed for x in cards]
             if not all(doms):
                 self.feasible = False
@@ -264,11 +301,19 @@ class DealCounter:
             if not table.W:
                 self.feasible = False
                 return
-            self.tables.append(table)
-        # order: fewest count vectors at both ends, the widest in the middle
-        ranked = sorted(self.tables, key=lambda t: (len(t.W), t.set))
-        self.order = ranked[0::2] + ranked[1::2][::-1]
+            tables.append(table)
+        # Order: a step costs (table size) x (count vectors of the set). Tables are
+        # widest in the middle, where both ends constrain least, so the sets with
+        # the most count vectors go to the ends; with untouched sets the tables
+        # only grow towards the join, so the widest sets go first.
+        widest = sorted(tables, key=lambda t: (-len(t.W), t.set))
+        self.order = widest if self.tail_sets else widest[0::2] + widest[1::2][::-1]
         N = len(self.order)
+        M = len(self.tail_cards)
+        self._M = M
+        self._fact = [1]
+        for k in range(1, M + 1):
+            self._fact.append(self._fact[-1] * k)
 
         # packed vectors: one field of `width` bits per seat, top bit a guard
         G = 1
@@ -283,6 +328,7 @@ class DealCounter:
         # per set: exact least and most cards per seat; the box per boundary
         low = [[min(v[p] for v in t.W) for p in range(P)] for t in self.order]
         top = [[max(v[p] for v in t.W) for p in range(P)] for t in self.order]
+        tail_top = [M if hands[p] else 0 for p in range(P)]
         pre_lo = [[0] * P]
         pre_hi = [[0] * P]
         for i in range(N):
@@ -293,7 +339,7 @@ class DealCounter:
             L, U = [], []
             for p in range(P):
                 suf_lo = pre_lo[N][p] - pre_lo[i][p]
-                suf_hi = pre_hi[N][p] - pre_hi[i][p]
+                suf_hi = pre_hi[N][p] - pre_hi[i][p] + tail_top[p]
                 lo_ = max(pre_lo[i][p], hands[p] - suf_hi)
                 hi_ = min(pre_hi[i][p], hands[p] - suf_lo)
                 if lo_ > hi_:
@@ -301,19 +347,32 @@ class DealCounter:
                     return
                 L.append(lo_)
                 U.append(hi_)
-            # field x = u + (G-1-h): u <= U  <=>  x + (h-U) < G ; u >= L  <=>  x >= L + G-1-h
+            # field x = u + (G-1-h); with `add` (h-U) added: u <= U <=> field < G, u >= L <=> field >= L+G-1-U
             add = sum((hands[p] - U[p]) << (width * p) for p in range(P))
-            sub = sum((L[p] + G - 1 - hands[p] + hands[p] - U[p]) << (width * p) for p in range(P))
+            sub = sum((L[p] + G - 1 - U[p]) << (width * p) for p in range(P))
             self._box.append((add, sub))
         self._vectors = [[(self._pack(v), v, w) for v, w in t.W.items()] for t in self.order]
         self._start = self._offset
-        self._end = self._offset + self._pack(hands)
 
     def _pack(self, v) -> int:
         width = self._width
         return sum(x << (width * p) for p, x in enumerate(v))
 
+    def _rest(self, x: int) -> list[int]:
+        """The cards per seat still to deal (to the untouched sets) at packed state x."""
+        width, top = self._width, self._G - 1
+        mask = (1 << width) - 1
+        return [top - (x >> (width * p) & mask) for p in range(self.P)]
+
+    def _tail_ways(self, x: int) -> int:
+        """Ways to deal the untouched sets' cards on top of packed state x: a multinomial."""
+        ways = self._fact[self._M]
+        for r in self._rest(x):
+            ways //= self._fact[r]
+        return ways
+
     def _note(self, size: int) -> None:
+        """Record a table's size; raise when it passes ``max_states`` (a step stops building at that point)."""
         if size > self.states:
             self.states = size
         if self.max_states is not None and size > self.max_states:
@@ -327,6 +386,7 @@ class DealCounter:
         pairs = [(pv + add, w) for pv, _, w in self._vectors[i]]
         out: dict[int, int] = {}
         get = out.get
+        limit = self.max_states
         for x, f in table.items():
             for pv, w in pairs:
                 y = x + pv
@@ -334,6 +394,8 @@ class DealCounter:
                     continue
                 y -= add
                 out[y] = get(y, 0) + f * w
+            if limit is not None and len(out) > limit:
+                break
         self._note(len(out))
         return out
 
@@ -344,6 +406,7 @@ class DealCounter:
         pairs = [(pv - add, w) for pv, _, w in self._vectors[i]]
         out: dict[int, int] = {}
         get = out.get
+        limit = self.max_states
         for y, b in table.items():
             for pv, w in pairs:
                 x = y - pv  # = (y - v) + add
@@ -351,22 +414,27 @@ class DealCounter:
                     continue
                 x -= add
                 out[x] = get(x, 0) + b * w
+            if limit is not None and len(out) > limit:
+                break
         self._note(len(out))
         return out
 
     def count(self) -> int:
         """The exact number of consistent deals."""
-        if self._count is not None:
-            return self._count
-        if not self.feasible:
-            self._count = 0
-            return 0
-        if self._backward is not None:
-            self._count = self._backward[0].get(self._start, 0)
-            return self._count
+        if self._count is None:
+            if not self.feasible:
+                self._count = 0
+            elif self._forward is not None or self._M:
+                self._count = sum(ways for _, ways in self._final_states())
+            else:
+                self._count = self._meet()
+        return self._count
+
+    def _meet(self) -> int:
+        """Count with no untouched set: grow the smaller end, join where they meet."""
         front, back = 0, len(self.order)
         F = {self._start: 1}
-        B = {self._end: 1}
+        B = {self._offset + self._pack(self.hands): 1}
         while front < back:
             if len(F) <= len(B):
                 F = self._forward_step(F, front)
@@ -375,48 +443,52 @@ class DealCounter:
                 back -= 1
                 B = self._backward_step(B, back)
             if not F or not B:
-                self._count = 0
                 return 0
         if len(F) > len(B):
             F, B = B, F
-        self._count = sum(f * B.get(x, 0) for x, f in F.items())
-        return self._count
+        return sum(f * B.get(x, 0) for x, f in F.items())
 
-    def _backward_tables(self) -> list[dict[int, int]]:
-        if self._backward is None:
-            N = len(self.order)
-            tables: list[dict[int, int]] = [{}] * (N + 1)
-            tables[N] = {self._end: 1}
-            for i in range(N - 1, -1, -1):
-                tables[i] = self._backward_step(tables[i + 1], i)
-            self._backward = tables
-            self._count = tables[0].get(self._start, 0)
-        return self._backward
+    def _forward_tables(self) -> list[dict[int, int]]:
+        if self._forward is None:
+            tables = [{self._start: 1}]
+            for i in range(len(self.order)):
+                tables.append(self._forward_step(tables[-1], i))
+            self._forward = tables
+        return self._forward
+
+    def _final_states(self) -> list[tuple[int, int]]:
+        """(state, deals through it) at the last boundary, the untouched sets dealt on top."""
+        if self._final is None:
+            last = self._forward_tables()[-1]
+            if self._M:
+                self._final = [(x, f * self._tail_ways(x)) for x, f in last.items()]
+            else:
+                self._final = list(last.items())
+        return self._final
 
     def _contexts(self) -> list[dict[Vec, int]]:
-        """Per position i in ``order``: G_i(v), the deals of the other sets when set i goes as v."""
+        """Per position i in ``order``: G_i(v), the deals of all other cards when set i goes as v."""
         if self._context is None:
-            B = self._backward_tables()
-            contexts = []
-            F = {self._start: 1}
-            for i, vectors in enumerate(self._vectors):
-                nxt = B[i + 1]
+            F = self._forward_tables()
+            B = {x: self._tail_ways(x) if self._M else 1 for x in F[-1]}
+            contexts: list[dict[Vec, int]] = [{} for _ in self.order]
+            for i in range(len(self.order) - 1, -1, -1):
                 G: dict[Vec, int] = {}
-                NF: dict[int, int] = {}
-                get = NF.get
-                for pv, v, w in vectors:
+                NB: dict[int, int] = {}
+                get = NB.get
+                here = F[i]
+                for pv, v, w in self._vectors[i]:
                     acc = 0
-                    for x, f in F.items():
-                        y = x + pv
-                        b = nxt.get(y)
+                    for x, f in here.items():
+                        b = B.get(x + pv)
                         if b is None:
                             continue
                         acc += f * b
-                        NF[y] = get(y, 0) + f * w
+                        NB[x] = get(x, 0) + w * b
                     if acc:
                         G[v] = acc
-                contexts.append(G)
-                F = NF
+                contexts[i] = G
+                B = NB
             self._context = contexts
         return self._context
 
@@ -436,6 +508,15 @@ class DealCounter:
                         row[p] = Fraction(num, total)
                 for card in members:
                     out[card] = dict(row)
+        if self._M:
+            # a given untouched card is with p in r[p] of the M! / prod r! ways
+            nums = [0] * self.P
+            for x, ways in self._final_states():
+                for p, r in enumerate(self._rest(x)):
+                    nums[p] += ways * r
+            row = {p: Fraction(n, total * self._M) for p, n in enumerate(nums) if n}
+            for card in self.tail_cards:
+                out[card] = dict(row)
         return dict(sorted(out.items()))
 
     def quartet_probabilities(self) -> dict[int, dict[int, Fraction]]:
@@ -457,6 +538,19 @@ class DealCounter:
                 if num:
                     row[p] = Fraction(num, total)
             out[t.set] = row
+        if self._M:
+            # S given untouched cards all with p: falling factorials (r[p])_S / (M)_S
+            def falling(n: int) -> int:
+                return self._fact[n] // self._fact[n - S] if n >= S else 0
+
+            nums = [0] * self.P
+            for x, ways in self._final_states():
+                for p, r in enumerate(self._rest(x)):
+                    nums[p] += ways * falling(r)
+            den = total * falling(self._M)
+            row = {p: Fraction(n, den) for p, n in enumerate(nums) if n}
+            for s in self.tail_sets:
+                out[s] = dict(row)
         return dict(sorted(out.items()))
 
     def sample(self, k: int, rng: random.Random) -> list[dict[int, int]]:
@@ -465,21 +559,31 @@ class DealCounter:
             raise QuaternityError(f"the number of deals to draw must be a whole number >= 0, not {k!r}")
         if not self.feasible or not self.count():
             raise QuaternityError("no consistent deal: nothing to sample")
-        B = self._backward_tables()
-        return [self._sample_one(B, rng) for _ in range(k)]
+        final = self._final_states()
+        cumulative = list(accumulate(ways for _, ways in final))
+        return [self._sample_one(final, cumulative, rng) for _ in range(k)]
 
-    def _sample_one(self, B: list[dict[int, int]], rng: random.Random) -> dict[int, int]:
+    def _sample_one(self, final, cumulative: list[int], rng: random.Random) -> dict[int, int]:
+        F = self._forward_tables()
         deal: dict[int, int] = {}
-        x = self._start
-        for i, vectors in enumerate(self._vectors):
-            nxt = B[i + 1]
-            r = rng.randrange(B[i][x])
+        y = final[bisect_right(cumulative, rng.randrange(cumulative[-1]))][0]
+        if self._M:
+            cards = list(self.tail_cards)
+            rng.shuffle(cards)
+            at = 0
+            for p, r in enumerate(self._rest(y)):
+                for card in cards[at:at + r]:
+                    deal[card] = p
+                at += r
+        for i in range(len(self.order) - 1, -1, -1):
+            before = F[i]
+            r = rng.randrange(F[i + 1][y])
             chosen = None
-            for pv, v, w in vectors:
-                b = nxt.get(x + pv)
-                if b is None:
+            for pv, v, w in self._vectors[i]:
+                f = before.get(y - pv)
+                if f is None:
                     continue
-                weight = w * b
+                weight = w * f
                 if r < weight:
                     chosen = (pv, v)
                     break
@@ -487,7 +591,7 @@ class DealCounter:
             assert chosen is not None, "tables out of step"
             pv, v = chosen
             self.order[i].sample(v, rng, deal)
-            x += pv
+            y -= pv
         return dict(sorted(deal.items()))
 
 

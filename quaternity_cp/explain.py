@@ -53,7 +53,6 @@ from .engines import ENGINES, Engine, get_engine
 from .errors import Illegal, QuaternityError
 from .formats import Record
 from .game import Declaration, Game, Question
-from .position import Position
 from .replay import Replay, replay
 
 # Moments inside move i: before it; after its question (answer not yet given);
@@ -411,7 +410,7 @@ class Explainer:
 
         def transfer(i: int, card: int, giver: int, taker: int) -> None:
             nonlocal base
-            base = Position._transfer(base, giver, taker, card)
+            base = base.transfer(card, giver, taker)
             movements[card] = (i, giver, taker)
             for m, atoms in info.items():
                 info[m] = [b for a in atoms if (b := a.moved(card, giver, taker, S)) is not None]

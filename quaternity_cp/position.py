@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator, Sequence
 
-from .constraints import Constraints, bits
+from .constraints import Constraints
 from .engines import Analysis, Engine, get_engine
 from .errors import Illegal, IllegalMoveError, InvalidMoveError
 from .game import Declaration, Game, Move, Question
@@ -196,30 +196,6 @@ class Position:
                 c = c.with_bounds(asker, t, hi=S - 1)
         return c
 
-    @staticmethod
-    def _transfer(c: Constraints, giver: int, taker: int, card: int) -> Constraints:
-        """The card moves from giver to taker: the deals before and after correspond one to one."""
-        S = c.set_size
-        s = card // S
-        domains = list(c.domains)
-        domains[card] = 1 << taker
-        hands = list(c.hands)
-        hands[giver] -= 1
-        hands[taker] += 1
-        lo = [list(r) for r in c.lo]
-        hi = [list(r) for r in c.hi]
-        lo[taker][s] += 1
-        hi[taker][s] = min(S, hi[taker][s] + 1)
-        lo[giver][s] = max(0, lo[giver][s] - 1)
-        hi[giver][s] -= 1
-        return replace(
-            c,
-            domains=tuple(domains),
-            hands=tuple(hands),
-            lo=tuple(map(tuple, lo)),
-            hi=tuple(map(tuple, hi)),
-        )
-
     # -- legality -------------------------------------------------------------------
     def check(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` is illegal here, or None when it is legal. Never changes the position."""
@@ -301,7 +277,7 @@ class Position:
         if answer:
             if not self._feasible(c.restrict(card, 1 << y)):
                 raise IllegalMoveError(Illegal.IMPOSSIBLE_YES, move)
-            c = self._transfer(c, y, x, card)
+            c = c.transfer(card, y, x)
         else:
             if not self._feasible(c.restrict(card, ~(1 << y))):
                 raise IllegalMoveError(Illegal.IMPOSSIBLE_NO, move)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from quaternity_cp import Game, IllegalMoveError, Position, Rules
+from quaternity_cp import Game, Position, Rules
 from quaternity_cp.engines import ENGINES
 
 from reference import reference_replay, reference_start
