@@ -35,15 +35,13 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
 
 import numpy as np
 
 from quaternity_cp.game import Declaration, Game, Question
 from quaternity_cp.rules import Rules
-
-Move = "Question | Declaration"
 
 
 @functools.lru_cache(maxsize=32)

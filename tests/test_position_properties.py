@@ -19,20 +19,23 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import Reference, describe, position_view, step_view
 
 from quaternity_cp import Game, IllegalMoveError, Position, Rules
 from quaternity_cp.engines import ENGINES
 from quaternity_cp.game import Declaration, Question
 from quaternity_cp.rules import HANDOVERS, INVALIDS, PRESETS, TIES
 
-from reference import Reference, describe, position_view, step_view
-
 ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
 
-#: (players, sets, set size), at most 12 cards and a few thousand deals.
-GAMES = [(2, 2, 2), (2, 2, 3), (2, 3, 2), (3, 2, 3), (3, 3, 2), (4, 2, 2), (2, 3, 4), (3, 3, 3), (2, 1, 4)]
+#: (players, sets, set size), at most 12 cards and a few thousand deals; small hands
+#: (one or two cards) are listed twice so that hands run empty and the fallback decides.
+GAMES = [
+    (2, 2, 2), (2, 2, 3), (2, 3, 2), (3, 2, 3), (3, 3, 2), (4, 2, 2), (2, 3, 4), (3, 3, 3), (2, 1, 4),
+    (3, 3, 2), (4, 2, 2), (4, 4, 2), (4, 4, 2), (6, 3, 2), (6, 2, 3), (4, 1, 4), (2, 2, 1), (3, 6, 1),
+]
 #: bigger games for the exhaustive runs (up to 369600 deals).
-SLOW_GAMES = GAMES + [(4, 4, 2), (2, 4, 3), (3, 4, 3), (4, 3, 4), (3, 2, 6), (6, 3, 2)]
+SLOW_GAMES = GAMES + [(2, 4, 3), (3, 4, 3), (4, 3, 4), (3, 2, 6), (5, 5, 2)]
 
 OPTIONS = {
     "initial_quartets": (False, True),
@@ -48,13 +51,13 @@ OPTIONS = {
 SEEDS = st.integers(0, 2**32 - 1)
 
 FAST = settings(
-    max_examples=250,
+    max_examples=300,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 SLOW = settings(
-    max_examples=600,
+    max_examples=1000,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -81,7 +84,7 @@ def random_move(rng: random.Random, game: Game, turn: tuple[int, ...]):
     return Question(x, rng.choice(seats), rng.randrange(game.cards), rng.choice((True, False, None)))
 
 
-def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool):
+def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool, declare: float = 0.3):
     """Mostly a legal move (with a legal answer), sometimes a random one or an open question."""
     game = ref.game
     if rs.over or rng.random() < 0.15:
@@ -90,7 +93,7 @@ def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool):
     if not legal:
         return random_move(rng, game, rs.turn)
     declarations = [m for m in legal if isinstance(m, Declaration)]
-    if declarations and rng.random() < 0.3:
+    if declarations and rng.random() < declare:
         return rng.choice(declarations)
     move = rng.choice(legal)
     if isinstance(move, Question) and move.answer is None:
@@ -102,6 +105,8 @@ def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool):
         choices = [v for v in (True, False) if answers["yes" if v else "no"]]
         if rng.random() < 0.05:
             choices = [True, False]  # sometimes an impossible answer
+        elif len(choices) == 2 and rng.random() < 0.3:
+            choices = [True]  # more cards change hands, so hands run empty
         return move.answered(rng.choice(choices))
     return move
 
@@ -115,13 +120,19 @@ def push(pos: Position, move) -> str | None:
     return pos.illegal.kind if pos.illegal is not None else None
 
 
-def play_and_compare(seed: int, game: Game, rules: Rules, engine: str, max_moves: int, compare_moves: bool):
-    """Draw a record move by move, checking Position against the reference after each."""
+def play_and_compare(
+    seed: int, game: Game, rules: Rules, engine: str, max_moves: int, compare_moves: float, declare: float = 0.3
+):
+    """Draw a record move by move, checking Position against the reference after each.
+
+    ``compare_moves``: the share of moves after which the sets of legal moves are
+    compared too (they always are at the end of the record)."""
     ref = Reference(game, rules)
     try:
         rs = ref.start()
-    except ValueError:
-        return  # no initial deal (cannot happen for the games above)
+    except ValueError:  # no initial deal: one-card sets without initial quartets
+        assert not Position(game, rules, engine=engine).is_valid(), describe(game, rules, [])
+        return
     pos = Position(game, rules, engine=engine)
     record: list = []
     start = ref.view(rs, 0, None, None)
@@ -130,7 +141,7 @@ def play_and_compare(seed: int, game: Game, rules: Rules, engine: str, max_moves
     length = rng.randint(1, max_moves) if rng.random() < 0.3 else max_moves
     extra_after_end = 0
     for i in range(1, length + 1):
-        move = draw_move(rng, ref, rs, i, last=i == length)
+        move = draw_move(rng, ref, rs, i, last=i == length, declare=declare)
         record.append(move)
         where = describe(game, rules, record)
         check = pos.check(move)
@@ -138,14 +149,13 @@ def play_and_compare(seed: int, game: Game, rules: Rules, engine: str, max_moves
         rs, ref_kind = ref.play(rs, move, i)
         assert (kind, check.kind if check else None) == (ref_kind, ref_kind), where
         assert position_view(pos) == step_view(ref.view(rs, i, move, ref_kind)), where
-        if compare_moves:
+        if rng.random() < compare_moves:
             assert set(pos.legal_moves()) == set(ref.legal_moves(rs)), where
         if rs.over:
             extra_after_end += 1
             if extra_after_end > 1:
                 break
-    if not compare_moves:
-        assert set(pos.legal_moves()) == set(ref.legal_moves(rs)), describe(game, rules, record)
+    assert set(pos.legal_moves()) == set(ref.legal_moves(rs)), describe(game, rules, record)
 
 
 # -- agreement with the reference --------------------------------------------------------
@@ -155,22 +165,41 @@ def play_and_compare(seed: int, game: Game, rules: Rules, engine: str, max_moves
 @FAST
 @given(game=st.sampled_from(GAMES), rules=rules_strategy(), seed=SEEDS)
 def test_position_agrees_with_reference(engine, game, rules, seed):
-    play_and_compare(seed, Game(*game), rules, engine, max_moves=24, compare_moves=False)
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=24, compare_moves=0)
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
-@settings(FAST, max_examples=40)
+@settings(FAST, max_examples=30)
 @given(game=st.sampled_from(GAMES[:6]), rules=rules_strategy(), seed=SEEDS)
 def test_legal_moves_agree_with_reference(engine, game, rules, seed):
-    play_and_compare(seed, Game(*game), rules, engine, max_moves=8, compare_moves=True)
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=8, compare_moves=1)
+
+
+#: games where hands run empty quickly: one or two cards a hand
+SMALL_HANDS = [(3, 3, 2), (4, 2, 2), (4, 4, 2), (6, 3, 2), (6, 2, 3), (4, 1, 4), (3, 1, 3), (4, 2, 4)]
+
+
+@pytest.mark.parametrize("engine", ENGINE_NAMES)
+@settings(FAST, max_examples=80)
+@given(
+    game=st.sampled_from(SMALL_HANDS),
+    rules=rules_strategy(),
+    handover=st.sampled_from(HANDOVERS),
+    declare=st.booleans(),
+    seed=SEEDS,
+)
+def test_hand_over_agrees_with_reference(engine, game, rules, handover, declare, seed):
+    """Hands run empty (declarations, claims): every fallback and the skipping of seats without a question."""
+    rules = rules.with_options(handover=handover, declare=declare, invalid="reject")
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=24, compare_moves=0, declare=0.7)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
-@settings(FAST, max_examples=25)
+@settings(FAST, max_examples=15)
 @given(game=st.sampled_from(GAMES), seed=SEEDS)
 def test_presets_agree_with_reference(engine, preset, game, seed):
-    play_and_compare(seed, Game(*game), Rules.preset(preset), engine, max_moves=24, compare_moves=False)
+    play_and_compare(seed, Game(*game), Rules.preset(preset), engine, max_moves=24, compare_moves=0)
 
 
 # -- push / pop ----------------------------------------------------------------------------
@@ -179,7 +208,10 @@ def test_presets_agree_with_reference(engine, preset, game, seed):
 def pop_and_push_again(seed: int, game: Game, rules: Rules, engine: str, max_moves: int):
     """Push a record, pop it all (checking each state), then push it again (same states)."""
     ref = Reference(game, rules)
-    rs = ref.start()
+    try:
+        rs = ref.start()
+    except ValueError:
+        return  # no initial deal
     pos = Position(game, rules, engine=engine)
     initial = pos.state
     record, pushed, states, views = [], [], [pos.state], [position_view(pos)]
@@ -209,7 +241,7 @@ def pop_and_push_again(seed: int, game: Game, rules: Rules, engine: str, max_mov
 
 
 @pytest.mark.parametrize("engine", ENGINE_NAMES)
-@settings(FAST, max_examples=60)
+@settings(FAST, max_examples=40)
 @given(game=st.sampled_from(GAMES), rules=rules_strategy(), seed=SEEDS)
 def test_pop_restores_and_push_reproduces(engine, game, rules, seed):
     pop_and_push_again(seed, Game(*game), rules, engine, max_moves=12)
@@ -223,12 +255,12 @@ def test_pop_restores_and_push_reproduces(engine, game, rules, seed):
 @SLOW
 @given(game=st.sampled_from(SLOW_GAMES), rules=rules_strategy(), seed=SEEDS)
 def test_position_agrees_with_reference_exhaustive(engine, game, rules, seed):
-    play_and_compare(seed, Game(*game), rules, engine, max_moves=30, compare_moves=True)
+    play_and_compare(seed, Game(*game), rules, engine, max_moves=30, compare_moves=0.2)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", sorted(ENGINES))
-@settings(SLOW, max_examples=200)
+@settings(SLOW, max_examples=400)
 @given(game=st.sampled_from(SLOW_GAMES), rules=rules_strategy(), seed=SEEDS)
 def test_pop_restores_exhaustive(engine, game, rules, seed):
     pop_and_push_again(seed, Game(*game), rules, engine, max_moves=30)

@@ -7,11 +7,10 @@ registered engine (except ``brute``, which only the slow runs use).
 from __future__ import annotations
 
 import pytest
+from reference import reference_replay, reference_start
 
 from quaternity_cp import Game, Position, Rules
 from quaternity_cp.engines import ENGINES
-
-from reference import reference_replay, reference_start
 
 ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
 
