@@ -1,0 +1,104 @@
+"""Solve the start of small games exactly: the table of solved games for the README.
+
+Not a test. Run from the project root::
+
+    python benchmarks/solve.py                          # every game and preset, 300 s per solve
+    python benchmarks/solve.py --max-seconds 60 --games 3x3x2 4x4x2 --presets quaternity blind
+    python benchmarks/solve.py --json results.json      # also write every result as JSON
+
+For every game (P players, N sets of S cards) and rule preset it solves the
+starting position for seat 0 (who moves first):
+
+- ``quartet``: can seat 0 force a set claimed in its first turn?
+- ``win`` (3 or more players): can seat 0 force being a winner against all the
+  others together? ``value`` (2 players): win, loss or draw for seat 0.
+
+"positions" counts the distinct positions (canonical keys) of the win/value
+solve, which explores every position reachable from the start; "time" is its
+wall-clock time (the quartet solves take well under a second here). A solve
+that passes ``--max-seconds`` is reported as unproven, and the larger games of
+the same preset are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from quaternity_cp import Game, Position, Rules  # noqa: E402
+from quaternity_cp.solver import default_engine_name, solve  # noqa: E402
+
+GAMES = [
+    (2, 2, 2), (2, 3, 2), (2, 2, 3), (2, 4, 2), (2, 3, 4), (2, 4, 4), (2, 6, 4), (2, 8, 4),
+    (3, 3, 2), (3, 2, 3), (3, 3, 3), (3, 6, 2), (3, 4, 3), (3, 3, 4),
+    (4, 2, 2), (4, 4, 2), (4, 3, 4), (4, 4, 3), (4, 4, 4),
+    (5, 5, 2), (6, 3, 2), (6, 6, 2),
+]
+PRESETS = ["quaternity", "quaternity-seat", "blind", "pythagoras"]
+
+
+def parse_game(text: str) -> tuple[int, int, int]:
+    parts = text.lower().split("x")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"a game is PxNxS, like 3x3x2, not {text!r}")
+    return tuple(int(p) for p in parts)  # type: ignore[return-value]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", nargs="+", type=parse_game, default=GAMES, metavar="PxNxS")
+    ap.add_argument("--presets", nargs="+", choices=PRESETS, default=PRESETS)
+    ap.add_argument("--max-seconds", type=float, default=300.0, help="per solve (default 300)")
+    ap.add_argument("--engine", default=None, help="default: the fastest registered (flow, else cpsat)")
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    args = ap.parse_args()
+    engine = args.engine or default_engine_name()
+
+    print(f"engine {engine}, at most {args.max_seconds:g} s per solve, seat 0 moves first", file=sys.stderr)
+    print("| P | N | S | preset | quartet (seat 0, first turn) | win / value (seat 0) | positions | time |")
+    print("|---|---|---|---|---|---|---:|---:|")
+    rows = []
+    gave_up: dict[tuple[str, int], tuple[int, int]] = {}  # (preset, P) -> the smallest (N*S) that timed out
+    for preset in args.presets:
+        for P, N, S in args.games:
+            cards = N * S
+            limit = gave_up.get((preset, P))
+            if limit is not None and cards >= limit[0]:
+                continue
+            try:
+                game = Game(P, N, S)
+                pos = Position(game, Rules.preset(preset))
+            except Exception as err:  # an impossible size: say so and go on
+                print(f"skip {P}x{N}x{S} {preset}: {err}", file=sys.stderr)
+                continue
+            if not pos.is_valid():
+                print(f"skip {P}x{N}x{S} {preset}: no initial deal", file=sys.stderr)
+                continue
+            t0 = time.monotonic()
+            quartet = solve(pos, "quartet", 0, engine=engine, max_seconds=args.max_seconds, depth=0)
+            goal = "value" if P == 2 else "win"
+            result = solve(pos, goal, 0, engine=engine, max_seconds=args.max_seconds, depth=0)
+            q_text = quartet.verdict + (f" ({quartet.questions} q.)" if quartet.result else "")
+            if result.proven:
+                r_text = result.verdict + (f" in {result.plies} plies" if result.plies is not None else "")
+            else:
+                r_text = "unproven (time limit)"
+                gave_up[(preset, P)] = (cards,)
+            print(f"| {P} | {N} | {S} | {preset} | {q_text} | {r_text} | {result.positions:,} |"
+                  f" {result.seconds:.1f} s |", flush=True)
+            rows.append({"players": P, "sets": N, "set_size": S, "preset": preset,
+                         "quartet": quartet.to_json() | {"strategy": None, "defense": None},
+                         goal: result.to_json() | {"strategy": None, "defense": None, "line": None},
+                         "wall_seconds": round(time.monotonic() - t0, 3)})
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump({"engine": engine, "max_seconds": args.max_seconds, "results": rows}, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""``quaternity solve``: exact solving of a position (or of the start of a game)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.tree import Tree
+
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.formats import _rules_text
+from quaternity_cp.game import Game
+from quaternity_cp.position import Position
+from quaternity_cp.replay import replay
+from quaternity_cp.rules import Rules
+from quaternity_cp.solver import GOALS, SolveResult
+from quaternity_cp.solver import solve as solve_position
+
+from .main import (
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    InputError,
+    common_options,
+    default_engine,
+    emit_json,
+    guarded,
+    load,
+)
+
+EXIT_INTERRUPTED = 130
+
+
+@click.command()
+@click.argument("file", required=False)
+@click.option("--start", nargs=3, type=int, default=None, metavar="P N S",
+              help="Solve the start of a game of P players, N sets of S cards (instead of FILE).")
+@click.option("--goal", type=click.Choice(GOALS), default="win", show_default=True,
+              help="quartet: can the player on turn force a set claimed before its turn ends; "
+                   "win: can the player force being a winner against all others together; "
+                   "value: win, loss or draw with two players.")
+@click.option("--player", "player", default=None, metavar="P",
+              help="The player whose goal it is (seat or name; default: the player on turn).")
+@click.option("--max-questions", type=click.IntRange(min=0), default=None, metavar="K",
+              help="quartet goal: within K questions.")
+@click.option("--depth", type=click.IntRange(min=0), default=6, show_default=True, metavar="D",
+              help="Show the strategy tree to D moves along each branch (an open question and its answer "
+                   "are two moves; a question whose answer is forced is one).")
+@click.option("--max-positions", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop after exploring N positions (the result is then unproven).")
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="T",
+              help="Stop after T seconds (the result is then unproven).")
+@common_options
+@guarded
+def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
+          max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
+          as_json: bool, rules: str | None, engine: str | None) -> None:
+    """Solve a position exactly: can a player force a quartet, force a win; the game's value.
+
+    FILE is a position or a record (the position after its moves is solved);
+    --start P N S solves the start of a game under --rules (default quaternity).
+    Nothing is hidden in Quaternity, so the answer is exact: every legal answer
+    and every move of the other players is considered, cycles included (a game
+    that never ends is won by nobody). When the turn is shared (handover =
+    fewest), the goal player's opponents choose who moves. Illegal moves are
+    never played.
+
+    Exit codes: 0 solved, or stopped by --max-positions or --max-seconds
+    (verdict "unproven"),
+    1 an illegal record or an invalid position, 2 bad input, 130 interrupted
+    (the verdict "unproven" is printed first).
+    """
+    if (file is None) == (start is None):
+        raise InputError("give either FILE or --start P N S")
+    if start is not None:
+        game = Game(*start)
+        rule_set = _parse_rules(rules)
+        position = Position(game, rule_set, engine=default_engine(engine))
+        label = "start of the game"
+    else:
+        record = load(file, rules)
+        result = replay(record, engine=default_engine(engine), mark_forced=False)
+        if result.error is not None:
+            i = result.error_index
+            _fail_position(as_json, f"move {i} ({record.texts[i - 1]}) is illegal: {result.error}")
+        if not result.position.is_valid():
+            _fail_position(as_json, "the position is invalid: no deal is consistent with it")
+        position = result.position
+        game = record.game
+        label = "stdin" if file == "-" else file
+    seat = None
+    if player is not None:
+        try:
+            seat = game.player(player)
+        except QuaternityError as err:
+            raise InputError(f"--player: {err}") from None
+    progress, done = _progress(as_json)
+    try:
+        res = solve_position(position, goal, seat, max_questions=max_questions, depth=depth,
+                             max_positions=max_positions, max_seconds=max_seconds,
+                             engine=default_engine(engine), progress=progress)
+    finally:
+        done()
+    if as_json:
+        emit_json({"position": label, "players": game.players, "sets": game.sets, "set_size": game.set_size,
+                   "player_names": list(game.player_names), **res.to_json()})
+    else:
+        print_result(label, game, res)
+    sys.exit(EXIT_INTERRUPTED if res.status == "interrupted" else EXIT_OK)
+
+
+def _parse_rules(rules: str | None) -> Rules:
+    if rules is None:
+        return Rules()
+    try:
+        return Rules.from_spec(_rules_text(rules, 0))
+    except QuaternityError as err:
+        raise InputError(f"--rules: {err}") from None
+
+
+def _fail_position(as_json: bool, message: str) -> None:
+    if as_json:
+        emit_json({"valid": False, "error": message})
+    else:
+        click.echo(f"quaternity: {message}", err=True)
+    sys.exit(EXIT_ILLEGAL)
+
+
+def _progress(as_json: bool):
+    """A live status line on standard error (only on a terminal)."""
+    if not sys.stderr.isatty():
+        return None, lambda: None
+    console = Console(stderr=True)
+    status = console.status("solving...")
+    status.start()
+
+    def update(info: dict[str, Any]) -> None:
+        extra = f", depth {info['depth']}" if "depth" in info else ""
+        status.update(f"solving: {info['positions']:,} positions, {info['expanded']:,} expanded"
+                      f"{extra}, {info['seconds']:.0f} s (Ctrl-C stops)")
+
+    return update, status.stop
+
+
+# -- human output -------------------------------------------------------------------
+def _who(game: Game, p: int) -> str:
+    return game.player_name(p) if game.named_players else f"seat {p}"
+
+
+def print_result(label: str, game: Game, res: SolveResult) -> None:
+    out = Console(highlight=False, soft_wrap=True)
+    out.print(f"[bold]{label}[/bold]: {game.players} players, {game.sets} sets of {game.set_size} cards,"
+              f" rules [bold]{res.rules.name}[/bold]")
+    goal = {"quartet": "force a quartet in this turn", "win": "force being a winner",
+            "value": "value of the game"}[res.goal]
+    within = f" within {res.max_questions} questions" if res.max_questions is not None else ""
+    out.print(f"Goal: {goal}{within}, for {_who(game, res.player)}")
+    style = "bold yellow" if not res.proven else "bold green" if res.verdict in ("yes", "win") else "bold red" \
+        if res.verdict in ("no", "loss") else "bold"
+    out.print(f"Result: [{style}]{res.summary()}[/{style}]")
+    for title, tree in (("Winning strategy", res.strategy), ("Defence", res.defense), ("Drawing line", res.line)):
+        if tree is None:
+            continue
+        if title == "Winning strategy" and res.goal == "value" and res.result == "loss":
+            title = f"Winning strategy of {_who(game, res.winner)}"
+        root = Tree(f"[bold]{title}[/bold]:")
+        _add(root, game, tree)
+        out.print(root, soft_wrap=False, crop=False)
+        out.print("[dim](one move per class of equivalent moves; a question whose answer is forced is shown"
+                  " with its answer)[/dim]")
+    out.print(f"Explored {res.positions:,} positions ({res.expanded:,} expanded, {res.engine_calls:,} engine calls)"
+              f" in {res.seconds:.2f} s with engine {res.engine}.")
+
+
+def _end_text(game: Game, node: dict) -> str | None:
+    end = node.get("end")
+    if end == "over":
+        winners = node["winners"]
+        won = ", ".join(_who(game, p) for p in winners) if winners else "nobody"
+        return f"game over ({'-'.join(map(str, node['scores']))}), winner{'s' if len(winners) > 1 else ''}: {won}"
+    if end == "stuck":
+        return "no legal move: the game cannot go on (nobody wins)"
+    if end == "out of reach":
+        return f"{_who(game, node['player'])} can no longer win ({'-'.join(map(str, node['scores']))})"
+    if end == "quartet":
+        return "[green]quartet " + ", ".join(node["sets"]) + "[/green]"
+    if end == "turn lost":
+        if node.get("over"):
+            return "[red]game over without a quartet[/red]"
+        return "[red]turn passes to " + " or ".join(_who(game, p) for p in node["turn"]) + "[/red]"
+    return None
+
+
+def _add(parent: Tree, game: Game, node: dict) -> None:
+    if node.get("truncated"):
+        parent.add("[dim]...[/dim]")
+        return
+    end = _end_text(game, node)
+    if end is not None:
+        parent.add(end)
+        return
+    if not node.get("moves"):
+        parent.add("[dim]no move shown[/dim]")
+        return
+    for entry in node["moves"]:
+        label = entry["move"]
+        if entry.get("forced_answer"):
+            label += " [dim](only legal answer)[/dim]"
+        if entry.get("claims"):
+            label += "  claims " + ", ".join(f"{s} for {_who(game, p)}" for s, p in entry["claims"].items())
+        nxt = entry["next"]
+        end = _end_text(game, nxt)
+        if end is not None:
+            parent.add(f"{label}  -> {end}")
+        elif nxt.get("truncated"):
+            parent.add(f"{label}  [dim]...[/dim]")
+        else:
+            _add(parent.add(label), game, nxt)

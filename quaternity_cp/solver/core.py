@@ -1,0 +1,340 @@
+"""What every solver shares: a caching engine, canonical keys and move generation.
+
+Everything here is built on the public :class:`~quaternity_cp.position.Position`
+API: a node of a search is a :class:`~quaternity_cp.position.State`, its moves
+are played with ``Position.push`` and its facts come from the exact engine.
+
+Canonical key
+-------------
+Two positions get the same key only when they are the same game from here on:
+
+- the consistent deals are described by the *tightened* constraints: every card's
+  domain is replaced by its exact possible owners (one engine analysis), and every
+  bound ``lo[p][s]`` / ``hi[p][s]`` is tightened by local counting (cards of s
+  forced to p, cards of s that p may hold, p's hand). Tightening never changes the
+  set of consistent deals, and a description determines its deal set, so equal
+  descriptions mean equal deal sets. (Equal deal sets may still get different
+  keys: the key is sound, not complete.) Every rule only ever asks about deal
+  sets (the constraints a move adds, the card transfer, a claim), so the future
+  of a position depends on its deal set, not on how it is written down;
+- cards of one set are interchangeable: a set is described by the sorted list of
+  its cards' domains (the card of an open question flagged), so permuting the
+  cards of a set gives the same key;
+- unclaimed sets are interchangeable: the key holds the sorted list of the set
+  descriptions (domains, and the bounds of every seat on that set). Claimed sets
+  only matter through the scores;
+- then hand sizes, the seats on turn, the open question's asker and target,
+  the scores (for goals that look at them) and, under ``tie = first``, the order
+  in which the seats with points reached their score (only that order matters:
+  any later claim is reached later than every earlier one);
+- a finished game is just its set of winners.
+
+Seats are never permuted (turn order and the goal player are not symmetric).
+The move generators only produce one move per symmetry class (one card per
+class of equal domains in a set, one set per class of equal set descriptions);
+the other moves lead to positions with the same key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from ..constraints import Constraints
+from ..engines import ENGINES, Analysis, Engine, get_engine
+from ..game import Declaration, Game, Question
+from ..position import Position, State
+from ..rules import Rules
+
+INF = 1 << 30  # "never": an unreachable number of questions or plies
+
+
+def default_engine_name() -> str:
+    """The fastest exact engine registered: ``flow`` when available, else ``cpsat``."""
+    return "flow" if "flow" in ENGINES else "cpsat"
+
+
+class _BitTable(dict):
+    """mask -> tuple of its seats, filled on demand."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        seats = self[mask] = tuple(p for p in range(mask.bit_length()) if mask >> p & 1)
+        return seats
+
+
+def restrict(c: Constraints, card: int, mask: int) -> Constraints:
+    """``c.restrict(card, mask)``, built directly (the same value, faster)."""
+    domains = list(c.domains)
+    domains[card] &= mask
+    return Constraints(c.players, c.set_size, c.in_play, c.hands, tuple(domains), c.lo, c.hi)
+
+
+class CachingEngine:
+    """An engine wrapper that remembers every answer (by constraint value).
+
+    Every position of a solve gets a fresh :class:`Position`, so the positions'
+    own caches do not carry over; this one does. ``prime`` stores the answers to
+    the feasibility questions that follow from one analysis, so that pushing a
+    question's answers costs no engine call.
+    """
+
+    def __init__(self, engine: Engine, limit: int = 300_000):
+        self.inner = engine
+        self.name = engine.name
+        self.limit = limit
+        self.analyses: dict[Constraints, Analysis] = {}
+        self.feasibles: dict[Constraints, bool] = {}
+        self.calls = 0
+
+    def feasible(self, c: Constraints) -> bool:
+        hit = self.feasibles.get(c)
+        if hit is None:
+            a = self.analyses.get(c)
+            if a is not None:
+                hit = a.feasible
+            else:
+                self.calls += 1
+                hit = self.inner.feasible(c)
+            if len(self.feasibles) > self.limit:
+                self.feasibles.clear()
+            self.feasibles[c] = hit
+        return hit
+
+    def analyze(self, c: Constraints) -> Analysis:
+        hit = self.analyses.get(c)
+        if hit is None:
+            self.calls += 1
+            hit = self.inner.analyze(c)
+            if len(self.analyses) > self.limit:
+                self.analyses.clear()
+            self.analyses[c] = hit
+        return hit
+
+    def prime(self, c: Constraints, card: int, analysis: Analysis, targets) -> None:
+        """Record, from ``analysis`` of ``c``, whether each seat can or cannot hold ``card``."""
+        owners = analysis.owners[card]
+        if len(self.feasibles) > self.limit:
+            self.feasibles.clear()
+        for y in targets:
+            self.feasibles[restrict(c, card, 1 << y)] = bool(owners >> y & 1)
+            self.feasibles[restrict(c, card, ~(1 << y))] = bool(owners & ~(1 << y))
+
+
+@dataclass
+class Node:
+    """A position of a search with its canonical key and its symmetry classes."""
+
+    state: State
+    key: tuple
+    analysis: Analysis | None  # None when the game is over
+    rep_sets: tuple[int, ...] = ()  # one unclaimed set per class of equal set descriptions
+    rep_cards: dict[int, tuple[int, ...]] | None = None  # per rep set: one card per class
+    winners: tuple[int, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def mover(self) -> int:
+        """Who decides here: the target of an open question, the seat on turn, -1 for a free choice."""
+        st = self.state
+        if st.pending is not None:
+            return st.pending.target
+        if len(st.turn) == 1:
+            return st.turn[0]
+        return -1
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The free choice of who moves, when the hand-over leaves several seats (``handover = fewest``)."""
+
+    seat: int
+
+
+def move_text(game: Game, move) -> str:
+    if isinstance(move, Choice):
+        return f"{game.player_name(move.seat)} takes the turn"
+    return game.move_str(move)
+
+
+class Context:
+    """A game, its rules and a caching engine: describes positions and generates moves."""
+
+    def __init__(
+        self,
+        game: Game,
+        rules: Rules,
+        engine: str | Engine | None = None,
+        *,
+        scores: bool = True,
+        cache_limit: int = 300_000,
+    ):
+        self.game = game
+        self.rules = rules
+        inner = get_engine(engine if engine is not None else default_engine_name())
+        self.engine = CachingEngine(inner, cache_limit)
+        self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
+        self.first = rules.tie == "first"
+        self._bits = _BitTable()
+
+    # -- positions ---------------------------------------------------------------
+    def position(self, state: State) -> Position:
+        return Position(self.game, self.rules, engine=self.engine, state=state)
+
+    def play(self, state: State, move) -> State:
+        """The state after a legal move (or a free choice)."""
+        if isinstance(move, Choice):
+            return replace(state, turn=(move.seat,))
+        pos = self.position(state)
+        pos.push(move)  # a question with its (only legal) answer is one push
+        if pos.loser is not None:  # pragma: no cover - the generators only produce legal moves
+            raise AssertionError(f"solver generated an illegal move {self.game.move_str(move)}")
+        return pos.state
+
+    # -- keys ---------------------------------------------------------------------
+    def describe(self, state: State) -> Node:
+        if state.over:
+            winners = tuple(self.position(state).winners())
+            return Node(state, ("end", winners), None, winners=winners)
+        c = state.constraints
+        a = self.engine.analyze(c)
+        P, S = c.players, c.set_size
+        owners = a.owners
+        bitl = self._bits
+        q = state.pending
+        pend = q.card if q is not None else -1
+        hands = c.hands
+        lo, hi = c.lo, c.hi
+        sigs = []
+        rep_cards: dict[int, tuple[int, ...]] = {}
+        seats = range(P)
+        for s in c.sets_in_play:
+            base = s * S
+            ow = owners[base:base + S]
+            forced = [0] * P
+            possible = [0] * P
+            for m in ow:
+                b = bitl[m]
+                if len(b) == 1:
+                    forced[b[0]] += 1
+                for p in b:
+                    possible[p] += 1
+            # a card is described by its owners (doubled) plus 1 for the open question's card
+            cls = [m + m for m in ow]
+            if base <= pend < base + S:
+                cls[pend - base] += 1
+            seen = {}
+            for i, v in enumerate(cls):
+                if v not in seen:
+                    seen[v] = base + i
+            rep_cards[s] = tuple(seen.values())
+            cls.sort()
+            los = tuple([max(lo[p][s], forced[p]) for p in seats])
+            his = tuple([min(hi[p][s], possible[p], hands[p]) for p in seats])
+            sigs.append((tuple(cls), los, his, s))
+        sigs.sort()
+        rep_sets = []
+        prev = None
+        for sig in sigs:
+            body = sig[:3]
+            if body != prev:
+                rep_sets.append(sig[3])
+                prev = body
+        key = (
+            tuple([sig[:3] for sig in sigs]),
+            hands,
+            state.turn,
+            (q.asker, q.target) if q is not None else None,
+            self._score_key(state),
+        )
+        return Node(state, key, a, tuple(rep_sets), rep_cards)
+
+    def _score_key(self, state: State):
+        if not self.scores:
+            return None
+        if not self.first:
+            return state.scores
+        # under tie = first only the order of the seats that scored matters
+        scores, reached = state.scores, state.reached
+        scored = sorted({reached[p] for p, s in enumerate(scores) if s > 0})
+        rank = {r: i for i, r in enumerate(scored)}
+        return scores, tuple(rank[reached[p]] if s > 0 else -1 for p, s in enumerate(scores))
+
+    # -- moves ---------------------------------------------------------------------
+    def moves(self, node: Node) -> list:
+        """The legal moves at ``node``, one per symmetry class (free choices for a shared turn).
+
+        Questions whose answer is forced come with it (see :meth:`ask_moves`).
+        """
+        st = node.state
+        if st.over:
+            return []
+        if st.pending is not None:
+            return self.answers(node)
+        if len(st.turn) > 1:
+            return [Choice(p) for p in st.turn]
+        return self.ask_moves(node, st.turn[0])
+
+    def answers(self, node: Node) -> list[Question]:
+        q = node.state.pending
+        owners = node.analysis.owners[q.card]
+        out = []
+        if owners >> q.target & 1:
+            out.append(q.answered(True))
+        if owners & ~(1 << q.target):
+            out.append(q.answered(False))
+        return out
+
+    def ask_moves(self, node: Node, x: int, *, all_moves: bool = False, combine: bool = True) -> list:
+        """Declarations and questions of seat ``x``.
+
+        A question with two legal answers comes without its answer (push it to open
+        it); with ``combine``, a question with only one legal answer comes with it
+        (one move: the answer is no choice), so that the open question is no node.
+        """
+        st = node.state
+        c = st.constraints
+        a = node.analysis
+        rules = self.rules
+        P = c.players
+        sets = c.sets_in_play if all_moves else node.rep_sets
+        out: list = []
+        if rules.declare:
+            for s in sets:
+                if a.quartets[s] >> x & 1:
+                    out.append(Declaration(x, s))
+        if c.hands[x] == 0:
+            return out
+        targets = [y for y in range(P) if y != x and c.hands[y] > 0]
+        if not targets:
+            return out
+        pos = self.position(st)
+        for s in sets:
+            cards = c.cards_of(s) if all_moves else node.rep_cards[s]
+            for card in cards:
+                if not a.owners[card] & ~(1 << x):
+                    continue  # x holds it in every deal
+                asked = pos.question_constraints(x, card)
+                aa = self.engine.analyze(asked)
+                if not aa.feasible:
+                    continue
+                self.engine.prime(asked, card, aa, targets)
+                owners = aa.owners[card]
+                for y in targets:
+                    yes = owners >> y & 1
+                    if not (rules.forced_no_question or yes):
+                        continue
+                    if not combine:
+                        out.append(Question(x, y, card))
+                    elif not yes:
+                        out.append(Question(x, y, card, False))
+                    elif owners == 1 << y:
+                        out.append(Question(x, y, card, True))
+                    else:
+                        out.append(Question(x, y, card))
+        return out
+
+
+ProgressFn = Callable[[dict], None]

@@ -1,0 +1,152 @@
+"""Retrograde analysis: the reachable game graph and attractors on it.
+
+The graph's nodes are canonical keys (see :mod:`.core`); a node is decided by
+one seat (the seat on turn, or the target of an open question) or is a free
+choice of who moves (a shared turn under ``handover = fewest``), which the
+solver always gives to the opponents of the player whose goal is computed. A
+finished game is a node of its own per set of winners.
+
+The *attractor* of a target set T for a player X is the set of nodes from which
+X can force reaching T: built backwards from T, a node of X joins when one of
+its successors has joined, any other node when all of its successors have (and
+it has at least one: a position where nobody can move and the game is not over
+is a game that never ends). This is exact on graphs with cycles: a line that
+never reaches T is not in X's favour. The *rank* of a node is the number of
+plies within which X forces T; a winning strategy always moves to a successor
+of smaller rank, so it never cycles.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from .core import Context, Node, ProgressFn
+
+DOOMED = ("end", "doomed")
+
+
+class Stopped(Exception):
+    """The search stopped early (``limit``: the position limit, ``time``: the time limit); unproven."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class GameGraph:
+    """Every position reachable from a root, as canonical keys with successor lists."""
+
+    def __init__(self, ctx: Context, doomed: Callable[[Node], bool] | None = None):
+        self.ctx = ctx
+        self.doomed_player: int | None = None
+        self.doomed = doomed  # positions to treat as a finished game won by nobody (goal-specific pruning)
+        self.ids: dict[tuple, int] = {}
+        self.mover: list[int] = []  # seat deciding; -1 a free choice; -2 game over
+        self.succ: list[tuple[int, ...]] = []
+        self.winners: dict[int, tuple[int, ...]] = {}
+        self.expanded = 0
+
+    def __len__(self) -> int:
+        return len(self.mover)
+
+    def key_of(self, node: Node) -> tuple:
+        """The node's key in this graph (a doomed position is the finished game without winners)."""
+        if self.doomed is not None and not node.over and self.doomed(node):
+            return DOOMED
+        return node.key
+
+    def id_of(self, node: Node) -> int:
+        return self.ids[self.key_of(node)]
+
+    def _add(self, node: Node) -> int:
+        i = len(self.mover)
+        key = self.key_of(node)
+        self.ids[key] = i
+        if key is DOOMED:
+            self.mover.append(-2)
+            self.winners[i] = ()
+        elif node.over:
+            self.mover.append(-2)
+            self.winners[i] = node.winners
+        else:
+            self.mover.append(node.mover)
+        self.succ.append(())
+        return i
+
+    def build(
+        self,
+        root: Node,
+        *,
+        max_positions: int | None = None,
+        deadline: float | None = None,
+        progress: ProgressFn | None = None,
+        every: float = 0.5,
+    ) -> int:
+        """Explore everything reachable from ``root`` (depth first); returns the root's id."""
+        ctx = self.ctx
+        if self.key_of(root) in self.ids:
+            return self.id_of(root)
+        rid = self._add(root)
+        stack: list[tuple[int, Node]] = [(rid, root)]
+        start = last = time.monotonic()
+        while stack:
+            i, node = stack.pop()
+            if self.mover[i] == -2:
+                continue
+            if max_positions is not None and self.expanded >= max_positions:
+                raise Stopped("limit")
+            self.expanded += 1
+            out = []
+            for move in ctx.moves(node):
+                child = ctx.describe(ctx.play(node.state, move))
+                j = self.ids.get(self.key_of(child))
+                if j is None:
+                    j = self._add(child)
+                    stack.append((j, child))
+                out.append(j)
+            self.succ[i] = tuple(dict.fromkeys(out))
+            if (progress is not None or deadline is not None) and self.expanded % 16 == 0:
+                now = time.monotonic()
+                if deadline is not None and now > deadline:
+                    raise Stopped("time")
+                if progress is not None and now - last >= every:
+                    last = now
+                    progress({"positions": len(self), "expanded": self.expanded, "frontier": len(stack),
+                              "seconds": now - start, "engine_calls": ctx.engine.calls})
+        return rid
+
+    def predecessors(self) -> list[list[int]]:
+        pred: list[list[int]] = [[] for _ in self.mover]
+        for i, out in enumerate(self.succ):
+            for j in out:
+                pred[j].append(i)
+        return pred
+
+    def attractor(self, targets: Iterable[int], existential: Callable[[int], bool],
+                  pred: list[list[int]] | None = None) -> dict[int, int]:
+        """Node -> rank for every node from which the player can force reaching ``targets``."""
+        pred = pred if pred is not None else self.predecessors()
+        rank: dict[int, int] = {}
+        left = [len(out) for out in self.succ]
+        queue = deque()
+        for t in targets:
+            if t not in rank:
+                rank[t] = 0
+                queue.append(t)
+        while queue:
+            v = queue.popleft()
+            r = rank[v] + 1
+            for u in pred[v]:
+                if u in rank:
+                    continue
+                if existential(u):
+                    rank[u] = r
+                    queue.append(u)
+                else:
+                    left[u] -= 1
+                    if left[u] == 0:
+                        rank[u] = r
+                        queue.append(u)
+        return rank
