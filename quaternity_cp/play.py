@@ -82,16 +82,7 @@ def random_game(
 
     Under a free choice of who moves, the first of the tied seats moves.
     """
-    rng = rng or _random.Random(0)
-    position = Position(game, rules, engine=engine)
-    for _ in range(max_moves):
-        if position.over:
-            break
-        move = random_move(position, rng, yes_bias)
-        if move is None:
-            break
-        position.push(move)
-    return position
+    return play_moves(Position(game, rules, engine=engine), max_moves, rng or _random.Random(0), yes_bias)
 
 
 def play_moves(position: Position, count: int, rng: _random.Random, yes_bias: float = 0.7) -> Position:
