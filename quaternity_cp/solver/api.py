@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -391,6 +392,8 @@ def solve(
                          max_questions=max_questions)
     start = time.monotonic()
     deadline = start + max_seconds if max_seconds is not None else None
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)  # a solve allocates millions of small objects that live long
     try:
         root = ctx.describe(st)
         if goal == "quartet":
@@ -405,6 +408,8 @@ def solve(
     except KeyboardInterrupt:
         result.status = "interrupted"
         result.result = None
+    finally:
+        gc.set_threshold(*thresholds)
     result.seconds = time.monotonic() - start
     result.engine_calls = ctx.engine.calls
     return result
