@@ -169,6 +169,7 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 from .cmd_count import count as _count  # noqa: E402
 from .cmd_explain import explain as _explain  # noqa: E402
 from .cmd_solve import solve as _solve  # noqa: E402
+from .cmd_quarto import quarto as _quarto  # noqa: E402
 
-for _command in (_explain, _solve, _count):
+for _command in (_explain, _solve, _count, _quarto):
     main.add_command(_command)
