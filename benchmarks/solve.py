@@ -5,6 +5,8 @@ Not a test. Run from the project root::
     python benchmarks/solve.py                          # every game and preset, 300 s per solve
     python benchmarks/solve.py --max-seconds 60 --games 3x3x2 4x4x2 --presets quaternity blind
     python benchmarks/solve.py --json results.json      # also write every result as JSON
+    python benchmarks/solve.py --compare                # speed against benchmarks/baseline_solve.json
+    python benchmarks/solve.py --record-baseline FILE   # record a baseline (run from an old checkout)
 
 For every game (P players, N sets of S cards) and rule preset it solves the
 starting position for seat 0 (who moves first):
@@ -18,6 +20,12 @@ solve, which explores every position reachable from the start; "time" is its
 wall-clock time (the quartet solves take well under a second here). A solve
 that passes ``--max-seconds`` is reported as unproven, and the larger games of
 the same preset are skipped.
+
+``--compare`` solves a fixed list of starts (:data:`COMPARE`, some with a time
+cap) and prints, per start, the figures of the saved baseline (recorded from an
+earlier commit, named in the file) beside today's: positions, seconds,
+positions per second and their ratio. A capped start compares positions per
+second only (both runs stop at the cap).
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # this checkout first
 
 from quaternity_cp import Game, Position, Rules  # noqa: E402
 from quaternity_cp.solver import default_engine_name, solve  # noqa: E402
@@ -40,6 +48,71 @@ GAMES = [
     (5, 5, 2), (6, 3, 2), (6, 6, 2),
 ]
 PRESETS = ["quaternity", "quaternity-seat", "blind", "pythagoras"]
+
+# (game, preset, goal, time cap in seconds): the starts of --compare
+COMPARE = [
+    ("3x3x2", "quaternity", "win", 60.0),
+    ("4x4x2", "quaternity", "quartet", 60.0),
+    ("4x4x2", "quaternity", "win", 60.0),
+    ("4x4x2", "pythagoras", "win", 60.0),
+    ("4x4x2", "blind", "win", 60.0),
+    ("3x4x3", "quaternity", "win", 40.0),
+    ("5x5x2", "quaternity", "win", 30.0),
+]
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline_solve.json")
+
+
+def run_compare_starts(scale: float = 1.0) -> list[dict]:
+    """Solve every start of COMPARE (caps times ``scale``); one dict of figures each."""
+    out = []
+    for text, preset, goal, cap in COMPARE:
+        P, N, S = parse_game(text)
+        pos = Position(Game(P, N, S), Rules.preset(preset))
+        res = solve(pos, goal, 0, max_seconds=cap * scale, depth=0)
+        out.append({"game": text, "preset": preset, "goal": goal, "cap": cap * scale, "status": res.status,
+                    "verdict": res.verdict, "positions": res.positions, "expanded": res.expanded,
+                    "engine_calls": res.engine_calls, "seconds": round(res.seconds, 3)})
+        print(f"{text} {preset} {goal}: {res.verdict}, {res.positions:,} positions, {res.seconds:.2f} s",
+              file=sys.stderr, flush=True)
+    return out
+
+
+def record_baseline(path: str, commit: str | None) -> None:
+    import subprocess
+    if commit is None:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True,
+                                text=True).stdout.strip() or "unknown"
+    import quaternity_cp
+    rows = run_compare_starts()
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump({"commit": commit, "code": os.path.dirname(quaternity_cp.__file__),
+                   "recorded": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "results": rows}, fh, indent=2)
+        fh.write("\n")
+
+
+def compare(path: str, scale: float) -> None:
+    with open(path, encoding="utf-8") as fh:
+        base = json.load(fh)
+    old = {(r["game"], r["preset"], r["goal"]): r for r in base["results"]}
+    rows = run_compare_starts(scale)
+    print(f"baseline: commit {base['commit'][:12]} (recorded {base['recorded']}); now: this checkout")
+    print("| start | preset | goal | verdict | positions (then / now) | seconds (then / now) "
+          "| positions/s (then / now) | speed-up |")
+    print("|---|---|---|---|---:|---:|---:|---:|")
+    for r in rows:
+        b = old.get((r["game"], r["preset"], r["goal"]))
+        if b is None:
+            continue
+        rate_b = b["positions"] / max(b["seconds"], 1e-9)
+        rate_n = r["positions"] / max(r["seconds"], 1e-9)
+        both = b["status"] == "solved" and r["status"] == "solved"
+        verdict = r["verdict"] if r["status"] == "solved" else f"{r['verdict']} ({r['status']})"
+        if b["status"] != "solved":
+            verdict += f"; then {b['verdict']} ({b['status']})"
+        ratio = f"{b['seconds'] / max(r['seconds'], 1e-9):.1f}x time" if both else f"{rate_n / rate_b:.1f}x pos/s"
+        print(f"| {r['game']} | {r['preset']} | {r['goal']} | {verdict} | {b['positions']:,} / {r['positions']:,} "
+              f"| {b['seconds']:.2f} / {r['seconds']:.2f} | {rate_b:,.0f} / {rate_n:,.0f} | {ratio} |", flush=True)
 
 
 def parse_game(text: str) -> tuple[int, int, int]:
@@ -56,7 +129,18 @@ def main() -> None:
     ap.add_argument("--max-seconds", type=float, default=300.0, help="per solve (default 300)")
     ap.add_argument("--engine", default=None, help="default: the fastest registered (flow, else cpsat)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    ap.add_argument("--compare", action="store_true", help="compare with the saved baseline (see above)")
+    ap.add_argument("--baseline", default=BASELINE, help="the baseline file (default benchmarks/baseline_solve.json)")
+    ap.add_argument("--scale", type=float, default=1.0, help="--compare: multiply the time caps")
+    ap.add_argument("--record-baseline", metavar="FILE", help="record the --compare starts to FILE")
+    ap.add_argument("--commit", help="--record-baseline: the commit the code came from")
     args = ap.parse_args()
+    if args.record_baseline:
+        record_baseline(args.record_baseline, args.commit)
+        return
+    if args.compare:
+        compare(args.baseline, args.scale)
+        return
     engine = args.engine or default_engine_name()
 
     print(f"engine {engine}, at most {args.max_seconds:g} s per solve, seat 0 moves first", file=sys.stderr)

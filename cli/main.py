@@ -113,7 +113,37 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A command group whose commands may be registered by "module:attribute" and imported on first use.
+
+    ``quaternity check`` then loads neither the solver nor the explainer nor any
+    other command's module (start-up is a checker's latency): register a command
+    with ``main.add_lazy_command("name", "cli.cmd_x:attribute")``. ``--help``
+    imports them all, to show their one-line help.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, str] = {}
+
+    def add_lazy_command(self, name: str, target: str) -> None:
+        self.lazy[name] = target
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, name: str):
+        command = super().get_command(ctx, name)
+        if command is None and name in self.lazy:
+            import importlib
+
+            module, attribute = self.lazy[name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(command, name)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="quaternity-cp")
 def main() -> None:
     """Check, analyze, explain, solve and count Quaternity positions.
@@ -148,12 +178,18 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
               help="Print the position after the record as a position file (a puzzle).")
 @click.option("--explain", "explain", is_flag=True,
               help="Say why each forced card and forced quartet is forced: the moves responsible and a counting argument.")
+@click.option("--svg", "svg_out", metavar="OUT.svg", default=None,
+              help="Also draw the grid of who may hold each card as an SVG picture.")
 @guarded
 def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
-            explain: bool) -> None:
+            explain: bool, svg_out: str | None = None) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position)
+    if svg_out is not None:
+        from .cmd_report import write_grid_svg
+
+        write_grid_svg(record, result, svg_out)
     if as_position:
         emit_json(position_to_json(result.position))
         sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
@@ -164,12 +200,13 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
 
-# -- further commands, each in its own module ---------------------------------------
-# (imported at the end: they use the helpers above)
-from .cmd_count import count as _count  # noqa: E402
-from .cmd_explain import explain as _explain  # noqa: E402
-from .cmd_solve import solve as _solve  # noqa: E402
+# -- further commands, each in its own module, imported when the command is run ---------
+# (they use the helpers above; an eager `main.add_command(...)` works too, but every
+# command then pays for importing that module)
+main.add_lazy_command("count", "cli.cmd_count:count")
+main.add_lazy_command("explain", "cli.cmd_explain:explain")
+main.add_lazy_command("solve", "cli.cmd_solve:solve")
 from .cmd_quarto import quarto as _quarto  # noqa: E402
 
-for _command in (_explain, _solve, _count, _quarto):
+for _command in (_quarto,):
     main.add_command(_command)

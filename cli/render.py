@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from quaternity_cp.constraints import bits
-from quaternity_cp.explain import AFTER, Explainer, Explanation, ExplanationError, move_information
+# the explainer is imported where it is used: `check` of a legal record never needs it
+if TYPE_CHECKING:  # pragma: no cover
+    from quaternity_cp.explain import Explanation
 from quaternity_cp.formats import Record
 from quaternity_cp.replay import Replay
 
@@ -80,6 +82,8 @@ def analyze_json(record: Record, result: Replay, explain: bool = False) -> dict[
     }
     data["hands"] = list(c.hands)
     if explain:
+        from quaternity_cp.explain import Explainer
+
         data["explanations"] = [e.to_json(g) for e in Explainer(record, result).position()]
     return data
 
@@ -89,6 +93,8 @@ def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
     """Why the record's illegal move is illegal, when the constraints decide it."""
     if result.error is None:
         return None
+    from quaternity_cp.explain import Explainer, ExplanationError
+
     try:
         return Explainer(record, result).illegal()
     except ExplanationError:
@@ -97,6 +103,8 @@ def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
 
 def explanation_lines(record: Record, e: Explanation) -> list[str]:
     """The explanation, its counting argument, and what each move responsible tells."""
+    from quaternity_cp.explain import AFTER, move_information
+
     lines = [e.text]
     if e.argument is not None and e.argument.text != e.text:
         lines.append("  " + e.argument.text)
@@ -250,6 +258,8 @@ def print_analyze(record: Record, result: Replay, explain: bool = False) -> None
     for row in rows:
         out.print(row)
     if explain and analysis.feasible:
+        from quaternity_cp.explain import Explainer
+
         why = Explainer(record, result).position()
         out.print("Why (forced cards and quartets, the moves responsible, a counting argument):")
         if not why:

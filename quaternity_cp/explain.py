@@ -46,8 +46,6 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Sequence, Union
 
-from ortools.sat.python import cp_model
-
 from .constraints import Constraints, bits
 from .engines import ENGINES, Engine, get_engine
 from .errors import Illegal, QuaternityError
@@ -688,6 +686,8 @@ def move_information(record: Record, i: int, stage: str = AFTER) -> str:
 # -- CP-SAT: a first core over per-move assumption literals ---------------------------------
 def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom]) -> list[int] | None:
     """Moves whose information CP-SAT found sufficient for infeasibility, or None if feasible."""
+    from ortools.sat.python import cp_model  # imported on first use: slow to import
+
     c = k.base
     S = c.set_size
     model = cp_model.CpModel()

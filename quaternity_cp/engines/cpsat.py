@@ -6,15 +6,29 @@ constraints. Possible owners and quartets are found with few solves: every
 (card, seat) pair and every (set, seat) quartet seen in any solution is
 recorded, then CP-SAT is asked for a solution showing something not seen yet,
 until it proves none exists. One worker and a fixed seed keep runs reproducible.
+
+OR-Tools (with numpy and pandas, about half a second) is imported on the first
+solve, not with this module: the other engines and the command's start-up do
+not pay for it.
 """
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from ..constraints import Constraints, bits
 from .base import Analysis, infeasible_analysis, quartet_candidates
 from .matching import matching_feasible
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ortools.sat.python import cp_model
+
+
+def _cp_model():
+    """The CP-SAT module, imported on first use."""
+    from ortools.sat.python import cp_model
+
+    return cp_model
 
 
 class CpSatEngine:
@@ -29,6 +43,7 @@ class CpSatEngine:
 
     # -- model ---------------------------------------------------------------
     def _model(self, c: Constraints):
+        cp_model = _cp_model()
         model = cp_model.CpModel()
         x: dict[tuple[int, int], cp_model.IntVar] = {}
         S = c.set_size
@@ -53,8 +68,8 @@ class CpSatEngine:
             model.Add(cp_model.LinearExpr.Sum(per_player[p]) == c.hands[p])
         return model, x
 
-    def _solver(self) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
+    def _solver(self) -> "cp_model.CpSolver":
+        solver = _cp_model().CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = self.seed
         # The models are small and tight; presolve, LP relaxation and symmetry
@@ -80,6 +95,7 @@ class CpSatEngine:
         model, _ = self._model(c)
         self.solves += 1
         status = self._solver().Solve(model)
+        cp_model = _cp_model()
         return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -88,6 +104,7 @@ class CpSatEngine:
         if not c.sets_in_play:
             return Analysis(True, (0,) * len(c.domains), (0,) * c.sets)
         model, x = self._model(c)
+        cp_model = _cp_model()
         S = c.set_size
         # quartet indicators: q -> all cards of s with p
         q: dict[tuple[int, int], cp_model.IntVar] = {}

@@ -1,0 +1,60 @@
+"""Start-up latency of the command, side by side with a bare Python process.
+
+Not a test. Run from the project root::
+
+    python benchmarks/startup.py            # 15 runs of each command, interleaved
+    python benchmarks/startup.py --runs 30
+
+Every command runs as a fresh process (``python -m cli ...``, the same code as
+the installed ``quaternity`` script), interleaved with ``python -c pass`` so
+that the load of a shared machine hits both alike; the table gives medians and
+the ratio to ``python -c pass``. The goal of issue 12: ``check`` of a small
+record within 8x ``python -c pass``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+COMMANDS = [
+    ("python -c pass", [sys.executable, "-c", "pass"]),
+    ("import quaternity_cp", [sys.executable, "-c", "import quaternity_cp"]),
+    ("quaternity --help", [sys.executable, "-m", "cli", "--help"]),
+    ("quaternity check examples/quaternity.json", [sys.executable, "-m", "cli", "check", "examples/quaternity.json"]),
+    ("quaternity check examples/full-game-4p-8x4.json", [sys.executable, "-m", "cli", "check",
+                                                         "examples/full-game-4p-8x4.json"]),
+    ("quaternity analyze examples/position.json", [sys.executable, "-m", "cli", "analyze", "examples/position.json"]),
+    ("quaternity check examples/quaternity.json --engine cpsat",
+     [sys.executable, "-m", "cli", "check", "examples/quaternity.json", "--engine", "cpsat"]),
+    ("python -c 'import ortools.sat.python.cp_model'", [sys.executable, "-c", "import ortools.sat.python.cp_model"]),
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    times: dict[str, list[float]] = {name: [] for name, _ in COMMANDS}
+    for _ in range(args.runs):
+        for name, cmd in COMMANDS:
+            start = time.perf_counter()
+            subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[name].append(time.perf_counter() - start)
+    base = statistics.median(times["python -c pass"])
+    print(f"median of {args.runs} runs each, interleaved")
+    print("| command | median ms | x python -c pass |")
+    print("|---|---:|---:|")
+    for name, _ in COMMANDS:
+        t = statistics.median(times[name])
+        print(f"| `{name}` | {t * 1000:.0f} | {t / base:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
