@@ -1,0 +1,204 @@
+"""Quarto players, with quarto-lib's agent contract.
+
+An agent answers two questions about a :class:`~quaternity_cp.quarto.Position`
+(perfect information: the position is everything there is to know):
+
+- ``choose_initial_piece(position) -> Piece``: the piece player 0 gives first;
+- ``complete_turn(position) -> (Cell, Piece | None)``: where to place the piece
+  in hand, and which piece to give (None when the placement ends the game).
+
+Agents draw their random choices from ``self.rng`` (a :class:`random.Random`),
+which the game adapter sets from the runner's seed before each decision.
+
+>>> from quaternity_cp.quarto import Position
+>>> pos = Position()
+>>> for text in ["LRTS", "A4 LRTH", "B4 LRSS", "C4 LSSH"]:
+...     _ = pos.push(text)
+>>> GreedyAgent().complete_turn(pos)   # four light pieces in the top row
+(<Cell.D4: 3>, None)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional, Protocol
+
+from .core import Cell, Piece
+from .position import Move, Position
+
+
+class QuartoAgent(Protocol):
+    """quarto-lib's agent contract, on this library's position."""
+
+    name: str
+    rng: random.Random
+
+    def choose_initial_piece(self, position: Position) -> Piece:
+        """The piece player 0 gives at the start."""
+
+    def complete_turn(self, position: Position) -> tuple[Cell, Optional[Piece]]:
+        """Where to place the piece in hand, and the piece given (None if the placement ends the game)."""
+
+
+def _ends(position: Position, cell: Cell) -> bool:
+    after = position.board.place(cell, position.piece)
+    return after.is_full() or after.wins_at(cell, position.squares)
+
+
+class RandomAgent:
+    """Any legal move, uniformly: a random empty cell, then a random piece left."""
+
+    name = "random"
+
+    def __init__(self, rng: Optional[random.Random] = None):
+        self.rng = rng or random.Random(0)
+
+    def choose_initial_piece(self, position: Position) -> Piece:
+        return self.rng.choice(position.available_pieces())
+
+    def complete_turn(self, position: Position) -> tuple[Cell, Optional[Piece]]:
+        cell = self.rng.choice(position.empty_cells())
+        if _ends(position, cell):
+            return cell, None
+        return cell, self.rng.choice(position.available_pieces())
+
+
+class GreedyAgent:
+    """Wins at once when it can; otherwise never gives a piece that lets the opponent win, when it can avoid it.
+
+    Among the placements and pieces that remain (all of them safe, or, when no
+    safe choice exists, all of them) it picks uniformly at random.
+    """
+
+    name = "greedy"
+
+    def __init__(self, rng: Optional[random.Random] = None):
+        self.rng = rng or random.Random(0)
+
+    def choose_initial_piece(self, position: Position) -> Piece:
+        return self.rng.choice(position.available_pieces())
+
+    def winning_cells(self, position: Position) -> list[Cell]:
+        """The cells where the piece in hand wins now."""
+        return position.board.winning_cells(position.piece, position.squares)
+
+    def safe_choices(self, position: Position) -> list[tuple[Cell, Optional[Piece]]]:
+        """Placements with the pieces that give the opponent no immediate win (a full board is safe)."""
+        board, piece, squares = position.board, position.piece, position.squares
+        free = position.available_pieces()
+        out: list[tuple[Cell, Optional[Piece]]] = []
+        for cell in board.empty_cells():
+            after = board.place(cell, piece)
+            if after.is_full():
+                out.append((cell, None))
+                continue
+            danger = after.winning_pieces(squares)
+            out.extend((cell, p) for p in free if not danger >> p & 1)
+        return out
+
+    def complete_turn(self, position: Position) -> tuple[Cell, Optional[Piece]]:
+        wins = self.winning_cells(position)
+        if wins:
+            return self.rng.choice(wins), None
+        safe = self.safe_choices(position)
+        if safe:
+            return self.rng.choice(safe)
+        # every choice loses at once: any legal move
+        return RandomAgent(self.rng).complete_turn(position)
+
+
+class SolverAgent:
+    """Exact play (H4's solver) once at most ``exact_from`` cells are empty; greedy before that.
+
+    A search that stops unproven (``max_seconds`` / ``max_nodes``) falls back to greedy.
+    """
+
+    name = "solver"
+
+    def __init__(
+        self,
+        rng: Optional[random.Random] = None,
+        *,
+        exact_from: int = 9,
+        max_seconds: Optional[float] = None,
+        max_nodes: Optional[int] = 2_000_000,
+    ):
+        self.rng = rng or random.Random(0)
+        self.exact_from = exact_from
+        self.max_seconds = max_seconds
+        self.max_nodes = max_nodes
+        self.greedy = GreedyAgent(self.rng)
+
+    def choose_initial_piece(self, position: Position) -> Piece:
+        self.greedy.rng = self.rng
+        return self.greedy.choose_initial_piece(position)
+
+    def solve(self, position: Position):
+        """The solver's result for ``position`` (the player to move holds a piece)."""
+        from .solver import solve
+
+        return solve(
+            position.board.as_tuple(),
+            int(position.piece),
+            squares=position.squares,
+            max_seconds=self.max_seconds,
+            max_nodes=self.max_nodes,
+        )
+
+    def complete_turn(self, position: Position) -> tuple[Cell, Optional[Piece]]:
+        self.greedy.rng = self.rng
+        wins = self.greedy.winning_cells(position)
+        if wins:
+            return self.rng.choice(wins), None
+        if len(position.empty_cells()) <= self.exact_from:
+            result = self.solve(position)
+            if result.status == "solved" and result.best is not None:
+                cell, piece = result.best
+                move = Move(Cell(cell), None if piece is None else Piece(piece))
+                if position.is_legal(move):
+                    return move.cell, move.piece
+        return self.greedy.complete_turn(position)
+
+
+#: The agents by name.
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "solver": SolverAgent}
+
+
+def make_agent(name: str, rng: Optional[random.Random] = None) -> QuartoAgent:
+    """A fresh agent by name."""
+    try:
+        factory = AGENTS[name]
+    except KeyError:
+        from .core import QuartoError
+
+        raise QuartoError(f"no Quarto agent {name!r} (known: {', '.join(sorted(AGENTS))})") from None
+    return factory(rng)
+
+
+def decide(agent: QuartoAgent, position: Position) -> Move:
+    """The agent's move in ``position``, as a :class:`Move`."""
+    if position.piece is None:
+        return Move(None, agent.choose_initial_piece(position))
+    cell, piece = agent.complete_turn(position)
+    return Move(cell, piece)
+
+
+def play(first: QuartoAgent, second: QuartoAgent, *, squares: bool = False) -> Position:
+    """One game: ``first`` is player 0 (gives the first piece), ``second`` player 1; the finished position."""
+    pos = Position(squares=squares)
+    seats = (first, second)
+    while not pos.over:
+        pos.push(decide(seats[pos.to_move], pos))
+    return pos
+
+
+__all__ = [
+    "QuartoAgent",
+    "RandomAgent",
+    "GreedyAgent",
+    "SolverAgent",
+    "AGENTS",
+    "make_agent",
+    "decide",
+    "play",
+]

@@ -1,0 +1,143 @@
+"""Quarto through the one narrow game interface (:mod:`quaternity_cp.games`), registered as ``"quarto"``.
+
+Actions are :class:`~quaternity_cp.quarto.Move` values; the observation is
+the position itself (Quarto is a game of perfect information), as a copy the
+agent may change freely. A draw shares the win: ``returns() == [0.5, 0.5]``.
+
+>>> from quaternity_cp.games import GAMES
+>>> state = GAMES["quarto"].new_state(0)
+>>> state.current_player(), len(state.legal_actions())
+(0, 16)
+>>> state.apply_action(state.string_to_action("DSSH"))
+>>> state.current_player(), len(state.legal_actions())
+(1, 240)
+>>> state.record()
+{'game': 'quarto', 'moves': ['DSSH']}
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable, Optional
+
+from ..games import TERMINAL, GameSpec, register_game
+from .agents import AGENTS, QuartoAgent, decide
+from .core import QuartoError
+from .formats import record_to_json
+from .position import Move, Position
+
+
+class QuartoState:
+    """A Quarto game in progress, as a :class:`~quaternity_cp.games.GameState`."""
+
+    num_players = 2
+
+    def __init__(self, *, squares: bool = False, seed: int = 0, position: Optional[Position] = None):
+        self.seed = seed  # Quarto has no chance: kept only to say which game of a run this is
+        self.position = position if position is not None else Position(squares=squares)
+
+    @property
+    def squares(self) -> bool:
+        return self.position.squares
+
+    def current_player(self) -> int:
+        to_move = self.position.to_move
+        return TERMINAL if to_move is None else to_move
+
+    def legal_actions(self) -> list[Move]:
+        """By cell (A4 first, D1 last), then by piece given (LRTS first); the opening: the 16 pieces."""
+        return list(self.position.legal_moves())
+
+    def apply_action(self, action: Hashable) -> None:
+        if not isinstance(action, Move):
+            raise QuartoError(f"a Quarto action is a Move, got {action!r}")
+        self.position.push(action)
+
+    def undo(self) -> None:
+        self.position.pop()
+
+    def is_terminal(self) -> bool:
+        return self.position.over
+
+    def returns(self) -> list[float]:
+        pos = self.position
+        if not pos.over:
+            return [0.0, 0.0]
+        if pos.winner is None:
+            return [0.5, 0.5]
+        out = [0.0, 0.0]
+        out[pos.winner] = 1.0
+        return out
+
+    def scores(self) -> list[float]:
+        out = [0.0, 0.0]
+        if self.position.winner is not None:
+            out[self.position.winner] = 1.0
+        return out
+
+    def observation(self, player: int) -> Position:
+        return self.position.copy()
+
+    def action_to_string(self, action: Hashable) -> str:
+        return str(action)
+
+    def string_to_action(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def record(self) -> dict:
+        return record_to_json(self.position.moves, self.squares)
+
+    def clone(self) -> "QuartoState":
+        return QuartoState(seed=self.seed, position=self.position.copy())
+
+
+class QuartoGameAgent:
+    """A Quarto agent (quarto-lib's contract) as a :class:`~quaternity_cp.games.Agent`."""
+
+    def __init__(self, agent: QuartoAgent):
+        self.agent = agent
+        self.name = agent.name
+
+    def step(self, observation: Position, legal_actions: list[Hashable], rng: random.Random) -> Move:
+        self.agent.rng = rng
+        move = decide(self.agent, observation)
+        if legal_actions and move not in legal_actions:
+            raise QuartoError(f"agent {self.name} chose an illegal move {move}")
+        return move
+
+
+_TRUE = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
+
+
+def _flag(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE:
+        return _TRUE[value.strip().lower()]
+    raise QuartoError(f"quarto option {name!r} must be true or false, got {value!r}")
+
+
+def new_state(seed: int = 0, **options: Any) -> QuartoState:
+    """A fresh Quarto game; the one option is ``squares`` (the 2x2 squares win too)."""
+    unknown = sorted(set(options) - {"squares"})
+    if unknown:
+        raise QuartoError(f"unknown quarto option {unknown[0]!r} (known: squares)")
+    return QuartoState(squares=_flag(options.get("squares", False), "squares"), seed=seed)
+
+
+def _factory(name: str):
+    return lambda: QuartoGameAgent(AGENTS[name]())
+
+
+SPEC = register_game(
+    GameSpec(
+        name="quarto",
+        new_state=new_state,
+        agents={name: _factory(name) for name in AGENTS},
+        description="Quarto: 4x4 board, 16 pieces of four traits; you choose the piece your opponent places",
+    )
+)
+
+__all__ = ["QuartoState", "QuartoGameAgent", "new_state", "SPEC"]
