@@ -16,7 +16,15 @@ import click
 
 from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.formats import FormatError, Record, parse_record, position_to_json, _rules_text
+from quaternity_cp.formats import (
+    MAX_INPUT_BYTES,
+    FormatError,
+    Record,
+    _rules_text,
+    decode_input,
+    parse_record,
+    position_to_json,
+)
 from quaternity_cp.replay import replay
 from quaternity_cp.rules import Rules
 
@@ -30,8 +38,16 @@ class InputError(Exception):
 
 
 def fail(message: str, code: int = EXIT_INPUT) -> None:
+    message = one_line(message)
     click.echo(f"quaternity: {message}", err=True)
     sys.exit(code)
+
+
+def one_line(message: str, limit: int = 400) -> str:
+    """A message as one line of bounded length (input can put anything in a message)."""
+    message = message.replace("\r", "\\r").replace("\n", "\\n")
+    message = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in message)
+    return message if len(message) <= limit else message[: limit - 1] + "\u2026"
 
 
 def guarded(func: Callable) -> Callable:
@@ -59,11 +75,20 @@ def guarded(func: Callable) -> Callable:
 
 
 def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """The file's text: at most MAX_INPUT_BYTES, strict UTF-8 (a byte-order mark is accepted)."""
+    name = "<stdin>" if path == "-" else path
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_INPUT_BYTES + 1) if stream is not None else sys.stdin.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_INPUT_BYTES + 1)
+        if isinstance(data, str):
+            return data
+        return decode_input(data)
+    except FormatError as err:
+        raise InputError(f"{name}: {err}") from None
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -100,9 +125,16 @@ def engine_option(func):
 
 def common_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
-    func = click.option("--rules", "rules", metavar="PRESET", default=None,
+    func = click.option("--rules", "rules", metavar="PRESET", default=None, multiple=True, callback=_one_rules,
                         help="Rules to use instead of the file's: a preset name, optionally with option=value pairs, e.g. 'quaternity,handover=seat'.")(func)
     return engine_option(func)
+
+
+def _one_rules(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """--rules at most once (a second one would silently replace the first)."""
+    if len(value) > 1:
+        fail("--rules: given more than once; put every option in one value, e.g. --rules 'quaternity,handover=seat'")
+    return value[0] if value else None
 
 
 def default_engine(name: str | None) -> str:
@@ -162,7 +194,7 @@ def main() -> None:
 def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> None:
     """Replay a record: is every move legal, whose turn is it, who has won."""
     record = load(file, rules)
-    result = replay(record, engine=default_engine(engine))
+    result = replay(record, engine=default_engine(engine), history=False)
     if as_json:
         emit_json(render.check_json(record, result))
     else:
@@ -185,7 +217,7 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
             explain: bool, svg_out: str | None = None) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
     record = load(file, rules)
-    result = replay(record, engine=default_engine(engine), mark_forced=not as_position)
+    result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
     if svg_out is not None:
         from .cmd_report import write_grid_svg
 
@@ -206,6 +238,9 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 main.add_lazy_command("count", "cli.cmd_count:count")
 main.add_lazy_command("explain", "cli.cmd_explain:explain")
 main.add_lazy_command("solve", "cli.cmd_solve:solve")
+main.add_lazy_command("report", "cli.cmd_report:report")
+main.add_lazy_command("tournament", "cli.cmd_tournament:tournament")
+main.add_lazy_command("experiment", "cli.cmd_tournament:experiment")
 from .cmd_quarto import quarto as _quarto  # noqa: E402
 
 for _command in (_quarto,):

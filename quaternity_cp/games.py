@@ -118,4 +118,26 @@ def derive_seed(seed: int, *path: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-__all__ = ["TERMINAL", "GameState", "Agent", "GameSpec", "GAMES", "register_game", "register_agent", "derive_seed"]
+#: The modules that register games, imported by :func:`load_all`.
+GAME_MODULES = ("quaternity_cp.quartets_game", "quaternity_cp.quarto.game")
+
+
+def load_all() -> dict[str, GameSpec]:
+    """Import every game module present (each registers itself) and return the registry."""
+    import importlib
+    import importlib.util
+    import sys
+
+    for name in GAME_MODULES:
+        if name in sys.modules:
+            continue
+        parent = name.rpartition(".")[0]
+        if parent != __package__ and importlib.util.find_spec(parent) is None:
+            continue  # the game's package is not part of this installation yet
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)  # errors inside a game module are not hidden
+    return GAMES
+
+
+__all__ = ["TERMINAL", "GameState", "Agent", "GameSpec", "GAMES", "register_game", "register_agent", "derive_seed",
+           "load_all"]

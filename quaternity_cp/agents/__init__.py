@@ -1,0 +1,30 @@
+"""Players for the game ``"quartets"``: each sees one observation and picks a legal action.
+
+Every agent is seeded (the runner hands it a ``random.Random`` per game and
+seat) and deterministic given that generator, and sees only what its seat may
+know (:class:`~quaternity_cp.quartets_game.QuartetsObservation`), never the deal.
+
+- ``random``: a uniformly random legal action (any preset).
+- ``koole-random``, ``koole-first``, ``koole-second``, ``koole-combined``: the four
+  strategies of the seed's web app (classic only), see :mod:`.koole`.
+- ``knowledge``, ``cautious``: exact reasoning on what the seat knows, see :mod:`.exact`.
+- ``solver``: the puzzle solver when the position is small, ``knowledge`` otherwise.
+"""
+
+from __future__ import annotations
+
+from .base import RandomAgent
+from .exact import CautiousAgent, KnowledgeAgent, SolverAgent
+from .koole import STRATEGIES, KooleAgent
+
+#: name -> factory, the agents registered for the game "quartets".
+QUARTETS_AGENTS = {
+    "random": RandomAgent,
+    **{f"koole-{s}": (lambda s=s: KooleAgent(s)) for s in STRATEGIES},
+    "knowledge": KnowledgeAgent,
+    "cautious": CautiousAgent,
+    "solver": SolverAgent,
+}
+
+__all__ = ["QUARTETS_AGENTS", "RandomAgent", "KooleAgent", "KnowledgeAgent", "CautiousAgent", "SolverAgent",
+           "STRATEGIES"]

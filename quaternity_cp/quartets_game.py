@@ -1,0 +1,675 @@
+"""Quartets as a :class:`~quaternity_cp.games.GameState`: every Quaternity preset and classic Quartets.
+
+Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``,
+``set_size`` and any rule option). Two kinds of state sit behind one factory:
+
+- **Quaternity presets** (``quaternity``, ``quaternity-seat``, ``blind``,
+  ``pythagoras``): nothing is dealt, a :class:`~quaternity_cp.position.Position`
+  decides legality. The asker chooses a question (or a declaration); when both
+  answers are legal the asked player decides, otherwise the only legal answer is
+  applied at once. A free choice of who moves (``handover = fewest`` ties) is
+  drawn with the state's seeded generator.
+- **Classic** (preset ``classic``): the cards are really dealt by the state's
+  seeded generator, answers are truthful and applied at once, complete sets are
+  put down automatically (``x!s`` tokens in the record). Only the asker decides.
+  This state is a plain simulation (no engine call per move): the public
+  constraint state is computed only when an agent asks for it
+  (:meth:`QuartetsObservation.public_constraints`).
+
+>>> state = new_state(7, preset="classic", players=3, sets=6, set_size=4)
+>>> state.current_player() in (0, 1, 2), state.is_terminal()
+(True, False)
+>>> import random
+>>> rng = random.Random(1)
+>>> while not state.is_terminal():
+...     state.apply_action(rng.choice(state.legal_actions()))
+>>> sum(state.scores())
+6
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Hashable
+
+from .constraints import Constraints
+from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
+from .game import Declaration, Game, Move, Question
+from .games import TERMINAL, GameSpec, register_game
+from .position import Position
+from .rules import PRESETS, Rules
+
+#: A classic game stops (unfinished, nobody wins) after this many questions; agents that
+#: never ask for a missing card could otherwise go on for ever.
+MAX_QUESTIONS = 5_000
+
+#: Options of the classic preset and their defaults (RULES.md, "Classic quartets").
+CLASSIC_DEFAULTS = {"empty_hand": "ask", "after_no": "asked", "tie": "random", "handover": "fewest"}
+_CLASSIC_CHOICES = {
+    "empty_hand": ("skip", "ask"),
+    "after_no": ("asked", "next"),
+    "tie": ("random", "all-lose", "shared", "first"),
+    "handover": ("fewest", "seat", "clockwise", "fewest-cards", "most-cards"),
+}
+
+
+# -- rules -----------------------------------------------------------------------------
+def classic_rules(**overrides: Any):
+    """The rules of a classic game: the library's ``classic`` preset when it exists, else None.
+
+    Returns ``(rules, options)`` where ``options`` holds the four options the
+    simulation reads (``empty_hand``, ``after_no``, ``tie``, ``handover``).
+    """
+    if "classic" in PRESETS:
+        rules = Rules.preset("classic", **overrides)
+        options = {key: getattr(rules, key, default) for key, default in CLASSIC_DEFAULTS.items()}
+        return rules, options
+    options = dict(CLASSIC_DEFAULTS)
+    for key, value in overrides.items():
+        if key not in _CLASSIC_CHOICES:
+            raise RulesError(f"unknown rule option {key!r} for classic (known: {', '.join(sorted(_CLASSIC_CHOICES))})")
+        if value not in _CLASSIC_CHOICES[key]:
+            raise RulesError(f"rule option {key!r} must be one of {', '.join(_CLASSIC_CHOICES[key])}, not {value!r}")
+        options[key] = value
+    return None, options
+
+
+def _rules_field(preset: str, overrides: dict[str, Any]) -> Any:
+    """The record's ``rules`` field: the preset name, or the preset with its overrides."""
+    if not overrides:
+        return preset
+    return {"preset": preset, **overrides}
+
+
+# -- observations ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class QuartetsObservation:
+    """What one seat may know: the public record and, in classic, its own hand.
+
+    ``moves`` is the public record so far (answered questions, declarations and
+    put-downs; an open question last). ``hand`` is the seat's own cards in
+    classic, None in the Quaternity presets (nothing is dealt there).
+    ``turn`` is the seat that must decide now (asker, or answerer while a
+    question is open). Never holds the deal.
+    """
+
+    seat: int
+    game: Game
+    preset: str
+    rules: Any  # the Rules value (Quaternity presets, and classic once the library has the preset) or None
+    options: dict  # classic: empty_hand, after_no, tie, handover; else {}
+    moves: tuple
+    hands: tuple[int, ...]  # cards per seat
+    claimed: tuple[int, ...]  # per set: the claiming seat or -1
+    scores: tuple[int, ...]
+    turn: int
+    pending: Question | None
+    hand: frozenset | None
+    first: int = 0
+    game_id: int = 0  # the state's seed: an agent's cache key for one game
+    _position: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def classic(self) -> bool:
+        return self.hand is not None
+
+    def position(self) -> Position:
+        """A copy of the public position (Quaternity presets only)."""
+        if self._position is None:
+            raise QuaternityError("classic observations have no Position; use public_constraints()")
+        return self._position.copy()
+
+    def public_constraints(self) -> Constraints:
+        """What the table knows in public: the constraint state after the public record."""
+        if self._position is not None:
+            return self._position.constraints
+        return classic_public_constraints(self.game, self.moves, self.options.get("empty_hand", "ask"))
+
+    def private_constraints(self) -> Constraints:
+        """What this seat knows: the public state plus its own hand (classic); the public state otherwise."""
+        c = self.public_constraints()
+        if self.hand is None:
+            return c
+        return private_constraints(c, self.seat, self.hand)
+
+
+def classic_public_constraints(game: Game, moves, empty_hand: str = "ask") -> Constraints:
+    """The public constraint state of a classic record (no deal): RULES.md's consistent deals.
+
+    Put-downs (``x!s``) fix the set with the player and claim it; a question by
+    a player holding cards says it holds a card of the set and not the card
+    (by an empty hand, nothing); answers move or exclude the card. Because sets
+    are put down as soon as they are complete, nobody holds a complete unclaimed
+    set whenever a player is about to ask: every upper bound is at most S-1.
+    """
+    S = game.set_size
+    c = Constraints.initial(game.players, game.sets, S, True)
+    for move in moves:
+        if isinstance(move, Declaration):
+            c = _claim(c.with_whole_set(move.player, move.set), move.player, move.set)
+            continue
+        c = _settle(c)
+        x, y, card = move.asker, move.target, move.card
+        s = card // S
+        if c.hands[x] > 0:
+            c = c.restrict(card, ~(1 << x)).with_bounds(x, s, lo=1)
+        if move.answer is True:
+            c = c.transfer(card, y, x)
+        elif move.answer is False:
+            c = c.restrict(card, ~(1 << y))
+    if not moves or not (isinstance(moves[-1], Question) and moves[-1].answer is None):
+        c = _settle(c)
+    return c
+
+
+def _settle(c: Constraints) -> Constraints:
+    """Nobody holds a complete unclaimed set (it would have been put down)."""
+    top = c.set_size - 1
+    if all(c.hi[p][s] <= top for p in range(c.players) for s in c.sets_in_play):
+        return c
+    hi = tuple(tuple(min(h, top) if c.in_play[s] else h for s, h in enumerate(row)) for row in c.hi)
+    return replace(c, hi=hi)
+
+
+def _claim(c: Constraints, p: int, s: int) -> Constraints:
+    in_play = list(c.in_play)
+    in_play[s] = False
+    hands = list(c.hands)
+    hands[p] -= c.set_size
+    return replace(c, in_play=tuple(in_play), hands=tuple(hands))
+
+
+def private_constraints(c: Constraints, seat: int, hand) -> Constraints:
+    """The public state plus one seat's own hand: its cards fixed to it, no other card with it."""
+    S = c.set_size
+    bit = 1 << seat
+    domains = list(c.domains)
+    counts = [0] * c.sets
+    for card in c.cards_in_play:
+        if card in hand:
+            domains[card] &= bit
+            counts[card // S] += 1
+        else:
+            domains[card] &= ~bit
+    lo = list(c.lo)
+    hi = list(c.hi)
+    lo[seat] = tuple(counts[s] if c.in_play[s] else lo[seat][s] for s in range(c.sets))
+    hi[seat] = tuple(counts[s] if c.in_play[s] else hi[seat][s] for s in range(c.sets))
+    return replace(c, domains=tuple(domains), lo=tuple(lo), hi=tuple(hi))
+
+
+# -- classic: a dealt game ------------------------------------------------------------------
+class ClassicState:
+    """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores."""
+
+    def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict | None = None,
+                 overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None):
+        self.game = game
+        self.seed = seed
+        self.rules = rules
+        self.options = dict(CLASSIC_DEFAULTS if options is None else options)
+        self._overrides = dict(overrides or {})
+        self._rng = random.Random(seed)
+        P, N, S = game.players, game.sets, game.set_size
+        self._ask_empty = self.options["empty_hand"] == "ask"
+        self._after_asked = self.options["after_no"] == "asked"
+        if deal is None:
+            cards = list(range(N * S))
+            self._rng.shuffle(cards)
+            h = game.hand_size
+            deal = {p: sorted(cards[p * h:(p + 1) * h]) for p in range(P)}
+        if first is None:
+            first = self._rng.randrange(P)
+        self.deal = {p: list(deal[p]) for p in range(P)}
+        self.first = first
+        self.owner = [0] * (N * S)
+        self.count = [[0] * N for _ in range(P)]
+        self.held = [set() for _ in range(P)]
+        for p, cards in self.deal.items():
+            for card in cards:
+                self.owner[card] = p
+                self.count[p][card // S] += 1
+                self.held[p].add(card)
+        self.hands = [len(self.deal[p]) for p in range(P)]
+        self.claimed = [-1] * N
+        self.points = [0] * P
+        self.reached = [0] * P
+        self.moves: list[Move] = []
+        self.questions = 0
+        self.winners_: list[int] = []
+        self.unfinished = False
+        self._undo: list[tuple] = []
+        self._q = [[[Question(x, y, c) for c in range(N * S)] for y in range(P)] for x in range(P)]
+        for p in range(P):  # complete sets at the deal are put down at once
+            for s in range(N):
+                if self.count[p][s] == S:
+                    self._put_down(p, s)
+        self.turn = first
+        if not self._ask_empty and self.hands[first] == 0:
+            self.turn = self._fallback(first)
+        self._check_over()
+
+    # -- protocol ---------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        return TERMINAL if self.turn < 0 else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.turn < 0
+
+    def legal_actions(self) -> list[Question]:
+        """The asker's questions, by card then target (ascending)."""
+        x = self.turn
+        if x < 0:
+            return []
+        S = self.game.set_size
+        P = self.game.players
+        targets = [y for y in range(P) if y != x and self.hands[y] > 0]
+        row = self._q[x]
+        out = []
+        if self.hands[x] > 0:
+            count = self.count[x]
+            held = self.held[x]
+            for s, k in enumerate(count):
+                if k:
+                    for card in range(s * S, s * S + S):
+                        if card not in held:
+                            for y in targets:
+                                out.append(row[y][card])
+        elif self._ask_empty:
+            for s, p in enumerate(self.claimed):
+                if p < 0:
+                    for card in range(s * S, s * S + S):
+                        for y in targets:
+                            out.append(row[y][card])
+        return out
+
+    def _illegal(self, move: Question) -> IllegalMoveError | None:
+        if not isinstance(move, Question):
+            return IllegalMoveError(Illegal.NO_DECLARATIONS, move, "put-downs are made by the game itself")
+        g = self.game
+        x, y, card = move.asker, move.target, move.card
+        if self.turn < 0:
+            return IllegalMoveError(Illegal.GAME_OVER, move)
+        if not (isinstance(y, int) and 0 <= y < g.players and isinstance(card, int) and 0 <= card < g.cards):
+            return IllegalMoveError(Illegal.NO_CONSISTENT_DEAL, move, "unknown player or card")
+        if x != self.turn:
+            return IllegalMoveError(Illegal.NOT_ON_TURN, move, f"on turn: {g.player_name(self.turn)}")
+        if move.answer is not None:
+            return IllegalMoveError(Illegal.NO_QUESTION_OPEN, move, "answers are given by the deal")
+        if x == y:
+            return IllegalMoveError(Illegal.SELF_QUESTION, move)
+        s = card // g.set_size
+        if self.claimed[s] >= 0:
+            return IllegalMoveError(Illegal.SET_CLAIMED, move)
+        if self.hands[y] == 0:
+            return IllegalMoveError(Illegal.TARGET_EMPTY, move)
+        if self.hands[x] == 0:
+            if not self._ask_empty:
+                return IllegalMoveError(Illegal.ASKER_EMPTY, move)
+        elif self.count[x][s] == 0 or self.owner[card] == x:
+            return IllegalMoveError(
+                Illegal.NO_CONSISTENT_DEAL, move,
+                f"{g.player_name(x)} must hold a card of {g.set_name(s)} and not {g.card_name(card)}")
+        return None
+
+    def apply_action(self, action: Hashable) -> None:
+        err = self._illegal(action)
+        if err is not None:
+            raise err
+        self._ask(action.asker, action.target, action.card)
+
+    def _ask(self, x: int, y: int, card: int) -> None:
+        S = self.game.set_size
+        s = card // S
+        undo = (self.turn, len(self.moves), card, self.owner[card], list(self.points), list(self.reached),
+                list(self.claimed), self.unfinished)
+        self._undo.append(undo)
+        self.questions += 1
+        yes = self.owner[card] == y
+        self.moves.append(Question(x, y, card, yes))
+        if yes:
+            self.owner[card] = x
+            self.count[y][s] -= 1
+            self.count[x][s] += 1
+            self.held[y].discard(card)
+            self.held[x].add(card)
+            self.hands[y] -= 1
+            self.hands[x] += 1
+            if self.count[x][s] == S:
+                self._put_down(x, s)
+            if self.hands[x] > 0 or self._ask_empty:
+                self.turn = x
+            elif self.hands[y] > 0:
+                self.turn = y
+            else:
+                self.turn = self._fallback(x)
+        elif self._after_asked:
+            self.turn = y  # y holds cards: it was asked
+        else:
+            nxt = (x + 1) % self.game.players
+            self.turn = nxt if self._ask_empty or self.hands[nxt] > 0 else self._fallback(nxt)
+        if self.questions >= MAX_QUESTIONS and not all(p >= 0 for p in self.claimed):
+            self.unfinished = True
+        self._check_over()
+
+    def _put_down(self, p: int, s: int) -> None:
+        S = self.game.set_size
+        self.claimed[s] = p
+        self.points[p] += 1
+        self.reached[p] = len(self.moves) + 1
+        self.hands[p] -= S
+        self.count[p][s] = 0
+        for card in range(s * S, s * S + S):
+            self.held[p].discard(card)
+            self.owner[card] = -1
+        self.moves.append(Declaration(p, s))
+
+    def _fallback(self, start: int) -> int:
+        """Among players holding cards: the hand-over rule (a free choice drawn with the state's generator)."""
+        P = self.game.players
+        holding = [p for p in range(P) if self.hands[p] > 0]
+        if not holding:
+            return -1
+        clockwise = sorted(holding, key=lambda p: (p - start) % P)
+        mode = self.options["handover"]
+        if mode == "seat":
+            return holding[0]
+        if mode == "clockwise":
+            return clockwise[0]
+        if mode == "fewest":
+            best = min((self.points[p], self.hands[p]) for p in holding)
+            tied = [p for p in holding if (self.points[p], self.hands[p]) == best]
+            return tied[0] if len(tied) == 1 else self._rng.choice(tied)
+        if mode == "fewest-cards":
+            best = min(self.hands[p] for p in holding)
+        else:
+            best = max(self.hands[p] for p in holding)
+        return next(p for p in clockwise if self.hands[p] == best)
+
+    def _check_over(self) -> None:
+        if self.unfinished:
+            self.turn = -1
+            self.winners_ = []
+            return
+        if any(p < 0 for p in self.claimed):
+            return
+        self.turn = -1
+        best = max(self.points)
+        top = [p for p in range(self.game.players) if self.points[p] == best]
+        tie = self.options["tie"]
+        if len(top) == 1 or tie == "shared":
+            self.winners_ = top
+        elif tie == "all-lose":
+            self.winners_ = []
+        elif tie == "first":
+            self.winners_ = [min(top, key=lambda p: (self.reached[p], p))]
+        else:  # random: one of the tied players, drawn with the state's generator
+            self.winners_ = [self._rng.choice(top)]
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise QuaternityError("nothing to undo")
+        turn, n, card, owner, scores, reached, claimed, unfinished = self._undo.pop()
+        S = self.game.set_size
+        for move in reversed(self.moves[n:]):
+            if isinstance(move, Declaration):
+                p, s = move.player, move.set
+                self.hands[p] += S
+                self.count[p][s] = S
+                for c in range(s * S, s * S + S):
+                    self.held[p].add(c)
+                    self.owner[c] = p
+            elif move.answer:
+                x, y, c = move.asker, move.target, move.card
+                s = c // S
+                self.owner[c] = y
+                self.count[x][s] -= 1
+                self.count[y][s] += 1
+                self.held[x].discard(c)
+                self.held[y].add(c)
+                self.hands[x] -= 1
+                self.hands[y] += 1
+        del self.moves[n:]
+        self.turn = turn
+        self.points = scores
+        self.reached = reached
+        self.claimed = claimed
+        self.unfinished = unfinished
+        self.questions -= 1
+        self.winners_ = []
+
+    def winners(self) -> list[int]:
+        return list(self.winners_) if self.turn < 0 else []
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.game.players
+        w = self.winners()
+        for p in w:
+            out[p] = 1.0 / len(w)
+        return out
+
+    def scores(self) -> list[float]:
+        return [float(x) for x in self.points]
+
+    def observation(self, player: int) -> QuartetsObservation:
+        return QuartetsObservation(
+            seat=player, game=self.game, preset="classic", rules=self.rules, options=self.options,
+            moves=tuple(self.moves), hands=tuple(self.hands), claimed=tuple(self.claimed),
+            scores=tuple(self.points), turn=self.turn, pending=None, hand=frozenset(self.held[player]),
+            first=self.first, game_id=self.seed,
+        )
+
+    def action_to_string(self, action: Hashable) -> str:
+        return self.game.move_str(action)
+
+    def string_to_action(self, text: str) -> Question:
+        move = self.game.parse_move(text)
+        if not isinstance(move, Question):
+            raise InvalidMoveError(f"{text!r}: in classic only questions are chosen (put-downs are automatic)")
+        return move.unanswered()
+
+    def record(self) -> dict:
+        g = self.game
+        out = {
+            "players": list(g.player_names) if g.named_players else g.players,
+            "sets": g.sets if g.set_names == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: g.sets]) else list(g.set_names),
+            "set_size": g.set_size,
+            "rules": _rules_field("classic", self._overrides),
+            "deal": {str(p): [g.card_name(c) for c in sorted(cards)] for p, cards in self.deal.items()},
+            "first": self.first,
+            "moves": [g.move_str(m) for m in self.moves],
+        }
+        if self.turn < 0 and not self.unfinished and self.options["tie"] == "random":
+            out["winner"] = self.winners_[0]
+        return out
+
+    def clone(self) -> "ClassicState":
+        other = object.__new__(ClassicState)
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.owner = list(self.owner)
+        other.count = [list(r) for r in self.count]
+        other.held = [set(h) for h in self.held]
+        other.hands = list(self.hands)
+        other.claimed = list(self.claimed)
+        other.points = list(self.points)
+        other.reached = list(self.reached)
+        other.moves = list(self.moves)
+        other.winners_ = list(self.winners_)
+        other._undo = list(self._undo)
+        return other
+
+
+# -- the Quaternity presets: nothing is dealt ------------------------------------------------
+class QuaternityState:
+    """A game under a Quaternity preset, on a :class:`Position`. Answerers choose when both answers are legal."""
+
+    def __init__(self, game: Game, rules: Rules, seed: int, *, preset: str, overrides: dict | None = None,
+                 engine: Any = None):
+        self.game = game
+        self.rules = rules
+        self.seed = seed
+        self.preset = preset
+        self._overrides = dict(overrides or {})
+        self._rng = random.Random(seed)
+        self.position = Position(game, rules, engine=engine)
+        self._stack: list[tuple[int, int]] = []  # per decision: (moves pushed, the mover chosen before)
+        self._mover = self._draw_mover()
+
+    def _draw_mover(self) -> int:
+        pos = self.position
+        if pos.over:
+            return TERMINAL
+        q = pos.pending
+        if q is not None:
+            return q.target
+        turn = pos.turn
+        return turn[0] if len(turn) == 1 else self._rng.choice(turn)
+
+    @property
+    def num_players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        return self._mover
+
+    def is_terminal(self) -> bool:
+        return self.position.over
+
+    def legal_actions(self) -> list[Move]:
+        """While a question is open: yes then no; else declarations, then questions by card then target."""
+        pos = self.position
+        if pos.over:
+            return []
+        if pos.pending is not None:
+            return list(pos.legal_moves())
+        me = self._mover
+        return [m for m in pos.legal_moves() if (m.player if isinstance(m, Declaration) else m.asker) == me]
+
+    def apply_action(self, action: Hashable) -> None:
+        pos = self.position
+        if pos.over:
+            raise IllegalMoveError(Illegal.GAME_OVER, action)
+        if not isinstance(action, (Question, Declaration)):
+            raise InvalidMoveError(f"not a move: {action!r}")
+        mover = action.player if isinstance(action, Declaration) else (
+            action.target if pos.pending is not None else action.asker)
+        if mover != self._mover:
+            raise IllegalMoveError(Illegal.NOT_ON_TURN, action, f"on turn: {self.game.player_name(self._mover)}")
+        before = self._mover
+        if isinstance(action, Question) and pos.pending is None and action.answer is not None:
+            raise IllegalMoveError(Illegal.NO_QUESTION_OPEN, action, "ask the question; the asked player answers")
+        pos.push(action)
+        pushed = 1
+        if pos.pending is not None and not pos.over:
+            answers = pos.answers()
+            if answers["yes"] != answers["no"]:  # one legal answer: it is given at once
+                pos.push(pos.pending.answered(answers["yes"]))
+                pushed += 1
+        self._stack.append((pushed, before))
+        self._mover = self._draw_mover()
+
+    def undo(self) -> None:
+        if not self._stack:
+            raise QuaternityError("nothing to undo")
+        pushed, before = self._stack.pop()
+        for _ in range(pushed):
+            self.position.pop()
+        self._mover = before
+
+    def winners(self) -> list[int]:
+        return self.position.winners()
+
+    def returns(self) -> list[float]:
+        out = [0.0] * self.game.players
+        w = self.position.winners()
+        for p in w:
+            out[p] = 1.0 / len(w)
+        return out
+
+    def scores(self) -> list[float]:
+        return [float(x) for x in self.position.scores]
+
+    def observation(self, player: int) -> QuartetsObservation:
+        pos = self.position
+        st = pos.state
+        return QuartetsObservation(
+            seat=player, game=self.game, preset=self.preset, rules=self.rules, options={},
+            moves=tuple(_public_moves(pos.moves)), hands=tuple(pos.hands), claimed=tuple(st.claimed),
+            scores=tuple(st.scores), turn=self._mover, pending=st.pending, hand=None, first=0,
+            game_id=self.seed, _position=pos.copy(),
+        )
+
+    def action_to_string(self, action: Hashable) -> str:
+        return self.game.move_str(action)
+
+    def string_to_action(self, text: str) -> Move:
+        move = self.game.parse_move(text)
+        if isinstance(move, Question) and self.position.pending is None:
+            return move.unanswered()
+        return move
+
+    def record(self) -> dict:
+        g = self.game
+        return {
+            "players": list(g.player_names) if g.named_players else g.players,
+            "sets": g.sets if g.set_names == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: g.sets]) else list(g.set_names),
+            "set_size": g.set_size,
+            "rules": _rules_field(self.preset, self._overrides),
+            "moves": [g.move_str(m) for m in _public_moves(self.position.moves)],
+        }
+
+    def clone(self) -> "QuaternityState":
+        other = object.__new__(QuaternityState)
+        other.__dict__.update(self.__dict__)
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other.position = self.position.copy()
+        other._stack = list(self._stack)
+        return other
+
+
+def _public_moves(moves: list[Move]) -> list[Move]:
+    """The record's moves: a question opened and then answered is one answered move."""
+    out: list[Move] = []
+    for m in moves:
+        if (out and isinstance(m, Question) and m.answer is not None and isinstance(out[-1], Question)
+                and out[-1].answer is None and out[-1] == m.unanswered()):
+            out[-1] = m
+        else:
+            out.append(m)
+    return out
+
+
+# -- the factory ----------------------------------------------------------------------------
+def new_state(seed: int = 0, preset: str = "quaternity", players: int = 3, sets: int = 6, set_size: int = 4,
+              *, engine: Any = None, **overrides: Any):
+    """A fresh game of Quartets: ``preset`` any Quaternity preset or ``classic``, any rule option as a keyword."""
+    game = Game(players, sets, set_size)
+    overrides = {k.replace("-", "_"): v for k, v in overrides.items()}
+    if preset == "classic":
+        rules, options = classic_rules(**overrides)
+        return ClassicState(game, seed, rules=rules, options=options, overrides=overrides)
+    rules = Rules.preset(preset, **overrides)
+    return QuaternityState(game, rules, seed, preset=preset, overrides=overrides, engine=engine)
+
+
+def _agents() -> dict:
+    from .agents import QUARTETS_AGENTS
+
+    return dict(QUARTETS_AGENTS)
+
+
+SPEC = register_game(GameSpec(
+    name="quartets",
+    new_state=new_state,
+    agents=_agents(),
+    description="Quartets: every Quaternity preset (nothing dealt) and classic Quartets (a real deal)",
+))

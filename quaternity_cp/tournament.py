@@ -1,0 +1,393 @@
+"""Tournaments: many seeded games between agents, for every registered game, on one machine or a cluster.
+
+One runner serves every game of :mod:`quaternity_cp.games` (Quartets in every
+preset, Quarto). Game ``k`` of a tournament is played from the seed
+``derive_seed(seed, k)`` (each seat's agent gets ``derive_seed(seed, k, seat + 1)``)
+and with the ``k mod m``-th of the ``m`` distinct seat orders of the line-up, so
+every seat order is played equally often when the number of games is a
+multiple of ``m``, and the results never depend on how many workers ran the
+games or in which order they finished. Games run in batches on a local process
+pool (``workers``) or on a Dask distributed cluster (``cluster``: a scheduler
+address or a ``Client``); the statistics are computed afterwards, in game order.
+
+>>> result = run_tournament("quartets", ["koole-first", "koole-random", "koole-random"], games=6, seed=1,
+...                         options={"preset": "classic", "players": 3, "sets": 6, "set_size": 4})
+>>> sorted(result.summary()["results"])
+['koole-first', 'koole-random']
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .errors import QuaternityError
+from .games import GAMES, derive_seed, load_all
+
+Z95 = 1.959963984540054
+
+
+class TournamentError(QuaternityError, ValueError):
+    """A tournament that cannot be run as asked (unknown game or agent, wrong line-up size, ...)."""
+
+
+@dataclass
+class GameResult:
+    """One finished game: who sat where and what each seat got."""
+
+    index: int
+    seats: tuple[str, ...]  # agent name per seat
+    returns: tuple[float, ...]
+    scores: tuple[float, ...]
+    length: int  # decisions taken (questions, answers, declarations, placements)
+    finished: bool
+    record: dict | None = None
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def seat_orders(lineup: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every distinct seat order of the line-up (an agent named twice is not told apart), sorted."""
+    return sorted(set(itertools.permutations(lineup)))
+
+
+# -- playing ---------------------------------------------------------------------------------
+def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: int,
+              record: bool = False) -> GameResult:
+    """Play game ``index`` of a tournament with seed ``seed``: the agents ``seats`` in seat order."""
+    load_all()
+    spec = GAMES[game]
+    state = spec.new_state(derive_seed(seed, index), **options)
+    agents = [spec.agents[name]() for name in seats]
+    rngs = [random.Random(derive_seed(seed, index, p + 1)) for p in range(len(seats))]
+    length = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        action = agents[p].step(state.observation(p), state.legal_actions(), rngs[p])
+        state.apply_action(action)
+        length += 1
+    finished = not getattr(state, "unfinished", False)
+    return GameResult(index, tuple(seats), tuple(state.returns()), tuple(state.scores()), length, finished,
+                      state.record() if record else None)
+
+
+def play_batch(game: str, options: dict, orders: list[tuple[str, ...]], seed: int, indices: list[int],
+               record: bool = False) -> list[GameResult]:
+    """Play the games ``indices`` (a worker's unit of work)."""
+    return [play_game(game, options, orders[k % len(orders)], seed, k, record) for k in indices]
+
+
+def _play_batch_args(args: tuple) -> list[GameResult]:
+    return play_batch(*args)
+
+
+# -- the runner --------------------------------------------------------------------------------
+@dataclass
+class TournamentResult:
+    """All games of a tournament, in game order, and the statistics computed from them."""
+
+    game: str
+    options: dict
+    lineup: list[str]
+    seed: int
+    games: list[GameResult]
+    orders: list[tuple[str, ...]]
+    workers: int = 1
+    cluster: str | None = None
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        """The statistics as one JSON-ready dict (independent of workers; timing under ``run``)."""
+        n = len(self.games)
+        P = len(self.lineup)
+        names = list(dict.fromkeys(self.lineup))
+        held = {a: 0 for a in names}
+        wins = {a: 0.0 for a in names}
+        score = {a: 0.0 for a in names}
+        seat_held = {a: [0] * P for a in names}
+        seat_wins = {a: [0.0] * P for a in names}
+        seat_total = [0.0] * P
+        lengths = []
+        no_winner = unfinished = 0
+        for r in self.games:
+            lengths.append(r.length)
+            if not r.finished:
+                unfinished += 1
+            if sum(r.returns) == 0:
+                no_winner += 1
+            for p, a in enumerate(r.seats):
+                held[a] += 1
+                wins[a] += r.returns[p]
+                score[a] += r.scores[p]
+                seat_held[a][p] += 1
+                seat_wins[a][p] += r.returns[p]
+                seat_total[p] += r.returns[p]
+        results = {}
+        for a in names:
+            k = held[a]
+            results[a] = {
+                "wins": wins[a],
+                "seats_held": k,
+                "win_rate": wins[a] / k if k else 0.0,
+                "ci95": list(wilson(wins[a], k)),
+                "mean_score": score[a] / k if k else 0.0,
+                "per_seat": [
+                    {"seat": p, "games": seat_held[a][p], "wins": seat_wins[a][p],
+                     "win_rate": seat_wins[a][p] / seat_held[a][p] if seat_held[a][p] else None}
+                    for p in range(P)
+                ],
+            }
+        seats = [{"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
+                  "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
+        rates = [s["win_rate"] for s in seats]
+        return {
+            "game": self.game,
+            "options": self.options,
+            "games": n,
+            "seed": self.seed,
+            "lineup": list(self.lineup),
+            "results": results,
+            "seats": seats,
+            "seat_effect": (max(rates) - min(rates)) if rates else 0.0,
+            "length": {
+                "mean": statistics.fmean(lengths) if lengths else 0.0,
+                "median": statistics.median(lengths) if lengths else 0,
+                "min": min(lengths) if lengths else 0,
+                "max": max(lengths) if lengths else 0,
+            },
+            "no_winner": no_winner,
+            "unfinished": unfinished,
+            "seat_orders": len(self.orders),
+            "balanced": n % len(self.orders) == 0,
+            **self.extra,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """:meth:`summary` plus how the run went (``run``: workers, cluster, seconds, games per second)."""
+        out = self.summary()
+        out["run"] = {
+            "workers": self.workers,
+            "cluster": self.cluster,
+            "seconds": self.seconds,
+            "games_per_second": len(self.games) / self.seconds if self.seconds > 0 else None,
+        }
+        return out
+
+
+def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
+    """Raise :class:`TournamentError` unless the game and agents exist and the line-up fills the table."""
+    load_all()
+    if game not in GAMES:
+        raise TournamentError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
+    spec = GAMES[game]
+    for name in lineup:
+        if name not in spec.agents:
+            raise TournamentError(f"unknown agent {name!r} for {game} (known: {', '.join(sorted(spec.agents))})")
+    state = spec.new_state(0, **options)
+    if state.num_players != len(lineup):
+        raise TournamentError(f"the line-up has {len(lineup)} agents for {state.num_players} seats")
+
+
+def run_tournament(
+    game: str,
+    lineup: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    options: dict | None = None,
+    workers: int = 1,
+    cluster: Any = None,
+    records: str | os.PathLike | None = None,
+    batch_size: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games of ``game`` between the agents of ``lineup`` (one per seat, rotated).
+
+    ``workers`` > 1 plays on a local process pool; ``cluster`` (a Dask scheduler
+    address like ``tcp://host:8786``, or a ``distributed.Client``) plays on a Dask
+    cluster instead. ``records`` is a directory that receives every game as
+    ``game-000000.json`` (a record ``quaternity check`` accepts). ``progress(done,
+    total)`` is called as batches finish.
+    """
+    options = dict(options or {})
+    lineup = list(lineup)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"games must be a whole number >= 1, not {games!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise TournamentError(f"workers must be a whole number >= 1, not {workers!r}")
+    check_lineup(game, lineup, options)
+    orders = seat_orders(lineup)
+    want_records = records is not None
+    if want_records:
+        Path(records).mkdir(parents=True, exist_ok=True)
+    parallel = cluster is not None or workers > 1
+    if batch_size is None:
+        batch_size = max(1, min(250, games // (8 * (workers if cluster is None else 4)))) if parallel else games
+    batches = [list(range(i, min(games, i + batch_size))) for i in range(0, games, batch_size)]
+    args = [(game, options, orders, seed, b, want_records) for b in batches]
+    results: list[GameResult | None] = [None] * games
+    done = 0
+    start = time.monotonic()
+
+    def take(batch_results: list[GameResult]) -> None:
+        nonlocal done
+        for r in batch_results:
+            results[r.index] = r
+            if want_records:
+                path = Path(records) / f"game-{r.index:06d}.json"
+                path.write_text(json.dumps(r.record) + "\n", encoding="utf-8")
+                r.record = None
+        done += len(batch_results)
+        if progress is not None:
+            progress(done, games)
+
+    cluster_name = None
+    if cluster is not None:
+        cluster_name = _run_dask(cluster, args, take)
+    elif workers > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_play_batch_args, a) for a in args]
+            for fut in as_completed(futures):
+                take(fut.result())
+    else:
+        for a in args:
+            for k in a[4]:
+                take([play_game(game, options, orders[k % len(orders)], seed, k, want_records)])
+    return TournamentResult(game, options, lineup, seed, [r for r in results if r is not None], orders,
+                            workers=workers, cluster=cluster_name, seconds=time.monotonic() - start)
+
+
+def _run_dask(cluster: Any, args: list[tuple], take: Callable[[list[GameResult]], None]) -> str:
+    """Play the batches on a Dask cluster (the optional extra ``[cluster]``)."""
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise TournamentError("--cluster needs Dask: pip install 'quaternity-cp[cluster]'") from None
+    own = not isinstance(cluster, Client)
+    try:
+        client = Client(cluster) if own else cluster
+    except (OSError, TimeoutError, ValueError) as err:
+        raise TournamentError(f"cannot reach the Dask scheduler at {cluster}: {err}") from None
+    try:
+        futures = client.map(_play_batch_args, args, pure=False)
+        for fut in as_completed(futures):
+            take(fut.result())
+        return str(client.scheduler.address)
+    finally:
+        if own:
+            client.close()
+
+
+# -- pictures ---------------------------------------------------------------------------------
+def plot_results(summary: dict, path: str | os.PathLike, title: str | None = None) -> None:
+    """Draw each agent's win rate with its 95% interval (matplotlib, the optional extra ``[plot]``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise TournamentError("--plot needs matplotlib: pip install 'quaternity-cp[plot]'") from None
+    names = list(summary["results"])
+    rates = [summary["results"][a]["win_rate"] for a in names]
+    low = [r - summary["results"][a]["ci95"][0] for a, r in zip(names, rates)]
+    high = [summary["results"][a]["ci95"][1] - r for a, r in zip(names, rates)]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(names) + 1), 3.6))
+    ax.bar(range(len(names)), rates, yerr=[low, high], capsize=6, color="#4c72b0")
+    ax.set_xticks(range(len(names)), names)
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_ylim(0, 1)
+    fair = 1 / len(summary["lineup"])
+    ax.axhline(fair, color="grey", linestyle=":", linewidth=1)
+    ax.set_title(title or f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+__all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "wilson", "plot_results",
+           "TournamentResult", "GameResult", "TournamentError", "check_lineup"]
+
+
+# -- the seed's experiment ------------------------------------------------------------------------
+#: The web app's published win rates (% of its games won; own strategy against the two opponents),
+#: rows own strategy, columns the opponent pairs of KOOLE_PAIRS; about 1,000 games a cell.
+KOOLE_PUBLISHED = {
+    "random": (33, 17, 25, 25, 13, 18, 18, 23, 21, 24),
+    "first": (66, 44, 51, 51, 33, 38, 37, 36, 33, 40),
+    "second": (49, 30, 39, 48, 25, 32, 40, 33, 36, 39),
+    "combined": (51, 31, 32, 38, 26, 27, 30, 28, 30, 33),
+}
+KOOLE_PAIRS = (("random", "random"), ("random", "first"), ("random", "second"), ("random", "combined"),
+               ("first", "first"), ("first", "second"), ("first", "combined"), ("second", "second"),
+               ("second", "combined"), ("combined", "combined"))
+KOOLE_PUBLISHED_GAMES = 1000
+KOOLE_OPTIONS = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
+
+
+def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, cluster: Any = None,
+                     progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Every line-up of three koole strategies at 3 players x 6 sets of 4, ``games`` games each.
+
+    Returns ``cells``: one per (own strategy, opponent pair) with our win rate, its
+    standard error and 95% interval, the published figure and the difference in
+    standard errors of the difference (both samples' errors combined), and
+    ``lineups``: the tournament summary of each of the 20 line-ups.
+    """
+    from .agents.koole import STRATEGIES
+
+    lineups = list(itertools.combinations_with_replacement(STRATEGIES, 3))
+    total = games * len(lineups)
+    summaries: dict[tuple[str, ...], dict] = {}
+    start = time.monotonic()
+    for i, lineup in enumerate(lineups):
+        def step(done: int, _n: int, base: int = i * games) -> None:
+            if progress is not None:
+                progress(base + done, total)
+
+        result = run_tournament("quartets", [f"koole-{s}" for s in lineup], games, derive_seed(seed, i),
+                                options=KOOLE_OPTIONS, workers=workers, cluster=cluster, progress=step)
+        summaries[lineup] = result.summary()
+    cells = []
+    for own in STRATEGIES:
+        for j, pair in enumerate(KOOLE_PAIRS):
+            lineup = tuple(sorted((own, *pair), key=STRATEGIES.index))
+            entry = summaries[lineup]["results"][f"koole-{own}"]
+            n = entry["seats_held"]
+            p = entry["win_rate"]
+            theirs = KOOLE_PUBLISHED[own][j] / 100
+            se_ours = math.sqrt(p * (1 - p) / n) if n else 0.0
+            se_theirs = math.sqrt(theirs * (1 - theirs) / KOOLE_PUBLISHED_GAMES)
+            se = math.hypot(se_ours, se_theirs)
+            cells.append({
+                "strategy": own, "opponents": list(pair), "games": n, "ours": p, "se": se_ours,
+                "ci95": entry["ci95"], "theirs": theirs, "difference": p - theirs,
+                "z": (p - theirs) / se if se > 0 else 0.0,
+            })
+    return {
+        "experiment": "koole", "options": KOOLE_OPTIONS, "games_per_lineup": games, "seed": seed,
+        "cells": cells,
+        "lineups": [{"lineup": [f"koole-{s}" for s in k], **{key: v[key] for key in ("results", "seats", "length")}}
+                    for k, v in summaries.items()],
+        "run": {"seconds": time.monotonic() - start, "workers": workers},
+    }
