@@ -25,9 +25,35 @@ def _counter(constraints):
     return DealCounter(constraints, MAX_STATES)
 
 
+#: Counts with more digits than this are printed as "about m x 10^e" in tables and text
+#: (--json always has the exact integer).
+EXACT_DIGITS = 30
+
+
+def exact_integers() -> None:
+    """Lift Python's limit on converting long integers to text (4300 digits) until the
+    command ends: the start of a 10,000-card game has over 10,000 digits of deals."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    click.get_current_context().call_on_close(lambda: sys.set_int_max_str_digits(old))
+
+
+def big(n: int, digits: int = EXACT_DIGITS) -> str:
+    """An exact count with thousands separators, or ``about 1.23e+4567`` when it is longer than ``digits``."""
+    if n < 10**digits:
+        return f"{n:,}"
+    lg = math.log10(n)
+    e = math.floor(lg)
+    m = 10 ** (lg - e)
+    if m >= 9.995:  # rounding would print 10.00
+        m, e = 1.0, e + 1
+    return f"about {m:.2f}e+{e}"
+
+
 def _history(record, engine) -> list[int]:
     """The number of consistent deals at the start, then after every legal move of the record."""
     position = record.position(engine)
+    position.history = False  # nobody undoes these moves
     counts = [_counter(position.constraints).count()]
     for move in record.moves:
         try:
@@ -54,8 +80,9 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     All consistent deals are taken as equally likely. Counts are exact integers,
     probabilities exact fractions (and floats); nothing is enumerated.
     """
+    exact_integers()
     record = load(file, rules)
-    result = replay(record, engine=default_engine(engine), mark_forced=False)
+    result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     c = result.position.constraints
     g = record.game
     try:
@@ -94,8 +121,12 @@ def _print(record, result, deals, prob, whole, drawn, counts) -> None:
     if result.error is not None:
         out.print(f"[bold red]Illegal move {result.error_index}[/bold red] ({record.texts[result.error_index - 1]}): "
                   f"{result.error}; counting the position before it.")
-    out.print(f"[bold]{deals:,}[/bold] consistent deal{'s' if deals != 1 else ''}"
-              + (f" (about 10^{math.log10(deals):.1f})" if deals >= 10**6 else ""))
+    if deals < 10**60:
+        out.print(f"[bold]{deals:,}[/bold] consistent deal{'s' if deals != 1 else ''}"
+                  + (f" (about 10^{math.log10(deals):.1f})" if deals >= 10**6 else ""))
+    else:  # too long to read; --json has the exact integer
+        out.print(f"[bold]{big(deals, 0)}[/bold] consistent deals (a number of {len(str(deals)):,} digits; "
+                  "--json gives it exactly)")
     if deals and prob:
         table = Table(title="Chance that each player holds each card", title_justify="left")
         table.add_column("card")
@@ -130,5 +161,5 @@ def _print(record, result, deals, prob, whole, drawn, counts) -> None:
         for i, n in enumerate(counts):
             lg = math.log10(n) if n else 0.0
             move = record.texts[i - 1] if i else "(start)"
-            table.add_row(str(i), move, f"{n:,}", f"{lg:.2f}", "█" * round(30 * lg / top))
+            table.add_row(str(i), move, big(n), f"{lg:.2f}", "█" * round(30 * lg / top))
         out.print(table)

@@ -50,7 +50,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
         set_id = None if set_name is None else g.set(set_name)
     except QuaternityError as err:
         raise InputError(f"--set: {err} in {file}") from None
-    result = replay(record, engine=default_engine(engine), mark_forced=False)
+    result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     pos = result.position
     if not pos.is_valid():
         message = "the position is invalid: no deal is consistent with it, so nothing can be explained"

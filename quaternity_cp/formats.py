@@ -46,10 +46,152 @@ class Record:
         return Position(self.game, self.rules, engine=engine, state=self.start)
 
 
+# -- input limits and safe decoding -------------------------------------------------
+#: Documented limits (README, docs/rules.md): larger input is refused at once, not ground through.
+MAX_INPUT_BYTES = 16 * 1024 * 1024  # one record or position file (16 MiB)
+MAX_MOVES = 100_000  # moves in one record
+MAX_JSON_DEPTH = 20  # nesting of JSON arrays and objects (a position file needs 3)
+MAX_NUMBER_DIGITS = 20  # digits of one number, in JSON or a text header
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def decode_input(data: bytes) -> str:
+    """File contents as text: at most :data:`MAX_INPUT_BYTES`, strict UTF-8.
+
+    A UTF-8 byte-order mark is accepted (and dropped by :func:`parse_record`).
+
+    >>> decode_input(b"\\xef\\xbb\\xbfplayers: 2")[1:]
+    'players: 2'
+    >>> decode_input(b"players: 2\\n\\xff")
+    Traceback (most recent call last):
+    ...
+    quaternity_cp.formats.FormatError: not UTF-8 text: byte 0xff at line 2 (byte offset 11)
+    """
+    if len(data) > MAX_INPUT_BYTES:
+        raise FormatError(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise FormatError(
+            f"not UTF-8 text: byte 0x{data[err.start]:02x} at line {line} (byte offset {err.start})"
+        ) from None
+
+
+def _where(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line}, column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+def _check_text(text: str) -> str:
+    """The text without a leading byte-order mark; refuses sizes beyond the limit and control characters."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if len(text) > MAX_INPUT_BYTES:
+        raise FormatError(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        raise FormatError(
+            f"{_where(text, bad.start())}: control character U+{ord(bad.group()):04X} (a record is text)"
+        )
+    return text
+
+
+class _JSONRefusal(Exception):
+    def __init__(self, message: str):
+        self.message = message
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _JSONRefusal(f"key {_show(key)} given twice in one object")
+        out[key] = value
+    return out
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _JSONRefusal(f"a number of {len(text.lstrip('-')):,} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    if len(text) > 2 * MAX_NUMBER_DIGITS:
+        raise _JSONRefusal(f"a number of {len(text):,} characters (at most {2 * MAX_NUMBER_DIGITS})")
+    return float(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise _JSONRefusal(f"{name} is not a JSON value")
+
+
+def load_json(text: str, what: str = "JSON") -> Any:
+    """Strict JSON: no duplicate keys, no NaN or Infinity, numbers of at most
+    :data:`MAX_NUMBER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH`
+    deep, no unpaired surrogates; every refusal is a :class:`FormatError`.
+
+    >>> load_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    quaternity_cp.formats.FormatError: malformed JSON: key "a" given twice in one object
+    """
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_json_pairs,
+            parse_int=_json_int,
+            parse_float=_json_float,
+            parse_constant=_json_constant,
+        )
+    except json.JSONDecodeError as err:
+        raise FormatError(f"malformed {what} at line {err.lineno}, column {err.colno}: {err.msg}") from None
+    except _JSONRefusal as err:
+        raise FormatError(f"malformed {what}: {err.message}") from None
+    except RecursionError:
+        raise FormatError(f"malformed {what}: nested more than {MAX_JSON_DEPTH} levels deep") from None
+    _check_json_value(data, what)
+    return data
+
+
+def _check_json_value(data: Any, what: str) -> None:
+    """Nesting depth and unpaired surrogates, without recursion."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in value):
+                raise FormatError(f"malformed {what}: a string with an unpaired surrogate ({_show(value)})")
+        elif isinstance(value, (list, dict)):
+            if depth > MAX_JSON_DEPTH:
+                raise FormatError(f"malformed {what}: nested more than {MAX_JSON_DEPTH} levels deep")
+            items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+            for key, item in items:
+                if key is not None:
+                    stack.append((key, depth))
+                stack.append((item, depth + 1))
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """A value as JSON for a one-line message, shortened when long."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _check_move_count(count: int, where: str) -> None:
+    if count > MAX_MOVES:
+        raise FormatError(f"{where}: {count:,} moves is beyond the limit of {MAX_MOVES:,} moves in one record")
+
+
 # -- helpers -------------------------------------------------------------------------
 def _int(value: Any, where: str, *, low: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{where}: expected a whole number, got {json.dumps(value)}")
+        raise FormatError(f"{where}: expected a whole number, got {_show(value)}")
     if low is not None and value < low:
         raise FormatError(f"{where}: must be at least {low}, got {value}")
     return value
@@ -83,6 +225,7 @@ def _rules(value: Any, override: "str | Rules | None") -> Rules:
         except QuaternityError as err:
             raise FormatError(f"--rules: {err}") from None
     try:
+        _check_rule_keys(value)
         return Rules.from_spec(value)
     except QuaternityError as err:
         raise FormatError(f"field 'rules': {err}") from None
@@ -108,12 +251,12 @@ def _move_from_json(game: Game, item: Any, where: str) -> Move:
             answer = item.get("answer")
             table = {"yes": True, "no": False, "+": True, "-": False, True: True, False: False, None: None}
             if not isinstance(answer, (str, bool, type(None))) or answer not in table:
-                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {json.dumps(answer)}")
+                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {_show(answer)}")
             card = item["card"]
             if not isinstance(card, str):
-                raise FormatError(f"{where}: card must be a card name like \"A0\", got {json.dumps(card)}")
+                raise FormatError(f"{where}: card must be a card name like \"A0\", got {_show(card)}")
             return Question(game.player(item["asker"]), game.player(item["target"]), game.card(card), table[answer])
-        raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {json.dumps(item)}")
+        raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {_show(item)}")
     except FormatError:
         raise
     except QuaternityError as err:
@@ -123,10 +266,11 @@ def _move_from_json(game: Game, item: Any, where: str) -> Move:
 def _moves(game: Game, items: Any, *, field_name: str = "moves") -> tuple[list[Move], list[str]]:
     if not isinstance(items, list):
         raise FormatError(f"field {field_name!r}: expected a list of moves")
+    _check_move_count(len(items), f"field {field_name!r}")
     moves, texts = [], []
     for i, item in enumerate(items, 1):
         text = item if isinstance(item, str) else json.dumps(item)
-        move = _move_from_json(game, item, f"move {i} ({text})")
+        move = _move_from_json(game, item, f"move {i} ({text if len(text) <= 60 else _show(item)})")
         moves.append(move)
         texts.append(text)
     _check_open_last(game, moves, texts)
@@ -142,14 +286,11 @@ def _check_open_last(game: Game, moves: list[Move], texts: list[str]) -> None:
 # -- records ---------------------------------------------------------------------
 def parse_record(text: str, *, rules: "str | Rules | None" = None) -> Record:
     """A record or position from file contents: JSON (starts with ``{``) or the plain text format."""
+    text = _check_text(text)
     if not text.strip():
         raise FormatError("empty input")
     if text.lstrip()[:1] in ("{", "["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise FormatError(f"malformed JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
-        return record_from_json(data, rules=rules)
+        return record_from_json(load_json(text), rules=rules)
     return _record_from_text(text, rules=rules)
 
 
@@ -195,7 +336,9 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         if key not in header:
             raise FormatError(f"missing header line '{key}: ...'")
         value, lineno = header[key]
-        if re.fullmatch(r"\d+", value):
+        if re.fullmatch(r"[0-9]+", value):
+            if len(value) > MAX_NUMBER_DIGITS:
+                raise FormatError(f"line {lineno}: {key}: a number of {len(value):,} digits (at most {MAX_NUMBER_DIGITS})")
             data[key] = int(value)
         elif key != "set_size" and value:
             data[key] = [v for v in re.split(r"[\s,]+", value) if v]
@@ -210,30 +353,58 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         try:
             moves.append(game.parse_move(tok))
         except QuaternityError as err:
-            raise FormatError(f"move {i} ({tok}, line {lineno}): {err}") from None
+            raise FormatError(f"move {i} ({tok if len(tok) <= 60 else _show(tok)}, line {lineno}): {err}") from None
         texts.append(tok)
     _check_open_last(game, moves, texts)
     return Record(game, rule_set, moves, None, texts)
 
 
 def _rules_text(value: str, lineno: int) -> Any:
-    """``pythagoras`` or ``quaternity, handover=seat, tie=shared`` or a JSON object."""
+    """``pythagoras`` or ``quaternity, handover=seat, tie=shared`` or a JSON object.
+
+    ``lineno`` is the header line (0: a command-line option; the caller names the place).
+    An empty value and an option given twice are errors.
+    """
+    try:
+        return _rules_spec(value)
+    except FormatError as err:
+        raise FormatError(f"line {lineno}: rules: {err}" if lineno else str(err)) from None
+
+
+def _rules_spec(value: str) -> Any:
+    value = value.strip()
+    if not value:
+        raise FormatError("empty (give a preset name, e.g. quaternity, optionally with option=value pairs)")
     if value.startswith("{"):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError as err:
-            raise FormatError(f"line {lineno}: malformed JSON in rules: {err.msg}") from None
+        spec = load_json(value, "JSON")
+        _check_rule_keys(spec)
+        return spec
     spec: dict[str, Any] = {}
     for i, part in enumerate(p for p in re.split(r"[\s,]+", value) if p):
         if "=" not in part:
             if i:
-                raise FormatError(f"line {lineno}: rules: expected option=value, got {part!r}")
+                raise FormatError(f"expected option=value, got {_show(part)}")
             spec["preset"] = part
             continue
         key, val = part.split("=", 1)
+        if key.replace("-", "_") in {k.replace("-", "_") for k in spec}:
+            raise FormatError(f"option {_show(key)} given twice")
+        if not val:
+            raise FormatError(f"option {_show(key)} has no value")
         low = val.lower()
         spec[key] = True if low in ("true", "yes") else False if low in ("false", "no") else val
     return spec
+
+
+def _check_rule_keys(spec: Any) -> None:
+    """Rule options spelled two ways (``auto-claim`` and ``auto_claim``) are one option given twice."""
+    if isinstance(spec, Mapping):
+        seen: set[str] = set()
+        for key in spec:
+            norm = str(key).replace("-", "_")
+            if norm in seen:
+                raise FormatError(f"option {_show(key)} given twice")
+            seen.add(norm)
 
 
 # -- positions ---------------------------------------------------------------------
@@ -251,10 +422,30 @@ def _per_seat(game: Game, value: Any, where: str) -> list[int]:
         return [_int(v, f"{where}[{i}]", low=0) for i, v in enumerate(value)]
     if isinstance(value, Mapping):
         out = [0] * game.players
+        seen: set[int] = set()
         for k, v in value.items():
-            out[_seat(game, k, where)] = _int(v, f"{where}.{k}", low=0)
+            p = _seat(game, k, where)
+            if p in seen:
+                raise FormatError(f"{where}: {_who(game, p)} given twice (by seat and by name)")
+            seen.add(p)
+            out[p] = _int(v, f"{where}.{k}", low=0)
         return out
     raise FormatError(f"{where}: expected a list by seat or an object player -> number")
+
+
+def _who(game: Game, p: int) -> str:
+    return game.player_name(p) if game.named_players else f"seat {p}"
+
+
+def _check_scores(game: Game, scores: list[int], claimed_by: list[int]) -> None:
+    """Every point is a claimed set: the scores must be the claims per seat."""
+    for p in range(game.players):
+        if scores[p] != claimed_by[p]:
+            sets = "no set" if claimed_by[p] == 0 else f"{claimed_by[p]} set" + ("s" if claimed_by[p] > 1 else "")
+            raise FormatError(
+                f"field 'scores': {_who(game, p)} has {scores[p]} but claimed {sets} "
+                "(a point is a claimed set; see field 'claimed')"
+            )
 
 
 def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
@@ -279,10 +470,12 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
         raise FormatError("missing field 'hands' (needed once sets are claimed)")
     if sum(hands) != live_cards:
         raise FormatError(f"field 'hands': the hands hold {sum(hands)} cards but {live_cards} cards are in play")
+    claimed_by = [sum(1 for c in claimed if c == p) for p in range(P)]
     if "scores" in data:
         scores = _per_seat(game, data["scores"], "field 'scores'")
+        _check_scores(game, scores, claimed_by)
     else:
-        scores = [sum(1 for c in claimed if c == p) for p in range(P)]
+        scores = claimed_by
     full = (1 << P) - 1
     domains = [full] * game.cards
     raw_cards = data.get("cards", {})
@@ -295,7 +488,13 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
             raise FormatError(f"field 'cards': {err}") from None
         if not isinstance(seats, list):
             raise FormatError(f"field 'cards'.{key}: expected a list of seats")
-        domains[card] = mask_of(_seat(game, v, f"field 'cards'.{key}") for v in seats)
+        if claimed[game.set_of(card)] >= 0:
+            raise FormatError(f"field 'cards'.{key}: set {game.set_name(game.set_of(card))} is claimed, "
+                              "so its cards are out of play")
+        listed = [_seat(game, v, f"field 'cards'.{key}") for v in seats]
+        if len(set(listed)) != len(listed):
+            raise FormatError(f"field 'cards'.{key}: a seat listed twice")
+        domains[card] = mask_of(listed)
     for s in range(game.sets):
         if claimed[s] >= 0:
             for card in game.cards_of(s):
@@ -306,8 +505,12 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
         raw = data.get(name, {})
         if not isinstance(raw, Mapping):
             raise FormatError(f"field {name!r}: expected an object seat -> set -> count")
+        seen_seats: set[int] = set()
         for seat_key, per_set in raw.items():
             p = _seat(game, seat_key, f"field {name!r}")
+            if p in seen_seats:
+                raise FormatError(f"field {name!r}: {_who(game, p)} given twice (by seat and by name)")
+            seen_seats.add(p)
             if not isinstance(per_set, Mapping):
                 raise FormatError(f"field {name!r}.{seat_key}: expected an object set -> count")
             for set_key, count in per_set.items():
@@ -315,6 +518,9 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
                     s = game.set(set_key)
                 except QuaternityError as err:
                     raise FormatError(f"field {name!r}.{seat_key}: {err}") from None
+                if claimed[s] >= 0:
+                    raise FormatError(f"field {name!r}.{seat_key}.{set_key}: set {set_key} is claimed, "
+                                      "so it has no cards in play")
                 table[p][s] = _int(count, f"field {name!r}.{seat_key}.{set_key}", low=0)
                 if count > S:
                     raise FormatError(f"field {name!r}.{seat_key}.{set_key}: {count} is more than the set size {S}")
@@ -331,12 +537,18 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
     raw_turn = data.get("turn", None if over else 0)
     if over:
         turn: tuple[int, ...] = ()
+        if raw_turn is not None and raw_turn != []:
+            raise FormatError("field 'turn': every set is claimed, so the game is over and nobody is on turn (null)")
     elif raw_turn is None:
         raise FormatError("field 'turn': the game is not over, so somebody is on turn")
     elif isinstance(raw_turn, list):
         if not raw_turn:
             raise FormatError("field 'turn': an empty list")
-        turn = tuple(sorted({_seat(game, v, "field 'turn'") for v in raw_turn}))
+        seats = [_seat(game, v, "field 'turn'") for v in raw_turn]
+        twice = [p for i, p in enumerate(seats) if p in seats[:i]]
+        if twice:
+            raise FormatError(f"field 'turn': {_who(game, twice[0])} listed twice")
+        turn = tuple(sorted(seats))
     else:
         turn = (_seat(game, raw_turn, "field 'turn'"),)
     for p in turn:
@@ -353,6 +565,12 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
             raise FormatError("field 'question': expected an open question like \"0>1:A0?\"")
         if turn != (q.asker,):
             raise FormatError("field 'question': the asker must be the player on turn")
+        if claimed[game.set_of(q.card)] >= 0:
+            raise FormatError(f"field 'question': set {game.set_name(game.set_of(q.card))} is claimed")
+        if q.target == q.asker:
+            raise FormatError("field 'question': a player cannot ask itself")
+        if hands[q.target] == 0:
+            raise FormatError(f"field 'question': {_who(game, q.target)} holds no cards and cannot be asked")
         pending = q
     return State(
         constraints=constraints,

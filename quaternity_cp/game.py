@@ -177,7 +177,7 @@ class Game:
         if isinstance(ref, str):
             if ref in self._player_index:
                 return self._player_index[ref]
-            if ref.isdigit():
+            if ref.isascii() and ref.isdigit() and len(ref) <= 9:
                 return self.player(int(ref))
         raise InvalidMoveError(f"unknown player {ref!r}")
 
@@ -198,7 +198,7 @@ class Game:
                 return ref
             raise InvalidMoveError(f"unknown card {ref}")
         if isinstance(ref, str):
-            m = re.fullmatch(r"(.*?)(\d+)", ref)
+            m = re.fullmatch(r"(.*?)([0-9]{1,9})", ref)
             if m and m.group(1) in self._set_index:
                 index = int(m.group(2))
                 if index < self.set_size and (m.group(2) == "0" or not m.group(2).startswith("0")):

@@ -56,8 +56,12 @@ class Position:
         *,
         engine: "str | Engine | None" = None,
         state: State | None = None,
+        history: bool = True,
     ):
         self.game = game
+        # history = False: only the last move stays on the undo stack (one pop), so that
+        # replaying a long record nobody will undo takes memory independent of its length
+        self.history = history
         self.rules = Rules.from_spec(rules)
         self.engine = get_engine(engine)
         if state is None:
@@ -139,7 +143,7 @@ class Position:
         return [min(top, key=lambda p: (st.reached[p], p))]
 
     def copy(self) -> "Position":
-        other = Position(self.game, self.rules, engine=self.engine, state=self._state)
+        other = Position(self.game, self.rules, engine=self.engine, state=self._state, history=self.history)
         other._stack = list(self._stack)
         other._analysis_cache = self._analysis_cache
         other._feasible_cache = self._feasible_cache
@@ -425,6 +429,8 @@ class Position:
             new = replace(
                 self._state, loser=self._mover(move, e), turn=(), ply=self._state.ply + 1, last_claims=(), pending=None
             )
+        if not self.history:
+            self._stack.clear()
         self._stack.append((move, self._state, err))
         self._state = new
         return new.last_claims

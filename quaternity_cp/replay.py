@@ -46,13 +46,16 @@ class Replay:
         return len(self.reports)
 
 
-def replay(record: Record, *, engine=None, mark_forced: bool = True) -> Replay:
+def replay(record: Record, *, engine=None, mark_forced: bool = True, history: bool = True) -> Replay:
     """Play every move of ``record`` from its start, stopping at the first illegal one.
 
     Under ``invalid = lose`` the illegal move ends the game (the mover loses) and
     stays on the position's stack; under ``reject`` the position is left before it.
+    ``history = False``: the position keeps only its last move for undo
+    (:attr:`Position.history`), so memory does not grow with the record's length.
     """
     position = record.position(engine)
+    position.history = history
     result = Replay(position)
     for i, move in enumerate(record.moves, 1):
         forced = False
