@@ -1,0 +1,89 @@
+"""A plain, independent reading of Quarto's rules (QUARTO rules in docs), for the tests to compare against.
+
+Nothing here imports the library: cells are ``(row_from_top, column)`` pairs,
+pieces are 4-bit numbers, a board is a dict cell -> piece, and every check is a
+loop over the lines written out from their coordinates.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+
+def ref_lines(squares: bool = False) -> list[list[tuple[int, int]]]:
+    lines = [[(r, c) for c in range(4)] for r in range(4)]
+    lines += [[(r, c) for r in range(4)] for c in range(4)]
+    lines.append([(i, i) for i in range(4)])
+    lines.append([(i, 3 - i) for i in range(4)])
+    if squares:
+        for r, c in product(range(3), range(3)):
+            lines.append([(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)])
+    return lines
+
+
+def cell_number(rc: tuple[int, int]) -> int:
+    return rc[0] * 4 + rc[1]
+
+
+def cell_name(rc: tuple[int, int]) -> str:
+    return "ABCD"[rc[1]] + str(4 - rc[0])
+
+
+def shares_trait(pieces: list[int]) -> bool:
+    for bit in range(4):
+        values = {(p >> bit) & 1 for p in pieces}
+        if len(values) == 1:
+            return True
+    return False
+
+
+def ref_winning_lines(board: dict[tuple[int, int], int], squares: bool = False) -> list[list[tuple[int, int]]]:
+    out = []
+    for line in ref_lines(squares):
+        if all(rc in board for rc in line) and shares_trait([board[rc] for rc in line]):
+            out.append(line)
+    return out
+
+
+def ref_reachable_board(board: dict[tuple[int, int], int], squares: bool = False) -> bool:
+    """Whether some order of placing the board's pieces completes no line before the last placement (exhaustive)."""
+    if len(set(board.values())) != len(board):
+        return False
+    cells = sorted(board)
+
+    @lru_cache(maxsize=None)
+    def extendable(placed: frozenset) -> bool:
+        # `placed` has no winning line; can the rest be added one by one, only the last completing lines?
+        if len(placed) == len(cells):
+            return True
+        for rc in cells:
+            if rc in placed:
+                continue
+            nxt = placed | {rc}
+            sub = {x: board[x] for x in nxt}
+            if len(nxt) < len(cells) and ref_winning_lines(sub, squares):
+                continue
+            if extendable(nxt):
+                return True
+        return False
+
+    return extendable(frozenset())
+
+
+def ref_position_states(board: dict[tuple[int, int], int], squares: bool = False) -> set[tuple]:
+    """Every (piece in hand, to_move) that a legal game reaching ``board`` can have (empty: unreachable).
+
+    Placement n is made by player n % 2; a finished game has no piece in hand and
+    is written with to_move null or the player who would be next.
+    """
+    if not ref_reachable_board(board, squares):
+        return set()
+    n = len(board)
+    nxt = (n + 1) % 2
+    if ref_winning_lines(board, squares) or n == 16:
+        return {(None, None), (None, nxt)}
+    if n == 0:
+        return {(None, 0)} | {(p, 1) for p in range(16)}
+    used = set(board.values())
+    return {(p, nxt) for p in range(16) if p not in used}
