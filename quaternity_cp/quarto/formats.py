@@ -331,10 +331,9 @@ def check(item: Union[QuartoRecord, QuartoPosition]) -> CheckResult:
 def _raw_state(item: QuartoPosition):
     from .position import State
 
-    lines = item.board.winning_lines(item.squares)
-    over = bool(lines) or item.board.is_full()
-    winner = item.board.count() % 2 if lines else None
-    return State(item.board, item.piece, None if over else item.to_move, winner)
+    # as given; no game reaches it, so nobody has won it
+    over = bool(item.board.winning_lines(item.squares)) or item.board.is_full()
+    return State(item.board, item.piece, None if over else item.to_move, None)
 
 
 # -- writing ----------------------------------------------------------------------------
