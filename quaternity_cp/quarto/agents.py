@@ -119,9 +119,9 @@ class SolverAgent:
         self,
         rng: Optional[random.Random] = None,
         *,
-        exact_from: int = 9,
+        exact_from: int = 8,
         max_seconds: Optional[float] = None,
-        max_nodes: Optional[int] = 2_000_000,
+        max_nodes: Optional[int] = 200_000,
     ):
         self.rng = rng or random.Random(0)
         self.exact_from = exact_from
