@@ -393,6 +393,8 @@ def _rules_spec(value: str) -> Any:
             raise FormatError(f"option {_show(key)} has no value")
         low = val.lower()
         spec[key] = True if low in ("true", "yes") else False if low in ("false", "no") else val
+    if not spec:
+        raise FormatError("empty (give a preset name, e.g. quaternity, optionally with option=value pairs)")
     return spec
 
 
