@@ -210,3 +210,16 @@ def test_draws_share_the_win():
     for m in moves:
         state.apply_action(state.string_to_action(m))
     assert state.is_terminal() and state.returns() == [0.5, 0.5] and state.scores() == [0.0, 0.0]
+
+
+def test_the_tournament_runner_plays_quarto_through_the_registration(tmp_path):
+    from quaternity_cp.quarto.formats import check, parse
+    from quaternity_cp.tournament import run_tournament
+
+    result = run_tournament("quarto", ["greedy", "random"], 6, seed=2, options={"squares": "true"}, records=tmp_path)
+    summary = result.summary()
+    assert summary["results"]["greedy"]["wins"] + summary["results"]["random"]["wins"] == 6
+    for path in sorted(tmp_path.glob("game-*.json")):
+        item = parse(path.read_text())
+        assert item.squares and check(item).valid and check(item).position.over
+    assert len(list(tmp_path.glob("game-*.json"))) == 6
