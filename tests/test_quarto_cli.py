@@ -124,3 +124,54 @@ def test_every_game_the_registered_game_records_passes_check(tmp_path):
         assert result.exit_code == 0 and data["valid"]
         assert (data["over"], data["winner"], data["moves_applied"]) == (
             state.is_terminal(), state.position.winner, len(state.position.moves))
+
+
+def mutations(rng, data):
+    """Random damage to a record or position: fields and moves deleted, duplicated, swapped or replaced."""
+    weird = [None, True, -1, 10**30, 1.5, "", "é" * 3, "\u0000", [], {}, "A1 DSSH", "LRTS", [[None] * 4] * 4]
+    data = json.loads(json.dumps(data))
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(5)
+        key = rng.choice(list(data)) if data else None
+        if kind == 0 and key is not None:
+            del data[key]
+        elif kind == 1 and key is not None:
+            data[key] = rng.choice(weird)
+        elif kind == 2 and isinstance(data.get("moves"), list) and data["moves"]:
+            moves = data["moves"]
+            i, j = rng.randrange(len(moves)), rng.randrange(len(moves))
+            op = rng.randrange(3)
+            if op == 0:
+                moves[i], moves[j] = moves[j], moves[i]
+            elif op == 1:
+                moves.insert(i, moves[j])
+            else:
+                moves[i] = rng.choice(weird)
+        elif kind == 3 and isinstance(data.get("board"), list) and data["board"]:
+            row = rng.choice(data["board"])
+            if isinstance(row, list) and row:
+                row[rng.randrange(len(row))] = rng.choice(weird + ["DSSH", "LRTS"])
+        else:
+            data[rng.choice(["rules", "piece", "to_move", "extra"])] = rng.choice(weird + [{"squares": True}])
+    return data
+
+
+def test_damaged_files_never_crash(tmp_path):
+    import random
+
+    rng = random.Random(9)
+    sources = [json.loads((EXAMPLES / name).read_text()) for name in
+               ("won.json", "draw.json", "position.json", "illegal.json", "unreachable.json", "squares.json")]
+    codes = set()
+    for i in range(120):
+        path = tmp_path / f"m{i}.json"
+        path.write_text(json.dumps(mutations(rng, rng.choice(sources)), ensure_ascii=rng.random() < 0.5))
+        for args in (("check", path), ("check", path, "--json")):
+            result = run(*args)
+            assert result.exit_code in (0, 1, 2), (path.read_text(), result.output)
+            codes.add(result.exit_code)
+            if result.exit_code == 2:
+                assert result.stderr.startswith("quaternity: ") and result.stderr.count("\n") == 1
+            else:
+                assert result.stderr == ""
+    assert codes == {0, 1, 2}
