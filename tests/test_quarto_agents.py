@@ -223,3 +223,11 @@ def test_the_tournament_runner_plays_quarto_through_the_registration(tmp_path):
         item = parse(path.read_text())
         assert item.squares and check(item).valid and check(item).position.over
     assert len(list(tmp_path.glob("game-*.json"))) == 6
+
+
+def test_arena_alternates_who_starts():
+    from quaternity_cp.quarto.game import arena
+
+    result = arena("greedy", "random", 4, seed=1)
+    assert [g.seats for g in result.games] == [("greedy", "random"), ("random", "greedy")] * 2
+    assert result.summary()["results"]["greedy"]["wins"] >= 2

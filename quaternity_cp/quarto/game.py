@@ -140,4 +140,15 @@ SPEC = register_game(
     )
 )
 
-__all__ = ["QuartoState", "QuartoGameAgent", "new_state", "SPEC"]
+def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: bool = False, workers: int = 1):
+    """quarto-lib's arena, as a thin call of the one tournament runner: ``games`` seeded games, who starts alternating.
+
+    Returns the runner's :class:`~quaternity_cp.tournament.TournamentResult`
+    (``.summary()`` has the win rates with their 95% intervals).
+    """
+    from ..tournament import run_tournament
+
+    return run_tournament("quarto", [first, second], games, seed, options={"squares": squares}, workers=workers)
+
+
+__all__ = ["QuartoState", "QuartoGameAgent", "new_state", "arena", "SPEC"]
