@@ -26,8 +26,9 @@ class RateColumn(ProgressColumn):
 def _progress() -> Progress:
     from rich.console import Console
 
+    err = Console(stderr=True)
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
 
 
 def _parse_options(items: tuple[str, ...]) -> dict:
@@ -73,7 +74,7 @@ def _pct(x: float | None) -> str:
 def tournament(game, preset, players, sets, set_size, extra, agents, games, seed, workers, cluster, records, plot,
                as_json):
     """Play seeded games between agents, seats rotated, and report win rates with 95% intervals."""
-    from quaternity_cp.tournament import plot_results, run_tournament
+    from quaternity_cp.tournament import check_lineup, plot_results, run_tournament
 
     lineup = [a.strip() for a in agents.split(",")]
     if any(not a for a in lineup):
@@ -83,6 +84,7 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
         options = {"preset": preset, "players": players, "sets": sets, "set_size": set_size, **options}
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise InputError(f"--plot: {plot}: the picture must be a .png or .svg file")
+    check_lineup(game, lineup, options)
     with _progress() as bar:
         task = bar.add_task(f"{game} {','.join(lineup)}", total=games)
         result = run_tournament(game, lineup, games, seed, options=options, workers=workers, cluster=cluster,

@@ -239,11 +239,12 @@ class ClassicState:
         self.moves: list[Move] = []
         self.questions = 0
         self.winners_: list[int] = []
+        self.tie_break: int | None = None  # tie = random: the seat drawn among those tied for first
         self.unfinished = False
         self._undo: list[tuple] = []
         self._q = [[[Question(x, y, c) for c in range(N * S)] for y in range(P)] for x in range(P)]
-        for p in range(P):  # complete sets at the deal are put down at once
-            for s in range(N):
+        for s in range(N):  # complete sets at the deal are put down at once, by set
+            for p in range(P):
                 if self.count[p][s] == S:
                     self._put_down(p, s)
         self.turn = first
@@ -409,8 +410,9 @@ class ClassicState:
             self.winners_ = []
         elif tie == "first":
             self.winners_ = [min(top, key=lambda p: (self.reached[p], p))]
-        else:  # random: one of the tied players, drawn with the state's generator
-            self.winners_ = [self._rng.choice(top)]
+        else:  # random: one of the tied players, drawn with the state's generator (recorded)
+            self.tie_break = top[self._rng.randrange(len(top))]
+            self.winners_ = [self.tie_break]
 
     def undo(self) -> None:
         if not self._undo:
@@ -443,6 +445,7 @@ class ClassicState:
         self.unfinished = unfinished
         self.questions -= 1
         self.winners_ = []
+        self.tie_break = None
 
     def winners(self) -> list[int]:
         return list(self.winners_) if self.turn < 0 else []
@@ -485,8 +488,8 @@ class ClassicState:
             "first": self.first,
             "moves": [g.move_str(m) for m in self.moves],
         }
-        if self.turn < 0 and not self.unfinished and self.options["tie"] == "random":
-            out["winner"] = self.winners_[0]
+        if self.tie_break is not None:
+            out["tie_break"] = self.tie_break
         return out
 
     def clone(self) -> "ClassicState":
