@@ -28,7 +28,7 @@ MAX_SETS = 1000
 MAX_SET_SIZE = 100
 MAX_CARDS = 10_000
 
-_NAME_FORBIDDEN = set(" \t\r\n>:!+-?#,\"'")
+_NAME_FORBIDDEN = set(" \t\r\n>:!+-?#,\"'[]")  # [ ] would be read as terminal markup
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,9 @@ def _check_names(kind: str, names: Sequence[str], count: int, *, no_trailing_dig
         if not isinstance(name, str) or not name:
             raise SetupError(f"{kind} names must be non-empty strings, got {name!r}")
         if set(name) & _NAME_FORBIDDEN:
-            raise SetupError(f"{kind} name {name!r} contains a space or one of > : ! + - ? # ,")
+            raise SetupError(f"{kind} name {name!r} contains a space or one of > : ! + - ? # , [ ] \" '")
+        if not name.isprintable():
+            raise SetupError(f"{kind} name {name!r} contains a control or formatting character")
         if no_trailing_digit and name[-1].isdigit():
             raise SetupError(f"{kind} name {name!r} must not end in a digit (cards are named set + index)")
         if kind == "player" and name.isdigit():
