@@ -559,3 +559,43 @@ def test_cli_analyze_explain(worked):
     facts = {(e["card"], e["player"]): e["moves"] for e in data["explanations"]}
     assert facts[("B0", 2)] == [2, 4] and facts[("B1", 2)] == []
     assert "explanations" not in json.loads(run("analyze", worked, "--json").output)
+
+
+# -- the shrinking step on non-minimal starting sets ------------------------------------------
+@pytest.mark.parametrize("start", ["all", "padded"])
+def test_shrinking_from_non_minimal_cores(monkeypatch, start):
+    """``responsible_moves`` shrinks whatever first core it gets: fed every candidate move
+    (or CP-SAT's core padded with random extra moves) instead of CP-SAT's usually minimal
+    core, the result must still imply the fact and be minimal, checked on brute-force deals."""
+    import quaternity_cp.explain as explain_module
+
+    real_core = explain_module._sat_core
+    fed, shrunk = [0], [0]
+
+    def non_minimal(k, candidates, negation):
+        core = real_core(k, candidates, negation)
+        if core is None:
+            return None
+        if start == "all":
+            wider = list(candidates)
+        else:
+            rng = random.Random(len(candidates) * 7919 + len(core))
+            wider = sorted(set(core) | {m for m in candidates if rng.random() < 0.6})
+        fed[0] += 1
+        shrunk[0] += len(wider) > len(core)
+        return wider
+
+    monkeypatch.setattr(explain_module, "_sat_core", non_minimal)
+    seen = 0
+    for seed in range(500, 530):
+        rng = random.Random(seed)
+        P, N, S = SHAPES[seed % len(SHAPES)]
+        preset = PRESETS[seed // len(SHAPES) % len(PRESETS)]
+        record = random_record(rng, P, N, S, preset, rng.randint(3, 10), illegal=rng.random() < 0.5)
+        oracle = Oracle(record)
+        _, explanations = explanations_of(record, rng)
+        for e in explanations:
+            check_explanation(oracle, e, record.rules)  # implication and minimality by brute force
+            seen += 1
+    assert seen > 60
+    assert shrunk[0] > 20, (fed, shrunk)  # the deletion loop really had moves to remove
