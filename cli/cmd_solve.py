@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -50,7 +51,8 @@ EXIT_INTERRUPTED = 130
 @click.option("--max-positions", type=click.IntRange(min=1), default=None, metavar="N",
               help="Stop after exploring N positions (the result is then unproven).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="T",
-              help="Stop after T seconds (the result is then unproven).")
+              callback=lambda ctx, param, value: _finite_seconds(value),
+              help="Stop after T seconds (the result is then unproven; checked before every engine call).")
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
@@ -108,6 +110,13 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     else:
         print_result(label, game, res)
     sys.exit(EXIT_INTERRUPTED if res.status == "interrupted" else EXIT_OK)
+
+
+def _finite_seconds(value: float | None) -> float | None:
+    """--max-seconds: a finite number > 0 (click lets nan and inf through its range check)."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value!r} is not a finite number of seconds", param_hint="'--max-seconds'")
+    return value
 
 
 def _parse_rules(rules: str | None) -> Rules:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -13,8 +14,8 @@ from ..errors import QuaternityError
 from ..game import Declaration, Game, Question
 from ..position import Position, State
 from ..rules import Rules
-from .core import INF, Choice, Context, Node, ProgressFn, move_text
-from .graph import DOOMED, GameGraph, Stopped
+from .core import INF, Choice, Context, Node, ProgressFn, Stopped, move_text
+from .graph import DOOMED, GameGraph
 from .quartet import FAIL, SUCCESS, QuartetSearch
 
 GOALS = ("quartet", "win", "value")
@@ -191,6 +192,7 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
     finally:
         result.positions = len(search.tt)
         result.expanded = search.expanded
+    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
     result.result = ok
     result.questions = bound if bound < INF else None
     result.status = "solved"
@@ -241,6 +243,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
     finally:
         result.positions = len(graph)
         result.expanded = graph.expanded
+    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
     pred = graph.predecessors()
     if goal == "win":
         targets = [i for i, w in graph.winners.items() if player in w]
@@ -370,6 +373,12 @@ def solve(
         player = st.turn[0] if len(st.turn) == 1 else 0
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
         raise SolveError(f"unknown player {player!r} (seats are 0..{game.players - 1})")
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
+                                    or not math.isfinite(max_seconds) or max_seconds <= 0):
+        raise SolveError(f"max_seconds must be a finite number of seconds > 0, not {max_seconds!r}")
+    if max_positions is not None and (isinstance(max_positions, bool) or not isinstance(max_positions, int)
+                                      or max_positions < 1):
+        raise SolveError(f"max_positions must be a whole number >= 1, not {max_positions!r}")
     if max_questions is not None:
         if goal != "quartet":
             raise SolveError("--max-questions only applies to the quartet goal")
@@ -392,6 +401,7 @@ def solve(
                          max_questions=max_questions)
     start = time.monotonic()
     deadline = start + max_seconds if max_seconds is not None else None
+    ctx.engine.deadline = deadline
     thresholds = gc.get_threshold()
     gc.set_threshold(100_000, 50, 100)  # a solve allocates millions of small objects that live long
     try:

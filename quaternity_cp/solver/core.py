@@ -37,6 +37,7 @@ the other moves lead to positions with the same key.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -52,6 +53,14 @@ INF = 1 << 30  # "never": an unreachable number of questions or plies
 def default_engine_name() -> str:
     """The fastest exact engine registered: ``flow`` when available, else ``cpsat``."""
     return "flow" if "flow" in ENGINES else "cpsat"
+
+
+class Stopped(Exception):
+    """The search stopped early (``limit``: the position limit, ``time``: the time limit); unproven."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class _BitTable(dict):
@@ -85,6 +94,12 @@ class CachingEngine:
         self.analyses: dict[Constraints, Analysis] = {}
         self.feasibles: dict[Constraints, bool] = {}
         self.calls = 0
+        # the time limit, checked before every engine call: a search stops within one call of it
+        self.deadline: float | None = None
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Stopped("time")
 
     def feasible(self, c: Constraints) -> bool:
         hit = self.feasibles.get(c)
@@ -93,6 +108,7 @@ class CachingEngine:
             if a is not None:
                 hit = a.feasible
             else:
+                self._check_time()
                 self.calls += 1
                 hit = self.inner.feasible(c)
             if len(self.feasibles) > self.limit:
@@ -103,6 +119,7 @@ class CachingEngine:
     def analyze(self, c: Constraints) -> Analysis:
         hit = self.analyses.get(c)
         if hit is None:
+            self._check_time()
             self.calls += 1
             hit = self.inner.analyze(c)
             if len(self.analyses) > self.limit:

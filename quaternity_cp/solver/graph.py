@@ -22,17 +22,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from .core import Context, Node, ProgressFn
+from .core import Context, Node, ProgressFn, Stopped
 
 DOOMED = ("end", "doomed")
-
-
-class Stopped(Exception):
-    """The search stopped early (``limit``: the position limit, ``time``: the time limit); unproven."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 class GameGraph:
@@ -47,6 +39,7 @@ class GameGraph:
         self.succ: list[tuple[int, ...]] = []
         self.winners: dict[int, tuple[int, ...]] = {}
         self.expanded = 0
+        self.max_positions: int | None = None  # a new position beyond this many stops the build
 
     def __len__(self) -> int:
         return len(self.mover)
@@ -62,6 +55,8 @@ class GameGraph:
 
     def _add(self, node: Node) -> int:
         i = len(self.mover)
+        if self.max_positions is not None and i >= self.max_positions:
+            raise Stopped("limit")
         key = self.key_of(node)
         self.ids[key] = i
         if key is DOOMED:
@@ -88,6 +83,7 @@ class GameGraph:
         ctx = self.ctx
         if self.key_of(root) in self.ids:
             return self.id_of(root)
+        self.max_positions = max_positions
         rid = self._add(root)
         stack: list[tuple[int, Node]] = [(rid, root)]
         start = last = time.monotonic()
@@ -95,11 +91,11 @@ class GameGraph:
             i, node = stack.pop()
             if self.mover[i] == -2:
                 continue
-            if max_positions is not None and self.expanded >= max_positions:
-                raise Stopped("limit")
             self.expanded += 1
             out = []
             for move in ctx.moves(node):
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Stopped("time")  # checked per move (and per engine call): big games stop on time
                 child = ctx.describe(ctx.play(node.state, move))
                 j = self.ids.get(self.key_of(child))
                 if j is None:

@@ -27,8 +27,7 @@ import time
 
 from ..game import Declaration
 from ..position import State
-from .core import INF, Context, Node, ProgressFn
-from .graph import Stopped
+from .core import INF, Context, Node, ProgressFn, Stopped
 
 SUCCESS, FAIL, CONTINUE = "success", "fail", "continue"
 
@@ -82,12 +81,10 @@ class QuartetSearch:
     # -- search ---------------------------------------------------------------------
     def _tick(self) -> None:
         self.expanded += 1
-        if self.max_positions is not None and self.expanded > self.max_positions:
-            raise Stopped("limit")
-        if (self.progress is not None or self.deadline is not None) and self.expanded % 16 == 0:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Stopped("time")
+        if self.progress is not None and self.expanded % 16 == 0:
             now = time.monotonic()
-            if self.deadline is not None and now > self.deadline:
-                raise Stopped("time")
             if self.progress is not None and now - self.last >= self.every:
                 self.last = now
                 self.progress({"positions": len(self.tt), "expanded": self.expanded, "depth": self.iteration,
@@ -97,6 +94,8 @@ class QuartetSearch:
         """Whether d(node) <= k; with a proven bound: d when true (<= k), a lower bound (> k) when false."""
         entry = self.tt.get(node.key)
         if entry is None:
+            if self.max_positions is not None and len(self.tt) >= self.max_positions:
+                raise Stopped("limit")  # the positions stored never exceed the limit
             entry = self.tt[node.key] = [0, INF]
         else:
             if entry[1] <= k:
