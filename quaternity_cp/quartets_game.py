@@ -201,6 +201,19 @@ def private_constraints(c: Constraints, seat: int, hand) -> Constraints:
 
 
 # -- classic: a dealt game ------------------------------------------------------------------
+_QUESTIONS: dict[tuple[int, int], list] = {}
+
+
+def _question_table(players: int, cards: int) -> list:
+    """Every open question x>y:c as one shared frozen value, table[x][y][c] (made once per size)."""
+    table = _QUESTIONS.get((players, cards))
+    if table is None:
+        table = [[[Question(x, y, c) for c in range(cards)] for y in range(players)] for x in range(players)]
+        if len(_QUESTIONS) < 64:
+            _QUESTIONS[(players, cards)] = table
+    return table
+
+
 class ClassicState:
     """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores."""
 
@@ -242,7 +255,8 @@ class ClassicState:
         self.tie_break: int | None = None  # tie = random: the seat drawn among those tied for first
         self.unfinished = False
         self._undo: list[tuple] = []
-        self._q = [[[Question(x, y, c) for c in range(N * S)] for y in range(P)] for x in range(P)]
+        self._q = _question_table(P, N * S)
+        self._unclaimed = N
         for s in range(N):  # complete sets at the deal are put down at once, by set
             for p in range(P):
                 if self.count[p][s] == S:
@@ -269,26 +283,20 @@ class ClassicState:
         if x < 0:
             return []
         S = self.game.set_size
-        P = self.game.players
-        targets = [y for y in range(P) if y != x and self.hands[y] > 0]
+        hands = self.hands
+        targets = [y for y in range(self.game.players) if y != x and hands[y] > 0]
         row = self._q[x]
-        out = []
-        if self.hands[x] > 0:
-            count = self.count[x]
+        if hands[x] > 0:
             held = self.held[x]
-            for s, k in enumerate(count):
-                if k:
-                    for card in range(s * S, s * S + S):
-                        if card not in held:
-                            for y in targets:
-                                out.append(row[y][card])
+            cards = [c for s, k in enumerate(self.count[x]) if k for c in range(s * S, s * S + S) if c not in held]
         elif self._ask_empty:
-            for s, p in enumerate(self.claimed):
-                if p < 0:
-                    for card in range(s * S, s * S + S):
-                        for y in targets:
-                            out.append(row[y][card])
-        return out
+            cards = [c for s, p in enumerate(self.claimed) if p < 0 for c in range(s * S, s * S + S)]
+        else:
+            return []
+        if len(targets) == 1:
+            r = row[targets[0]]
+            return [r[c] for c in cards]
+        return [row[y][c] for c in cards for y in targets]
 
     def _illegal(self, move: Question) -> IllegalMoveError | None:
         if not isinstance(move, Question):
@@ -328,9 +336,7 @@ class ClassicState:
     def _ask(self, x: int, y: int, card: int) -> None:
         S = self.game.set_size
         s = card // S
-        undo = (self.turn, len(self.moves), card, self.owner[card], list(self.points), list(self.reached),
-                list(self.claimed), self.unfinished)
-        self._undo.append(undo)
+        self._undo.append((self.turn, len(self.moves), self.unfinished, list(self.reached)))
         self.questions += 1
         yes = self.owner[card] == y
         self.moves.append(Question(x, y, card, yes))
@@ -355,13 +361,15 @@ class ClassicState:
         else:
             nxt = (x + 1) % self.game.players
             self.turn = nxt if self._ask_empty or self.hands[nxt] > 0 else self._fallback(nxt)
-        if self.questions >= MAX_QUESTIONS and not all(p >= 0 for p in self.claimed):
+        if self.questions >= MAX_QUESTIONS and self._unclaimed:
             self.unfinished = True
-        self._check_over()
+        if self._unclaimed == 0 or self.unfinished:
+            self._check_over()
 
     def _put_down(self, p: int, s: int) -> None:
         S = self.game.set_size
         self.claimed[s] = p
+        self._unclaimed -= 1
         self.points[p] += 1
         self.reached[p] = len(self.moves) + 1
         self.hands[p] -= S
@@ -398,7 +406,7 @@ class ClassicState:
             self.turn = -1
             self.winners_ = []
             return
-        if any(p < 0 for p in self.claimed):
+        if self._unclaimed:
             return
         self.turn = -1
         best = max(self.points)
@@ -417,11 +425,14 @@ class ClassicState:
     def undo(self) -> None:
         if not self._undo:
             raise QuaternityError("nothing to undo")
-        turn, n, card, owner, scores, reached, claimed, unfinished = self._undo.pop()
+        turn, n, unfinished, reached = self._undo.pop()
         S = self.game.set_size
         for move in reversed(self.moves[n:]):
             if isinstance(move, Declaration):
                 p, s = move.player, move.set
+                self.claimed[s] = -1
+                self._unclaimed += 1
+                self.points[p] -= 1
                 self.hands[p] += S
                 self.count[p][s] = S
                 for c in range(s * S, s * S + S):
@@ -439,9 +450,7 @@ class ClassicState:
                 self.hands[y] += 1
         del self.moves[n:]
         self.turn = turn
-        self.points = scores
         self.reached = reached
-        self.claimed = claimed
         self.unfinished = unfinished
         self.questions -= 1
         self.winners_ = []
@@ -652,10 +661,24 @@ def _public_moves(moves: list[Move]) -> list[Move]:
 
 
 # -- the factory ----------------------------------------------------------------------------
+_GAMES: dict[tuple, Game] = {}
+
+
+def _game(players: int, sets: int, set_size: int) -> Game:
+    """The Game of a size (immutable, so made once per size)."""
+    key = (players, sets, set_size)
+    game = _GAMES.get(key)
+    if game is None:
+        game = Game(players, sets, set_size)
+        if len(_GAMES) < 64:
+            _GAMES[key] = game
+    return game
+
+
 def new_state(seed: int = 0, preset: str = "quaternity", players: int = 3, sets: int = 6, set_size: int = 4,
               *, engine: Any = None, **overrides: Any):
     """A fresh game of Quartets: ``preset`` any Quaternity preset or ``classic``, any rule option as a keyword."""
-    game = Game(players, sets, set_size)
+    game = _game(players, sets, set_size)
     overrides = {k.replace("-", "_"): v for k, v in overrides.items()}
     if preset == "classic":
         rules, options = classic_rules(**overrides)

@@ -72,8 +72,7 @@ def seat_orders(lineup: Sequence[str]) -> list[tuple[str, ...]]:
 def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: int,
               record: bool = False) -> GameResult:
     """Play game ``index`` of a tournament with seed ``seed``: the agents ``seats`` in seat order."""
-    load_all()
-    spec = GAMES[game]
+    spec = GAMES.get(game) or load_all()[game]
     state = spec.new_state(derive_seed(seed, index), **options)
     agents = [spec.agents[name]() for name in seats]
     rngs = [random.Random(derive_seed(seed, index, p + 1)) for p in range(len(seats))]
