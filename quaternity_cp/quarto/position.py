@@ -28,7 +28,7 @@ from typing import Iterator, Optional
 from .core import Board, Cell, NotationError, Piece, QuartoError
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Move:
     """Place the piece in hand on ``cell`` (None: the opening choice), then give ``piece`` (None: the game ended)."""
 
