@@ -39,23 +39,55 @@ from .base import Analysis, infeasible_analysis
 
 
 class FlowEngine:
-    """Exact analysis with one maximum flow, Régin's filtering and residual cycles (pure Python)."""
+    """Exact analysis with one maximum flow, Régin's filtering and residual cycles (pure Python).
+
+    Incremental: the engine remembers the last deal it found (an owner per card)
+    and starts the next maximum flow from it. A move changes a few domains,
+    bounds and hands, so most cards keep their owner and only the few that no
+    longer fit are placed again by augmenting paths. The remembered deal is only
+    a starting point: every answer is the exact one for the constraints asked
+    (``warm=False`` starts every flow from scratch, for tests and benchmarks).
+    """
 
     name = "flow"
 
-    def feasible(self, c: Constraints) -> bool:
+    def __init__(self, warm: bool = True):
+        self.warm = warm
+        self._last: list[int] | None = None  # per card id of the last deal: its owner (-1: not in play)
+
+    def _place(self, c: Constraints) -> "_Deal | None":
         deal = _Deal.of(c)
-        return deal is not None and deal.place()
+        if deal is None:
+            return None
+        last = self._last if self.warm else None
+        if last is not None and len(last) != len(c.domains):
+            last = None
+        if not deal.place(True, last):
+            return None
+        if self.warm:
+            self._last = deal.global_owners(len(c.domains))
+        return deal
+
+    def feasible(self, c: Constraints) -> bool:
+        return self._place(c) is not None
 
     def analyze(self, c: Constraints) -> Analysis:
-        return _analyze(c)
+        deal = self._place(c)
+        if deal is None:
+            return infeasible_analysis(c)
+        return _analysis_of(c, deal)
 
 
 def _analyze(c: Constraints, greedy: bool = True) -> Analysis:
-    """The analysis; ``greedy=False`` places every card by an augmenting path (for tests)."""
+    """The analysis from scratch; ``greedy=False`` places every card by an augmenting path (for tests)."""
     deal = _Deal.of(c)
     if deal is None or not deal.place(greedy):
         return infeasible_analysis(c)
+    return _analysis_of(c, deal)
+
+
+def _analysis_of(c: Constraints, deal: "_Deal") -> Analysis:
+    """Possible owners and quartets from a deal placing every card."""
     S, live = deal.S, deal.live
     owners = [0] * len(c.domains)
     quartets = [0] * c.sets
@@ -144,11 +176,26 @@ class _Deal:
         return self
 
     # -- maximum flow --------------------------------------------------------------
-    def place(self, greedy: bool = True) -> bool:
-        """Place every card (greedy, then augmenting paths); False when the maximum flow falls short."""
+    def place(self, greedy: bool = True, last: list[int] | None = None) -> bool:
+        """Place every card (the last deal's owners where they still fit, greedy, then augmenting
+        paths); False when the maximum flow falls short."""
         P, S, NP = self.P, self.S, self.NP
         dom, room, seats, used = self.dom, self.room, self.seats, self.used
-        left = self._greedy() if greedy else range(len(dom))
+        if not greedy:
+            left = range(len(dom))
+        else:
+            cards = range(len(dom))
+            if last is not None:
+                kept = self._keep(last)
+                if len(kept) <= 16 + len(dom) // 32:
+                    cards = kept
+                else:  # the last deal is too far from these constraints: start afresh
+                    n = len(dom)
+                    self.owner[:] = [-1] * n
+                    self.count[:] = [0] * NP
+                    self.reach[:] = [0] * NP
+                    self.used[:] = [0] * P
+            left = self._greedy(cards)
         for i in left:
             base = i // S * P
             exits = 0  # seats with a free slot left
@@ -164,13 +211,52 @@ class _Deal:
             self._shift(end, i)
         return True
 
-    def _greedy(self) -> list[int]:
-        """Place the cards that fit directly, fewest seats first, a reserved slot before a free one; the rest."""
+    def _keep(self, last: list[int]) -> list[int]:
+        """Give every card the owner it had in the last deal when that still fits (a valid partial
+        flow: domains, upper bounds and hand slots respected); the cards left."""
+        P, S = self.P, self.S
+        dom, lo, hi, room, live = self.dom, self.lo, self.hi, self.room, self.live
+        owner, count, reach, used = self.owner, self.count, self.reach, self.used
+        left = []
+        i = 0
+        for k, s in enumerate(live):
+            base = k * P
+            for a in last[s * S:s * S + S]:
+                if a >= 0 and dom[i] >> a & 1:
+                    v = base + a
+                    n = count[v]
+                    if n < lo[v]:
+                        pass
+                    elif n < hi[v] and used[a] < room[a]:
+                        used[a] += 1
+                    else:
+                        left.append(i)
+                        i += 1
+                        continue
+                    owner[i] = a
+                    count[v] = n + 1
+                    reach[v] |= dom[i]
+                else:
+                    left.append(i)
+                i += 1
+        return left
+
+    def global_owners(self, n: int) -> list[int]:
+        """The deal as an owner per card id of the game (-1 for cards not in play)."""
+        out = [-1] * n
+        S, owner = self.S, self.owner
+        for k, s in enumerate(self.live):
+            out[s * S:s * S + S] = owner[k * S:k * S + S]
+        return out
+
+    def _greedy(self, cards) -> list[int]:
+        """Place the given cards that fit directly, fewest seats first, a reserved slot before a free
+        one; the cards left."""
         P, S, NP = self.P, self.S, self.NP
         dom, lo, hi, room, seats = self.dom, self.lo, self.hi, self.room, self.seats
         owner, count, reach, used = self.owner, self.count, self.reach, self.used
         left = []
-        for i in sorted(range(len(dom)), key=lambda i: dom[i].bit_count()):
+        for i in sorted(cards, key=lambda i: dom[i].bit_count()):
             d = dom[i]
             base = i // S * P
             options = seats[d]
@@ -336,16 +422,24 @@ class _Deal:
         for x in range(P):
             adj.append(list(self.spare[x]))
         comp = _components(adj)
-        out = []
-        for i, a in enumerate(owner):
-            base = i // S * P
-            here = comp[base + a]
-            m = 1 << a
-            for y in seats[dom[i] & ~m]:
-                if comp[base + y] == here:
-                    m |= 1 << y
-            out.append(m)
-        return out
+        # same[v]: the seats y whose node (y, s) shares v's component; a card held at v may go to y
+        # (in its domain) exactly then
+        full = (1 << P) - 1
+        same = [0] * NP
+        for base in range(0, NP, P):
+            row = comp[base:base + P]
+            first = row[0]
+            if row.count(first) == P:
+                same[base:base + P] = [full] * P
+                continue
+            for x in range(P):
+                here = row[x]
+                m = 0
+                for y in range(P):
+                    if row[y] == here:
+                        m |= 1 << y
+                same[base + x] = m
+        return [dom[i] & same[i // S * P + a] for i, a in enumerate(owner)]
 
     # -- possible quartets -------------------------------------------------------------
     def quartet_candidates(self, possible: list[int]) -> list[tuple[int, int]]:
@@ -380,6 +474,9 @@ class _Deal:
         owner, count, prev = self.owner, self.count, self.prev
         pending = {k * P + p for k, p in candidates}
         found = set()
+        if len(candidates) > 8:
+            # first the candidates that a few swaps of single cards show (the deal is not changed)
+            found = self._swap_witnesses(candidates)
         moved = self.moved
         moved.clear()
         for k, p in candidates:
@@ -420,6 +517,85 @@ class _Deal:
                             found.add(v)
             moved.clear()
         return [(k, p) for k, p in candidates if k * P + p in found]
+
+    def _swap_witnesses(self, candidates: list[tuple[int, int]]) -> set[int]:
+        """Nodes (p, s) of candidates shown by the deal with some disjoint swaps: each card of s held by
+        a != p swapped with a card of p of another set t that a may hold, keeping (a, t) <= hi and
+        (p, t) >= lo. Swaps keep every hand, so the result is a deal in which p holds all of s (a
+        candidate's s has no lower bound for other seats and hi = S for p). Cheap and sound; the
+        candidates it misses go to the exact cycle search."""
+        P, S = self.P, self.S
+        dom, lo, hi, owner, count = self.dom, self.lo, self.hi, self.owner, self.count
+        held: list[list[int]] = [[] for _ in range(P)]
+        for i, a in enumerate(owner):
+            held[a].append(i)
+        # Per seat p, cards of distinct sets t that p can give to any seat: every seat may hold the
+        # card, p holds more than lo of t and every other seat fewer than hi. S of them outside s
+        # witness (p, s) at once: the swaps touch distinct sets, so they do not interact.
+        full = (1 << P) - 1
+        roomy = []  # per local set: -1 when every seat may take one more card of it, the one seat that
+        for k in range(len(self.live)):  # may not when there is one, else -2
+            base = k * P
+            r = -1
+            for v in range(base, base + P):
+                if count[v] >= hi[v]:
+                    r = v - base if r == -1 else -2
+            roomy.append(r)
+        universal: list[list[int]] = []
+        for p in range(P):
+            sets_seen = []
+            for i in held[p]:
+                t = i // S
+                if dom[i] == full and (roomy[t] == -1 or roomy[t] == p) and (not sets_seen or sets_seen[-1] != t):
+                    v = t * P + p
+                    if count[v] > lo[v]:
+                        sets_seen.append(t)
+                        if len(sets_seen) > S:
+                            break
+            universal.append(sets_seen)
+        delta = [0] * self.NP
+        taken = [0] * len(owner)
+        stamp = 0
+        found = set()
+        for k, p in candidates:
+            u = universal[p]
+            if len(u) > S or (len(u) == S and k not in u):
+                found.add(k * P + p)
+                continue
+            first = k * S
+            mine = held[p]
+            stamp += 1
+            touched = []
+            ok = True
+            for j in range(first, first + S):
+                a = owner[j]
+                if a == p:
+                    continue
+                for i in mine:
+                    if taken[i] == stamp or not dom[i] >> a & 1:
+                        continue
+                    t = i // S
+                    if t == k:
+                        continue
+                    vp = t * P
+                    va = vp + a
+                    vp += p
+                    if count[va] + delta[va] >= hi[va] or count[vp] + delta[vp] <= lo[vp]:
+                        continue
+                    taken[i] = stamp
+                    delta[va] += 1
+                    delta[vp] -= 1
+                    touched.append(va)
+                    touched.append(vp)
+                    break
+                else:
+                    ok = False
+                    break
+            for v in touched:
+                delta[v] = 0
+            if ok:
+                found.add(k * P + p)
+        return found
 
 
 def _components(adj: list[list[int]]) -> list[int]:

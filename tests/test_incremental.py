@@ -1,0 +1,143 @@
+"""Incremental analysis (issue 12): the flow engine starts every maximum flow from the last deal it
+found, and shows most possible quartets by swaps of single cards. Every answer must be exactly the
+from-scratch one and brute force's, on random move sequences with pops, and on unrelated states
+analysed one after another by one engine (the worst warm starts)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quaternity_cp import Game, Position
+from quaternity_cp.engines import BruteForceEngine, CpSatEngine, FlowEngine, flow
+from quaternity_cp.engines.brute import candidate_deals
+from quaternity_cp.play import random_move
+from strategies import constraints, feasible_constraints
+
+BRUTE = BruteForceEngine()
+PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def small_enough(c) -> bool:
+    return candidate_deals(c) <= 20_000
+
+
+def check_state(engine: FlowEngine, c) -> None:
+    """The warm engine, a from-scratch analysis and (when small) brute force agree on c and on every
+    single-card restriction of c (the feasibility questions a move asks)."""
+    warm = engine.analyze(c)
+    assert warm == flow._analyze(c)
+    truth = BRUTE.analyze(c) if small_enough(c) else None
+    if truth is not None:
+        assert warm == truth
+    for card in c.cards_in_play[:6]:
+        for p in range(c.players):
+            for mask in (1 << p, ~(1 << p)):
+                r = c.restrict(card, mask)
+                expected = bool(warm.feasible and warm.owners[card] & mask)
+                assert engine.feasible(r) == expected
+    if truth is not None:
+        assert engine.feasible(c) == truth.feasible
+
+
+@PROPERTY
+@given(
+    shape=st.sampled_from([(2, 2, 2), (2, 3, 2), (3, 3, 2), (3, 2, 3), (4, 4, 2), (4, 2, 2), (2, 2, 4)]),
+    preset=st.sampled_from(["quaternity", "blind", "pythagoras", "quaternity-seat"]),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(1, 25),
+)
+def test_random_move_sequences_with_pops(shape, preset, seed, steps):
+    run_sequence(shape, preset, seed, steps)
+
+
+def run_sequence(shape, preset, seed, steps):
+    rng = random.Random(seed)
+    engine = FlowEngine()
+    pos = Position(Game(*shape), preset, engine=engine)
+    for _ in range(steps):
+        check_state(engine, pos.constraints)
+        if pos.moves and (pos.over or rng.random() < 0.3):
+            pos.pop()
+            continue
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)
+    check_state(engine, pos.constraints)
+
+
+@PROPERTY
+@given(st.lists(constraints(), min_size=2, max_size=6))
+def test_one_engine_on_unrelated_states(cs):
+    # every analysis starts from the deal of a different state: still exact
+    engine = FlowEngine()
+    for c in cs:
+        truth = BRUTE.analyze(c)
+        assert engine.analyze(c) == truth
+        assert engine.feasible(c) == truth.feasible
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(feasible_constraints(budget=10**12, players=(3, 6), sets=(4, 8), set_size=(2, 4), max_cards=32),
+                min_size=2, max_size=4))
+def test_warm_and_cold_agree_on_larger_states(cs):
+    warm, cold = FlowEngine(), FlowEngine(warm=False)
+    for c in cs:
+        assert warm.analyze(c) == cold.analyze(c) == flow._analyze(c, greedy=False)
+
+
+def test_warm_and_cold_agree_with_cpsat_through_a_larger_game():
+    rng = random.Random(7)
+    warm = FlowEngine()
+    pos = Position(Game(5, 10, 4), engine=warm)
+    cpsat = CpSatEngine()
+    for i in range(40):
+        c = pos.constraints
+        a = warm.analyze(c)
+        assert a == FlowEngine(warm=False).analyze(c)
+        if i % 8 == 0:
+            assert a == cpsat.analyze(c)
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)
+
+
+@PROPERTY
+@given(feasible_constraints(budget=20_000, players=(2, 4), sets=(3, 4), set_size=(2, 3)))
+def test_swap_witnesses_are_sound_and_the_cycle_search_completes_them(c):
+    deal = flow._Deal.of(c)
+    assert deal is not None and deal.place()
+    possible = deal.possible_owners()
+    candidates = deal.quartet_candidates(possible)
+    shown = deal._swap_witnesses(candidates)
+    truth = BRUTE.analyze(c)
+    for v in shown:  # every quartet shown by swaps is a real one
+        k, p = divmod(v, deal.P)
+        assert truth.quartets[deal.live[k]] >> p & 1
+    assert flow._analyze(c) == truth
+
+
+def test_the_start_of_a_big_game_shows_its_quartets_by_swaps():
+    # 10 players x 40 sets of 10: every (seat, set) is a possible quartet, every one shown by swaps
+    from quaternity_cp.constraints import Constraints
+    c = Constraints.initial(10, 40, 10)
+    deal = flow._Deal.of(c)
+    assert deal.place()
+    candidates = deal.quartet_candidates(deal.possible_owners())
+    assert len(candidates) == 400
+    assert len(deal._swap_witnesses(candidates)) == 400
+    a = FlowEngine().analyze(c)
+    assert all(q == (1 << 10) - 1 for q in a.quartets)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from([(3, 4, 3), (4, 4, 2), (4, 3, 3), (5, 5, 2)]), seed=st.integers(0, 10**6),
+       steps=st.integers(1, 40))
+def test_random_move_sequences_with_pops_slow(shape, seed, steps):
+    run_sequence(shape, "quaternity", seed, steps)
