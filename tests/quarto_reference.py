@@ -87,3 +87,37 @@ def ref_position_states(board: dict[tuple[int, int], int], squares: bool = False
         return {(None, 0)} | {(p, 1) for p in range(16)}
     used = set(board.values())
     return {(p, nxt) for p in range(16) if p not in used}
+
+
+def ref_value(board: dict[tuple[int, int], int], piece: int, squares: bool = False) -> int:
+    """The game value for the player to move, who holds ``piece``: 1 win, 0 draw, -1 loss (plain minimax)."""
+    memo: dict = {}
+
+    def value(b: frozenset, hand: int) -> int:
+        key = (b, hand)
+        if key in memo:
+            return memo[key]
+        cur = dict(b)
+        best = -1
+        empty = [(r, c) for r in range(4) for c in range(4) if (r, c) not in cur]
+        for rc in empty:
+            after = {**cur, rc: hand}
+            if any(rc in line for line in ref_winning_lines(after, squares)):
+                best = 1
+                break
+            if len(after) == 16:
+                best = max(best, 0)
+                continue
+            used = set(after.values())
+            fb = frozenset(after.items())
+            for q in range(16):
+                if q not in used:
+                    best = max(best, -value(fb, q))
+                    if best == 1:
+                        break
+            if best == 1:
+                break
+        memo[key] = best
+        return best
+
+    return value(frozenset(board.items()), piece)
