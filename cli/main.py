@@ -195,6 +195,12 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
     """Replay a record: is every move legal, whose turn is it, who has won."""
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), history=False)
+    if record.tie_break is not None:
+        from quaternity_cp.classic import tie_break_problem
+
+        problem = tie_break_problem(result.position, record.tie_break)
+        if problem:
+            raise InputError(f"{'<stdin>' if file == '-' else file}: {problem}")
     if as_json:
         emit_json(render.check_json(record, result))
     else:
@@ -212,12 +218,19 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
               help="Say why each forced card and forced quartet is forced: the moves responsible and a counting argument.")
 @click.option("--svg", "svg_out", metavar="OUT.svg", default=None,
               help="Also draw the grid of who may hold each card as an SVG picture.")
+@click.option("--as", "seat", metavar="SEAT", default=None,
+              help="The position as this player knows it (its own hand fixed); needs a record with a deal.")
 @guarded
 def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
-            explain: bool, svg_out: str | None = None) -> None:
+            explain: bool, svg_out: str | None = None, seat: str | None = None) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
+    if seat is not None:
+        from .view import analyze_as
+
+        valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
+        sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
     if svg_out is not None:
         from .cmd_report import write_grid_svg
 

@@ -38,8 +38,10 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
             "kind": result.error.kind,
             "message": f"move {result.error_index} ({record.texts[result.error_index - 1]}): {result.error}",
             "reason": result.error.reason.name.lower(),
-            "player": pos.loser,
+            "player": pos.loser if pos.loser is not None else result.error.player,
         }
+        if result.error.card is not None:
+            error["card"] = g.card_name(result.error.card)
         why = illegal_explanation(record, result)
         error["explanation"] = None if why is None else why.to_json(g)
     return {
@@ -53,6 +55,7 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
         "winners": pos.winners(),
         "loser": pos.loser,
         "answers": pos.answers() if pos.pending is not None and result.error is None else None,
+        **_classic_json(record, pos),
         "players": list(g.player_names),
         "rules": record.rules.to_dict() | {"name": record.rules.name},
         "moves": [
@@ -64,6 +67,18 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
             for r in result.reports
         ],
     }
+
+
+def _classic_json(record: Record, pos) -> dict[str, Any]:
+    """Classic quartets: the recorded first player, and the tie for first under ``tie = random``
+    (``tied``: the seats tied for the most sets; ``tie_break``: the recorded draw, or null)."""
+    out: dict[str, Any] = {}
+    if record.first is not None:
+        out["first"] = record.first
+    if record.rules.tie == "random":
+        out["tied"] = pos.tied() if len(pos.tied()) > 1 else []
+        out["tie_break"] = record.tie_break
+    return out
 
 
 def analyze_json(record: Record, result: Replay, explain: bool = False) -> dict[str, Any]:
@@ -182,7 +197,12 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
     if pos.over:
         winners = pos.winners()
         won = ", ".join(_name(g, p) for p in winners) if winners else "nobody"
-        out.print(f"[bold]Game over.[/bold] Winner{'s' if len(winners) > 1 else ''}: {won}")
+        if record.rules.tie == "random" and len(winners) > 1:
+            out.print(f"[bold]Game over.[/bold] Tied for first: {won}; the winner is drawn among them"
+                      " (a record gives the draw as \"tie_break\": seat)")
+        else:
+            out.print(f"[bold]Game over.[/bold] Winner{'s' if len(winners) > 1 else ''}: {won}"
+                      + (" (drawn among the tied)" if record.tie_break is not None and len(pos.tied()) > 1 else ""))
     else:
         turn = pos.turn
         if len(turn) == 1:

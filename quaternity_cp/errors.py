@@ -47,6 +47,14 @@ class Illegal(Enum):
     IMPOSSIBLE_NO = "the asked player must hold the card in every consistent deal"
     NO_DECLARATIONS = "declarations are not part of these rules"
     IMPOSSIBLE_DECLARATION = "no consistent deal gives the player the whole set"
+    # classic quartets (rule option dealt): put-downs, and honesty against a recorded deal
+    PUT_DOWN_NOT_DUE = "a set is put down only at the deal, or by the asker right after the yes that completes it"
+    IMPOSSIBLE_PUT_DOWN = "no consistent deal gives the player the whole set to put down"
+    PUT_DOWN_MISSING = "a complete set was not put down"
+    DISHONEST_ANSWER = "the answer contradicts the deal"
+    DISHONEST_QUESTION = "the asker's hand does not allow this question"
+    DISHONEST_PUT_DOWN = "the put-downs contradict the deal"
+    WRONG_TIE_BREAK = "the recorded tie-break does not fit the result"
 
 
 #: The kind of each reason, as the command line reports it.
@@ -66,12 +74,19 @@ KIND = {
     Illegal.IMPOSSIBLE_NO: "answer",
     Illegal.NO_DECLARATIONS: "declaration",
     Illegal.IMPOSSIBLE_DECLARATION: "declaration",
+    Illegal.PUT_DOWN_NOT_DUE: "claim",
+    Illegal.IMPOSSIBLE_PUT_DOWN: "claim",
+    Illegal.PUT_DOWN_MISSING: "claim",
+    Illegal.DISHONEST_ANSWER: "answer",
+    Illegal.DISHONEST_QUESTION: "question",
+    Illegal.DISHONEST_PUT_DOWN: "claim",
+    Illegal.WRONG_TIE_BREAK: "tie",
 }
 
 
 def _kind(reason: Illegal, move) -> str:
     kind = KIND[reason]
-    if kind != "turn" and type(move).__name__ == "Declaration":
+    if kind not in ("turn", "claim", "tie") and type(move).__name__ == "Declaration":
         return "declaration"
     return kind
 
@@ -80,14 +95,19 @@ class IllegalMoveError(QuaternityError):
     """A well-formed move that the rules do not allow in this position.
 
     ``reason`` is an :class:`Illegal` member, ``kind`` one of ``"turn"``,
-    ``"question"``, ``"answer"``, ``"declaration"``, ``move`` the offending move.
+    ``"question"``, ``"answer"``, ``"declaration"``, ``"claim"`` (a put-down of
+    classic quartets) or ``"tie"``, ``move`` the offending move. ``player`` and
+    ``card`` name the player and card at fault when known (honesty checks).
     """
 
-    def __init__(self, reason: Illegal, move, detail: str = "", kind: str | None = None):
+    def __init__(self, reason: Illegal, move, detail: str = "", kind: str | None = None,
+                 player: int | None = None, card: int | None = None):
         self.reason = reason
         self.move = move
         self.detail = detail
         self.kind = kind or _kind(reason, move)
+        self.player = player
+        self.card = card
         text = reason.value + (f" ({detail})" if detail else "")
         super().__init__(text)
 

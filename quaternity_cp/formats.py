@@ -23,7 +23,7 @@ from .game import Declaration, Game, Move, Question
 from .position import Position, State
 from .rules import Rules
 
-RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves"}
+RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves", "deal", "first", "tie_break"}
 POSITION_KEYS = {"hands", "turn", "scores", "claimed", "cards", "at_least", "at_most", "question"}
 
 
@@ -40,10 +40,14 @@ class Record:
     moves: list[Move] = field(default_factory=list)
     start: State | None = None  # None: the start of the game
     texts: list[str] = field(default_factory=list)  # each move as written, for messages
+    deal: dict[int, list[int]] | None = None  # classic quartets: seat -> the cards dealt to it
+    first: int | None = None  # the seat that moved first
+    tie_break: int | None = None  # tie = random: the seat drawn among those tied for first
 
     def position(self, engine=None) -> Position:
         """The starting position of the record (before its moves)."""
-        return Position(self.game, self.rules, engine=engine, state=self.start)
+        return Position(self.game, self.rules, engine=engine, state=self.start,
+                        first=self.first if self.start is None else None, tie_break=self.tie_break)
 
 
 # -- input limits and safe decoding -------------------------------------------------
@@ -305,8 +309,13 @@ def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record
     start = None
     if set(data) & POSITION_KEYS:
         start = _position_state(game, rule_set, data)
+    from .classic import parse_record_fields, settle_start
+
+    deal, first, tie_break = parse_record_fields(game, rule_set, data, from_start=start is None)
+    if start is not None:
+        start = settle_start(start, rule_set)
     moves, texts = _moves(game, data.get("moves", []))
-    return Record(game, rule_set, moves, start, texts)
+    return Record(game, rule_set, moves, start, texts, deal, first, tie_break)
 
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*:\s*(.*?)\s*$")
@@ -322,13 +331,13 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         m = _HEADER.match(line)
         if m and not tokens:
             key, value = m.group(1), m.group(2)
-            if key not in ("players", "sets", "set_size", "rules"):
-                raise FormatError(f"line {lineno}: unknown header {key!r} (known: players, sets, set_size, rules)")
+            if key not in _TEXT_HEADERS:
+                raise FormatError(f"line {lineno}: unknown header {key!r} (known: {', '.join(_TEXT_HEADERS)})")
             if key in header:
                 raise FormatError(f"line {lineno}: header {key!r} given twice")
             header[key] = (value, lineno)
             continue
-        if m and m.group(1) in ("players", "sets", "set_size", "rules"):
+        if m and m.group(1) in _TEXT_HEADERS:
             raise FormatError(f"line {lineno}: header {m.group(1)!r} after the first move")
         tokens.extend((tok, lineno) for tok in line.split())
     data: dict[str, Any] = {}
@@ -348,6 +357,13 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         data["rules"] = _rules_text(*header["rules"])
     game = _game(data)
     rule_set = _rules(data.get("rules"), rules)
+    from .classic import parse_deal_text, parse_record_fields
+
+    extra = {key: header[key][0] for key in ("first", "tie_break") if key in header}
+    if "deal" in header:
+        extra["deal"] = parse_deal_text(*header["deal"])
+    deal, first, tie_break = parse_record_fields(game, rule_set, extra, from_start=True)
+    _check_move_count(len(tokens), "moves")
     moves, texts = [], []
     for i, (tok, lineno) in enumerate(tokens, 1):
         try:
@@ -356,7 +372,11 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
             raise FormatError(f"move {i} ({tok if len(tok) <= 60 else _show(tok)}, line {lineno}): {err}") from None
         texts.append(tok)
     _check_open_last(game, moves, texts)
-    return Record(game, rule_set, moves, None, texts)
+    return Record(game, rule_set, moves, None, texts, deal, first, tie_break)
+
+
+#: header keys of the plain text format (deal, first, tie_break: classic quartets)
+_TEXT_HEADERS = ("players", "sets", "set_size", "rules", "deal", "first", "tie_break")
 
 
 def _rules_text(value: str, lineno: int) -> Any:
@@ -628,4 +648,35 @@ def _rules_json(rules: Rules) -> Any:
     for key, value in rules.to_dict().items():
         if getattr(base, key) != value:
             out[key] = value
+    return out
+
+
+def record_to_json(
+    game: Game,
+    rules: "Rules | str",
+    moves: "list[Move]",
+    *,
+    deal: "Mapping[int, Any] | None" = None,
+    first: int | None = None,
+    tie_break: int | None = None,
+) -> dict[str, Any]:
+    """A game record as a JSON-ready dict that :func:`parse_record` reads back (and
+    ``quaternity check`` accepts): setup, rules, moves in notation, and the optional
+    classic fields ``deal`` (seat -> card ids), ``first`` and ``tie_break`` (seats).
+    """
+    rules = Rules.from_spec(rules)
+    default_sets = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: game.sets])
+    out: dict[str, Any] = {
+        "players": list(game.player_names) if game.named_players else game.players,
+        "sets": game.sets if game.set_names == default_sets else list(game.set_names),
+        "set_size": game.set_size,
+        "rules": _rules_json(rules),
+    }
+    if deal is not None:
+        out["deal"] = {game.player_name(p): [game.card_name(c) for c in sorted(cards)] for p, cards in sorted(deal.items())}
+    if first is not None:
+        out["first"] = first
+    out["moves"] = [game.move_str(m) for m in moves]
+    if tie_break is not None:
+        out["tie_break"] = tie_break
     return out

@@ -36,6 +36,10 @@ class State:
     loser: int | None = None  # the seat that lost by an illegal move (invalid = lose)
     ply: int = 0
     last_claims: tuple[tuple[int, int], ...] = ()  # (set, seat) claimed by the last move
+    # rule option dealt (classic quartets) only:
+    opening: bool = False  # no question asked yet: any seat may put down a set it was dealt
+    window: tuple[int, int, int] | None = None  # (asker, giver, set) right after a yes: the asker may put the set down
+    first: tuple[int, ...] = (0,)  # the seats that may move first (several: not recorded, any may)
 
     @property
     def over(self) -> bool:
@@ -56,27 +60,44 @@ class Position:
         *,
         engine: "str | Engine | None" = None,
         state: State | None = None,
+        first: int | None = None,
+        tie_break: int | None = None,
         history: bool = True,
     ):
+        """``first``: the seat that moves first (default seat 0; under ``dealt`` any seat
+        may, until the first question says who did). ``tie_break``: under ``tie = random``,
+        the seat drawn among those tied for first (see :meth:`winners`)."""
         self.game = game
         # history = False: only the last move stays on the undo stack (one pop), so that
         # replaying a long record nobody will undo takes memory independent of its length
         self.history = history
         self.rules = Rules.from_spec(rules)
         self.engine = get_engine(engine)
+        self.tie_break = tie_break
+        self._analysis_cache: dict[Constraints, Analysis] = {}
+        self._feasible_cache: dict[Constraints, bool] = {}
+        if first is not None and not (isinstance(first, int) and 0 <= first < game.players):
+            raise InvalidMoveError(f"unknown player {first!r}")
         if state is None:
             P = game.players
+            if first is not None:
+                starters: tuple[int, ...] = (first,)
+            elif self.rules.dealt:
+                starters = tuple(range(P))
+            else:
+                starters = (0,)
             state = State(
                 constraints=Constraints.initial(P, game.sets, game.set_size, self.rules.initial_quartets),
                 claimed=(-1,) * game.sets,
                 scores=(0,) * P,
                 reached=(0,) * P,
-                turn=(0,),
+                turn=starters,
             )
+            if self.rules.dealt:
+                state = replace(state, opening=True, first=starters)
+                state = replace(state, turn=self._opening_turn(state))
         self._state = state
         self._stack: list[tuple[Move, State, IllegalMoveError | None]] = []
-        self._analysis_cache: dict[Constraints, Analysis] = {}
-        self._feasible_cache: dict[Constraints, bool] = {}
 
     # -- read access ------------------------------------------------------------
     @property
@@ -140,10 +161,26 @@ class Position:
             return top
         if self.rules.tie == "all-lose":
             return []
+        if self.rules.tie == "random":
+            # one of the tied players is drawn: the recorded draw, else (not drawn yet) all of
+            # them, each winning with chance 1/k
+            return [self.tie_break] if self.tie_break in top else top
         return [min(top, key=lambda p: (st.reached[p], p))]
 
+    def tied(self) -> list[int]:
+        """The seats tied for the most sets once the game is over (one seat: no tie); [] before."""
+        st = self._state
+        if not st.over:
+            return []
+        seats = [p for p in range(self.game.players) if p != st.loser]
+        if not seats:
+            return []
+        best = max(st.scores[p] for p in seats)
+        return [p for p in seats if st.scores[p] == best]
+
     def copy(self) -> "Position":
-        other = Position(self.game, self.rules, engine=self.engine, state=self._state, history=self.history)
+        other = Position(self.game, self.rules, engine=self.engine, state=self._state, tie_break=self.tie_break,
+                         history=self.history)
         other._stack = list(self._stack)
         other._analysis_cache = self._analysis_cache
         other._feasible_cache = self._feasible_cache
@@ -194,11 +231,87 @@ class Position:
         c = c or self._state.constraints
         S = self.game.set_size
         s = card // S
+        if c.hands[asker] == 0 and self.rules.empty_hand == "ask":
+            return c  # a player without cards may ask for any card: nothing is learnt about it
         c = c.restrict(card, ~(1 << asker)).with_bounds(asker, s, lo=1)
         if self.rules.silence:
             for t in c.sets_in_play:
                 c = c.with_bounds(asker, t, hi=S - 1)
         return c
+
+    # -- classic quartets: put-downs ---------------------------------------------------
+    @property
+    def putdowns_open(self) -> bool:
+        """Under ``dealt``: whether a put-down may still be due (at the deal, or right after a yes)."""
+        st = self._state
+        return st.opening or st.window is not None
+
+    def settled_constraints(self, c: Constraints | None = None) -> Constraints:
+        """Under ``dealt``: the constraints once every put-down due has been made, so that
+        nobody holds a complete unclaimed set (``hi[p][s] <= S-1``). Other rules: unchanged."""
+        c = self._state.constraints if c is None else c
+        if not self.rules.dealt:
+            return c
+        top = self.game.set_size - 1
+        for p in range(c.players):
+            row = c.hi[p]
+            for s in c.sets_in_play:
+                if row[s] > top:
+                    c = c.with_bounds(p, s, hi=top)
+        return c
+
+    def _settle(self, st: State, move: Move) -> Constraints:
+        """The settled constraints before ``move`` (not a put-down); raises when a put-down was due."""
+        c = st.constraints
+        if not self.rules.dealt or not (st.opening or st.window is not None):
+            return c
+        settled = self.settled_constraints(c)
+        if settled is not c and not self._feasible(settled):
+            g = self.game
+            if st.window is not None:
+                x, _, s = st.window
+                detail = f"{g.player_name(x)} must hold all of {g.set_name(s)} and did not put it down"
+            else:
+                detail = "some player must have been dealt a whole set and did not put it down"
+            raise IllegalMoveError(Illegal.PUT_DOWN_MISSING, move, detail, kind="claim")
+        return settled
+
+    def _put_down(self, st: State, move: Declaration) -> State:
+        g = self.game
+        p, s = move.player, move.set
+        c = st.constraints
+        if not c.in_play[s]:
+            raise IllegalMoveError(
+                Illegal.SET_CLAIMED, move, f"set {g.set_name(s)} belongs to {g.player_name(st.claimed[s])}", kind="claim"
+            )
+        if not (st.opening or (st.window is not None and (st.window[0], st.window[2]) == (p, s))):
+            if st.window is not None:
+                detail = f"only {g.player_name(st.window[0])} may put down {g.set_name(st.window[2])} now"
+            else:
+                detail = "no yes has just given this player a card of the set"
+            raise IllegalMoveError(Illegal.PUT_DOWN_NOT_DUE, move, detail, kind="claim")
+        whole = c.with_whole_set(p, s)
+        if not self._feasible(whole):
+            raise IllegalMoveError(Illegal.IMPOSSIBLE_PUT_DOWN, move, kind="claim")
+        window = st.window
+        st = replace(st, constraints=whole, ply=st.ply + 1, last_claims=(), window=None)
+        st = self._claim(st, [(s, p)])
+        if st.opening:
+            if st.over:
+                return replace(st, turn=())
+            return replace(st, turn=self._opening_turn(st))
+        return self._hand_over(st, (window[0], window[1]))
+
+    def _opening_turn(self, st: State) -> tuple[int, ...]:
+        """Under ``dealt``, before the first question: the first player(s), else the fallback."""
+        c = st.constraints
+        if self.rules.empty_hand == "ask":
+            chosen = st.first
+        else:
+            chosen = tuple(p for p in st.first if c.hands[p] > 0) or self._fallback(st, st.first[0])
+        if not self.rules.forced_no_question:
+            chosen = tuple(sorted({self._skip(st, p) for p in chosen}))
+        return chosen
 
     # -- legality -------------------------------------------------------------------
     def check(self, move: Move) -> IllegalMoveError | None:
@@ -245,6 +358,8 @@ class Position:
                 )
             raise IllegalMoveError(Illegal.QUESTION_OPEN, move, f"{g.move_str(q)} awaits an answer")
         if isinstance(move, Declaration):
+            if self.rules.dealt:
+                return self._put_down(st, move)
             return self._declare(st, move)
         return self._question(st, move)
 
@@ -261,16 +376,19 @@ class Position:
             raise IllegalMoveError(
                 Illegal.SET_CLAIMED, move, f"set {g.set_name(s)} belongs to {g.player_name(st.claimed[s])}"
             )
-        if c.hands[x] == 0:
+        if c.hands[x] == 0 and self.rules.empty_hand != "ask":
             raise IllegalMoveError(Illegal.ASKER_EMPTY, move)
         if c.hands[y] == 0:
             raise IllegalMoveError(Illegal.TARGET_EMPTY, move, f"{g.player_name(y)} holds no cards")
+        c = self._settle(st, move)
         asked = self.question_constraints(x, card, c)
         if not self._feasible(asked):
             raise IllegalMoveError(Illegal.NO_CONSISTENT_DEAL, move)
         if not self.rules.forced_no_question and not self._feasible(asked.restrict(card, 1 << y)):
             raise IllegalMoveError(Illegal.ONLY_NO, move)
         opened = replace(st, constraints=asked, pending=move.unanswered(), turn=(x,), ply=st.ply + 1, last_claims=())
+        if self.rules.dealt:
+            opened = replace(opened, opening=False, window=None)
         if move.answer is None:
             return opened
         return self._answer(opened, opened.pending, move.answer, move, ply=st.ply + 1)
@@ -288,9 +406,13 @@ class Position:
             c = c.restrict(card, ~(1 << y))
         ply = st.ply + 1 if ply is None else ply
         st = replace(st, constraints=c, pending=None, ply=ply)
+        if answer and self.rules.dealt:
+            st = replace(st, window=(x, y, card // self.game.set_size))
         st = self._auto_claim(st)
         if answer:
             order = (x, y)
+        elif self.rules.after_no == "next":
+            order = ((x + 1) % self.game.players,)
         else:
             order = (y,)
         return self._hand_over(st, order)
@@ -353,7 +475,11 @@ class Position:
         if st.over:
             return replace(st, turn=())
         chosen: tuple[int, ...] = ()
+        if self.rules.empty_hand == "ask":
+            chosen = (order[0],)  # players without cards keep their turns
         for p in order:
+            if chosen:
+                break
             if c.hands[p] > 0:
                 chosen = (p,)
                 break
@@ -385,14 +511,19 @@ class Position:
     def _skip(self, st: State, p: int) -> int:
         """With forced_no_question = false: the first seat from p on, clockwise, that has a legal question."""
         P = self.game.players
+        ask = self.rules.empty_hand == "ask"
         for k in range(P):
             q = (p + k) % P
-            if st.constraints.hands[q] > 0 and self._has_question(st, q):
+            if (ask or st.constraints.hands[q] > 0) and self._has_question(st, q):
                 return q
         return p
 
     def _has_question(self, st: State, x: int) -> bool:
         c = st.constraints
+        if self.rules.dealt and (st.opening or st.window is not None):
+            c = self.settled_constraints(c)
+            if not self._feasible(c):
+                return True  # a put-down is due: the turn stays where it is
         targets = [y for y in range(self.game.players) if y != x and c.hands[y] > 0]
         if not targets:
             return False
@@ -470,12 +601,28 @@ class Position:
             return
         analysis = self.analysis()
         P = self.game.players
+        ask = self.rules.empty_hand == "ask"
+        if self.rules.dealt:
+            if st.opening:
+                for p in range(P):
+                    for s in c.sets_in_play:
+                        if analysis.quartets[s] >> p & 1:
+                            yield Declaration(p, s)
+            elif st.window is not None:
+                x, _, s = st.window
+                if c.in_play[s] and analysis.quartets[s] >> x & 1:
+                    yield Declaration(x, s)
+            if st.opening or st.window is not None:
+                c = self.settled_constraints(c)
+                if not self._feasible(c):
+                    return  # a put-down is due: no question is legal
+                analysis = self._analyze(c)
         for x in st.turn:
             if self.rules.declare:
                 for s in c.sets_in_play:
                     if analysis.quartets[s] >> x & 1:
                         yield Declaration(x, s)
-            if c.hands[x] == 0:
+            if c.hands[x] == 0 and not ask:
                 continue
             targets = [y for y in range(P) if y != x and c.hands[y] > 0]
             if not targets:

@@ -53,11 +53,26 @@ def replay(record: Record, *, engine=None, mark_forced: bool = True, history: bo
     stays on the position's stack; under ``reject`` the position is left before it.
     ``history = False``: the position keeps only its last move for undo
     (:attr:`Position.history`), so memory does not grow with the record's length.
+
+    A record with a deal (classic quartets) is also checked against it, each
+    move before the public rules: a dishonest answer or question, or a put-down
+    missing or made without the whole set, stops the replay there (the error's
+    ``player`` and ``card`` name who and what; the position is left before it).
     """
     position = record.position(engine)
     position.history = history
     result = Replay(position)
+    table = None
+    if record.deal is not None:
+        from .classic import Table, honesty_error
+
+        table = Table(record.game, record.deal)
     for i, move in enumerate(record.moves, 1):
+        if table is not None:
+            lie = honesty_error(table, move, empty_hand=record.rules.empty_hand)
+            if lie is not None:
+                result.error, result.error_index = lie, i
+                return result
         forced = False
         if mark_forced and isinstance(move, Question) and move.answer is not None:
             forced = _answer_forced(position, move)
@@ -69,6 +84,8 @@ def replay(record: Record, *, engine=None, mark_forced: bool = True, history: bo
         if position.illegal is not None and position.loser is not None:
             result.error, result.error_index = position.illegal, i
             return result
+        if table is not None:
+            table.apply(move)
         result.reports.append(MoveReport(i, move, claims, forced, position.turn))
     return result
 

@@ -4,6 +4,12 @@
 True
 >>> Rules.preset("quaternity", handover="seat") == Rules.preset("quaternity-seat")
 True
+>>> Rules.preset("classic").dealt, Rules.preset("classic").empty_hand
+(True, 'ask')
+>>> Rules.preset("quaternity", dealt=True)
+Traceback (most recent call last):
+...
+quaternity_cp.errors.RulesError: rule options dealt = true and auto_claim = true do not combine: with dealt cards a set is claimed by its holder putting it down (set auto_claim = false)
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from .errors import RulesError
 
 HANDOVERS = ("fewest", "seat", "clockwise", "fewest-cards", "most-cards")
 INVALIDS = ("reject", "lose")
-TIES = ("all-lose", "shared", "first")
+TIES = ("all-lose", "shared", "first", "random")
+EMPTY_HANDS = ("skip", "ask")
+AFTER_NOS = ("asked", "next")
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,15 @@ class Rules:
     handover: str = "fewest"
     invalid: str = "reject"
     tie: str = "all-lose"
+    #: ``skip``: a player without cards has no turn (the hand-over decides); ``ask``: it still
+    #: takes turns and may ask for any card of an unclaimed set (the question tells nothing about it).
+    empty_hand: str = "skip"
+    #: who moves after a no: ``asked`` (the asked player) or ``next`` (the seat after the asker, clockwise).
+    after_no: str = "asked"
+    #: classic quartets: the cards are really dealt; a complete set is put down (``p!s``) by its
+    #: holder at the deal or right after the yes that completes it, so nobody holds a complete
+    #: unclaimed set once the put-downs due are made.
+    dealt: bool = False
 
     def __post_init__(self):
         for f in fields(self):
@@ -37,12 +54,28 @@ class Rules:
             if f.type in ("bool", bool):
                 if not isinstance(value, bool):
                     raise RulesError(f"rule option {f.name!r} must be true or false, not {value!r}")
-        for name, allowed in (("handover", HANDOVERS), ("invalid", INVALIDS), ("tie", TIES)):
+        for name, allowed in (
+            ("handover", HANDOVERS),
+            ("invalid", INVALIDS),
+            ("tie", TIES),
+            ("empty_hand", EMPTY_HANDS),
+            ("after_no", AFTER_NOS),
+        ):
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
                     f"rule option {name!r} must be one of {', '.join(allowed)}, not {value!r}"
                 )
+        if self.dealt:
+            for name, why in (
+                ("auto_claim", "a set is claimed by its holder putting it down"),
+                ("declare", "a complete set is put down at once, never declared later"),
+            ):
+                if getattr(self, name):
+                    raise RulesError(
+                        f"rule options dealt = true and {name} = true do not combine: with dealt cards {why}"
+                        f" (set {name} = false)"
+                    )
 
     @classmethod
     def preset(cls, name: str = "quaternity", **overrides: Any) -> "Rules":
@@ -97,4 +130,5 @@ PRESETS: dict[str, Rules] = {
         handover="clockwise",
         tie="shared",
     ),
+    "classic": Rules(auto_claim=False, dealt=True, empty_hand="ask", after_no="asked", tie="random"),
 }

@@ -25,6 +25,25 @@ as quaternity_cp's Position, so that they are not reported as disagreements):
 - before any score rose every seat "reached" its score at move 0, so under
   ``tie = first`` a tie at zero goes to the lowest seat.
 
+Classic quartets (rule option ``dealt``), applied literally to the deals:
+
+- before the first question (the *opening*) any seat may put down (``p!s``) a
+  set it holds whole; right after a yes (the *window*) the asker may put down
+  the set of the card it received. A put-down keeps the deals where the seat
+  holds the whole set, then claims it;
+- any question first keeps only the deals where nobody holds a complete
+  unclaimed set (the put-downs due were made); no deal left: the question is
+  illegal (kind ``claim``, before the question's own filter). Between put-down
+  phases no deal has a complete unclaimed set, so this is the only place the
+  filter bites;
+- the first player: the record's ``first``, else (dealt) any seat may start,
+  else seat 0; under ``empty_hand = ask`` players without cards keep their turns
+  and ask without telling anything; ``after_no = next`` gives the turn to the
+  seat after the asker; under ``tie = random`` the winner is the recorded
+  ``tie_break`` when it is tied for first, else every tied seat;
+- a seat's private view is the set of consistent deals in which its current
+  hand is its real hand (:func:`private_deals`).
+
 >>> from quaternity_cp import Game, Rules
 >>> steps = reference_replay(Game(2, 2, 2), Rules(), ["0>1:A0+"])
 >>> steps[-1].claimed, steps[-1].turn
@@ -86,10 +105,17 @@ class RefState:
     turn: tuple[int, ...]
     pending: Question | None = None
     loser: int | None = None
+    opening: bool = False
+    window: tuple[int, int, int] | None = None  # (asker, giver, set) right after a yes (dealt)
+    first: tuple[int, ...] = (0,)
 
     @property
     def over(self) -> bool:
         return self.loser is not None or all(p >= 0 for p in self.claimed)
+
+    @property
+    def putdowns_open(self) -> bool:
+        return self.opening or self.window is not None
 
 
 @dataclass(frozen=True)
@@ -125,9 +151,11 @@ class _Illegal(Exception):
 class Reference:
     """The rules of RULES.md applied literally to explicit deals."""
 
-    def __init__(self, game: Game, rules: Rules):
+    def __init__(self, game: Game, rules: Rules, first: int | None = None, tie_break: int | None = None):
         self.game = game
         self.rules = rules
+        self.first = first
+        self.tie_break = tie_break
         self.P = game.players
         self.N = game.sets
         self.S = game.set_size
@@ -187,13 +215,33 @@ class Reference:
             return tuple(top)
         if self.rules.tie == "all-lose":
             return ()
+        if self.rules.tie == "random":
+            return (self.tie_break,) if self.tie_break in top else tuple(top)
         return (min(top, key=lambda p: (st.reached[p], p)),)
+
+    # -- classic quartets -----------------------------------------------------------
+    def no_complete_set(self, st: RefState, deals: np.ndarray | None = None) -> np.ndarray:
+        """Per deal: whether nobody holds a whole unclaimed set."""
+        deals = st.deals if deals is None else deals
+        keep = np.ones(len(deals), dtype=bool)
+        for s in self.unclaimed(st):
+            block = deals[:, s * self.S:(s + 1) * self.S]
+            keep &= ~(block == block[:, :1]).all(axis=1)
+        return keep
+
+    def settled(self, st: RefState) -> RefState:
+        """Under dealt with put-downs open: only the deals where every put-down due was made."""
+        if not (self.rules.dealt and st.putdowns_open):
+            return st
+        return replace(st, deals=st.deals[self.no_complete_set(st)])
 
     # -- the question filter -----------------------------------------------------
     def asked(self, st: RefState, x: int, card: int) -> np.ndarray:
         """Per deal: whether ``x`` may ask for ``card`` in it (lacks it, holds another of its set, silence)."""
         deals = st.deals
         s = card // self.S
+        if self.rules.empty_hand == "ask" and self.hands(st)[x] == 0:
+            return np.ones(len(deals), dtype=bool)  # nothing is learnt about an empty asker
         keep = (deals[:, card] != x) & (self.count(deals, x, s) >= 1)
         if self.rules.silence:
             for t in self.unclaimed(st):
@@ -203,8 +251,9 @@ class Reference:
     def question_targets(self, st: RefState, x: int, card: int) -> list[int]:
         """The seats y for which ``x>y:card`` passes every question check (x on turn assumed)."""
         hands = self.hands(st)
-        if st.claimed[card // self.S] >= 0 or hands[x] == 0:
+        if st.claimed[card // self.S] >= 0 or (hands[x] == 0 and self.rules.empty_hand != "ask"):
             return []
+        st = self.settled(st)
         keep = self.asked(st, x, card)
         if not keep.any():
             return []
@@ -215,6 +264,8 @@ class Reference:
         ]
 
     def has_question(self, st: RefState, x: int) -> bool:
+        if self.rules.dealt and st.putdowns_open and len(self.settled(st).deals) == 0:
+            return True  # a put-down is due: nobody is skipped
         return any(self.question_targets(st, x, c) for c in self.cards_in_play(st))
 
     # -- moves -------------------------------------------------------------------------
@@ -222,16 +273,36 @@ class Reference:
         deals = initial_deals(self.P, self.N, self.S, self.rules.initial_quartets)
         if len(deals) == 0:
             raise ValueError("no initial deal exists under these rules")
+        if self.first is not None:
+            first = (self.first,)
+        elif self.rules.dealt:
+            first = tuple(range(self.P))
+        else:
+            first = (0,)
         st = RefState(
             deals=deals,
             claimed=(-1,) * self.N,
             scores=(0,) * self.P,
             reached=(0,) * self.P,
-            turn=(0,),
+            turn=first,
+            first=first,
+            opening=self.rules.dealt,
         )
+        if self.rules.dealt:
+            return replace(st, turn=self.opening_turn(st))
         if not self.rules.forced_no_question:
-            st = replace(st, turn=(self.skip(st, 0),))
+            st = replace(st, turn=(self.skip(st, first[0]),))
         return st
+
+    def opening_turn(self, st: RefState) -> tuple[int, ...]:
+        hands = self.hands(st)
+        if self.rules.empty_hand == "ask":
+            chosen = st.first
+        else:
+            chosen = tuple(p for p in st.first if hands[p] > 0) or self.fallback(st, st.first[0])
+        if not self.rules.forced_no_question:
+            chosen = tuple(sorted({self.skip(st, p) for p in chosen}))
+        return chosen
 
     def play(self, st: RefState, move, index: int) -> tuple[RefState, str | None]:
         """The state after ``move`` (the ``index``-th move) and the kind of illegality (None if legal)."""
@@ -257,6 +328,8 @@ class Reference:
                 raise _Illegal("answer", mover)
             raise _Illegal("turn", mover)
         if isinstance(move, Declaration):
+            if self.rules.dealt:
+                return self._put_down(st, move, index)
             return self._declare(st, move, index)
         return self._question(st, move, index)
 
@@ -270,8 +343,12 @@ class Reference:
         if st.claimed[s] >= 0:
             raise _Illegal("question", x)
         hands = self.hands(st)
-        if hands[x] == 0 or hands[y] == 0:
+        if (hands[x] == 0 and self.rules.empty_hand != "ask") or hands[y] == 0:
             raise _Illegal("question", x)
+        if self.rules.dealt and st.putdowns_open:
+            st = replace(self.settled(st), opening=False, window=None)
+            if len(st.deals) == 0:
+                raise _Illegal("claim", x)
         deals = st.deals[self.asked(st, x, card)]
         if len(deals) == 0:
             raise _Illegal("question", x)
@@ -296,8 +373,31 @@ class Reference:
             if len(deals) == 0:
                 raise _Illegal("answer", y)
         st = replace(st, deals=deals, pending=None)
+        if yes and self.rules.dealt:
+            st = replace(st, window=(x, y, card // self.S))
         st = self._auto_claim(st, index)
-        return self._hand_over(st, (x, y) if yes else (y,))
+        if yes:
+            order = (x, y)
+        elif self.rules.after_no == "next":
+            order = ((x + 1) % self.P,)
+        else:
+            order = (y,)
+        return self._hand_over(st, order)
+
+    def _put_down(self, st: RefState, move: Declaration, index: int) -> RefState:
+        p, s = move.player, move.set
+        if st.claimed[s] >= 0:
+            raise _Illegal("claim", p)
+        if not (st.opening or (st.window is not None and (st.window[0], st.window[2]) == (p, s))):
+            raise _Illegal("claim", p)
+        deals = st.deals[self.whole(st.deals, p, s)]
+        if len(deals) == 0:
+            raise _Illegal("claim", p)
+        window = st.window
+        st = self._claim(replace(st, deals=deals, window=None), [(s, p)], index)
+        if st.opening:
+            return replace(st, turn=() if st.over else self.opening_turn(st))
+        return self._hand_over(st, (window[0], window[1]))
 
     def _declare(self, st: RefState, move: Declaration, index: int) -> RefState:
         p, s = move.player, move.set
@@ -337,7 +437,7 @@ class Reference:
         if st.over:
             return replace(st, turn=())
         hands = self.hands(st)
-        holding = [p for p in order if hands[p] > 0]
+        holding = [p for p in order if hands[p] > 0 or self.rules.empty_hand == "ask"]
         chosen = (holding[0],) if holding else self.fallback(st, order[0])
         if not self.rules.forced_no_question:
             chosen = tuple(sorted({self.skip(st, p) for p in chosen}))
@@ -369,7 +469,7 @@ class Reference:
         hands = self.hands(st)
         for k in range(self.P):
             q = (p + k) % self.P
-            if hands[q] > 0 and self.has_question(st, q):
+            if (hands[q] > 0 or self.rules.empty_hand == "ask") and self.has_question(st, q):
                 return q
         return p
 
@@ -384,6 +484,14 @@ class Reference:
             ans = self.answers(st)
             return [q.answered(v) for v in (True, False) if ans["yes" if v else "no"]]
         out: list = []
+        if self.rules.dealt:
+            for p in range(self.P):
+                for s in self.unclaimed(st):
+                    due = st.opening or (st.window is not None and (st.window[0], st.window[2]) == (p, s))
+                    if due and self.whole(st.deals, p, s).any():
+                        out.append(Declaration(p, s))
+            if st.putdowns_open and len(self.settled(st).deals) == 0:
+                return out
         for x in st.turn:
             if self.rules.declare:
                 for s in self.unclaimed(st):
@@ -416,13 +524,45 @@ class Reference:
         )
 
 
-def reference_replay(game: Game, rules: Rules, moves: Sequence) -> list[RefStep]:
+def private_deals(ref: Reference, st: RefState, seat: int, hand: Sequence[int], settled: bool = True) -> np.ndarray:
+    """The consistent deals (settled: after the put-downs due) in which ``seat`` holds exactly ``hand``
+    among the cards in play: what that seat knows."""
+    if settled:
+        st = ref.settled(st)
+    deals = st.deals
+    cards = ref.cards_in_play(st)
+    mine = set(hand)
+    keep = np.ones(len(deals), dtype=bool)
+    for c in cards:
+        keep &= (deals[:, c] == seat) == (c in mine)
+    return deals[keep]
+
+
+def deal_facts(ref: Reference, st: RefState, deals: np.ndarray) -> dict:
+    """Owners, quartets and exact probabilities over explicit deals (all equally likely)."""
+    from fractions import Fraction
+
+    n = len(deals)
+    owners, cards = {}, {}
+    for c in ref.cards_in_play(st):
+        column = deals[:, c]
+        owners[c] = sorted(int(p) for p in np.unique(column))
+        cards[c] = {p: Fraction(int((column == p).sum()), n) for p in range(ref.P) if n and (column == p).any()}
+    quartets, whole = {}, {}
+    for s in ref.unclaimed(st):
+        quartets[s] = [p for p in range(ref.P) if ref.whole(deals, p, s).any()]
+        whole[s] = {p: Fraction(int(ref.whole(deals, p, s).sum()), n) for p in quartets[s]}
+    return {"deals": n, "owners": owners, "cards": cards, "quartets": quartets, "whole": whole}
+
+
+def reference_replay(game: Game, rules: Rules, moves: Sequence, first: int | None = None,
+                     tie_break: int | None = None) -> list[RefStep]:
     """The reference's view after every move of a record (moves as text or values).
 
     Under ``invalid = reject`` an illegal move is reported and skipped (the
     position is unchanged); under ``invalid = lose`` it ends the game.
     """
-    ref = Reference(game, rules)
+    ref = Reference(game, rules, first, tie_break)
     st = ref.start()
     steps = []
     for i, move in enumerate(moves, start=1):

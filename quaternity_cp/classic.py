@@ -1,0 +1,456 @@
+"""Classic quartets: a real deal, truthful answers and put-downs (rule option ``dealt``).
+
+In classic quartets the cards are really dealt and every answer is true. The
+public record is still a Quaternity record (:class:`~quaternity_cp.position.Position`
+under a rule set with ``dealt = true``, such as the preset ``classic``); this
+module adds what only the deal knows:
+
+- :func:`deal` draws a deal with a seeded generator, :func:`draw_first` the
+  first player and :func:`draw_tie_break` the winner of a tie for first;
+- :class:`Table` holds the real hands and follows a record's moves: the truthful
+  answer to a question, the put-downs due (a complete set is put down by its
+  holder at the deal, and by the asker right after the yes that completes it);
+- :func:`honesty_error` says whether one move contradicts the real hands
+  ("seat 1 said no but held B2"), and :func:`check_honesty` runs a whole record.
+
+A deal is a mapping seat -> card ids (the hands at the start). Records carry it
+as ``"deal": {seat: [card names]}`` (see :func:`parse_record_fields`).
+
+>>> import random
+>>> from quaternity_cp import Game
+>>> game = Game(3, 2, 3)
+>>> hands = deal(game, random.Random(1))
+>>> sorted(len(h) for h in hands.values())
+[2, 2, 2]
+>>> table = Table(game, {0: [0, 3], 1: [1, 4], 2: [2, 5]})
+>>> table.answer(game.parse_move("0>1:A1?")), table.answer(game.parse_move("0>2:A1?"))
+(True, False)
+>>> table.apply(game.parse_move("0>1:A1+")); table.apply(game.parse_move("0>2:A2+"))
+>>> [game.move_str(m) for m in table.putdowns_due()]
+['0!A']
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable, Mapping, Sequence
+
+from .errors import Illegal, IllegalMoveError, QuaternityError
+from .game import Declaration, Game, Move, Question
+from .rules import Rules
+
+__all__ = [
+    "deal",
+    "draw_first",
+    "draw_tie_break",
+    "Table",
+    "honesty_error",
+    "check_honesty",
+    "deal_to_json",
+    "parse_record_fields",
+]
+
+Deal = dict[int, list[int]]
+
+
+# -- drawing ---------------------------------------------------------------------------
+def deal(game: Game, rng: random.Random, rules: "Rules | str | None" = None) -> Deal:
+    """A uniformly random deal of every card, N*S/P to each seat: seat -> sorted card ids.
+
+    Under ``initial_quartets = false`` deals giving someone a whole set are
+    redrawn (a RulesError when no such deal exists, e.g. sets of one card).
+    Deterministic for a seeded ``rng``.
+    """
+    rules = Rules.from_spec(rules) if rules is not None else Rules.preset("classic")
+    S, H = game.set_size, game.hand_size
+    if not rules.initial_quartets and not _avoidable(game):
+        from .errors import RulesError
+
+        raise RulesError(f"no deal of {game.sets} sets of {S} to {game.players} players avoids a whole set")
+    cards = list(range(game.cards))
+    while True:
+        rng.shuffle(cards)
+        hands = {p: sorted(cards[p * H:(p + 1) * H]) for p in range(game.players)}
+        if rules.initial_quartets or not _whole_sets(game, hands):
+            return hands
+
+
+def _avoidable(game: Game) -> bool:
+    """Whether some deal gives nobody a whole set (each set can be split over two hands)."""
+    return game.set_size > 1 and game.players > 1
+
+
+def _whole_sets(game: Game, hands: Mapping[int, Sequence[int]]) -> list[tuple[int, int]]:
+    """(seat, set) for every set wholly in one hand."""
+    S = game.set_size
+    out = []
+    for p, cards in hands.items():
+        per: dict[int, int] = {}
+        for c in cards:
+            per[c // S] = per.get(c // S, 0) + 1
+        out.extend((p, s) for s, k in per.items() if k == S)
+    return sorted(out, key=lambda t: (t[1], t[0]))
+
+
+def draw_first(game: Game, rng: random.Random) -> int:
+    """The first player, drawn uniformly (classic quartets: ``"first"`` in a record)."""
+    return rng.randrange(game.players)
+
+
+def draw_tie_break(tied: Sequence[int], rng: random.Random) -> int:
+    """The winner among the seats tied for first (``tie = random``: ``"tie_break"`` in a record)."""
+    return sorted(tied)[rng.randrange(len(tied))]
+
+
+# -- the real hands ------------------------------------------------------------------------
+def _who(game: Game, p: int) -> str:
+    return game.player_name(p) if game.named_players else f"seat {p}"
+
+
+class Table:
+    """The real hands of a classic game, following its moves.
+
+    ``owner[c]`` is the seat holding card c (claimed cards stay with their
+    claimer); ``claimed[s]`` the seat that put set s down, or -1. The phase
+    mirrors the public position: before the first question (``opening``) any
+    seat puts down the sets it was dealt; right after a yes (``window``) the
+    asker puts down the set it completed. :meth:`apply` / :meth:`undo` change it.
+    """
+
+    def __init__(self, game: Game, hands: Mapping[int, Iterable[int]]):
+        self.game = game
+        owner = [-1] * game.cards
+        for p, cards in hands.items():
+            for c in cards:
+                owner[c] = p
+        if -1 in owner:
+            raise ValueError(f"card {game.card_name(owner.index(-1))} is dealt to nobody")
+        self.owner = owner
+        self.claimed = [-1] * game.sets
+        self.opening = True
+        self.window: tuple[int, int] | None = None  # (asker, set) right after a yes
+        self._history: list[tuple] = []
+
+    def copy(self) -> "Table":
+        other = Table.__new__(Table)
+        other.game = self.game
+        other.owner = list(self.owner)
+        other.claimed = list(self.claimed)
+        other.opening = self.opening
+        other.window = self.window
+        other._history = list(self._history)
+        return other
+
+    # -- reading -------------------------------------------------------------------------
+    def hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` holds now (unclaimed sets only), ascending."""
+        S = self.game.set_size
+        return [c for c, p in enumerate(self.owner) if p == seat and self.claimed[c // S] < 0]
+
+    def hands(self) -> dict[int, list[int]]:
+        return {p: self.hand(p) for p in range(self.game.players)}
+
+    def holds(self, seat: int, card: int) -> bool:
+        return self.owner[card] == seat and self.claimed[card // self.game.set_size] < 0
+
+    def answer(self, question: Question) -> bool:
+        """The truthful answer: yes exactly when the asked player holds the card."""
+        return self.owner[question.card] == question.target
+
+    def complete_sets(self) -> list[tuple[int, int]]:
+        """(seat, set) for every unclaimed set wholly in one hand, by set."""
+        g = self.game
+        out = []
+        for s in range(g.sets):
+            if self.claimed[s] >= 0:
+                continue
+            holders = {self.owner[c] for c in g.cards_of(s)}
+            if len(holders) == 1:
+                out.append((holders.pop(), s))
+        return out
+
+    def putdowns_due(self) -> list[Declaration]:
+        """The put-downs the rules require now: at the deal every complete set (by set), right
+        after a yes the completed set of the asker; [] otherwise."""
+        if self.opening:
+            return [Declaration(p, s) for p, s in self.complete_sets()]
+        if self.window is not None:
+            x, s = self.window
+            if self.claimed[s] < 0 and all(self.owner[c] == x for c in self.game.cards_of(s)):
+                return [Declaration(x, s)]
+        return []
+
+    # -- following moves ---------------------------------------------------------------------
+    def apply(self, move: Move) -> None:
+        """Follow ``move`` (an answered or open question, or a put-down) on the real cards."""
+        self._history.append((list(self.owner), list(self.claimed), self.opening, self.window))
+        S = self.game.set_size
+        if isinstance(move, Declaration):
+            self.claimed[move.set] = move.player
+            if self.window is not None and self.window[1] == move.set:
+                self.window = None
+            return
+        self.opening = False
+        self.window = None
+        if move.answer and self.owner[move.card] == move.target:
+            self.owner[move.card] = move.asker
+            self.window = (move.asker, move.card // S)
+
+    def undo(self) -> None:
+        """Take back the last :meth:`apply`."""
+        self.owner, self.claimed, self.opening, self.window = self._history.pop()
+
+
+def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> IllegalMoveError | None:
+    """Why ``move`` contradicts the real hands (before it is applied), or None.
+
+    Checked: a question's premise (the asker holds a card of the set and not the
+    card; nothing for an asker without cards under ``empty_hand = ask``), the
+    answer (yes exactly when the asked player holds the card), put-downs (the
+    whole set in the hand) and put-downs missing (a question while a complete
+    set is still in a hand). Turn order and the rest are the public rules' part.
+    """
+    g = table.game
+    S = g.set_size
+    if isinstance(move, Declaration):
+        p, s = move.player, move.set
+        missing = [c for c in g.cards_of(s) if table.owner[c] != p]
+        if missing and table.claimed[s] < 0:
+            return IllegalMoveError(
+                Illegal.DISHONEST_PUT_DOWN, move,
+                f"{_who(g, p)} put down {g.set_name(s)} without holding {g.card_name(missing[0])}",
+                kind="claim", player=p, card=missing[0],
+            )
+        return None
+    if table.opening or table.window is not None:
+        for p, s in table.complete_sets():
+            if table.opening:
+                detail = f"{_who(g, p)} was dealt all of {g.set_name(s)} and did not put it down"
+            else:
+                detail = f"{_who(g, p)} completed {g.set_name(s)} and did not put it down"
+            return IllegalMoveError(Illegal.PUT_DOWN_MISSING, move, detail, kind="claim", player=p)
+    x, y, card = move.asker, move.target, move.card
+    s = card // S
+    hand = table.hand(x)
+    if hand or empty_hand != "ask":
+        if table.owner[card] == x:
+            return IllegalMoveError(
+                Illegal.DISHONEST_QUESTION, move, f"{_who(g, x)} asked for {g.card_name(card)} but held it",
+                player=x, card=card,
+            )
+        if not any(c // S == s for c in hand):
+            return IllegalMoveError(
+                Illegal.DISHONEST_QUESTION, move,
+                f"{_who(g, x)} asked for {g.card_name(card)} without holding a card of {g.set_name(s)}",
+                player=x, card=card,
+            )
+    if move.answer is not None and move.answer != (table.owner[card] == y):
+        said, held = ("yes", "did not hold") if move.answer else ("no", "held")
+        return IllegalMoveError(
+            Illegal.DISHONEST_ANSWER, move, f"{_who(g, y)} said {said} but {held} {g.card_name(card)}",
+            player=y, card=card,
+        )
+    return None
+
+
+def check_honesty(game: Game, rules: Rules, hands: Mapping[int, Iterable[int]], moves: Sequence[Move]
+                  ) -> tuple[int, IllegalMoveError] | None:
+    """The first move (1-based index, error) of ``moves`` that contradicts the deal ``hands``, or None.
+
+    Only honesty and put-downs are checked here; :func:`quaternity_cp.replay.replay`
+    checks both this and the public rules, move by move.
+    """
+    table = Table(game, hands)
+    for i, move in enumerate(moves, 1):
+        err = honesty_error(table, move, empty_hand=rules.empty_hand)
+        if err is not None:
+            return i, err
+        table.apply(move)
+    return None
+
+
+# -- record fields -----------------------------------------------------------------------------
+def deal_to_json(game: Game, hands: Mapping[int, Iterable[int]]) -> dict[str, list[str]]:
+    """A deal as a record's ``"deal"`` field: player name -> card names."""
+    return {game.player_name(p): [game.card_name(c) for c in sorted(cards)] for p, cards in sorted(hands.items())}
+
+
+def _format_error(message: str):
+    from .formats import FormatError
+
+    return FormatError(message)
+
+
+def _seat(game: Game, value: Any, where: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = value.strip()
+    try:
+        return game.player(value)
+    except QuaternityError as err:
+        raise _format_error(f"{where}: {err}") from None
+
+
+def parse_deal(game: Game, rules: Rules, value: Any, where: str = "field 'deal'") -> Deal:
+    """A ``"deal"`` value (player -> list of card names) checked: every seat given, every card
+    exactly once, N*S/P cards a hand, and no whole set under ``initial_quartets = false``."""
+    if not isinstance(value, Mapping):
+        raise _format_error(f"{where}: expected an object player -> list of cards")
+    hands: Deal = {}
+    seen: dict[int, int] = {}
+    for key, cards in value.items():
+        p = _seat(game, key, where)
+        if p in hands:
+            raise _format_error(f"{where}: {_who(game, p)} given twice")
+        if not isinstance(cards, list):
+            raise _format_error(f"{where}.{key}: expected a list of card names")
+        hand = []
+        for item in cards:
+            if not isinstance(item, str):
+                raise _format_error(f"{where}.{key}: a card is a name like \"A0\", got {item!r}")
+            try:
+                c = game.card(item)
+            except QuaternityError as err:
+                raise _format_error(f"{where}.{key}: {err}") from None
+            if c in seen:
+                raise _format_error(f"{where}.{key}: card {item} is dealt twice")
+            seen[c] = p
+            hand.append(c)
+        if len(hand) != game.hand_size:
+            raise _format_error(f"{where}.{key}: {len(hand)} cards, but every hand starts with {game.hand_size}")
+        hands[p] = sorted(hand)
+    for p in range(game.players):
+        if p not in hands:
+            raise _format_error(f"{where}: no hand for {_who(game, p)}")
+    if not rules.initial_quartets:
+        whole = _whole_sets(game, hands)
+        if whole:
+            p, s = whole[0]
+            raise _format_error(
+                f"{where}: {_who(game, p)} is dealt all of {game.set_name(s)}, which these rules"
+                " (initial_quartets = false) never deal"
+            )
+    return hands
+
+
+def parse_record_fields(game: Game, rules: Rules, data: Mapping[str, Any], *, from_start: bool
+                        ) -> tuple[Deal | None, int | None, int | None]:
+    """The classic fields of a record: ``deal``, ``first`` and ``tie_break`` (each may be absent).
+
+    ``deal`` needs rules with dealt cards and a record from the start of the
+    game; ``tie_break`` needs ``tie = random``; ``first`` goes with any rules
+    and a record from the start. Errors are FormatErrors naming the field.
+    """
+    hands = first = tie_break = None
+    if data.get("deal") is not None:
+        if not rules.dealt:
+            raise _format_error("field 'deal': only for rules with dealt cards (preset classic, or dealt = true)")
+        if not from_start:
+            raise _format_error("field 'deal': a deal needs a record from the start of the game, not a position")
+        hands = parse_deal(game, rules, data["deal"])
+    if data.get("first") is not None:
+        if not from_start:
+            raise _format_error("field 'first': a position file says whose turn it is with 'turn'")
+        first = _seat(game, data["first"], "field 'first'")
+    if data.get("tie_break") is not None:
+        if rules.tie != "random":
+            raise _format_error("field 'tie_break': only for rules with tie = random")
+        tie_break = _seat(game, data["tie_break"], "field 'tie_break'")
+    return hands, first, tie_break
+
+
+def parse_deal_text(text: str, lineno: int) -> Any:
+    """A ``deal:`` header of the plain text format: ``0=A0 A1 B2; 1=...`` (or a JSON object)."""
+    text = text.strip()
+    if text.startswith("{"):
+        from .formats import load_json
+
+        return load_json(text, "JSON")
+    out: dict[str, list[str]] = {}
+    for part in (p for p in text.split(";") if p.strip()):
+        if "=" not in part:
+            raise _format_error(f"line {lineno}: deal: expected player=cards, got {part.strip()!r}")
+        key, cards = part.split("=", 1)
+        key = key.strip()
+        if key in out:
+            raise _format_error(f"line {lineno}: deal: player {key!r} given twice")
+        out[key] = [c for c in cards.replace(",", " ").split() if c]
+    return out
+
+
+def tie_break_problem(position, tie_break: int | None) -> str | None:
+    """Why a recorded tie-break does not fit a finished game (not tied, or not among the tied), or None."""
+    if tie_break is None or not position.over:
+        return None
+    tied = position.tied()
+    g = position.game
+    if len(tied) < 2:
+        return f"field 'tie_break': nobody tied for first (the winner is {_who(g, tied[0])})" if tied else None
+    if tie_break not in tied:
+        return (f"field 'tie_break': {_who(g, tie_break)} was not tied for first"
+                f" (tied: {', '.join(_who(g, p) for p in tied)})")
+    return None
+
+
+def settle_start(state, rules: Rules):
+    """A position file's starting state under ``dealt``: nobody holds a complete unclaimed set."""
+    if not rules.dealt:
+        return state
+    from dataclasses import replace
+
+    c = state.constraints
+    top = c.set_size - 1
+    for p in range(c.players):
+        for s in c.sets_in_play:
+            if c.hi[p][s] > top:
+                c = c.with_bounds(p, s, hi=top)
+    return replace(state, constraints=c)
+
+
+def random_game(game: Game, rules: "Rules | str | None", rng: random.Random, *, engine=None,
+                hands: Mapping[int, Iterable[int]] | None = None, first: int | None = None,
+                max_moves: int = 100_000) -> dict[str, Any]:
+    """A whole truthful classic game with uniformly random legal questions, as a record dict
+    (:func:`quaternity_cp.formats.record_to_json`): deal, first player, moves with every
+    put-down due, and the tie-break when tied. For examples and tests; the agents of
+    ``quaternity_cp.agents`` play better.
+    """
+    from .formats import record_to_json
+    from .position import Position
+
+    rules = Rules.from_spec(rules if rules is not None else "classic")
+    if not rules.dealt:
+        from .errors import RulesError
+
+        raise RulesError("random_game plays classic quartets: the rules need dealt = true")
+    hands = deal(game, rng, rules) if hands is None else {p: sorted(c) for p, c in hands.items()}
+    first = draw_first(game, rng) if first is None else first
+    pos = Position(game, rules, engine=engine, first=first)
+    table = Table(game, hands)
+    moves: list[Move] = []
+
+    def play(move: Move) -> None:
+        pos.push(move)
+        table.apply(move)
+        moves.append(move)
+
+    S = game.set_size
+    while not pos.over and len(moves) < max_moves:
+        due = table.putdowns_due()
+        if due:
+            play(due[0])
+            continue
+        x = rng.choice(pos.turn)
+        mine = table.hand(x)
+        held = {c // S for c in mine}
+        cards = [c for c in pos.constraints.cards_in_play if (c // S in held and c not in mine) or not mine]
+        targets = [y for y in range(game.players) if y != x and pos.hands[y] > 0]
+        options = [Question(x, y, c) for c in cards for y in targets]
+        rng.shuffle(options)
+        for q in options:
+            if rules.forced_no_question or pos.check(q) is None:
+                break
+        play(q.answered(table.answer(q)))
+    tie_break = None
+    if pos.over and rules.tie == "random" and len(pos.tied()) > 1:
+        tie_break = draw_tie_break(pos.tied(), rng)
+    return record_to_json(game, rules, moves, deal=hands, first=first, tie_break=tie_break)
