@@ -146,15 +146,18 @@ def experiment():
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True)
 @click.option("--cluster", default=None, metavar="ADDRESS", help="A Dask scheduler address.")
+@click.option("--second-fallback", type=click.Choice(["first", "random"]), default="first", show_default=True,
+              help="What the second-order strategy falls back to: first order (the app's current code) or "
+                   "random (its earlier code).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @guarded
-def koole(games, seed, workers, cluster, as_json):
+def koole(games, seed, workers, cluster, second_fallback, as_json):
     """The seed's experiment: every combination of the four koole strategies at 3 players x 6 sets of 4."""
     from quaternity_cp.tournament import koole_experiment
 
     with _progress() as bar:
         task = bar.add_task("koole experiment", total=games * 20)
-        data = koole_experiment(games, seed, workers=workers, cluster=cluster,
+        data = koole_experiment(games, seed, workers=workers, cluster=cluster, second_fallback=second_fallback,
                                 progress=lambda done, total: bar.update(task, completed=done))
     if as_json:
         emit_json(data)

@@ -345,8 +345,12 @@ KOOLE_OPTIONS = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
 
 
 def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, cluster: Any = None,
+                     second_fallback: str = "first",
                      progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Every line-up of three koole strategies at 3 players x 6 sets of 4, ``games`` games each.
+
+    ``second_fallback = "random"`` plays the second-order strategy as the app's
+    earlier code did (agent ``koole-second-random``) instead of its current code.
 
     Returns ``cells``: one per (own strategy, opponent pair) with our win rate, its
     standard error and 95% interval, the published figure and the difference in
@@ -355,6 +359,11 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
     """
     from .agents.koole import STRATEGIES
 
+    if second_fallback not in ("first", "random"):
+        raise TournamentError(f"second_fallback must be first or random, not {second_fallback!r}")
+    agent = {s: f"koole-{s}" for s in STRATEGIES}
+    if second_fallback == "random":
+        agent["second"] = "koole-second-random"
     lineups = list(itertools.combinations_with_replacement(STRATEGIES, 3))
     total = games * len(lineups)
     summaries: dict[tuple[str, ...], dict] = {}
@@ -364,14 +373,14 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
             if progress is not None:
                 progress(base + done, total)
 
-        result = run_tournament("quartets", [f"koole-{s}" for s in lineup], games, derive_seed(seed, i),
+        result = run_tournament("quartets", [agent[s] for s in lineup], games, derive_seed(seed, i),
                                 options=KOOLE_OPTIONS, workers=workers, cluster=cluster, progress=step)
         summaries[lineup] = result.summary()
     cells = []
     for own in STRATEGIES:
         for j, pair in enumerate(KOOLE_PAIRS):
             lineup = tuple(sorted((own, *pair), key=STRATEGIES.index))
-            entry = summaries[lineup]["results"][f"koole-{own}"]
+            entry = summaries[lineup]["results"][agent[own]]
             n = entry["seats_held"]
             p = entry["win_rate"]
             theirs = KOOLE_PUBLISHED[own][j] / 100
@@ -385,8 +394,9 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
             })
     return {
         "experiment": "koole", "options": KOOLE_OPTIONS, "games_per_lineup": games, "seed": seed,
+        "second_fallback": second_fallback,
         "cells": cells,
-        "lineups": [{"lineup": [f"koole-{s}" for s in k], **{key: v[key] for key in ("results", "seats", "length")}}
+        "lineups": [{"lineup": [agent[s] for s in k], **{key: v[key] for key in ("results", "seats", "length")}}
                     for k, v in summaries.items()],
         "run": {"seconds": time.monotonic() - start, "workers": workers},
     }

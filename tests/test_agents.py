@@ -117,6 +117,8 @@ def test_koole_combined_without_public_colours_asks_randomly():
     assert {m.card // 4 for m in asked} == {0, 1, 2, 3, 4, 5}  # random, not first order (which would ask A3)
     asked = {choose(KooleAgent("second"), state, seed) for seed in range(40)}
     assert asked == {q("0>1:A3?"), q("0>2:A3?")}  # second order falls back to first order
+    earlier = {choose(KooleAgent("second", second_fallback="random"), state, seed) for seed in range(300)}
+    assert {m.card // 4 for m in earlier} == {0, 1, 2, 3, 4, 5}  # the app's earlier code: random
 
 
 def test_koole_random_asks_only_legal_questions():

@@ -6,7 +6,8 @@ know (:class:`~quaternity_cp.quartets_game.QuartetsObservation`), never the deal
 
 - ``random``: a uniformly random legal action (any preset).
 - ``koole-random``, ``koole-first``, ``koole-second``, ``koole-combined``: the four
-  strategies of the seed's web app (classic only), see :mod:`.koole`.
+  strategies of the seed's web app (classic only), see :mod:`.koole`; ``koole-second-random``:
+  second order falling back to random, as the app's earlier code did.
 - ``knowledge``, ``cautious``: exact reasoning on what the seat knows, see :mod:`.exact`.
 - ``solver``: the puzzle solver when the position is small, ``knowledge`` otherwise.
 """
@@ -21,6 +22,7 @@ from .koole import STRATEGIES, KooleAgent
 QUARTETS_AGENTS = {
     "random": RandomAgent,
     **{f"koole-{s}": (lambda s=s: KooleAgent(s)) for s in STRATEGIES},
+    "koole-second-random": lambda: KooleAgent("second", second_fallback="random"),
     "knowledge": KnowledgeAgent,
     "cautious": CautiousAgent,
     "solver": SolverAgent,

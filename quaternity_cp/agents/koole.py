@@ -54,13 +54,21 @@ STRATEGIES = ("random", "first", "second", "combined")
 
 
 class KooleAgent:
-    """One of the web app's strategies: ``random``, ``first``, ``second`` or ``combined`` (classic only)."""
+    """One of the web app's strategies: ``random``, ``first``, ``second`` or ``combined`` (classic only).
 
-    def __init__(self, strategy: str):
+    ``second_fallback`` (``second`` only): ``"first"`` as the app's current code, or
+    ``"random"`` as its earlier code did (the agent ``koole-second-random``; it then
+    plays like ``combined``, see the README's experiment section).
+    """
+
+    def __init__(self, strategy: str, second_fallback: str = "first"):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown koole strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+        if second_fallback not in ("first", "random"):
+            raise ValueError(f"second_fallback must be first or random, not {second_fallback!r}")
         self.strategy = strategy
-        self.name = f"koole-{strategy}"
+        self.second_fallback = second_fallback
+        self.name = f"koole-{strategy}" + ("-random" if strategy == "second" and second_fallback == "random" else "")
         self._game = None
 
     # -- the public record, rebuilt incrementally -------------------------------------------
@@ -136,7 +144,7 @@ class KooleAgent:
             found = self._second(obs, rng)
             if found is not None:
                 y, card = found
-            elif self.strategy == "second":
+            elif self.strategy == "second" and self.second_fallback == "first":
                 y, card = self._first(obs, rng)
             else:
                 y, card = self._random(obs, rng)
