@@ -48,10 +48,12 @@ from quaternity_cp.play import random_move  # noqa: E402
 CHILD = r"""
 import json, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
-sys.path.insert(0, sys.argv[2])
-import engines as engine_bench, random
-from quaternity_cp import Game, Position
+from quaternity_cp import Game, Position  # the baseline's code (before engines.py puts this checkout first)
 from quaternity_cp.engines.flow import FlowEngine
+import quaternity_cp
+assert quaternity_cp.__file__.startswith(sys.argv[1]), quaternity_cp.__file__
+sys.path.append(sys.argv[2])
+import engines as engine_bench, random
 spec = json.load(open(sys.argv[3]))
 g = Game(spec["players"], spec["sets"], spec["set_size"], set_names=spec["set_names"])
 pos = Position(g, engine=FlowEngine())
