@@ -1,0 +1,93 @@
+"""``quaternity report``: one self-contained HTML page stepping through a record; SVG pictures of a grid."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .main import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, load, read_text
+
+
+def write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as err:
+        raise InputError(f"{path}: cannot write ({err.strerror})") from None
+
+
+def write_grid_svg(record, result, path: str) -> None:
+    """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
+    from quaternity_cp.svg import grid_svg
+
+    note = None
+    if result.error is not None:
+        i = result.error_index
+        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
+    write_text(path, grid_svg(result.position, note=note))
+
+
+def _is_quarto(text: str) -> bool:
+    """Whether a file is a Quarto record (``quaternity quarto check`` reads those)."""
+    try:
+        from quaternity_cp.quarto import formats as quarto_formats
+    except ImportError:
+        return False
+    probe = getattr(quarto_formats, "looks_like_quarto", None)
+    return bool(probe and probe(text))
+
+
+@click.command()
+@click.argument("file")
+@click.option("-o", "--output", "output", metavar="OUT.html", required=True, help="The HTML file to write.")
+@click.option("--rules", "rules", metavar="PRESET", default=None,
+              help="Rules to use instead of the file's (Quaternity records).")
+@click.option("--title", default=None, help="The page's title (default: the file name).")
+@click.option("--no-explain", "no_explain", is_flag=True,
+              help="Leave out the explanations of forced cards (faster on big tables).")
+@engine_option
+@guarded
+def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,
+           engine: str | None) -> None:
+    """Write a self-contained HTML page that steps through the record FILE move by move.
+
+    Each step shows the grid of who may hold each card, the number of consistent
+    deals, the claims and why every forced card is forced; the illegal move, if
+    any, with its reason. Buttons and the arrow keys step through it; the page
+    needs no network. Quarto records show the board after each move. Exit code 1
+    when the record has an illegal move (the page is written all the same).
+    """
+    name = "<stdin>" if file == "-" else file
+    text = read_text(file)
+    if _is_quarto(text):
+        from quaternity_cp.report import quarto_report
+
+        html, valid = quarto_report(text, title=title or name)
+        write_text(output, html)
+        sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
+    from quaternity_cp.replay import replay
+    from quaternity_cp.report import record_report
+
+    record = load(file, rules) if file != "-" else _load_text(text, rules)
+    html = record_report(record, engine=default_engine(engine), title=title or name, explain=not no_explain)
+    write_text(output, html)
+    valid = replay(record, engine=default_engine(engine), mark_forced=False).valid
+    sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
+
+
+def _load_text(text: str, rules: str | None):
+    from quaternity_cp.errors import QuaternityError
+    from quaternity_cp.formats import FormatError, _rules_text, parse_record
+    from quaternity_cp.rules import Rules
+
+    override = None
+    if rules is not None:
+        try:
+            override = Rules.from_spec(_rules_text(rules, 0))
+        except QuaternityError as err:
+            raise InputError(f"--rules: {err}") from None
+    try:
+        return parse_record(text, rules=override)
+    except FormatError as err:
+        raise InputError(f"<stdin>: {err}") from None
