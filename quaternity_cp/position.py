@@ -644,3 +644,9 @@ class Position:
 
     def __repr__(self):
         return f"<Position {self.game!r} rules={self.rules.name} ply={self._state.ply} turn={self.turn}>"
+
+    def _repr_html_(self) -> str:
+        """The knowledge grid as SVG, for notebooks (see :mod:`quaternity_cp.svg`)."""
+        from .svg import grid_svg, wrap_html
+
+        return wrap_html(grid_svg(self))
