@@ -29,13 +29,10 @@ def write_grid_svg(record, result, path: str) -> None:
 
 
 def _is_quarto(text: str) -> bool:
-    """Whether a file is a Quarto record (``quaternity quarto check`` reads those)."""
-    try:
-        from quaternity_cp.quarto import formats as quarto_formats
-    except ImportError:
-        return False
-    probe = getattr(quarto_formats, "looks_like_quarto", None)
-    return bool(probe and probe(text))
+    """Whether a file is a Quarto record or position (``quaternity quarto check`` reads those)."""
+    from quaternity_cp.report import is_quarto_text
+
+    return is_quarto_text(text)
 
 
 @click.command()

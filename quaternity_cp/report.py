@@ -256,9 +256,9 @@ def page(doc: dict[str, Any]) -> str:
     <div id="step-info"></div>
     <div id="history">{doc.get("history", "")}</div>
     <div id="illegal"></div>
-    <h2>Why</h2>
-    <p class="hint">Click a green square or a claimed set in the grid to see only its explanation.</p>
-    <div id="explanations"></div>
+    <h2 class="why-section">Why</h2>
+    <p class="hint why-section">Click a green square or a claimed set in the grid to see only its explanation.</p>
+    <div id="explanations" class="why-section"></div>
   </section>
 </main>
 <script type="application/json" id="report-data">{_json_script(doc)}</script>
@@ -268,6 +268,68 @@ def page(doc: dict[str, Any]) -> str:
 </body>
 </html>
 """
+
+
+# -- Quarto ---------------------------------------------------------------------------------------
+def quarto_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
+    """The report of a Quarto record or position file (the board after each move) and whether it is valid."""
+    from .quarto import formats as qf
+    from .svg import quarto_status, quarto_svg
+
+    item = qf.parse(text)
+    result = qf.check(item)
+    steps: list[dict[str, Any]] = []
+    if isinstance(item, qf.QuartoRecord):
+        pos = item.start()
+        texts = item.texts or [str(m) for m in item.moves]
+        steps.append(_quarto_step(0, None, pos, quarto_svg, quarto_status))
+        for i, move in enumerate(item.moves[: result.moves_applied], 1):
+            pos.push(move)
+            steps.append(_quarto_step(i, texts[i - 1], pos, quarto_svg, quarto_status))
+        moves = list(texts)
+        rules = "squares also win" if item.squares else "lines win"
+    else:
+        steps.append(_quarto_step(0, None, result.position, quarto_svg, quarto_status))
+        moves = []
+        rules = "squares also win" if item.squares else "lines win"
+    illegal = None
+    if not result.valid:
+        index = result.moves_applied + 1 if result.error is not None else 0
+        illegal = {"index": index, "move": result.error_move or "(position)",
+                   "kind": "illegal move" if result.error is not None else "unreachable position",
+                   "message": result.message, "lines": [], "loser": None}
+    doc = {
+        "kind": "quarto",
+        "title": title or "Quarto record",
+        "setup": f"Quarto, {rules}; player 0 gives the first piece",
+        "steps": steps,
+        "illegal": illegal,
+        "moves": moves,
+        "history": "",
+    }
+    return page(doc), result.valid
+
+
+def _quarto_step(index: int, move: str | None, pos, draw, status) -> dict[str, Any]:
+    lines = [status(pos)]
+    if pos.winning_lines:
+        lines.append("Winning line" + ("s" if len(pos.winning_lines) > 1 else "") + ": "
+                     + "; ".join(" ".join(str(c) for c in line) for line in pos.winning_lines))
+    lines.append(f"{len(pos.available_pieces())} pieces left, {len(pos.empty_cells())} empty cells")
+    return {"index": index, "move": move, "forced_answer": False, "claims": [], "svg": draw(pos),
+            "explanations": [], "text": lines, "over": pos.over}
+
+
+def is_quarto_text(text: str) -> bool:
+    """Whether file contents are a Quarto file (JSON with ``"game": "quarto"``)."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped.startswith("{"):
+        return False
+    try:
+        data = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("game") == "quarto"
 
 
 # -- count history plot (matplotlib) -----------------------------------------------------------
@@ -309,5 +371,5 @@ def plot_history(counts: Sequence[int], labels: Sequence[str], path: str, *, tit
         plt.close(fig)
 
 
-__all__ = ["record_report", "record_steps", "step_data", "illegal_data", "page", "plot_history", "deals_text",
+__all__ = ["record_report", "quarto_report", "is_quarto_text", "record_steps", "step_data", "illegal_data", "page", "plot_history", "deals_text",
            "count_or_none"]

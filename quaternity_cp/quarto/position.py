@@ -199,6 +199,12 @@ class Position:
             f"{' squares' if self.squares else ''}>"
         )
 
+    def _repr_html_(self) -> str:
+        """The board, the piece in hand and the pieces left as SVG, for notebooks."""
+        from ..svg import quarto_svg, wrap_html
+
+        return wrap_html(quarto_svg(self))
+
     # -- legality ---------------------------------------------------------------------------
     def check(self, move: Move) -> Optional[IllegalMove]:
         """Why ``move`` is illegal here, or None if it is legal."""

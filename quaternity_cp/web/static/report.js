@@ -33,6 +33,7 @@
     list.appendChild(li);
   }
   el("slider").max = String(last);
+  if (doc.kind !== "quaternity") document.querySelectorAll(".why-section").forEach((n) => { n.hidden = true; });
 
   function explanation(e) {
     const box = node("div", "why" + (e.card ? "" : " claimed"));
