@@ -238,16 +238,14 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
                  max_positions, deadline, progress) -> None:
     graph = GameGraph(ctx, _cannot_win(ctx.rules, player) if goal == "win" else None)
     graph.doomed_player = player
-    try:
-        rid = graph.build(root, max_positions=max_positions, deadline=deadline, progress=progress)
-    finally:
-        result.positions = len(graph)
-        result.expanded = graph.expanded
-    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
-    pred = graph.predecessors()
     if goal == "win":
-        targets = [i for i, w in graph.winners.items() if player in w]
-        rank = graph.attractor(targets, lambda u: graph.mover[u] == player, pred)
+        try:
+            rid, rank = graph.build_lazy(root, player, order=_opponent_order(ctx, player), max_positions=max_positions,
+                                         deadline=deadline, progress=progress)
+        finally:
+            result.positions = len(graph)
+            result.expanded = graph.expanded
+        ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
         result.result = rid in rank
         result.status = "solved"
         if result.result:
@@ -256,6 +254,13 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
         else:
             result.defense = _graph_defense(ctx, graph, rank, {player}, root, depth)
         return
+    try:
+        rid = graph.build(root, max_positions=max_positions, deadline=deadline, progress=progress)
+    finally:
+        result.positions = len(graph)
+        result.expanded = graph.expanded
+    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
+    pred = graph.predecessors()
     # value: two players, each side's attractor to "only winner"
     other = 1 - player
     rank_p = graph.attractor([i for i, w in graph.winners.items() if w == (player,)],
@@ -290,9 +295,34 @@ def _cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
 
 
 def _children(ctx: Context, graph: GameGraph, node: Node):
+    """The moves explored at ``node`` (after a lazy build, an opponent's other moves are left out)."""
     for m in ctx.moves(node):
         child = ctx.describe(ctx.play(node.state, m))
-        yield m, child, graph.id_of(child)
+        j = graph.ids.get(graph.key_of(child))
+        if j is not None and j in graph.succ[graph.id_of(node)]:
+            yield m, child, j
+
+
+def _opponent_order(ctx: Context, player: int):
+    """The opponents' moves, those most likely to keep ``player`` from winning first (a lazy build
+    explores only the first until the player's attractor needs more): a shared turn to another seat;
+    a no to the player's question; a declaration; a question the target must answer yes; a question
+    to the player; the rest."""
+    def score(node: Node, m) -> int:
+        if isinstance(m, Choice):
+            return 1 if m.seat == player else 0
+        if isinstance(m, Declaration):
+            return 0
+        if node.state.pending is not None:
+            q = node.state.pending
+            return (0 if not m.answer else 1) if q.asker == player else (0 if m.answer else 1)
+        if m.answer is True:
+            return 1
+        return 2 if m.target == player else 3
+
+    def order(node: Node, moves: list) -> list:
+        return sorted(moves, key=lambda m: score(node, m))
+    return order
 
 
 def _graph_strategy(ctx, graph, rank, side, root: Node, depth: int) -> dict:

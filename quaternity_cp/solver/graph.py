@@ -113,6 +113,88 @@ class GameGraph:
                               "seconds": now - start, "engine_calls": ctx.engine.calls})
         return rid
 
+    def build_lazy(
+        self,
+        root: Node,
+        player: int,
+        *,
+        order: Callable[[Node, list], list] | None = None,
+        max_positions: int | None = None,
+        deadline: float | None = None,
+        progress: ProgressFn | None = None,
+        every: float = 0.5,
+    ) -> tuple[int, dict[int, int]]:
+        """Decide whether ``player`` can force reaching a finished game it wins, exploring lazily.
+
+        The player's nodes get every move at once; every other node (an opponent
+        or a free choice, decided against the player) first gets only its first
+        move in ``order``. The attractor of the positions the player wins on this
+        partial graph is then exact in one of two ways:
+
+        - the root is outside it: the opponents can keep the player from winning
+          even when restricted to the moves explored; with all their moves they
+          can too (a no, proven without the rest of the graph);
+        - the root is inside it and every opponent node inside it has all its
+          moves explored: the player's strategy (moving to smaller ranks) meets
+          only explored moves (a yes, with the exact ranks: restricting the
+          opponents can only make the attractor larger and ranks smaller, and
+          the strategy found works against every move).
+
+        Otherwise the opponent nodes inside the attractor get all their moves and
+        the attractor is computed again. Returns the root's id and the ranks.
+        """
+        ctx = self.ctx
+        if self.key_of(root) in self.ids:  # pragma: no cover - a fresh graph per solve
+            raise ValueError("build_lazy needs a fresh graph")
+        self.max_positions = max_positions
+        rid = self._add(root)
+        todo: list[tuple[int, Node]] = [(rid, root)]
+        later: dict[int, tuple[Node, list]] = {}  # opponent nodes with moves not yet explored
+        start = last = time.monotonic()
+
+        def add_moves(i: int, node: Node, moves: list) -> list[int]:
+            out = []
+            for move in moves:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Stopped("time")
+                child = ctx.describe(ctx.play(node.state, move))
+                j = self.ids.get(self.key_of(child))
+                if j is None:
+                    j = self._add(child)
+                    todo.append((j, child))
+                out.append(j)
+            return out
+
+        while True:
+            while todo:
+                i, node = todo.pop()
+                if self.mover[i] == -2:
+                    continue
+                self.expanded += 1
+                moves = ctx.moves(node)
+                if self.mover[i] != player and len(moves) > 1:
+                    if order is not None:
+                        moves = order(node, moves)
+                    later[i] = (node, moves[1:])
+                    moves = moves[:1]
+                self.succ[i] = tuple(dict.fromkeys(add_moves(i, node, moves)))
+                if progress is not None and self.expanded % 16 == 0:
+                    now = time.monotonic()
+                    if now - last >= every:
+                        last = now
+                        progress({"positions": len(self), "expanded": self.expanded, "frontier": len(todo),
+                                  "seconds": now - start, "engine_calls": ctx.engine.calls})
+            targets = [i for i, w in self.winners.items() if player in w]
+            rank = self.attractor(targets, lambda u: self.mover[u] == player)
+            if rid not in rank:
+                return rid, rank
+            grow = [i for i in later if i in rank]
+            if not grow:
+                return rid, rank
+            for i in grow:
+                node, moves = later.pop(i)
+                self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(add_moves(i, node, moves))))
+
     def predecessors(self) -> list[list[int]]:
         pred: list[list[int]] = [[] for _ in self.mover]
         for i, out in enumerate(self.succ):
