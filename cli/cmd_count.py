@@ -50,6 +50,35 @@ def big(n: int, digits: int = EXACT_DIGITS) -> str:
     return f"about {m:.2f}e+{e}"
 
 
+def _history_as(record, seat: int, engine) -> list[int]:
+    """The number of deals ``seat`` considers possible at the start, then after every legal
+    move (its hand at that moment fixed; after the put-downs due, when none is due)."""
+    from quaternity_cp.classic import Table, honesty_error
+    from quaternity_cp.knowledge import private_constraints, public_constraints
+
+    position = record.position(engine)
+    position.history = False
+    table = Table(record.game, record.deal)
+
+    def now() -> int:
+        c = public_constraints(position, settled=not table.putdowns_due())
+        return _counter(private_constraints(c, seat, table.hand(seat))).count()
+
+    counts = [now()]
+    for move in record.moves:
+        if honesty_error(table, move, empty_hand=record.rules.empty_hand) is not None:
+            break
+        try:
+            position.push(move)
+        except IllegalMoveError:
+            break
+        if position.loser is not None:
+            break
+        table.apply(move)
+        counts.append(now())
+    return counts
+
+
 def _history(record, engine) -> list[int]:
     """The number of consistent deals at the start, then after every legal move of the record."""
     position = record.position(engine)
@@ -73,33 +102,57 @@ def _history(record, engine) -> list[int]:
               help="Also draw K uniformly random consistent deals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampler.")
 @click.option("--history", is_flag=True, help="The number of deals after every move of the record.")
+@click.option("--as", "seat", metavar="SEAT", default=None,
+              help="Count from this player's view (its own hand fixed); needs a record with a deal.")
+@click.option("--plot", "plot", metavar="OUT.png|OUT.svg", default=None,
+              help="With --history: draw the deals after every move (log scale) into a PNG or SVG file (needs matplotlib).")
 @guarded
-def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool) -> None:
+def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool,
+          seat: str | None = None, plot: str | None = None) -> None:
     """Exact number of consistent deals and the chance of every card's owner.
 
     All consistent deals are taken as equally likely. Counts are exact integers,
     probabilities exact fractions (and floats); nothing is enumerated.
     """
     exact_integers()
+    if plot is not None and not history:
+        raise InputError("--plot: it draws the history, so give --history too")
+    if plot is not None and not plot.lower().endswith((".png", ".svg")):
+        raise InputError(f"--plot: {plot}: the plot is written as .png or .svg")
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     c = result.position.constraints
     g = record.game
+    view = None
+    if seat is not None:
+        from .view import private_view
+
+        view = private_view(record, result, seat, file, default_engine(engine))
+        c = view[2].constraints
     try:
         counter = _counter(c)
         deals = counter.count()
         cards = counter.card_probabilities() if deals else {}
         quartets = counter.quartet_probabilities() if deals else {}
         drawn = counter.sample(samples, random.Random(seed)) if samples and deals else []
-        counts = _history(record, default_engine(engine)) if history else None
+        if view is not None:
+            counts = _history_as(record, view[0], default_engine(engine)) if history else None
+        else:
+            counts = _history(record, default_engine(engine)) if history else None
     except CountLimitError as err:
         raise InputError(f"{file}: {err}") from None
+    if plot is not None:
+        from quaternity_cp.report import plot_history
+
+        plot_history(counts, ["start"] + record.texts[: len(counts) - 1], plot)
     seats = range(g.players)
     prob = {card: {p: cards.get(card, {}).get(p, Fraction(0)) for p in seats} for card in c.cards_in_play}
     whole = {s: {p: quartets.get(s, {}).get(p, Fraction(0)) for p in seats} for s in c.sets_in_play}
     if as_json:
         data = check_json(record, result)
         data["deals"] = deals
+        if view is not None:
+            data["view"] = {"seat": view[0], "hand": [g.card_name(k) for k in view[1]]}
         data["cards"] = {g.card_name(k): {str(p): float(v) for p, v in row.items()} for k, row in prob.items()}
         data["cards_exact"] = {g.card_name(k): {str(p): str(v) for p, v in row.items()} for k, row in prob.items()}
         data["quartets"] = {g.set_name(s): {str(p): float(v) for p, v in row.items()} for s, row in whole.items()}

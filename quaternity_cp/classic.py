@@ -205,7 +205,7 @@ def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> Ille
     """Why ``move`` contradicts the real hands (before it is applied), or None.
 
     Checked: a question's premise (the asker holds a card of the set and not the
-    card; nothing for an asker without cards under ``empty_hand = ask``), the
+    card; nothing for an asker without cards: the public rules decide), the
     answer (yes exactly when the asked player holds the card), put-downs (the
     whole set in the hand) and put-downs missing (a question while a complete
     set is still in a hand). Turn order and the rest are the public rules' part.
@@ -232,7 +232,7 @@ def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> Ille
     x, y, card = move.asker, move.target, move.card
     s = card // S
     hand = table.hand(x)
-    if hand or empty_hand != "ask":
+    if hand:  # an asker without cards: the public rules decide (empty_hand)
         if table.owner[card] == x:
             return IllegalMoveError(
                 Illegal.DISHONEST_QUESTION, move, f"{_who(g, x)} asked for {g.card_name(card)} but held it",

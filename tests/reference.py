@@ -269,8 +269,11 @@ class Reference:
         return any(self.question_targets(st, x, c) for c in self.cards_in_play(st))
 
     # -- moves -------------------------------------------------------------------------
-    def start(self) -> RefState:
-        deals = initial_deals(self.P, self.N, self.S, self.rules.initial_quartets)
+    def start(self, deals: np.ndarray | None = None) -> RefState:
+        """The start of the game: every initial deal, or only ``deals`` (rows of owners; one row:
+        a record's real deal, so that an illegal move is one that deal contradicts)."""
+        if deals is None:
+            deals = initial_deals(self.P, self.N, self.S, self.rules.initial_quartets)
         if len(deals) == 0:
             raise ValueError("no initial deal exists under these rules")
         if self.first is not None:
