@@ -31,49 +31,29 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Hashable
 
 from .constraints import Constraints
-from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
+from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError
 from .game import Declaration, Game, Move, Question
 from .games import TERMINAL, GameSpec, register_game
 from .position import Position
-from .rules import PRESETS, Rules
+from .rules import Rules
 
 #: A classic game stops (unfinished, nobody wins) after this many questions; agents that
 #: never ask for a missing card could otherwise go on for ever.
 MAX_QUESTIONS = 5_000
 
-#: Options of the classic preset and their defaults (RULES.md, "Classic quartets").
-CLASSIC_DEFAULTS = {"empty_hand": "ask", "after_no": "asked", "tie": "random", "handover": "fewest"}
-_CLASSIC_CHOICES = {
-    "empty_hand": ("skip", "ask"),
-    "after_no": ("asked", "next"),
-    "tie": ("random", "all-lose", "shared", "first"),
-    "handover": ("fewest", "seat", "clockwise", "fewest-cards", "most-cards"),
-}
+#: What the classic simulation reads from the rules (the preset ``classic`` and its overrides).
+CLASSIC_OPTIONS = ("empty_hand", "after_no", "tie", "handover")
 
 
 # -- rules -----------------------------------------------------------------------------
-def classic_rules(**overrides: Any):
-    """The rules of a classic game: the library's ``classic`` preset when it exists, else None.
-
-    Returns ``(rules, options)`` where ``options`` holds the four options the
-    simulation reads (``empty_hand``, ``after_no``, ``tie``, ``handover``).
-    """
-    if "classic" in PRESETS:
-        rules = Rules.preset("classic", **overrides)
-        options = {key: getattr(rules, key, default) for key, default in CLASSIC_DEFAULTS.items()}
-        return rules, options
-    options = dict(CLASSIC_DEFAULTS)
-    for key, value in overrides.items():
-        if key not in _CLASSIC_CHOICES:
-            raise RulesError(f"unknown rule option {key!r} for classic (known: {', '.join(sorted(_CLASSIC_CHOICES))})")
-        if value not in _CLASSIC_CHOICES[key]:
-            raise RulesError(f"rule option {key!r} must be one of {', '.join(_CLASSIC_CHOICES[key])}, not {value!r}")
-        options[key] = value
-    return None, options
+def classic_rules(**overrides: Any) -> tuple[Rules, dict]:
+    """The rules of a classic game (preset ``classic`` with ``overrides``) and the options the game reads."""
+    rules = Rules.preset("classic", **overrides)
+    return rules, {key: getattr(rules, key) for key in CLASSIC_OPTIONS}
 
 
 def _rules_field(preset: str, overrides: dict[str, Any]) -> Any:
@@ -124,19 +104,28 @@ class QuartetsObservation:
     def public_constraints(self) -> Constraints:
         """What the table knows in public: the constraint state after the public record."""
         if self._position is not None:
-            return self._position.constraints
-        return classic_public_constraints(self.game, self.moves, self.options.get("empty_hand", "ask"))
+            from .knowledge import public_constraints
+
+            return public_constraints(self._position)
+        return classic_public_constraints(self.game, tuple(self.moves), self.options.get("empty_hand", "ask"))
 
     def private_constraints(self) -> Constraints:
         """What this seat knows: the public state plus its own hand (classic); the public state otherwise."""
         c = self.public_constraints()
         if self.hand is None:
             return c
+        from .knowledge import private_constraints
+
         return private_constraints(c, self.seat, self.hand)
 
 
-def classic_public_constraints(game: Game, moves, empty_hand: str = "ask") -> Constraints:
+@lru_cache(maxsize=256)
+def classic_public_constraints(game: Game, moves: tuple, empty_hand: str = "ask") -> Constraints:
     """The public constraint state of a classic record (no deal): RULES.md's consistent deals.
+
+    The same as :func:`quaternity_cp.knowledge.public_constraints` of the record
+    replayed in a :class:`~quaternity_cp.position.Position` (a test compares
+    them), computed without an engine: the classic game state has no Position.
 
     Put-downs (``x!s``) fix the set with the player and claim it; a question by
     a player holding cards says it holds a card of the set and not the card
@@ -181,25 +170,6 @@ def _claim(c: Constraints, p: int, s: int) -> Constraints:
     return replace(c, in_play=tuple(in_play), hands=tuple(hands))
 
 
-def private_constraints(c: Constraints, seat: int, hand) -> Constraints:
-    """The public state plus one seat's own hand: its cards fixed to it, no other card with it."""
-    S = c.set_size
-    bit = 1 << seat
-    domains = list(c.domains)
-    counts = [0] * c.sets
-    for card in c.cards_in_play:
-        if card in hand:
-            domains[card] &= bit
-            counts[card // S] += 1
-        else:
-            domains[card] &= ~bit
-    lo = list(c.lo)
-    hi = list(c.hi)
-    lo[seat] = tuple(counts[s] if c.in_play[s] else lo[seat][s] for s in range(c.sets))
-    hi[seat] = tuple(counts[s] if c.in_play[s] else hi[seat][s] for s in range(c.sets))
-    return replace(c, domains=tuple(domains), lo=tuple(lo), hi=tuple(hi))
-
-
 # -- classic: a dealt game ------------------------------------------------------------------
 _QUESTIONS: dict[tuple[int, int], list] = {}
 
@@ -219,10 +189,12 @@ class ClassicState:
 
     def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict | None = None,
                  overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None):
+        if options is None:
+            rules, options = classic_rules(**(overrides or {}))
         self.game = game
         self.seed = seed
         self.rules = rules
-        self.options = dict(CLASSIC_DEFAULTS if options is None else options)
+        self.options = dict(options)
         self._overrides = dict(overrides or {})
         self._rng = random.Random(seed)
         P, N, S = game.players, game.sets, game.set_size

@@ -351,3 +351,24 @@ def test_classic_records_pass_check_with_deal_first_and_tie_break():
         assert result.valid, (seed, result.error)
         assert result.position.winners() == [p for p, r in enumerate(state.returns()) if r > 0]
     assert seen_tie
+
+
+def test_classic_public_view_equals_the_replayed_positions_view():
+    from quaternity_cp.knowledge import public_constraints
+    from quaternity_cp.quartets_game import classic_public_constraints
+
+    for seed in range(4):
+        state = new_state(seed, preset="classic", players=3, sets=4, set_size=3, empty_hand="skip" if seed % 2 else "ask")
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            rec = state.record()
+            position = replay(record_from_json(rec)).position
+            mine = classic_public_constraints(state.game, tuple(state.moves), state.options["empty_hand"])
+            theirs = public_constraints(position)
+            assert (mine.hands, mine.in_play) == (theirs.hands, theirs.in_play)
+            live = theirs.cards_in_play
+            assert [mine.domains[c] for c in live] == [theirs.domains[c] for c in live]
+            for p in range(3):
+                for s in theirs.sets_in_play:
+                    assert (mine.lo[p][s], mine.hi[p][s]) == (theirs.lo[p][s], theirs.hi[p][s]), (seed, p, s)
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -29,7 +29,6 @@ from fractions import Fraction
 from typing import Any, Hashable
 
 from ..constraints import Constraints
-from ..count import DealCounter, count_deals
 from ..errors import QuaternityError
 from ..game import Declaration, Question
 
@@ -66,7 +65,9 @@ class KnowledgeAgent:
 
     def best_questions(self, obs: Any, questions: list[Question]) -> list[Question]:
         """The questions with the highest exact probability that the asked player holds the card."""
-        probs = DealCounter(obs.private_constraints()).card_probabilities()
+        from ..knowledge import card_probabilities
+
+        probs = card_probabilities(obs.private_constraints())
         top = Fraction(-1)
         best: list[Question] = []
         for q in questions:
@@ -103,6 +104,8 @@ class CautiousAgent(KnowledgeAgent):
     def pick(self, obs: Any, best: list[Question], rng: random.Random) -> Question:
         if len(best) == 1:
             return best[0]
+        from ..knowledge import count
+
         public = obs.public_constraints()
         silence = bool(getattr(obs.rules, "silence", False))
         seen: dict[tuple[int, int], int] = {}
@@ -110,7 +113,7 @@ class CautiousAgent(KnowledgeAgent):
         for q in best:
             key = (q.asker, q.card)  # the target does not change what the question tells
             if key not in seen:
-                seen[key] = count_deals(question_constraints(public, q.asker, q.card, silence=silence))
+                seen[key] = count(question_constraints(public, q.asker, q.card, silence=silence))
             scored.append((seen[key], q))
         most = max(n for n, _ in scored)
         left = [q for n, q in scored if n == most]
