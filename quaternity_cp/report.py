@@ -124,7 +124,7 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
         "move": step.move,
         "forced_answer": step.forced_answer,
         "claims": [f"{g.set_name(s)} for {_name(g, p)}" for s, p in step.claims],
-        "deals": None if deals is None else str(deals) if deals < 10**15 else None,
+        "deals": None if deals is None or deals.bit_length() > 14_000 else str(deals),  # exact (str() limit)
         "deals_text": "too many to count here" if deals is None else deals_text(deals),
         "log10": None if not deals else round(math.log10(deals), 4),
         "svg": grid_svg(pos),
@@ -214,8 +214,8 @@ def _history_svg(values: Sequence[float | None]) -> str:
 
 
 def _json_script(data: Any) -> str:
-    # "</" would end the script element; "<!--" would open a comment in it
-    return json.dumps(data).replace("</", "<\\/").replace("<!--", "<\\!--")
+    # no "<" at all inside the script element: "</script>" or "<!--" would change how HTML parses it
+    return json.dumps(data).replace("<", "\\u003c")
 
 
 def page(doc: dict[str, Any]) -> str:

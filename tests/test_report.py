@@ -1,0 +1,171 @@
+"""Pictures and reports without a browser: the SVG grid, analyze --svg, count --plot, report files, _repr_html_."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from quaternity_cp import Game, Position
+from quaternity_cp.formats import parse_record
+from quaternity_cp.replay import replay
+from quaternity_cp.report import deals_text, is_quarto_text, record_report
+from quaternity_cp.svg import grid_svg, quarto_svg
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def cells_of(svg: str) -> dict[tuple[str, int], str]:
+    root = ET.fromstring(svg)
+    return {(g.get("data-card"), int(g.get("data-seat"))): g.get("data-state")
+            for g in root.iter(f"{SVG}g") if g.get("data-state")}
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_grid_marks_a_card_given_as_forced_with_the_taker():
+    pos = Position(Game(3, 2, 3))
+    pos.push_str("0>1:A0+")
+    cells = cells_of(grid_svg(pos))
+    assert cells[("A0", 0)] == "forced"
+    assert cells[("A0", 1)] == "impossible" and cells[("A0", 2)] == "impossible"
+    assert cells[("B0", 1)] == "possible"
+
+
+@pytest.mark.parametrize("name", ["three.txt", "quaternity.json", "illegal.json", "rules-examples/3-giver-bound.txt"])
+def test_analyze_svg_shows_exactly_the_analysis(tmp_path, name):
+    out = tmp_path / "grid.svg"
+    res = run("analyze", EXAMPLES / name, "--json", "--svg", out)
+    assert res.exit_code in (0, 1), res.output
+    data = json.loads(res.output)
+    cells = cells_of(out.read_text())
+    want = {}
+    for card, v in data["cards"].items():
+        for p in range(len(data["scores"])):
+            want[card, p] = "forced" if v["forced"] == p else "possible" if p in v["owners"] else "impossible"
+    assert cells == want
+    root = ET.fromstring(out.read_text())
+    claimed = {g.get("data-set"): int(g.get("data-seat")) for g in root.iter(f"{SVG}g") if "claimed" in (g.get("class") or "")}
+    assert claimed == data["claimed"]
+    turn = [int(g.get("data-seat")) for g in root.iter(f"{SVG}g") if g.get("data-turn")]
+    assert turn == ([] if data["turn"] is None else [data["turn"]] if isinstance(data["turn"], int) else data["turn"])
+
+
+def test_analyze_svg_names_the_illegal_move(tmp_path):
+    out = tmp_path / "grid.svg"
+    res = run("analyze", EXAMPLES / "illegal-three.txt", "--svg", out)
+    assert res.exit_code == 1
+    assert "Illegal move 6 (Robin&gt;Quinty:B2-)" in out.read_text()
+
+
+def test_analyze_svg_unwritable_path_is_bad_input(tmp_path):
+    res = CliRunner().invoke(main, ["analyze", str(EXAMPLES / "three.txt"), "--svg", str(tmp_path / "no" / "x.svg")])
+    assert res.exit_code == 2
+    assert "cannot write" in res.output
+
+
+def test_probabilities_are_shown_in_the_cells():
+    from quaternity_cp.count import card_probabilities
+
+    rec = parse_record((EXAMPLES / "rules-examples/3-giver-bound.txt").read_text())
+    pos = replay(rec).position
+    svg = grid_svg(pos, probabilities=card_probabilities(pos.constraints))
+    assert re.findall(r'data-prob="([^"]+)"', svg).count("1/2") == 4
+
+
+def test_repr_html_is_the_grid():
+    pos = Position(Game(2, 2, 2))
+    html = pos._repr_html_()
+    assert "<svg" in html and 'data-card="A0"' in html
+
+
+def test_quarto_board_svg_and_repr():
+    from quaternity_cp.quarto import Position as QuartoPosition
+
+    pos = QuartoPosition()
+    pos.push("LRTS")
+    pos.push("A1 DSSH")
+    svg = quarto_svg(pos)
+    root = ET.fromstring(svg)
+    taken = {g.get("data-cell"): g.get("data-piece") for g in root.iter(f"{SVG}g") if g.get("data-cell")}
+    assert taken["A1"] == "LRTS" and taken["B1"] is None and len(taken) == 16
+    assert pos._repr_html_().count('class="left"') == 14
+
+
+def test_deals_text_is_exact_then_a_power_of_ten():
+    assert deals_text(90) == "90"
+    assert deals_text(10**20) == "about 1.00 × 10^20"
+    assert deals_text(10**5000).endswith("10^5000")  # beyond int-to-str limits
+
+
+def test_report_is_self_contained_and_has_every_step(tmp_path):
+    out = tmp_path / "r.html"
+    res = run("report", EXAMPLES / "three.txt", "-o", out)
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "http" not in html.replace("http://www.w3.org/2000/svg", "")
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+                      .group(1))
+    rec = parse_record((EXAMPLES / "three.txt").read_text())
+    assert [s["index"] for s in data["steps"]] == list(range(len(rec.moves) + 1))
+    assert data["steps"][0]["deals"] == "1680"  # 9! / (3! 3! 3!)
+    assert data["illegal"] is None
+
+
+def test_report_of_an_illegal_record_exits_1_and_explains(tmp_path):
+    out = tmp_path / "r.html"
+    res = run("report", EXAMPLES / "illegal-three.txt", "-o", out)
+    assert res.exit_code == 1
+    html = out.read_text()
+    assert "The answer had to be yes: B2 must be with Quinty" in html
+
+
+def test_report_bad_input(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": 3}')
+    res = run("report", bad, "-o", tmp_path / "x.html")
+    assert res.exit_code == 2
+    assert res.output.startswith("quaternity: ") and res.output.count("\n") == 1
+
+
+def test_report_text_survives_script_breaking_names():
+    rec = parse_record("players: 2\nsets: 2\nset_size: 2\n0>1:A0+")
+    html = record_report(rec, title="</script><script>alert(1)</script>")
+    assert "<script>alert(1)" not in html
+
+
+def test_quarto_report(tmp_path):
+    out = tmp_path / "q.html"
+    assert is_quarto_text((EXAMPLES / "quarto/won.json").read_text())
+    res = run("report", EXAMPLES / "quarto/won.json", "-o", out)
+    assert res.exit_code == 0, res.output
+    html = out.read_text()
+    assert html.count('class=\\"quarto-board\\"') == 16  # the start and 15 moves
+    res = run("report", EXAMPLES / "quarto/illegal.json", "-o", out)
+    assert res.exit_code == 1
+
+
+@pytest.mark.parametrize("suffix", ["png", "svg"])
+def test_count_plot(tmp_path, suffix):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / f"h.{suffix}"
+    res = run("count", EXAMPLES / "three.txt", "--history", "--plot", out)
+    assert res.exit_code == 0, res.output
+    head = out.read_bytes()[:200]
+    assert head.startswith(b"\x89PNG") if suffix == "png" else b"<svg" in head
+
+
+def test_count_plot_needs_history_and_a_known_type(tmp_path):
+    res = run("count", EXAMPLES / "three.txt", "--plot", tmp_path / "h.png")
+    assert res.exit_code == 2 and "--history" in res.output
+    res = run("count", EXAMPLES / "three.txt", "--history", "--plot", tmp_path / "h.gif")
+    assert res.exit_code == 2 and ".png or .svg" in res.output
