@@ -23,8 +23,8 @@ Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``
 >>> rng = random.Random(1)
 >>> while not state.is_terminal():
 ...     state.apply_action(rng.choice(state.legal_actions()))
->>> sum(state.scores())
-6
+>>> sum(state.scores()), len(state.record()["deal"])
+(6.0, 3)
 """
 
 from __future__ import annotations
