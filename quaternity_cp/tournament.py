@@ -262,9 +262,12 @@ def run_tournament(
     if cluster is not None:
         cluster_name = _run_dask(cluster, args, take)
     elif workers > 1:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # workers start from a clean process, never a fork of this one (which may run threads: a progress bar)
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
             futures = [pool.submit(_play_batch_args, a) for a in args]
             for fut in as_completed(futures):
                 take(fut.result())
