@@ -1,0 +1,61 @@
+"""The lazy win solve (issue 12) against the full game graph: the same verdict and the same number
+of plies on random positions of small games, every preset, and its strategy or defence only uses
+explored moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from quaternity_cp import Game, Position, Rules
+from quaternity_cp.play import random_move
+from quaternity_cp.solver import solve
+from quaternity_cp.solver.api import _cannot_win
+from quaternity_cp.solver.core import Context
+from quaternity_cp.solver.graph import GameGraph
+
+
+def full_win(pos: Position, player: int) -> tuple[bool, int | None]:
+    """Every reachable position, then the attractor (the solver's method before the lazy build)."""
+    ctx = Context(pos.game, pos.rules, "flow")
+    graph = GameGraph(ctx, _cannot_win(pos.rules, player))
+    rid = graph.build(ctx.describe(pos.state))
+    rank = graph.attractor([i for i, w in graph.winners.items() if player in w],
+                           lambda u: graph.mover[u] == player)
+    return rid in rank, rank.get(rid)
+
+
+CASES = [((g, preset), seed) for g in [(3, 3, 2), (4, 2, 2), (2, 3, 2), (3, 2, 3), (4, 4, 2)]
+         for preset in ["quaternity", "blind", "pythagoras", "quaternity-seat"]
+         for seed in range(1 if g == (4, 4, 2) else 3)]
+
+
+@pytest.mark.parametrize("case,seed", CASES)
+def test_lazy_win_solve_equals_the_full_graph(case, seed):
+    size, preset = case
+    rng = random.Random(seed)
+    pos = Position(Game(*size), Rules.preset(preset))
+    for _ in range(rng.randint(0, 6) if size != (4, 4, 2) else rng.randint(3, 8)):
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)
+    if pos.over:
+        return
+    for player in range(pos.game.players):
+        res = solve(pos, "win", player, depth=3)
+        ok, plies = full_win(pos, player)
+        assert res.proven and res.result == ok
+        assert res.plies == (plies if ok else None)
+        assert (res.strategy if ok else res.defense) is not None
+
+
+def test_lazy_win_solve_explores_fewer_positions_on_a_no():
+    pos = Position(Game(4, 4, 2))
+    res = solve(pos, "win", 0, depth=0)
+    assert res.proven and res.result is False
+    ctx = Context(pos.game, pos.rules, "flow")
+    graph = GameGraph(ctx, _cannot_win(pos.rules, 0))
+    graph.build(ctx.describe(pos.state))
+    assert res.positions < len(graph)
