@@ -183,3 +183,8 @@ def test_deal_is_seeded_and_complete():
     no_sets = deal(g, random.Random(5), {"preset": "classic", "initial_quartets": False})
     for cards in no_sets.values():
         assert all(sum(1 for c in cards if c // 4 == s) < 4 for s in range(6))
+
+
+def test_solver_refuses_classic_rules():
+    result = run("solve", EXAMPLES / "classic-midgame.json", "--goal", "quartet")
+    assert result.exit_code == 2 and "dealt = true" in result.output

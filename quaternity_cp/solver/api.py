@@ -416,6 +416,11 @@ def solve(
             raise SolveError(f"max_questions must be a whole number >= 0, not {max_questions!r}")
     if goal == "value" and game.players != 2:
         raise SolveError(f"the value goal is for two players, not {game.players}")
+    unsupported = [text for text, on in (("dealt = true", rules.dealt), ("empty_hand = ask", rules.empty_hand == "ask"),
+                                          ("tie = random", rules.tie == "random" and goal != "quartet")) if on]
+    if unsupported:  # classic quartets: hidden information, put-downs, empty askers, drawn winners
+        raise SolveError(f"the solver does not handle the rule option{'s' if len(unsupported) > 1 else ''} "
+                         f"{', '.join(unsupported)} (for classic quartets see analyze --as and count --as)")
     if goal == "quartet":
         if st.over:
             raise SolveError("the game is over")
