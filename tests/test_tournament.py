@@ -137,3 +137,23 @@ def test_koole_experiment_fills_every_cell():
     cell = next(c for c in data["cells"] if c["strategy"] == "first" and c["opponents"] == ["random", "random"])
     assert cell["theirs"] == 0.66 and cell["games"] == 3
     assert math.isclose(cell["z"], (cell["ours"] - 0.66) / math.hypot(cell["se"], math.sqrt(0.66 * 0.34 / 1000)))
+
+
+def test_exact_agents_are_deterministic_given_the_seed():
+    options = {**CLASSIC, "sets": 4, "set_size": 3}
+    runs = [run_tournament("quartets", ["knowledge", "cautious", "koole-first"], 6, seed=4, options=options,
+                           records=None) for _ in range(2)]
+    assert runs[0].summary() == runs[1].summary()
+    records = [play.record for play in runs[0].games]
+    assert records == [None] * 6  # records are only kept when asked for
+
+
+def test_experiment_command_prints_both_tables():
+    runner = CliRunner()
+    out = runner.invoke(main, ["experiment", "koole", "--games", "1", "--seed", "2"])
+    assert out.exit_code == 0, out.output
+    assert "theirs" in out.stdout and "cells differ by 3 standard errors or more" in out.stdout
+    out = runner.invoke(main, ["experiment", "koole", "--games", "1", "--second-fallback", "random", "--json"])
+    data = json.loads(out.stdout)
+    assert data["second_fallback"] == "random"
+    assert any(l["lineup"] == ["koole-second-random"] * 3 for l in data["lineups"])
