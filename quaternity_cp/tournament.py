@@ -77,12 +77,16 @@ def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: 
     agents = [spec.agents[name]() for name in seats]
     rngs = [random.Random(derive_seed(seed, index, p + 1)) for p in range(len(seats))]
     length = 0
+    stuck = False
     while not state.is_terminal():
         p = state.current_player()
-        action = agents[p].step(state.observation(p), state.legal_actions(), rngs[p])
-        state.apply_action(action)
+        legal = state.legal_actions()
+        if not legal:  # no legal move although the game is not over: it ends unfinished, nobody wins
+            stuck = True
+            break
+        state.apply_action(agents[p].step(state.observation(p), legal, rngs[p]))
         length += 1
-    finished = not getattr(state, "unfinished", False)
+    finished = not stuck and not getattr(state, "unfinished", False)
     return GameResult(index, tuple(seats), tuple(state.returns()), tuple(state.scores()), length, finished,
                       state.record() if record else None)
 
