@@ -1,0 +1,496 @@
+"""An exact Quarto solver: win, draw or loss for the player to move, with a best move.
+
+The solver works on plain integers, with no dependency on the rest of the
+package: ``board`` is a 16-sequence indexed by cell number
+(``cell = row_from_top * 4 + column``: ``A4 = 0``, ``D4 = 3``, ``A1 = 12``,
+``D1 = 15``) of piece numbers 0..15 (4 bits, colour the most significant,
+top the least) or ``None``; ``piece`` is the piece in hand of the player to
+move, ``None`` only before the first placement (the move is then the choice of
+the piece to give).
+
+A move is ``(cell, piece_given)``: place the piece in hand on an empty cell,
+then give one of the remaining pieces (``None`` when the placement ends the
+game). On the empty board with nothing in hand a move is ``(None, piece)``.
+
+How it searches:
+
+* negamax with alpha-beta over the three values -1, 0, 1;
+* bitboards: the board is ``occ`` (16 bits) and four trait masks packed in one
+  integer; a 65,536-entry table gives, for a mask, the lines holding exactly
+  three of its cells, so "which trait values complete a line now" (the
+  *threat*, 8 bits) is eight table lookups, and the pieces that win now are
+  one more lookup;
+* safe-piece pruning: a piece is *unsafe* when it wins at once for whoever
+  places it. A player never gives an unsafe piece while a safe one exists; a
+  placement after which every remaining piece is unsafe loses, so it is not
+  searched; a piece in hand that wins at once ends the search of the node;
+* a transposition table keyed by the canonical form of
+  :mod:`quaternity_cp.quarto.symmetry` (the 12,288 symmetries; 3,072 with
+  squares), storing lower and upper bounds;
+* the ``squares`` variant only changes the lines and the symmetry group.
+
+>>> board = [None] * 16
+>>> for cell, piece in zip((0, 1, 2), (0, 1, 2)):    # A4 B4 C4: LRTS LRTH LRSS
+...     board[cell] = piece
+>>> result = solve(board, 4)                        # LSTS in hand completes the top row
+>>> result.value, result.best, result.status
+('win', (3, None), 'solved')
+>>> result = solve(board, 15)                       # DSSH shares nothing with the three
+>>> result.value, result.status
+('win', 'solved')
+>>> solve(board, 15, max_nodes=10).status
+'limit'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional, Sequence
+
+from . import symmetry
+
+Move = tuple  # (cell or None, piece given or None)
+
+VALUES = {1: "win", 0: "draw", -1: "loss"}
+
+ATTRS = tuple(p | ((~p & 15) << 4) for p in range(16))
+"""The 8-bit attribute set of a piece: bit ``t`` for trait ``t`` = 1, bit ``4 + t`` for trait ``t`` = 0."""
+
+UNSAFE = tuple(sum(1 << q for q in range(16) if ATTRS[q] & threat) for threat in range(256))
+"""For an 8-bit threat (attributes completing some line), the 16-bit set of pieces that win there."""
+
+SPREAD = symmetry.SPREAD
+
+
+class SolverError(ValueError):
+    """A board or piece the solver cannot take (wrong size, duplicate piece, game over with a piece in hand...)."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` found.
+
+    ``value`` is ``"win"``, ``"draw"`` or ``"loss"`` for the player to move, or
+    ``None`` when the search stopped first (``status`` ``"time"`` or
+    ``"limit"``); ``best`` is a move reaching the value (``None`` when unproven
+    or when the game is over); ``pv`` the principal variation from here (each
+    move the best for the player making it); ``nodes`` the positions searched;
+    ``seconds`` the time spent.
+    """
+
+    value: Optional[str]
+    best: Optional[Move]
+    pv: list = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    status: str = "solved"
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+class _Stop(Exception):
+    def __init__(self, status: str):
+        self.status = status
+
+
+@lru_cache(maxsize=None)
+def three_table(squares: bool = False) -> list:
+    """``table[mask]``: the bit set of line indices holding exactly three cells of the 16-bit ``mask``.
+
+    >>> table = three_table()
+    >>> table[0b0111] == 1          # A4 B4 C4: three cells of the top row (line 0)
+    True
+    >>> table[0b1111]               # a full row has four cells, not three
+    0
+    """
+    table = [0] * 65536
+    for index, line in enumerate(symmetry.lines(squares)):
+        bit = 1 << index
+        others = [c for c in range(16) if c not in line]
+        base = [0]
+        for c in others:
+            base += [b | (1 << c) for b in base]
+        for skip in line:
+            three = sum(1 << c for c in line if c != skip)
+            for b in base:
+                table[b | three] |= bit
+    return table
+
+
+@lru_cache(maxsize=None)
+def hit_table(squares: bool = False) -> list:
+    """``table[mask]``: the bit set of line indices with at least one cell in the 16-bit ``mask``.
+
+    >>> hit_table()[1] == 1 | 1 << 4 | 1 << 8      # A4 is on the top row, the first column and a diagonal
+    True
+    """
+    at_cell = [0] * 16
+    for index, line in enumerate(symmetry.lines(squares)):
+        for c in line:
+            at_cell[c] |= 1 << index
+    table = [0] * 65536
+    for m in range(1, 65536):
+        low = m & -m
+        table[m] = table[m ^ low] | at_cell[low.bit_length() - 1]
+    return table
+
+
+PIECES_WITH = tuple(sum(1 << q for q in range(16) if ATTRS[q] >> a & 1) for a in range(8))
+"""``PIECES_WITH[a]``: the 16-bit set of pieces having attribute ``a`` (see :data:`ATTRS`)."""
+
+
+def _threat(occ: int, masks: int, three: list) -> int:
+    """The 8-bit set of attributes that complete some line with three pieces and one empty cell."""
+    open3 = three[occ]
+    if not open3:
+        return 0
+    m0 = masks & 0xFFFF
+    m1 = (masks >> 16) & 0xFFFF
+    m2 = (masks >> 32) & 0xFFFF
+    m3 = masks >> 48
+    t = 0
+    if three[m0] & open3:
+        t = 1
+    if three[m1] & open3:
+        t |= 2
+    if three[m2] & open3:
+        t |= 4
+    if three[m3] & open3:
+        t |= 8
+    if three[occ ^ m0] & open3:
+        t |= 16
+    if three[occ ^ m1] & open3:
+        t |= 32
+    if three[occ ^ m2] & open3:
+        t |= 64
+    if three[occ ^ m3] & open3:
+        t |= 128
+    return t
+
+
+def _bits(mask: int) -> list:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def winning_lines(board: Sequence[Optional[int]], squares: bool = False) -> list:
+    """The lines (tuples of cells) of ``board`` holding four pieces that share a trait value.
+
+    >>> winning_lines([0, 1, 2, 4] + [None] * 12)
+    [(0, 1, 2, 3)]
+    """
+    out = []
+    for line in symmetry.lines(squares):
+        pieces = [board[c] for c in line]
+        if None in pieces:
+            continue
+        common = 255
+        for p in pieces:
+            common &= ATTRS[p]
+        if common:
+            out.append(line)
+    return out
+
+
+def _check_input(board: Sequence[Optional[int]], piece: Optional[int]) -> None:
+    if len(board) != 16:
+        raise SolverError(f"a board has 16 cells, got {len(board)}")
+    seen = set()
+    for cell, p in enumerate(board):
+        if p is None:
+            continue
+        if not isinstance(p, int) or not 0 <= p < 16:
+            raise SolverError(f"cell {cell}: a piece is a number 0..15, got {p!r}")
+        if p in seen:
+            raise SolverError(f"piece {p} is on the board twice")
+        seen.add(p)
+    if piece is not None:
+        if not isinstance(piece, int) or not 0 <= piece < 16:
+            raise SolverError(f"the piece in hand is a number 0..15, got {piece!r}")
+        if piece in seen:
+            raise SolverError(f"the piece in hand ({piece}) is already on the board")
+
+
+class _Search:
+    """One search: tables, the transposition table and the node counter, shared by the recursive calls."""
+
+    def __init__(self, squares: bool, max_seconds: Optional[float], max_nodes: Optional[int],
+                 use_table: bool = True, dead_check: bool = False, table_min_empty: int = 4, table_size: int = 3_000_000):
+        self.squares = squares
+        self.three = three_table(squares)
+        self.hit = hit_table(squares)
+        self.line_masks = [sum(1 << c for c in line) for line in symmetry.lines(squares)]
+        self._needs: dict = {}
+        self.canon = symmetry.canonicaliser(squares)
+        self.start = time.perf_counter()
+        self.deadline = None if max_seconds is None else self.start + max_seconds
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.next_check = 1024 if max_nodes is None else min(1024, max_nodes)
+        self.use_table = use_table
+        self.dead_check = dead_check
+        self.table_min_empty = table_min_empty
+        self.table_size = table_size
+        self.tt: dict = {}
+
+    # -- limits ------------------------------------------------------------------------------
+    def _check(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _Stop("limit")
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stop("time")
+        step = self.nodes + 1024
+        if self.max_nodes is not None:
+            step = min(step, self.max_nodes)
+        self.next_check = step
+
+    def needs(self, occ: int) -> tuple:
+        """``needs(occ)[n]``: the lines with between 1 and ``n`` empty cells (``n`` = 0..4)."""
+        found = self._needs.get(occ)
+        if found is None:
+            by_empty = [0] * 5
+            for index, lmask in enumerate(self.line_masks):
+                by_empty[4 - (lmask & occ).bit_count()] |= 1 << index
+            found = (0, by_empty[1], by_empty[1] | by_empty[2], by_empty[1] | by_empty[2] | by_empty[3],
+                     by_empty[1] | by_empty[2] | by_empty[3] | by_empty[4])
+            self._needs[occ] = found
+        return found
+
+    def dead(self, occ: int, masks: int, left: int) -> bool:
+        """Whether no line can ever be completed with a shared trait, using the pieces ``left`` (the hand included)."""
+        needs = self.needs(occ)
+        hit = self.hit
+        for t in range(4):
+            m = (masks >> (16 * t)) & 0xFFFF
+            n = (left & PIECES_WITH[t]).bit_count()
+            # attribute "trait t = 1": lines with no piece having trait t = 0
+            if needs[n if n < 4 else 4] & ~hit[occ ^ m]:
+                return False
+            n = (left & PIECES_WITH[4 + t]).bit_count()
+            if needs[n if n < 4 else 4] & ~hit[m]:
+                return False
+        return True
+
+    # -- the search --------------------------------------------------------------------------
+    def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
+        """Negamax value of the player to move holding ``hand``, which does not win at once, with pieces ``rem`` left.
+
+        Precondition: ``rem`` is not empty (so at least two cells are empty).
+        Fail-soft: a result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound.
+        """
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        three = self.three
+        spread = SPREAD[hand]
+        free = ~occ & 0xFFFF
+        if self.dead_check and self.dead(occ, masks, rem | (1 << hand)):
+            return 0
+        use_tt = self.use_table and free.bit_count() >= self.table_min_empty
+        if use_tt:
+            key = self.canon._key(occ, masks ^ (spread * occ))
+            entry = self.tt.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta or lo == hi:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            alpha0 = alpha
+        last = not (rem & (rem - 1))  # one piece left to give: the child is a draw when that piece is safe
+        best = -1
+        children = []
+        m = free
+        while m:
+            low = m & -m
+            m ^= low
+            cell = low.bit_length() - 1
+            occ2 = occ | low
+            masks2 = masks | (spread << cell)
+            safe = rem & ~UNSAFE[_threat(occ2, masks2, three)]
+            if not safe:
+                continue  # every piece left wins for the opponent: this placement loses
+            if last:
+                best = 0
+                break
+            children.append((occ2, masks2, safe))
+        if children and best < beta:
+            value = self.value
+            for occ2, masks2, safe in children:
+                a = alpha if alpha > best else best
+                while safe:
+                    low = safe & -safe
+                    safe ^= low
+                    v = -value(occ2, masks2, low.bit_length() - 1, rem ^ low, -beta, -a)
+                    if v > best:
+                        best = v
+                        if best >= beta:
+                            break
+                        if best > a:
+                            a = best
+                if best >= beta:
+                    break
+        if use_tt:
+            old = self.tt.get(key)
+            lo, hi = old if old is not None else (-1, 1)
+            if best <= alpha0:
+                if best < hi:
+                    hi = best
+            elif best >= beta:
+                if best > lo:
+                    lo = best
+            else:
+                lo = hi = best
+            if len(self.tt) >= self.table_size:
+                self.tt.clear()
+            self.tt[key] = _BOUNDS[lo + 1][hi + 1]
+        return best
+
+
+_BOUNDS = tuple(tuple((lo, hi) for hi in (-1, 0, 1)) for lo in (-1, 0, 1))
+
+
+def _pack(board: Sequence[Optional[int]]) -> tuple[int, int, int]:
+    occ, masks = symmetry.pack(board)
+    rem = 0xFFFF
+    for p in board:
+        if p is not None:
+            rem &= ~(1 << p)
+    return occ, masks, rem
+
+
+def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int, first_only: bool = False):
+    """Every move of the player holding ``hand`` with its value (searched with the window), best first.
+
+    Returns ``(best_value, best_move)``; a move is ``(cell, piece or None)``.
+    """
+    three = search.three
+    free = ~occ & 0xFFFF
+    spread = SPREAD[hand]
+    threat = _threat(occ, masks, three)
+    if ATTRS[hand] & threat:
+        for cell in _bits(free):
+            if _threat_win(occ, masks, hand, cell, search):
+                return 1, (cell, None)
+        raise AssertionError("a winning piece with no winning cell")  # pragma: no cover
+    if not rem:
+        return 0, (_bits(free)[0], None)
+    best, best_move = -2, None
+    for cell in _bits(free):
+        occ2 = occ | (1 << cell)
+        masks2 = masks | (spread << cell)
+        safe = rem & ~UNSAFE[_threat(occ2, masks2, three)]
+        gifts = _bits(safe) if safe else _bits(rem)
+        for q in gifts:
+            if not safe:
+                v = -1
+            elif not (rem ^ (1 << q)):
+                v = 0
+            else:
+                a = max(alpha, best)
+                v = -search.value(occ2, masks2, q, rem ^ (1 << q), -beta, -a)
+            if v > best:
+                best, best_move = v, (cell, q)
+                if best >= beta:
+                    return best, best_move
+    return best, best_move
+
+
+def _threat_win(occ: int, masks: int, hand: int, cell: int, search: _Search) -> bool:
+    """Whether placing ``hand`` on ``cell`` completes a line sharing a trait."""
+    occ2 = occ | (1 << cell)
+    masks2 = masks | (SPREAD[hand] << cell)
+    board = _unpack(occ2, masks2)
+    for line in symmetry.lines(search.squares):
+        if cell in line and all(board[c] is not None for c in line):
+            common = 255
+            for c in line:
+                common &= ATTRS[board[c]]
+            if common:
+                return True
+    return False
+
+
+def _unpack(occ: int, masks: int) -> list:
+    board: list = [None] * 16
+    for cell in range(16):
+        if occ >> cell & 1:
+            p = 0
+            for t in range(4):
+                if masks >> (16 * t + cell) & 1:
+                    p |= 1 << t
+            board[cell] = p
+    return board
+
+
+def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool = False,
+          max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
+          _table: bool = True) -> SolveResult:
+    """The exact value of a Quarto position for the player to move, a best move and the principal variation.
+
+    ``max_seconds`` / ``max_nodes`` stop the search; the result then has
+    ``value=None`` and ``status`` ``"time"`` or ``"limit"``. A finished game
+    (a line completed, or a full board) with nothing in hand gives
+    ``"loss"`` or ``"draw"`` with no move. Bad input raises :class:`SolverError`.
+
+    >>> board = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, None, None, None, None]
+    >>> solve(board, 12).value is not None
+    True
+    """
+    _check_input(board, piece)
+    search = _Search(squares, max_seconds, max_nodes, use_table=_table)
+    occ, masks, rem = _pack(board)
+    finished = bool(winning_lines(board, squares)) or occ == 0xFFFF
+    if finished:
+        if piece is not None:
+            raise SolverError("the game is over: there is no move to make with a piece in hand")
+        value = "loss" if winning_lines(board, squares) else "draw"
+        return SolveResult(value, None, [], 0, 0.0, "solved")
+    if piece is None:
+        if occ:
+            raise SolverError("only before the first placement can the player to move hold no piece")
+        return _solve_first_gift(search, rem)
+    rem &= ~(1 << piece)
+    try:
+        value, best = _moves_value(search, occ, masks, piece, rem, -1, 1)
+        pv = _principal_variation(search, occ, masks, piece, rem, value, best)
+    except _Stop as stop:
+        return SolveResult(None, None, [], search.nodes, time.perf_counter() - search.start, stop.status)
+    return SolveResult(VALUES[value], best, pv, search.nodes, time.perf_counter() - search.start, "solved")
+
+
+def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
+    # every piece is the image of LRTS under a trait flip, so one gift decides the value
+    try:
+        search.nodes += 1
+        v, reply = _moves_value(search, 0, 0, 0, rem & ~1, -1, 1)
+        pv = [(None, 0)] + _principal_variation(search, 0, 0, 0, rem & ~1, v, reply)
+    except _Stop as stop:
+        return SolveResult(None, None, [], search.nodes, time.perf_counter() - search.start, stop.status)
+    return SolveResult(VALUES[-v], (None, 0), pv, search.nodes, time.perf_counter() - search.start, "solved")
+
+
+def _principal_variation(search: _Search, occ: int, masks: int, hand: int, rem: int, value: int, best) -> list:
+    pv = [best]
+    while True:
+        cell, given = pv[-1]
+        occ |= 1 << cell
+        masks |= SPREAD[hand] << cell
+        if given is None:
+            return pv
+        hand, rem, value = given, rem & ~(1 << given), -value
+        v, move = _moves_value(search, occ, masks, hand, rem, -1, 1)
+        assert v == value, (v, value)
+        pv.append(move)
