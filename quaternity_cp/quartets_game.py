@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any, Hashable
 
 from .constraints import Constraints
-from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError
+from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
 from .game import Declaration, Game, Move, Question
 from .games import TERMINAL, GameSpec, register_game
 from .position import Position
@@ -200,13 +200,17 @@ class ClassicState:
         P, N, S = game.players, game.sets, game.set_size
         self._ask_empty = self.options["empty_hand"] == "ask"
         self._after_asked = self.options["after_no"] == "asked"
-        if deal is None:
-            cards = list(range(N * S))
-            self._rng.shuffle(cards)
-            h = game.hand_size
-            deal = {p: sorted(cards[p * h:(p + 1) * h]) for p in range(P)}
+        if rules is not None and not rules.forced_no_question:
+            raise RulesError("the classic game state plays forced_no_question = true only "
+                             "(with dealt cards every honest question is legal)")
+        if deal is None:  # the library's draws: the same generator calls as classic.random_game
+            from .classic import deal as draw_deal
+
+            deal = draw_deal(game, self._rng, rules)
         if first is None:
-            first = self._rng.randrange(P)
+            from .classic import draw_first
+
+            first = draw_first(game, self._rng)
         self.deal = {p: list(deal[p]) for p in range(P)}
         self.first = first
         self.owner = [0] * (N * S)

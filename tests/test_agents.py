@@ -372,3 +372,15 @@ def test_classic_public_view_equals_the_replayed_positions_view():
                 for s in theirs.sets_in_play:
                     assert (mine.lo[p][s], mine.hi[p][s]) == (theirs.lo[p][s], theirs.hi[p][s]), (seed, p, s)
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_classic_options_initial_quartets_and_unsupported_forced_no_question():
+    for seed in range(10):
+        state = new_state(seed, preset="classic", players=3, sets=3, set_size=2, initial_quartets=False)
+        assert not any(isinstance(m, Declaration) for m in state.moves)  # nobody is dealt a whole set
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert replay(record_from_json(state.record())).valid
+    with pytest.raises(Exception, match="forced_no_question"):
+        new_state(1, preset="classic", forced_no_question=False)
