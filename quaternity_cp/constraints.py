@@ -15,7 +15,7 @@ Domains are bit masks: bit ``p`` is set when seat ``p`` may hold the card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 
@@ -27,6 +27,15 @@ def bits(mask: int) -> Iterator[int]:
             yield p
         mask >>= 1
         p += 1
+
+
+def _make(players, set_size, in_play, hands, domains, lo, hi) -> "Constraints":
+    """A Constraints value built directly (the dataclass constructor of a frozen class sets each field
+    through object.__setattr__; this is the same value, several times faster: hot in the solver)."""
+    c = object.__new__(Constraints)
+    c.__dict__.update(players=players, set_size=set_size, in_play=in_play, hands=hands, domains=domains,
+                      lo=lo, hi=hi)
+    return c
 
 
 def mask_of(seats) -> int:
@@ -89,12 +98,20 @@ class Constraints:
         """A hashable key: equal keys mean equal constraints (used by caches)."""
         return (self.players, self.set_size, self.in_play, self.hands, self.domains, self.lo, self.hi)
 
+    def __hash__(self) -> int:
+        # computed once: constraint states are dictionary keys of every cache, looked up many times
+        d = self.__dict__
+        h = d.get("_hash")
+        if h is None:
+            h = d["_hash"] = hash(self.key())
+        return h
+
     # -- derived constraints (each returns a new value) -----------------------------
     def restrict(self, card: int, mask: int) -> "Constraints":
         """Only the seats in ``mask`` may hold ``card``."""
         domains = list(self.domains)
         domains[card] &= mask
-        return replace(self, domains=tuple(domains))
+        return _make(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
 
     def with_bounds(self, p: int, s: int, lo: int | None = None, hi: int | None = None) -> "Constraints":
         """Raise seat p's lower bound on set s to ``lo`` and/or lower its upper bound to ``hi``."""
@@ -105,14 +122,16 @@ class Constraints:
         if hi is not None and hi < his[p][s]:
             row = list(his[p]); row[s] = hi
             his = his[:p] + (tuple(row),) + his[p + 1:]
-        return replace(self, lo=los, hi=his)
+        if los is self.lo and his is self.hi:
+            return self
+        return _make(self.players, self.set_size, self.in_play, self.hands, self.domains, los, his)
 
     def with_whole_set(self, p: int, s: int) -> "Constraints":
         """Every card of s is with seat p."""
         domains = list(self.domains)
         for c in self.cards_of(s):
             domains[c] &= 1 << p
-        return replace(self, domains=tuple(domains))
+        return _make(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
 
     def transfer(self, card: int, giver: int, taker: int) -> "Constraints":
         """``card`` moves from giver to taker (a yes answer).
@@ -135,13 +154,8 @@ class Constraints:
         hi[taker][s] = min(S, hi[taker][s] + 1)
         lo[giver][s] = max(0, lo[giver][s] - 1)
         hi[giver][s] -= 1
-        return replace(
-            self,
-            domains=tuple(domains),
-            hands=tuple(hands),
-            lo=tuple(map(tuple, lo)),
-            hi=tuple(map(tuple, hi)),
-        )
+        return _make(self.players, self.set_size, self.in_play, tuple(hands), tuple(domains),
+                     tuple(map(tuple, lo)), tuple(map(tuple, hi)))
 
     def obviously_infeasible(self) -> bool:
         """Cheap necessary conditions (local counting), no search."""
