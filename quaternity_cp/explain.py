@@ -167,6 +167,19 @@ def question_atoms(asker: int, card: int, c: Constraints, silence: bool) -> list
     return atoms
 
 
+def asked_atoms(rules, asker: int, card: int, c: Constraints) -> list[Atom]:
+    """What asking tells under ``rules``: :func:`question_atoms`; nothing about an asker without
+    cards under ``empty_hand = ask``; with dealt cards (classic) also that nobody held a complete
+    unclaimed set (the put-downs due were made before anyone asked)."""
+    S = c.set_size
+    atoms: list[Atom] = []
+    if not (rules.empty_hand == "ask" and c.hands[asker] == 0):
+        atoms = question_atoms(asker, card, c, rules.silence)
+    if rules.dealt:
+        atoms.extend(AtMost(p, t, S - 1) for p in range(c.players) for t in c.sets_in_play)
+    return atoms
+
+
 def _claim(c: Constraints, s: int, p: int) -> Constraints:
     in_play = list(c.in_play)
     hands = list(c.hands)
@@ -426,7 +439,7 @@ class Explainer:
             atoms = info.setdefault(i, [])
             if isinstance(move, Question):
                 if pending is None or move.unanswered() != pending:
-                    atoms.extend(question_atoms(move.asker, move.card, base, self.record.rules.silence))
+                    atoms.extend(asked_atoms(self.record.rules, move.asker, move.card, base))
                     pending = move.unanswered()
                 if last and stage == ASKED or move.answer is None:
                     continue
@@ -614,13 +627,13 @@ class Explainer:
         elif err.reason is Illegal.IMPOSSIBLE_NO:
             e = self.forced_card(move.card, move.target, i, ASKED)
             prefix = "The answer had to be yes"
-        elif err.reason is Illegal.IMPOSSIBLE_DECLARATION:
+        elif err.reason in (Illegal.IMPOSSIBLE_DECLARATION, Illegal.IMPOSSIBLE_PUT_DOWN):
             e = self.impossible_quartet(move.set, move.player, i, BEFORE)
             prefix = f"{say.P(move.player)} could not declare {say.s(move.set)}"
         elif err.reason in (Illegal.NO_CONSISTENT_DEAL, Illegal.ONLY_NO):
             k = self.knowledge(i, BEFORE)
             x, y, card = move.asker, move.target, move.card
-            negation = question_atoms(x, card, k.base, self.record.rules.silence)
+            negation = asked_atoms(self.record.rules, x, card, k.base)
             s = say.s(card // self.game.set_size)
             asked = f"{say.p(x)} asked for {say.c(card)} (lacking it and holding another card of {s}"
             asked += ", and no complete set)" if self.record.rules.silence else ")"
@@ -669,10 +682,15 @@ def move_information(record: Record, i: int, stage: str = AFTER) -> str:
         return f"{say.p(move.player)} held all of {say.s(move.set)}"
     parts = []
     pending = record.start.pending if record.start is not None else None
-    if not (i == 1 and pending is not None and move.unanswered() == pending):
+    if record.rules.dealt and record.rules.empty_hand == "ask" and record.start is None and not _hand_before(record, i):
+        text = f"{say.p(move.asker)} held no cards (and could ask for any card)"
+        parts.append(text + "; nobody held a complete set")
+    elif not (i == 1 and pending is not None and move.unanswered() == pending):
         text = f"{say.p(move.asker)} held a card of {say.s(move.card // record.game.set_size)} but not {say.c(move.card)}"
         if record.rules.silence:
             text += ", and no complete set"
+        if record.rules.dealt:
+            text += "; nobody held a complete set"
         parts.append(text)
     if stage == ASKED:
         pass
@@ -681,6 +699,20 @@ def move_information(record: Record, i: int, stage: str = AFTER) -> str:
     elif move.answer is False:
         parts.append(f"{say.p(move.target)} did not hold {say.c(move.card)}")
     return "; ".join(parts)
+
+
+def _hand_before(record: Record, i: int) -> int:
+    """Under dealt cards (claims are put-downs, so hands follow from the moves): the cards the
+    asker of move i held when asking."""
+    g = record.game
+    hands = [g.hand_size] * g.players
+    for move in record.moves[: i - 1]:
+        if isinstance(move, Declaration):
+            hands[move.player] -= g.set_size
+        elif move.answer:
+            hands[move.asker] += 1
+            hands[move.target] -= 1
+    return hands[record.moves[i - 1].asker]
 
 
 # -- CP-SAT: a first core over per-move assumption literals ---------------------------------
@@ -903,7 +935,7 @@ def _hall_argument(c: Constraints, src: _Sources, focus: Sequence[int], hyp: str
     if caps:
         listing = _join(([listing] if listing else []) + caps)
     if supply == 0:
-        text = f"{hyp}{subject}, but no card may still go to {them}."
+        text = f"{hyp}{subject}, but no card may still go to {them}" + (f" ({_join(caps)})" if caps else "") + "."
     else:
         text = f"{hyp}{subject} among the {supply} that may still go to {them}: {listing}."
     return Argument("hall", text, seats=seats, at_least=at_least, at_most=at_most, cards=tuple(cards),

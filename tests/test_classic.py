@@ -460,3 +460,25 @@ def test_views_are_cached_values():
     b = knowledge.private_knowledge(pos, 0, [17, 13, 10, 9, 6, 5, 2, 1])
     assert a == b and a.card_probabilities() is b.card_probabilities()
     assert sum(a.probability(0, p) for p in range(3)) == Fraction(1)
+
+
+# -- explanations under classic rules ---------------------------------------------------------------
+@pytest.mark.parametrize("batch", range(3))
+def test_classic_explanations_against_brute_force(batch):
+    """Explanations (forced cards and quartets, illegal moves) of random classic records imply
+    their fact on explicit deals with the moves' information (a question also tells that nobody
+    held a complete set), none of their moves can be left out, and their numbers are true."""
+    from test_explain import Oracle, check_explanation, explanations_of, random_record
+
+    seen = 0
+    shapes = [(3, 3, 2), (3, 2, 3), (2, 3, 2), (4, 2, 2)]
+    for seed in range(batch * 15, batch * 15 + 15):
+        rng = random.Random(seed)
+        P, N, S = shapes[seed % len(shapes)]
+        record = random_record(rng, P, N, S, "classic", rng.randint(2, 10), illegal=rng.random() < 0.5)
+        oracle = Oracle(record)
+        _, explanations = explanations_of(record, rng)
+        for e in explanations:
+            check_explanation(oracle, e, record.rules)
+            seen += 1
+    assert seen > 20

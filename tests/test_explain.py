@@ -79,11 +79,22 @@ class Oracle:
                 s = c // self.S
                 if pending != move.unanswered():
                     if use:
-                        keep = (cur[:, c] != x) & (self.count(cur, x, s) >= 1)
+                        rules = self.record.rules
+                        live = [k for k in range(self.N * self.S) if k // self.S not in claimed]
+                        empty = len(cur) > 0 and not any(cur[0, k] == x for k in live)
+                        if rules.empty_hand == "ask" and empty:
+                            keep = cur[:, c] == cur[:, c]  # an empty asker tells nothing
+                        else:
+                            keep = (cur[:, c] != x) & (self.count(cur, x, s) >= 1)
                         if silence:
                             for t in range(self.N):
                                 if t not in claimed:
                                     keep &= ~self.whole(cur, x, t)
+                        if rules.dealt:  # classic: nobody held a complete unclaimed set
+                            for t in range(self.N):
+                                if t not in claimed:
+                                    for p in range(self.P):
+                                        keep &= ~self.whole(cur, p, t)
                         cur = cur[keep]
                     pending = move.unanswered()
                 if last and stage == ASKED or move.answer is None:
