@@ -482,3 +482,41 @@ def test_classic_explanations_against_brute_force(batch):
             check_explanation(oracle, e, record.rules)
             seen += 1
     assert seen > 20
+
+
+def test_first_player_under_every_preset():
+    for preset in ("quaternity", "pythagoras", "blind"):
+        assert Position(Game(3, 3, 2), preset, first=2).turn == (2,)
+        rec = replay(record_from_json({"players": 3, "sets": 3, "set_size": 2, "rules": preset, "first": 2,
+                                       "moves": ["2>0:A0-"]}))
+        assert rec.error is None and rec.position.turn == (0,)
+
+
+def test_classic_position_file_round_trip():
+    """A classic record's position as a position file reads back (no complete set, settled) and stays valid."""
+    import json as _json
+
+    from quaternity_cp.formats import parse_record, position_to_json
+
+    data = random_game_record((3, 6, 4), seed=4, moves=20)
+    result = replay(record_from_json(data))
+    again = parse_record(_json.dumps(position_to_json(result.position)))
+    pos = again.position()
+    assert pos.is_valid() and again.rules.dealt
+    assert all(pos.constraints.hi[p][s] <= 3 for p in range(3) for s in pos.constraints.sets_in_play)
+    mine, theirs = pos.constraints, knowledge.public_constraints(result.position)
+    live = mine.sets_in_play
+    assert live == theirs.sets_in_play and mine.hands == theirs.hands
+    assert [mine.domains[c] for c in mine.cards_in_play] == [theirs.domains[c] for c in theirs.cards_in_play]
+    for table in ("lo", "hi"):
+        assert [[getattr(mine, table)[p][s] for s in live] for p in range(3)] == \
+            [[getattr(theirs, table)[p][s] for s in live] for p in range(3)]
+
+
+def random_game_record(size, seed, moves):
+    from quaternity_cp.classic import random_game
+
+    data = random_game(Game(*size), "classic", random.Random(seed))
+    data["moves"] = data["moves"][:moves]
+    data.pop("tie_break", None)
+    return data
