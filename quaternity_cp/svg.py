@@ -151,7 +151,7 @@ def grid_svg(
             parts.append(f'<g class="card" data-card="{escape(name)}">')
             parts.append(f'<rect x="0" y="{y}" width="{x0 + P * col}" height="{ROW}" fill="{shade}"/>')
             parts.append(_text(8, cy + 4, name + (" ★" if card in mine else ""), anchor="start", size=12,
-                               weight="bold" if card in mine else "normal"))
+                               weight="bold" if card in mine else "normal", cls="card-label"))
             for p in range(P):
                 x = x0 + p * col
                 cx = x + col / 2

@@ -87,7 +87,7 @@
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
     const data = await post("/api/new", { game, options, human: parseInt($("human").value, 10), agents, seed });
     gid = data.id;
-    $("explanation").textContent = "Click a green square (a forced card) or a claimed set for its explanation.";
+    $("explanation").textContent = "Click a card's name for why it is where the grid says; a claimed set for why it was claimed.";
     $("verdict").hidden = true;
     show(data);
   }
@@ -173,10 +173,13 @@
     if (view.kind === "quarto") return quartoClick(ev);
     const legal = ev.target.closest("[data-legal][data-action]");
     if (legal && view.your_turn) return act(legal.dataset.action);
-    const forced = ev.target.closest("[data-state=forced], [data-state=impossible]");
+    const forced = ev.target.closest("[data-state=forced]");
+    const label = ev.target.closest(".card-label");
     const claimed = ev.target.closest(".claimed");
-    if (forced && forced.dataset.state === "forced") {
+    if (forced) {
       explain("card=" + encodeURIComponent(forced.dataset.card) + "&seat=" + forced.dataset.seat);
+    } else if (label) {
+      explain("card=" + encodeURIComponent(label.closest("[data-card]").dataset.card));
     } else if (claimed) {
       explain("set=" + encodeURIComponent(claimed.dataset.set));
     }

@@ -1,0 +1,153 @@
+"""The web table's API (Starlette's test client, no browser) and its session logic."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
+from starlette.testclient import TestClient  # noqa: E402
+
+from cli.main import main  # noqa: E402
+from quaternity_cp.web.app import create_app  # noqa: E402
+from quaternity_cp.web.session import WebError, WebGame  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def check_record(tmp_path, record: dict, *extra: str) -> dict:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    res = CliRunner().invoke(main, [*extra, "check", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def play_out(client, gid: str, view: dict, rng: random.Random, limit: int = 400) -> dict:
+    """Pick the person's moves at random among the legal ones the server offers, to the end."""
+    for _ in range(limit):
+        if view["over"]:
+            return view
+        assert view["your_turn"]
+        if view["kind"] == "quarto":
+            action = rng.choice(view["moves"])
+        elif view["answers"]:
+            action = rng.choice(view["answers"])["text"]
+        else:
+            legal = [a for a in _cells(view["svg"])] + [d["text"] for d in view["declarations"]]
+            action = rng.choice(legal)
+        res = client.post(f"/api/act/{gid}", json={"action": action})
+        assert res.status_code == 200, res.text
+        view = res.json()
+    raise AssertionError("the game did not end")
+
+
+def _cells(svg: str) -> list[str]:
+    import re
+
+    return re.findall(r'data-legal="1" data-action="([^"]+)"', svg.replace("&gt;", ">"))
+
+
+def test_games_list_the_registered_games_and_agents(client):
+    data = client.get("/api/games").json()
+    assert "knowledge" in data["quartets"]["agents"] and "classic" in data["quartets"]["presets"]
+    assert "greedy" in data["quarto"]["agents"]
+
+
+@pytest.mark.parametrize("preset", ["quaternity", "blind", "pythagoras", "quaternity-seat"])
+def test_a_whole_game_through_the_api_gives_a_record_that_check_accepts(client, tmp_path, preset):
+    res = client.post("/api/new", json={"game": "quartets", "human": 1, "seed": 4, "agents": {"0": "random", "2": "random"},
+                                        "options": {"preset": preset, "players": 3, "sets": 3, "set_size": 2}})
+    assert res.status_code == 200, res.text
+    view = res.json()
+    end = play_out(client, view["id"], view, random.Random(1))
+    record = client.get(f"/api/record/{view['id']}")
+    assert "attachment" in record.headers["content-disposition"]
+    checked = check_record(tmp_path, record.json())
+    assert checked["over"] and checked["winners"] == end["winners"]
+
+
+def test_classic_shows_only_what_the_person_may_know(client, tmp_path):
+    res = client.post("/api/new", json={"game": "quartets", "human": 0, "seed": 2,
+                                        "options": {"preset": "classic", "players": 3, "sets": 3, "set_size": 4}})
+    view = res.json()
+    assert view["classic"] and len(view["hand"]) == 4
+    record = client.get(f"/api/record/{view['id']}").json()
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    mine = CliRunner().invoke(main, ["analyze", str(path), "--as", "0", "--json"])
+    assert mine.exit_code == 0, mine.output
+    from browser import expected_grid
+
+    import re
+    shown = {}
+    for card, seat, state in re.findall(r'data-card="([^"]+)" data-seat="(\d+)" data-state="(\w+)"', view["svg"]):
+        entry = shown.setdefault(card, {"owners": [], "forced": None})
+        if state != "impossible":
+            entry["owners"].append(int(seat))
+        if state == "forced":
+            entry["forced"] = int(seat)
+    assert shown == expected_grid(json.loads(mine.output))
+    # the deal is not on the page: only the person's own cards are marked as held
+    assert "deal" not in view
+    starred = set(re.findall(r">([A-Z]\d+) ★<", view["svg"]))
+    assert starred == set(view["hand"]) == set(record["deal"]["0"])
+    end = play_out(client, view["id"], view, random.Random(3))
+    check_record(tmp_path, client.get(f"/api/record/{view['id']}").json())
+    assert end["over"]
+
+
+def test_undo_goes_back_to_the_persons_last_decision():
+    table = WebGame.new("quartets", {"preset": "quaternity", "players": 3, "sets": 3, "set_size": 3}, human=0,
+                        agents={1: "random", 2: "random"}, seed=7)
+    before = table.record()
+    first = _cells(table.view()["svg"])[0]
+    table.act(first)
+    assert table.record() != before
+    table.undo()
+    assert table.record() == before
+    with pytest.raises(WebError):
+        table.undo()
+
+
+def test_bad_requests_are_clean_errors(client):
+    assert client.post("/api/new", json={"game": "chess"}).status_code == 400
+    res = client.post("/api/new", json={"game": "quartets", "agents": {"1": "nobody"}})
+    assert res.status_code == 400 and "unknown agent" in res.json()["error"]
+    gid = client.post("/api/new", json={"game": "quartets", "seed": 1,
+                                        "options": {"players": 2, "sets": 2, "set_size": 2}}).json()["id"]
+    res = client.post(f"/api/act/{gid}", json={"action": "1>0:A0?"})
+    assert res.status_code == 400
+    assert client.post(f"/api/act/{gid}", content=b"not json").status_code == 400
+    assert client.get("/api/view/nope").status_code == 404
+    assert client.get("/static/../app.py").status_code == 404
+
+
+def test_explanations_and_probabilities(client):
+    gid = client.post("/api/new", json={"game": "quartets", "seed": 1, "human": 0, "agents": {"1": "random"},
+                                        "options": {"players": 2, "sets": 2, "set_size": 2}}).json()["id"]
+    client.post(f"/api/act/{gid}", json={"action": "0>1:A0?"})
+    view = client.get(f"/api/view/{gid}?probabilities=1").json()
+    assert view["probabilities"] and "data-prob=" in view["svg"]
+    lines = client.get(f"/api/explain/{gid}?set=A").json()["lines"]
+    assert lines[0].startswith("Set A was claimed")
+
+
+def test_quarto_to_the_end_and_the_solvers_verdict(client, tmp_path):
+    view = client.post("/api/new", json={"game": "quarto", "human": 1, "seed": 1, "agents": {"0": "greedy"}}).json()
+    gid = view["id"]
+    end = play_out(client, gid, view, random.Random(5))
+    record = client.get(f"/api/record/{gid}").json()
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(record))
+    res = CliRunner().invoke(main, ["quarto", "check", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["winner"] == end["winner"]
+    verdict = client.get(f"/api/solve/{gid}").json()
+    assert verdict["text"].startswith("Game over")
