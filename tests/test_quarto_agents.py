@@ -231,3 +231,30 @@ def test_arena_alternates_who_starts():
     result = arena("greedy", "random", 4, seed=1)
     assert [g.seats for g in result.games] == [("greedy", "random"), ("random", "greedy")] * 2
     assert result.summary()["results"]["greedy"]["wins"] >= 2
+
+
+# -- the solver agent with the real solver ---------------------------------------------------
+@pytest.mark.parametrize("squares", [False, True])
+def test_solver_agent_keeps_the_game_value_in_endgames(squares):
+    from quarto_reference import ref_value
+
+    rng = random.Random(40 + squares)
+    checked = {1: 0, 0: 0, -1: 0}
+    for i in range(30):
+        while True:  # greedy play leaves balanced endgames (random play mostly hands over a win)
+            pos = Position(squares=squares)
+            g = GreedyAgent(random.Random(rng.random()))
+            while not pos.over and len(pos.empty_cells()) > 5:
+                pos.push(decide(g, pos))
+            if not pos.over:
+                break
+        value = ref_value(ref(pos), int(pos.piece), squares)
+        cell, piece = SolverAgent(random.Random(i)).complete_turn(pos)
+        pos.push(Move(cell, piece))
+        if pos.over:
+            after = 1 if pos.winner is not None else 0
+        else:
+            after = -ref_value(ref(pos), int(pos.piece), squares)
+        assert after == value, (pos.moves, value, after)
+        checked[value] += 1
+    assert checked[1] > 5 and checked[-1] + checked[0] > 5
