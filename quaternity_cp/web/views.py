@@ -196,8 +196,14 @@ def quarto_verdict(table, max_seconds: float = QUARTO_SOLVE_SECONDS) -> dict[str
 
 
 def _move_text(best) -> str:
-    return str(best) if not isinstance(best, tuple) else " ".join(
-        str(x) for x in best if x is not None)
+    """A solver move, a Move or a (cell, piece) pair of numbers, in the record notation."""
+    if not isinstance(best, tuple):
+        return str(best)
+    from ..quarto.core import Cell, Piece
+    from ..quarto.position import Move
+
+    cell, piece = best
+    return str(Move(None if cell is None else Cell(cell), None if piece is None else Piece(piece)))
 
 
 __all__ = ["quartets_view", "quarto_view", "quarto_verdict", "explain", "quartets_knowledge"]

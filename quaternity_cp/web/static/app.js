@@ -107,6 +107,7 @@
     $("download").href = "/api/record/" + gid;
     $("prob-toggle").hidden = data.kind !== "quartets";
     $("solve").hidden = data.kind !== "quarto";
+    document.querySelectorAll(".why-section").forEach((n) => { n.hidden = data.kind !== "quartets"; });
     $("probabilities").checked = !!data.probabilities;
 
     const answers = $("answers");
@@ -146,7 +147,7 @@
       return "Game over. Scores " + d.scores.join(" : ") + ". Winner" + (w.length > 1 ? "s" : "") + ": " + who + ".";
     }
     if (d.your_turn) {
-      if (d.kind === "quarto") return "Your move: " + d.status.replace(/^Player \d /, "you ");
+      if (d.kind === "quarto") return d.piece ? "Your move: place " + d.piece + ", then give a piece." : "Your move: choose the first piece to give.";
       if (d.answers && d.answers.length) return "You are asked " + d.pending + ": answer.";
       return "Your turn.";
     }
