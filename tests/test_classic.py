@@ -520,3 +520,11 @@ def random_game_record(size, seed, moves):
     data["moves"] = data["moves"][:moves]
     data.pop("tie_break", None)
     return data
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=500)
+@given(game=st.sampled_from(GAMES + [(3, 4, 3), (2, 4, 3), (2, 3, 4)]), rules=classic_rules(),
+       seed=st.integers(0, 2**32 - 1))
+def test_views_agree_with_reference_exhaustive(game, rules, seed):
+    play_truthfully(seed, Game(*game), rules, views=True, max_moves=80)
