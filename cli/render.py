@@ -78,6 +78,10 @@ def _classic_json(record: Record, pos) -> dict[str, Any]:
     if record.rules.tie == "random":
         out["tied"] = pos.tied() if len(pos.tied()) > 1 else []
         out["tie_break"] = record.tie_break
+    if record.rules.dealt:
+        window = pos.state.window
+        out["putdowns"] = None if not pos.putdowns_open or pos.over else (
+            "deal" if pos.state.opening else {"player": window[0], "set": record.game.set_name(window[2])})
     return out
 
 
@@ -209,6 +213,14 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
             out.print(f"Turn: {_name(g, turn[0])}")
         else:
             out.print("Turn: free choice among " + ", ".join(_name(g, p) for p in turn))
+        if record.rules.dealt and pos.putdowns_open and pos.pending is None and result.error is None:
+            window = pos.state.window
+            if pos.state.opening:
+                out.print("Put-downs at the deal are open: any seat may put down a set it was dealt"
+                          " (the first question closes them).")
+            else:
+                out.print(f"Right after the yes, {_name(g, window[0])} may put down {g.set_name(window[2])}"
+                          " (the next question says it did not complete it).")
         if pos.pending is not None and result.error is None:
             ans = pos.answers()
             legal = [k for k in ("yes", "no") if ans[k]]
