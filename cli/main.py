@@ -253,6 +253,7 @@ main.add_lazy_command("explain", "cli.cmd_explain:explain")
 main.add_lazy_command("solve", "cli.cmd_solve:solve")
 main.add_lazy_command("report", "cli.cmd_report:report")
 main.add_lazy_command("serve", "cli.cmd_serve:serve")
+main.add_lazy_command("play", "cli.cmd_play:play")
 main.add_lazy_command("tournament", "cli.cmd_tournament:tournament")
 main.add_lazy_command("experiment", "cli.cmd_tournament:experiment")
 from .cmd_quarto import quarto as _quarto  # noqa: E402
