@@ -6,6 +6,7 @@ Not a test. Run from the project root::
     python benchmarks/solve.py --max-seconds 60 --games 3x3x2 4x4x2 --presets quaternity blind
     python benchmarks/solve.py --json results.json      # also write every result as JSON
     python benchmarks/solve.py --compare                # speed against benchmarks/baseline_solve.json
+    python benchmarks/solve.py --compare --rerun-baseline  # ... with the baseline's commit run again now
     python benchmarks/solve.py --record-baseline FILE   # record a baseline (run from an old checkout)
 
 For every game (P players, N sets of S cards) and rule preset it solves the
@@ -91,6 +92,24 @@ def record_baseline(path: str, commit: str | None) -> None:
         fh.write("\n")
 
 
+def rerun_baseline(path: str) -> str:
+    """Run the starts again with the saved baseline's commit (git archive into a temporary directory,
+    this script copied there), so that both sides share the machine's load; the new file's path."""
+    import shutil
+    import subprocess
+    import tempfile
+    with open(path, encoding="utf-8") as fh:
+        commit = json.load(fh)["commit"]
+    where = tempfile.mkdtemp(prefix="quaternity-baseline-")
+    archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+    shutil.copy(os.path.abspath(__file__), os.path.join(where, "benchmarks", "solve.py"))
+    out = os.path.join(where, "baseline_solve.json")
+    subprocess.run([sys.executable, os.path.join(where, "benchmarks", "solve.py"), "--record-baseline", out,
+                    "--commit", commit], check=True)
+    return out
+
+
 def compare(path: str, scale: float) -> None:
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
@@ -131,6 +150,8 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--compare", action="store_true", help="compare with the saved baseline (see above)")
     ap.add_argument("--baseline", default=BASELINE, help="the baseline file (default benchmarks/baseline_solve.json)")
+    ap.add_argument("--rerun-baseline", action="store_true",
+                    help="--compare: run the baseline's commit again now (same machine load) instead of the file")
     ap.add_argument("--scale", type=float, default=1.0, help="--compare: multiply the time caps")
     ap.add_argument("--record-baseline", metavar="FILE", help="record the --compare starts to FILE")
     ap.add_argument("--commit", help="--record-baseline: the commit the code came from")
@@ -139,7 +160,7 @@ def main() -> None:
         record_baseline(args.record_baseline, args.commit)
         return
     if args.compare:
-        compare(args.baseline, args.scale)
+        compare(rerun_baseline(args.baseline) if args.rerun_baseline else args.baseline, args.scale)
         return
     engine = args.engine or default_engine_name()
 

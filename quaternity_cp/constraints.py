@@ -16,6 +16,7 @@ Domains are bit masks: bit ``p`` is set when seat ``p`` may hold the card.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import replace as _dc_replace
 from typing import Iterator
 
 
@@ -36,6 +37,24 @@ def _make(players, set_size, in_play, hands, domains, lo, hi) -> "Constraints":
     c.__dict__.update(players=players, set_size=set_size, in_play=in_play, hands=hands, domains=domains,
                       lo=lo, hi=hi)
     return c
+
+
+def fast_replace(obj, **changes):
+    """``dataclasses.replace`` for the frozen value classes of the hot paths (State, Constraints):
+    the same new value without the constructor's per-field cost. Classes with a ``__post_init__``
+    go through ``dataclasses.replace``; a cached hash is not copied."""
+    cls = type(obj)
+    if hasattr(cls, "__post_init__") or not hasattr(obj, "__dict__"):
+        return _dc_replace(obj, **changes)
+    for name in changes:
+        if name not in cls.__dataclass_fields__:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    new = object.__new__(cls)
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.pop("_hash", None)
+    d.update(changes)
+    return new
 
 
 def mask_of(seats) -> int:
