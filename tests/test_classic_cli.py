@@ -188,3 +188,17 @@ def test_deal_is_seeded_and_complete():
 def test_solver_refuses_classic_rules():
     result = run("solve", EXAMPLES / "classic-midgame.json", "--goal", "quartet")
     assert result.exit_code == 2 and "dealt = true" in result.output
+
+
+@pytest.mark.parametrize("flag", ["--position", "--explain"])
+def test_as_refuses_public_only_flags(flag):
+    result = run("analyze", EXAMPLES / "classic-midgame.json", "--as", "0", flag)
+    assert result.exit_code == 2 and "do not combine" in result.output
+
+
+def test_count_as_samples_agree_with_the_hand():
+    result = run("count", EXAMPLES / "classic-midgame.json", "--as", "0", "--json", "--sample", "5", "--seed", "3")
+    data = json.loads(result.output)
+    assert result.exit_code == 0 and len(data["samples"]) == 5
+    for deal_ in data["samples"]:
+        assert {card for card, seat in deal_.items() if seat == 0} == set(data["view"]["hand"])
