@@ -670,7 +670,7 @@ def record_to_json(
         "players": list(game.player_names) if game.named_players else game.players,
         "sets": game.sets if game.set_names == default_sets else list(game.set_names),
         "set_size": game.set_size,
-        "rules": _rules_json(rules),
+        "rules": _rules_nearest(rules),
     }
     if deal is not None:
         out["deal"] = {game.player_name(p): [game.card_name(c) for c in sorted(cards)] for p, cards in sorted(deal.items())}
@@ -680,3 +680,17 @@ def record_to_json(
     if tie_break is not None:
         out["tie_break"] = tie_break
     return out
+
+
+def _rules_nearest(rules: Rules) -> Any:
+    """The rules as the preset they equal, else the preset needing the fewest overrides, with them."""
+    from .rules import PRESETS
+
+    if rules.name != "custom":
+        return rules.name
+    best = None
+    for name, preset in PRESETS.items():
+        diff = {k: v for k, v in rules.to_dict().items() if getattr(preset, k) != v}
+        if best is None or len(diff) < len(best):
+            best = {"preset": name, **diff}
+    return best
