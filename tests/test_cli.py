@@ -12,7 +12,7 @@ from cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RECORDS = sorted(
-    p for p in EXAMPLES.rglob("*") if p.suffix in (".json", ".txt") and "puzzles" not in p.parts
+    p for p in EXAMPLES.rglob("*") if p.suffix in (".json", ".txt") and "puzzles" not in p.parts and "quarto" not in p.parts
     and not p.name.endswith(".answer.json")
 )
 
