@@ -7,7 +7,7 @@ Not a test. Run from the project root::
 
 A position is made by dealing the cards at random and playing random truthful
 questions (half of them to the true holder of the card, so that yes answers
-move cards) with the constraint updates of RULES.md; a set is claimed when all
+move cards) with the constraint updates of docs/rules.md; a set is claimed when all
 its cards are known to be with one seat. "Mid-game" is after
 ``moves_per_card * cards`` answered questions. Prints, per size, the median
 and the largest time to count, the largest DP table (for a position given up:

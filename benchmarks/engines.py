@@ -1,7 +1,7 @@
 """Time a full ``analyze`` of mid-game positions: flow engine against CP-SAT, in one run.
 
 Positions come from a random deal: some questions are played out on it (each
-adds what RULES.md says: the asker does not hold the card and holds one of its
+adds what docs/rules.md says: the asker does not hold the card and holds one of its
 set; a yes moves the card, a no takes the asked seat out of its domain), then
 some sets are claimed by their holders. The deal satisfies every constraint, so
 every position is valid.

@@ -1,6 +1,6 @@
 """The constraint state of a position: exactly the set of consistent deals.
 
-RULES.md shows that the consistent deals are described exactly by three things:
+docs/rules.md (section 2) shows that the consistent deals are described exactly by three things:
 every hand size, every card's domain (the seats that may hold it) and, per seat
 and unclaimed set, a lower and an upper bound on how many cards of the set the
 seat holds. :class:`Constraints` is that description as an immutable value; it

@@ -30,7 +30,7 @@ class PositionError(QuaternityError, ValueError):
 
 
 class Illegal(Enum):
-    """Why a move is illegal: one member per rule of RULES.md a move can break."""
+    """Why a move is illegal: one member per rule of docs/rules.md a move can break."""
 
     GAME_OVER = "the game is over"
     NOT_ON_TURN = "not on turn"

@@ -1,7 +1,7 @@
 """A Quaternity position: the constraint state plus claims, scores and whose turn.
 
 :class:`Position` is changed by :meth:`Position.push` and restored by
-:meth:`Position.pop`. Every rule of ../shared/RULES.md lives here; the engines
+:meth:`Position.pop`. Every rule of docs/rules.md lives here; the engines
 only answer questions about a :class:`~quaternity_cp.constraints.Constraints`.
 
 >>> from quaternity_cp import Game, Position

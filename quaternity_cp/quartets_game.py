@@ -121,7 +121,7 @@ class QuartetsObservation:
 
 @lru_cache(maxsize=256)
 def classic_public_constraints(game: Game, moves: tuple, empty_hand: str = "ask") -> Constraints:
-    """The public constraint state of a classic record (no deal): RULES.md's consistent deals.
+    """The public constraint state of a classic record (no deal): the consistent deals of docs/rules.md.
 
     The same as :func:`quaternity_cp.knowledge.public_constraints` of the record
     replayed in a :class:`~quaternity_cp.position.Position` (a test compares

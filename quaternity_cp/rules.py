@@ -1,4 +1,4 @@
-"""Rule options and presets of ../shared/RULES.md.
+"""Rule options and presets (docs/rules.md, section 6).
 
 >>> Rules.preset("pythagoras").silence
 True

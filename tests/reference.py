@@ -1,4 +1,4 @@
-"""A brute-force reference implementation of ../shared/RULES.md on explicit deals.
+"""A brute-force reference implementation of docs/rules.md on explicit deals.
 
 It shares no code with ``quaternity_cp`` beyond the value types (``Game``,
 ``Question``, ``Declaration``, ``Rules`` and ``Game.parse_move``): no
@@ -11,7 +11,7 @@ claimed set stay in the row (with their claimer in every deal); "in play" means
 "of an unclaimed set". Every hand size is the same in every consistent deal
 (cards only move publicly), so hand sizes are read off any row.
 
-Conventions that RULES.md leaves open and that this reference fixes (the same
+Conventions that the rules leave open and that this reference fixes (the same
 as quaternity_cp's Position, so that they are not reported as disagreements):
 
 - while a question is open, the only legal move is an answer to it (the same
@@ -149,7 +149,7 @@ class _Illegal(Exception):
 
 
 class Reference:
-    """The rules of RULES.md applied literally to explicit deals."""
+    """The rules of docs/rules.md applied literally to explicit deals."""
 
     def __init__(self, game: Game, rules: Rules, first: int | None = None, tie_break: int | None = None):
         self.game = game

@@ -406,7 +406,7 @@ def test_tie_random_winner_is_the_recorded_draw():
 
 
 def test_put_down_due_after_a_yes_is_public():
-    """RULES.md: P3 N2 S3, after 0>1:A0+ 0>2:A2+ set A is forced to seat 0: it must be put down."""
+    """docs/rules.md: P3 N2 S3, after 0>1:A0+ 0>2:A2+ set A is forced to seat 0: it must be put down."""
     rec = play("classic", ["0>1:A0+", "0>2:A2+", "0>1:B0?"], game=(3, 2, 3))
     assert rec.error_index == 3 and rec.error.kind == "claim" and rec.error.reason.name == "PUT_DOWN_MISSING"
     ok = play("classic", ["0>1:A0+", "0>2:A2+", "0!A"], game=(3, 2, 3))

@@ -242,7 +242,7 @@ def test_infeasible_and_mismatched_hands():
 
 
 def test_worked_example_single_deal():
-    # RULES.md: P3 N3 S3 `0>2:A2- 2>0:B1+ 2>0:C2+ 2>0:B2- 0>2:A0-` leaves exactly one deal
+    # docs/rules.md: P3 N3 S3 `0>2:A2- 2>0:B1+ 2>0:C2+ 2>0:B2- 0>2:A0-` leaves exactly one deal
     c = Constraints.initial(3, 3, 3)
     c = c.restrict(2, ~1).with_bounds(0, 0, lo=1)  # 0>2:A2 asked
     c = c.restrict(2, ~4)  # no
@@ -259,7 +259,7 @@ def test_worked_example_single_deal():
 
 
 def _yes(c: Constraints, asker: int, giver: int, card: int) -> Constraints:
-    """The constraint update of a yes answer (RULES.md)."""
+    """The constraint update of a yes answer (docs/rules.md)."""
     return c.transfer(card, giver, asker)
 
 

@@ -400,7 +400,7 @@ def test_the_information_carried_to_the_present_is_the_position():
             assert (mine.owners, mine.quartets) == (theirs.owners, theirs.quartets), (n, record.texts)
 
 
-# -- worked examples (../shared/RULES.md) -----------------------------------------------------
+# -- worked examples (docs/rules.md) --------------------------------------------------------
 def record_of(text: str, preset: str = "quaternity") -> Record:
     lines = text.split("\n", 1)
     P, N, S = map(int, lines[0].split())

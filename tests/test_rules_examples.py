@@ -1,4 +1,4 @@
-"""The worked examples of ../shared/RULES.md, one test each, on Position and on the reference.
+"""The worked examples of docs/rules.md, one test each, on Position and on the reference.
 
 Preset ``quaternity`` unless the test says otherwise. Every test runs on every
 registered engine (except ``brute``, which only the slow runs use).
