@@ -161,9 +161,9 @@ def grid_svg(
                     extra = f' data-legal="1" data-action="{escape(legal[card, p])}"'
                 parts.append(f'<g class="cell {state}" data-card="{escape(name)}" data-seat="{p}" '
                              f'data-state="{state}"{extra}>')
-                fill_bg = LEGAL_FILL if (card, p) in legal else "transparent"
-                parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{col - 2}" height="{ROW - 2}" rx="3" '
-                             f'fill="{fill_bg}"/>')
+                if (card, p) in legal:  # the tint is the click target too
+                    parts.append(f'<rect x="{x + 1}" y="{y + 1}" width="{col - 2}" height="{ROW - 2}" rx="3" '
+                                 f'fill="{LEGAL_FILL}"/>')
                 prob = probabilities.get(card, {}).get(p) if probabilities is not None else None
                 if probabilities is not None and state != "impossible":
                     prob = prob if prob is not None else Fraction(0)
@@ -220,7 +220,8 @@ def grid_svg(
             x += w + 6
         y += 16
     y += 6
-    width = max(qx + QUARTET + 60, 8 * len(status) + 16, 8 * len(note or "") + 16)
+    right = x if claimed else 0
+    width = max(qx + QUARTET + 60, 8 * len(status) + 16, 8 * len(note or "") + 16, right + 8)
     body = "\n".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="quaternity-grid" width="{width:g}" height="{y:g}" '
             f'viewBox="0 0 {width:g} {y:g}" style="{FONT}">\n'
