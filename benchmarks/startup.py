@@ -4,6 +4,7 @@ Not a test. Run from the project root::
 
     python benchmarks/startup.py            # 15 runs of each command, interleaved
     python benchmarks/startup.py --runs 30
+    python benchmarks/startup.py --baseline   # also the commit of benchmarks/baseline_solve.json
 
 Every command runs as a fresh process (``python -m cli ...``, the same code as
 the installed ``quaternity`` script), interleaved with ``python -c pass`` so
@@ -37,21 +38,44 @@ COMMANDS = [
 ]
 
 
+def baseline_checkout() -> tuple[str, str] | None:
+    """The code of the commit named in benchmarks/baseline_solve.json, extracted to a temporary directory."""
+    import json
+    import tempfile
+    try:
+        with open(os.path.join(ROOT, "benchmarks", "baseline_solve.json"), encoding="utf-8") as fh:
+            commit = json.load(fh)["commit"]
+        where = tempfile.mkdtemp(prefix="quaternity-baseline-")
+        archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+        return where, commit
+    except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
+        return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--baseline", action="store_true",
+                    help="also time `check` with the code of the commit in benchmarks/baseline_solve.json")
     args = ap.parse_args()
-    times: dict[str, list[float]] = {name: [] for name, _ in COMMANDS}
+    commands = [(name, cmd, ROOT) for name, cmd in COMMANDS]
+    if args.baseline:
+        base = baseline_checkout()
+        if base is not None:
+            commands.insert(4, (f"quaternity check examples/quaternity.json (commit {base[1][:7]})",
+                                [sys.executable, "-m", "cli", "check", "examples/quaternity.json"], base[0]))
+    times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
     for _ in range(args.runs):
-        for name, cmd in COMMANDS:
+        for name, cmd, cwd in commands:
             start = time.perf_counter()
-            subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             times[name].append(time.perf_counter() - start)
     base = statistics.median(times["python -c pass"])
     print(f"median of {args.runs} runs each, interleaved")
     print("| command | median ms | x python -c pass |")
     print("|---|---:|---:|")
-    for name, _ in COMMANDS:
+    for name, _, _ in commands:
         t = statistics.median(times[name])
         print(f"| `{name}` | {t * 1000:.0f} | {t / base:.1f}x |")
 
