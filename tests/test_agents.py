@@ -70,6 +70,14 @@ def test_koole_first_asks_the_known_holder_for_the_card_it_received():
         assert choose(KooleAgent("first"), state, seed) == q("0>1:A0?")
 
 
+def test_koole_first_asks_a_random_card_of_the_colour_when_the_first_known_card_is_another():
+    state = classic(DEAL, first=1)
+    play(state, "1>0:B0+", "1>2:A0-", "2>0:C1-")
+    # public: seat 1 received B0 (its first known card) and holds an A card; seat 0 lacks only A3 of A
+    for seed in range(20):
+        assert choose(KooleAgent("first"), state, seed) == q("0>1:A3?")
+
+
 def test_koole_first_without_any_public_colour_asks_for_its_most_held_colour():
     state = classic(DEAL, first=0)
     asked = {choose(KooleAgent("first"), state, seed) for seed in range(40)}
