@@ -56,7 +56,8 @@ class Analysis:
 
 @runtime_checkable
 class Engine(Protocol):
-    """What every engine implements. Engines hold no per-position state."""
+    """What every engine implements. Every answer depends on the constraints alone; an engine may
+    keep a starting point between calls (the flow engine keeps its last deal), never a result."""
 
     name: str
 
