@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -78,14 +79,24 @@ def test_classic_shows_only_what_the_person_may_know(client, tmp_path):
                                         "options": {"preset": "classic", "players": 3, "sets": 3, "set_size": 4}})
     view = res.json()
     assert view["classic"] and len(view["hand"]) == 4
+    # before the end the downloadable record leaves the deal out (it would show every hand), and passes check
+    early = client.get(f"/api/record/{view['id']}").json()
+    assert "deal" not in early and "deal" not in view
+    check_record(tmp_path, early)
+    starred = set(re.findall(r">([A-Z]\d+) ★<", view["svg"]))
+    assert starred == set(view["hand"])
+    end = play_out(client, view["id"], view, random.Random(3))
+    assert end["over"]
     record = client.get(f"/api/record/{view['id']}").json()
-    path = tmp_path / "r.json"
-    path.write_text(json.dumps(record))
+    assert set(record["deal"]["0"]) == set(view["hand"])
+    check_record(tmp_path, record)
+    # the grid at the start is what analyze --as 0 says of the record cut there (with the deal)
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps(dict(record, moves=record["moves"][: len(early["moves"])])))
     mine = CliRunner().invoke(main, ["analyze", str(path), "--as", "0", "--json"])
     assert mine.exit_code == 0, mine.output
     from browser import expected_grid
 
-    import re
     shown = {}
     for card, seat, state in re.findall(r'data-card="([^"]+)" data-seat="(\d+)" data-state="(\w+)"', view["svg"]):
         entry = shown.setdefault(card, {"owners": [], "forced": None})
@@ -94,13 +105,6 @@ def test_classic_shows_only_what_the_person_may_know(client, tmp_path):
         if state == "forced":
             entry["forced"] = int(seat)
     assert shown == expected_grid(json.loads(mine.output))
-    # the deal is not on the page: only the person's own cards are marked as held
-    assert "deal" not in view
-    starred = set(re.findall(r">([A-Z]\d+) ★<", view["svg"]))
-    assert starred == set(view["hand"]) == set(record["deal"]["0"])
-    end = play_out(client, view["id"], view, random.Random(3))
-    check_record(tmp_path, client.get(f"/api/record/{view['id']}").json())
-    assert end["over"]
 
 
 def test_undo_goes_back_to_the_persons_last_decision():

@@ -138,6 +138,18 @@ class WebGame:
             self.log.pop()
 
     def record(self) -> dict:
+        """The game so far as a record that ``quaternity check`` accepts.
+
+        In classic Quartets the deal (every hand) stays out until the game is
+        over: a record without it is checked as a public record is.
+        """
+        data = self.state.record()
+        if not self.state.is_terminal():
+            data.pop("deal", None)
+        return data
+
+    def full_record(self) -> dict:
+        """The record with everything the game state knows (the deal too): for the library, not the person."""
         return self.state.record()
 
     # -- what the page shows ------------------------------------------------------------

@@ -37,7 +37,7 @@ def quartets_knowledge(table) -> QuartetsView:
     from ..formats import record_from_json
     from ..replay import replay
 
-    record = record_from_json(table.record())
+    record = record_from_json(table.full_record())
     result = replay(record, mark_forced=False)
     pos = result.position
     if record.deal is None:
