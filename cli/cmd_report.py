@@ -28,6 +28,20 @@ def write_grid_svg(record, result, path: str) -> None:
     write_text(path, grid_svg(result.position, note=note))
 
 
+def write_grid_svg_as(record, result, value: str, file: str, engine: str, path: str) -> None:
+    """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
+    from quaternity_cp.svg import grid_svg
+
+    from .view import private_view
+
+    seat, hand, knowledge = private_view(record, result, value, file, engine)
+    note = None
+    if result.error is not None:
+        i = result.error_index
+        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
+    write_text(path, grid_svg(result.position, constraints=knowledge.constraints, mine=hand, viewer=seat, note=note))
+
+
 def _is_quarto(text: str) -> bool:
     """Whether a file is a Quarto record or position (``quaternity quarto check`` reads those)."""
     from quaternity_cp.report import is_quarto_text

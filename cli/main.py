@@ -229,9 +229,13 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
     if seat is not None:
         from .view import analyze_as
 
-        for flag, given in (("--position", as_position), ("--explain", explain), ("--svg", svg_out is not None)):
+        for flag, given in (("--position", as_position), ("--explain", explain)):
             if given:
                 raise InputError(f"--as and {flag} do not combine ({flag} shows the public view; drop --as)")
+        if svg_out is not None:
+            from .cmd_report import write_grid_svg_as
+
+            write_grid_svg_as(record, result, seat, file, default_engine(engine), svg_out)
         valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
         sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
     if svg_out is not None:

@@ -169,3 +169,20 @@ def test_count_plot_needs_history_and_a_known_type(tmp_path):
     assert res.exit_code == 2 and "--history" in res.output
     res = run("count", EXAMPLES / "three.txt", "--history", "--plot", tmp_path / "h.gif")
     assert res.exit_code == 2 and ".png or .svg" in res.output
+
+
+def test_analyze_as_svg_is_the_players_own_view(tmp_path):
+    out = tmp_path / "mine.svg"
+    res = run("analyze", EXAMPLES / "classic-midgame.json", "--as", "1", "--json", "--svg", out)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    want = {}
+    for card, v in data["cards"].items():
+        for p in range(len(data["scores"])):
+            want[card, p] = "forced" if v["forced"] == p else "possible" if p in v["owners"] else "impossible"
+    svg = out.read_text()
+    assert cells_of(svg) == want
+    assert set(re.findall(r">(\w+) ★<", svg)) == set(data["view"]["hand"])
+    public = tmp_path / "public.svg"
+    run("analyze", EXAMPLES / "classic-midgame.json", "--svg", public)
+    assert cells_of(public.read_text()) != cells_of(svg)  # the hand tells more than the table knows
