@@ -104,3 +104,77 @@ def _print_check(item, result, is_record: bool) -> None:
         echo(f"UNREACHABLE: {result.unreachable}")
         return
     echo(status_line(pos))
+
+
+# -- solve (H4) -----------------------------------------------------------------------------
+def _move_text(move) -> str:
+    """A solver move ``(cell, piece)`` in the record notation (``"A1 DSSH"``, ``"A1"``, ``"DSSH"``)."""
+    from quaternity_cp.quarto.position import Move
+
+    cell, piece = move
+    return str(Move(cell, piece))
+
+
+@quarto.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--max-seconds", type=float, default=None, metavar="T",
+              help="Stop after about T seconds; the value is then 'unproven'.")
+@guarded
+def solve(file: str, as_json: bool, max_seconds) -> None:
+    """Solve a Quarto record's final position, or a position, exactly.
+
+    Prints the value for the player to move (win, draw or loss with best play
+    on both sides), a best move ("A1 DSSH": place the piece in hand on A1, give
+    DSSH), the principal variation, the nodes searched and the time; 'unproven'
+    when --max-seconds stopped the search. Exit 0 solved or stopped, 1 an
+    illegal record or unreachable position, 2 bad input.
+    """
+    import math
+
+    from quaternity_cp.quarto.formats import check as check_item
+    from quaternity_cp.quarto.solver import solve as solve_position
+
+    if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
+        raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
+    item = load_quarto(file)
+    checked = check_item(item)
+    if not checked.valid:
+        where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
+        click.echo(f"quaternity: {where}: {checked.message}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    pos = checked.position
+    board = [None if p is None else int(p) for p in pos.board.as_tuple()]
+    piece = None if pos.piece is None else int(pos.piece)
+    result = solve_position(board, piece, squares=pos.squares, max_seconds=max_seconds)
+    data = {
+        "value": result.value if result.value is not None else "unproven",
+        "best": None if result.best is None else _move_text(result.best),
+        "pv": [_move_text(m) for m in result.pv],
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+        "status": result.status,
+    }
+    if as_json:
+        emit_json(data)
+        sys.exit(EXIT_OK)
+    echo = click.echo
+    rules = "squares" if pos.squares else "standard"
+    placed = pos.board.count()
+    echo(f"Quarto position, {placed} piece{'s' if placed != 1 else ''} placed (rules: {rules})")
+    for line in board_lines(pos.board):
+        echo(line)
+    echo(status_line(pos))
+    if result.value is None:
+        why = "time limit" if result.status == "time" else "node limit"
+        echo(f"Value: unproven (stopped by the {why})")
+    elif pos.over:
+        echo(f"Value: {result.value} for the player who would move next; the game is over, there is no move")
+    else:
+        echo(f"Value: {result.value} for player {pos.to_move}, the player to move")
+    if data["best"] is not None:
+        echo(f"Best move: {data['best']}")
+    if data["pv"]:
+        echo(f"Principal variation: {' '.join('[' + m + ']' for m in data['pv'])}")
+    echo(f"Nodes: {result.nodes:,}  time: {result.seconds:.3f} s")
+    sys.exit(EXIT_OK)

@@ -369,3 +369,57 @@ def test_brute_force_key_agrees_on_a_sample():
         bmap, tmap = rng.choice(symmetry.board_maps()), rng.choice(symmetry.trait_maps())
         image, image_hand = symmetry.apply(board, hand, bmap, tmap)
         assert symmetry.brute_force_key(board, hand) == symmetry.brute_force_key(image, image_hand)
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def run_cli(*args, input=None):
+    from click.testing import CliRunner
+
+    from cli.main import main
+
+    return CliRunner().invoke(main, ["quarto", "solve", *args], input=input)
+
+
+DRAWN = {"game": "quarto", "to_move": 1, "piece": "LSSS", "board": [
+    [None, "DRSS", "LSTH", None], [None, "LRSH", "LRTH", "DRTS"],
+    [None, None, "DSSS", "DRSH"], ["LSSH", "DSTS", "LRTS", None]]}
+
+
+def test_cli_solve_json():
+    import json
+
+    result = run_cli("-", "--json", input=json.dumps(DRAWN))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"value", "best", "pv", "nodes", "seconds", "status"}
+    assert (data["value"], data["status"]) == ("draw", "solved")
+    assert data["pv"][0] == data["best"] and len(data["pv"]) == 6
+    # the best move is a legal move of the position: D4 is empty and LSSS is in hand
+    cell, given = data["best"].split()
+    assert cell in ("A4", "D4", "A3", "A2", "B2", "D1") and given != "LSSS"
+
+
+def test_cli_solve_text_record_and_limits():
+    import json
+
+    record = {"game": "quarto", "moves": ["LRTS", "A4 LRTH", "B4 LRSS", "C4 LSTS"]}
+    result = run_cli("-", input=json.dumps(record))
+    assert result.exit_code == 0, result.output
+    assert "Value: win for player 0" in result.output and "Best move: D4" in result.output
+    record = {"game": "quarto", "moves": ["LRTS", "A1 DSSH"]}
+    result = run_cli("-", "--json", "--max-seconds", "0.2", input=json.dumps(record))
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert (data["value"], data["best"], data["pv"], data["status"]) == ("unproven", None, [], "time")
+
+
+@pytest.mark.parametrize("args, text, code", [
+    (["--max-seconds", "nan"], '{"game": "quarto", "moves": []}', 2),
+    (["--max-seconds", "-1"], '{"game": "quarto", "moves": []}', 2),
+    ([], '{"game": "quarto", "moves": ["LRTS", "A1 DSSH", "A1 LRTH"]}', 1),
+    ([], '{"game": "quarto", "moves": [', 2),
+])
+def test_cli_solve_errors(args, text, code):
+    result = run_cli("-", *args, input=text)
+    assert result.exit_code == code

@@ -35,11 +35,17 @@ How it searches:
 >>> result = solve(board, 4)                        # LSTS in hand completes the top row
 >>> result.value, result.best, result.status
 ('win', (3, None), 'solved')
->>> result = solve(board, 15)                       # DSSH shares nothing with the three
->>> result.value, result.status
-('win', 'solved')
->>> solve(board, 15, max_nodes=10).status
+>>> solve(board, 15, max_nodes=10).status         # 13 empty cells: far too many for 10 nodes
 'limit'
+
+A position with six empty cells, a draw with best play (a full board at the end):
+
+>>> board = [None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None]
+>>> result = solve(board, 6)
+>>> result.value, result.best, len(result.pv)
+('draw', (3, 13), 6)
+>>> solve([2, None, 13, None, None, None, None, 7, 14, 5, 9, 6, None, 1, 10, 8], 4).value
+'loss'
 """
 
 from __future__ import annotations
@@ -445,9 +451,10 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     (a line completed, or a full board) with nothing in hand gives
     ``"loss"`` or ``"draw"`` with no move. Bad input raises :class:`SolverError`.
 
-    >>> board = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, None, None, None, None]
-    >>> solve(board, 12).value is not None
-    True
+    >>> board = [None, None, None, 9, 13, 6, 10, 12, 3, 14, None, 5, None, None, 2, 7]
+    >>> result = solve(board, 0)       # place LRTS on B4 and give LRTH: a win in two moves
+    >>> result.value, result.best, result.pv
+    ('win', (1, 1), [(1, 1), (0, 4), (2, None)])
     """
     _check_input(board, piece)
     search = _Search(squares, max_seconds, max_nodes, use_table=_table)
