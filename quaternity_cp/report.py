@@ -27,7 +27,6 @@ from .count import CountLimitError, DealCounter
 from .errors import QuaternityError
 from .explain import AFTER, Explainer, Explanation, ExplanationError, move_information
 from .formats import Record
-from .game import Question
 from .position import Position
 from .replay import Replay, replay
 from .svg import grid_svg

@@ -23,7 +23,7 @@ import secrets
 from typing import Any, Hashable
 
 from ..errors import QuaternityError
-from ..games import GAMES, TERMINAL, derive_seed, load_all
+from ..games import TERMINAL, derive_seed, load_all
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
 QUARTETS_PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras", "classic")

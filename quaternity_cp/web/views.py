@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import QuaternityError
-from ..game import Declaration, Question
+from ..game import Declaration
 from ..svg import grid_svg, quarto_status, quarto_svg
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
