@@ -186,3 +186,24 @@ def test_analyze_as_svg_is_the_players_own_view(tmp_path):
     public = tmp_path / "public.svg"
     run("analyze", EXAMPLES / "classic-midgame.json", "--svg", public)
     assert cells_of(public.read_text()) != cells_of(svg)  # the hand tells more than the table knows
+
+
+def test_a_count_too_large_for_the_table_is_said_not_guessed():
+    from quaternity_cp.count import CountLimitError, DealCounter
+
+    rec = parse_record((EXAMPLES / "full-game-4p-8x4.json").read_text())
+    html = record_report(rec, explain=False, max_states=3)
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1))
+    steps = data["steps"]
+    refused = [s for s in steps if s["deals"] is None]
+    assert refused and all(s["deals_text"] == "too many to count here" for s in refused)
+    for s in steps[:3]:  # the early steps are the big ones
+        pos = parse_record(json.dumps(dict(json.loads((EXAMPLES / "full-game-4p-8x4.json").read_text()),
+                                           moves=rec.texts[: s["index"]])))
+        c = replay(pos).position.constraints
+        try:
+            exact = DealCounter(c, 3).count()
+        except CountLimitError:
+            assert s["deals"] is None
+        else:
+            assert s["deals"] == str(exact)
