@@ -59,6 +59,8 @@ def create_app():
                 return error("no such game (the server was restarted?): start a new one", 404)
             except (WebError, QuaternityError, ValueError, TypeError) as err:
                 return error(str(err))
+            except Exception as err:  # a bug: say so on the page instead of a bare 500
+                return error(f"internal error: {type(err).__name__}: {err}", 500)
         return wrapped
 
     async def index(request: Request):
