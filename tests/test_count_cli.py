@@ -13,8 +13,8 @@ from cli.main import main
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
 def test_giver_bound_example_has_two_deals():
@@ -28,6 +28,12 @@ def test_giver_bound_example_has_two_deals():
 
 def test_start_of_game_counts_multinomial():
     # P2 N2 S2: C(4, 2) = 6 deals, each card with each player half the time; a whole set 1/6 each
+    start = json.loads(run("count", "-", "--json", input="players: 2\nsets: 2\nset_size: 2\n").output)
+    assert start["deals"] == 6
+    for card in ("A0", "A1", "B0", "B1"):
+        assert start["cards_exact"][card] == {"0": "1/2", "1": "1/2"}
+    for s in ("A", "B"):
+        assert start["quartets_exact"][s] == {"0": "1/6", "1": "1/6"}
     result = run("count", "-", "--json", "--history")
     assert result.exit_code == 2  # stdin is empty here: bad input
     path = EXAMPLES / "rules-examples" / "1-only-yes.txt"
@@ -41,6 +47,9 @@ def test_history_shrinks_and_sampling_is_reproducible():
     path = EXAMPLES / "quaternity.json"
     a = json.loads(run("count", path, "--json", "--history").output)
     assert len(a["history"]) == a["moves_applied"] == 9
+    counts = [a["history_start"], *a["history"]]
+    assert all(later <= earlier for earlier, later in zip(counts, counts[1:])), counts  # moves only inform
+    assert counts[-1] == a["deals"] and counts[0] > counts[-1]
     path = EXAMPLES / "position.json"
     one = json.loads(run("count", path, "--json", "--sample", "3", "--seed", "5").output)
     two = json.loads(run("count", path, "--json", "--sample", "3", "--seed", "5").output)

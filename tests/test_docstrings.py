@@ -15,8 +15,24 @@ MODULES = sorted(
 )
 
 
+#: Modules whose docstrings must carry examples (the test fails if their examples vanish).
+WITH_EXAMPLES = ["quaternity_cp.constraints", "quaternity_cp.count", "quaternity_cp.explain",
+                 "quaternity_cp.formats", "quaternity_cp.game", "quaternity_cp.position",
+                 "quaternity_cp.replay", "quaternity_cp.rules", "quaternity_cp.solver"]
+
+
 @pytest.mark.parametrize("name", ["quaternity_cp"] + MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
+    if name in WITH_EXAMPLES:
+        assert result.attempted > 0, f"{name}: no docstring example ran"
+
+
+def test_the_examples_are_found():
+    """The module list is not empty and the core modules are in it (a broken walk would test nothing)."""
+    assert set(WITH_EXAMPLES) <= set(MODULES)
+    total = sum(doctest.testmod(importlib.import_module(n), optionflags=doctest.ELLIPSIS).attempted
+                for n in WITH_EXAMPLES)
+    assert total >= 25
