@@ -390,8 +390,10 @@ def reference_state(pos: Position):
                     pending=st.pending)
 
 
-SMALL_PUZZLES = [p for p in PUZZLE_FILES if len(puzzle(p)[0].constraints.cards_in_play) <= 12
-                 and all(a["positions"] <= 30 for a in puzzle(p)[1]["answers"])]
+#: Chosen by name, not by a number the solver reported (tests/test_puzzles.py re-derives every puzzle).
+SMALL_PUZZLES = [PUZZLES / f"{name}.json" for name in
+                 ("01-one-question", "02-either-answer", "03-two-questions", "04-two-ways-in", "07-endless-no",
+                  "08-too-many-cards")]
 
 
 @pytest.mark.parametrize("path", SMALL_PUZZLES, ids=lambda p: p.stem)

@@ -1,0 +1,192 @@
+"""Every stored puzzle answer re-derived without the solver.
+
+The answers in ``examples/puzzles/*.answer.json`` were produced by the solver;
+here each verdict, and each ``questions`` and ``plies`` number, is derived
+again by methods that share no code with it:
+
+- **brute force** on explicit deals (``reference.py``: no constraints, no
+  engine, no position, no symmetry), where the puzzle's deals can be listed
+  (which puzzles: chosen by the number of consistent deals, counted by
+  ``count.py``, not by anything the solver reported);
+- for the quartet goal of the puzzles with hundreds of millions of deals, a
+  plain AND-OR search over :class:`~quaternity_cp.position.Position` (the
+  rules as the library plays them, no canonical keys, no symmetry, no game
+  graph), with a question budget, memoized on the exact state only.
+
+``questions`` is the least budget that succeeds (and one less fails);
+``plies`` is recomputed as the solver documents it: the number of moves within
+which the win is forced, a question whose answer is forced counting as one
+move with its answer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_solve import Brute, reference_state
+
+from quaternity_cp.count import count_deals
+from quaternity_cp.formats import parse_record
+from quaternity_cp.game import Declaration, Question
+from quaternity_cp.position import Position
+
+PUZZLES = Path(__file__).resolve().parent.parent / "examples" / "puzzles"
+FILES = sorted(p for p in PUZZLES.glob("*.json") if not p.name.endswith(".answer.json"))
+BRUTE_DEALS = 10_000  # the brute force lists every consistent deal: only up to this many
+
+
+def load(path: Path) -> tuple[Position, list[dict]]:
+    pos = parse_record(path.read_text()).position("flow")
+    return pos, json.loads(path.with_name(path.stem + ".answer.json").read_text())["answers"]
+
+
+def deals(path: Path) -> int:
+    return count_deals(load(path)[0].constraints)
+
+
+BRUTE = [p for p in FILES if deals(p) <= BRUTE_DEALS]
+LARGE = [p for p in FILES if deals(p) > BRUTE_DEALS]
+#: Few deals but large searches for the brute force (no symmetry, no table: a game graph of
+#: hundreds of thousands of raw positions, or a six-question AND-OR tree): exhaustive runs
+#: (``--runslow``). Their quartet answers are re-derived by the search on positions below.
+SLOW_GRAPH = {"09-long-turn", "12-blind-race", "13-hard-win"}
+#: Puzzles with a quartet goal: all re-derived by the search on positions (the second method).
+QUARTET = [p for p in FILES if any(a["goal"] == "quartet" for a in load(p)[1])]
+
+
+def test_every_puzzle_is_rederived():
+    assert len(FILES) == 13 and len(BRUTE) + len(LARGE) == len(FILES)
+    for path in LARGE:  # the second method covers only the quartet goal
+        assert all(a["goal"] == "quartet" for a in load(path)[1]), path.stem
+        assert path in QUARTET
+
+
+# -- brute force on explicit deals -----------------------------------------------------------
+def ply_ranks(brute: Brute, graph, player: int, goal) -> dict[int, int]:
+    """Least number of moves within which ``player`` forces ``goal``, per node (absent: cannot).
+
+    Value iteration of min (the player's nodes) and max (everyone else's) over the
+    brute-force graph; the answer to a question that has only one legal answer costs
+    nothing (the question and its answer are one move), choosing who moves from a
+    shared turn costs nothing (it is not a move)."""
+    rid, nodes, succ = graph
+    INF = float("inf")
+    rank = {i: 0 for i, st in enumerate(nodes) if st.over and goal(brute.ref.winners(st))}
+    changed = True
+    while changed:
+        changed = False
+        for i, st in enumerate(nodes):
+            if st.over or not succ[i]:
+                continue
+            free = st.pending is not None and len(succ[i]) == 1 or st.pending is None and len(st.turn) > 1
+            cost = 0 if free else 1
+            values = [rank.get(j, INF) + cost for j in succ[i]]
+            best = min(values) if brute.mover(st) == player else max(values)
+            if best < rank.get(i, INF):
+                rank[i] = best
+                changed = True
+    return rank
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW_GRAPH else p
+                                  for p in BRUTE], ids=lambda p: p.stem)
+def test_puzzle_answers_by_brute_force(path):
+    pos, answers = load(path)
+    brute = Brute(pos.game, pos.rules)
+    st = reference_state(pos)
+    assert len(st.deals) == deals(path)
+    graph = None
+    for expect in answers:
+        p, goal = expect["player"], expect["goal"]
+        if goal == "quartet":
+            k = expect.get("max_questions")
+            assert brute.quartet(st, p, 10**6 if k is None else k) is expect["result"], expect
+            if expect["result"]:  # the least number of questions: it suffices, one fewer does not
+                n = expect["questions"]
+                assert brute.quartet(st, p, n) and (n == 0 or not brute.quartet(st, p, n - 1)), expect
+            continue
+        graph = graph or brute.graph(st)
+        rid = graph[0]
+        if goal == "win":
+            ranks = ply_ranks(brute, graph, p, lambda w: p in w)
+            assert (rid in ranks) is expect["result"], expect
+            if expect["result"]:
+                assert ranks[rid] == expect["plies"], (expect, ranks[rid])
+        else:
+            mine = ply_ranks(brute, graph, p, lambda w: tuple(w) == (p,))
+            theirs = ply_ranks(brute, graph, 1 - p, lambda w: tuple(w) == (1 - p,))
+            got = "win" if rid in mine else "loss" if rid in theirs else "draw"
+            assert got == expect["result"] == brute.value(graph, p), expect
+            if got != "draw":
+                assert (mine if got == "win" else theirs)[rid] == expect["plies"], expect
+
+
+# -- a second method where brute force cannot run: AND-OR search on Position ------------------
+class QuartetSearch:
+    """Can ``player``, on turn, force a claim before its turn ends, with at most k questions?"""
+
+    def __init__(self, pos: Position, player: int):
+        self.pos = pos
+        self.player = player
+        self.memo: dict = {}
+        self.nodes = 0
+
+    def claimed_for_player(self, before: tuple[int, ...]) -> bool:
+        return any(b < 0 and a == self.player for b, a in zip(before, self.pos.state.claimed))
+
+    def win(self, k: int) -> bool:
+        pos = self.pos
+        key = (pos.state, k)
+        if key in self.memo:
+            return self.memo[key]
+        self.nodes += 1
+        ok = False
+        if not pos.over and pos.turn == (self.player,) and pos.pending is None:
+            for move in list(pos.legal_moves()):
+                if isinstance(move, Declaration):
+                    ok = True  # a possible quartet declared is a claim now
+                    break
+                if k == 0:
+                    break
+                if self.question(move, k):
+                    ok = True
+                    break
+        self.memo[key] = ok
+        return ok
+
+    def question(self, move: Question, k: int) -> bool:
+        pos = self.pos
+        before = pos.state.claimed
+        pos.push(move)
+        try:
+            legal = pos.answers()
+            # "no" first: it usually hands the turn over, which refutes the question at once
+            answers = [move.answered(v) for v in (False, True) if legal["yes" if v else "no"]]
+            for answer in answers:
+                pos.push(answer)
+                try:
+                    if not (self.claimed_for_player(before) or self.win(k - 1)):
+                        return False
+                finally:
+                    pos.pop()
+            return bool(answers)
+        finally:
+            pos.pop()
+
+
+@pytest.mark.parametrize("path", QUARTET, ids=lambda p: p.stem)
+def test_puzzle_quartets_by_search_on_positions(path):
+    pos, answers = load(path)
+    for expect in (a for a in answers if a["goal"] == "quartet"):
+        p = expect["player"]
+        search = QuartetSearch(pos, p)
+        k = expect.get("max_questions")
+        budget = k if k is not None else expect["questions"]
+        assert search.win(budget) is expect["result"], expect
+        if expect["result"]:
+            n = expect["questions"]
+            assert search.win(n) and (n == 0 or not search.win(n - 1)), expect  # the least number of questions
+        else:
+            assert not search.win(k)
