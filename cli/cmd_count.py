@@ -168,6 +168,29 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
 
+#: A card table with more cells than this is printed as plain aligned text (a rich table of
+#: 10,000 cards takes many seconds to lay out; the start of any game must stay instant).
+PLAIN_CELLS = 20_000
+
+
+def _chance(v: Fraction) -> str:
+    """A probability to three decimals, or in scientific notation when that would show 0.000."""
+    if v >= Fraction(1, 2000):
+        return f"{float(v):.3f}"
+    return f"{float(v):.1e}" if float(v) else "below 1e-308"
+
+
+def _plain_card_table(out, g, prob) -> None:
+    head = ["card", *(g.player_name(p) for p in range(g.players))]
+    rows = [[g.card_name(card), *("1" if v == 1 else "·" if v == 0 else f"{float(v):.3f}" for v in row.values())]
+            for card, row in prob.items()]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
+             for r in [head, *rows]]
+    out.print("Chance that each player holds each card")
+    out.print("\n".join(lines), markup=False, highlight=False)
+
+
 def _print(record, result, deals, prob, whole, drawn, counts) -> None:
     out = console()
     g = record.game
@@ -180,7 +203,9 @@ def _print(record, result, deals, prob, whole, drawn, counts) -> None:
     else:  # too long to read; --json has the exact integer
         out.print(f"[bold]{big(deals, 0)}[/bold] consistent deals (a number of {len(str(deals)):,} digits; "
                   "--json gives it exactly)")
-    if deals and prob:
+    if deals and prob and len(prob) * g.players > PLAIN_CELLS:
+        _plain_card_table(out, g, prob)
+    elif deals and prob:
         table = Table(title="Chance that each player holds each card", title_justify="left")
         table.add_column("card")
         for p in range(g.players):
@@ -193,9 +218,10 @@ def _print(record, result, deals, prob, whole, drawn, counts) -> None:
                 cells.append(Text("1" if v == 1 else "·" if v == 0 else f"{float(v):.3f}", style=style))
             table.add_row(g.card_name(card), *cells)
         out.print(table)
+    if deals and prob:
         out.print("Chance that a player holds the whole set:")
         for s, row in whole.items():
-            parts = [f"{g.player_name(p)} {float(v):.3f}" + (f" ({v})" if v.denominator < 1000 else "")
+            parts = [f"{g.player_name(p)} {_chance(v)}" + (f" ({v})" if v.denominator < 1000 else "")
                      for p, v in row.items() if v]
             out.print(f"  {g.set_name(s)}: " + (", ".join(parts) if parts else "nobody"))
     for i, deal in enumerate(drawn, 1):
