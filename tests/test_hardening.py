@@ -258,3 +258,19 @@ def test_replay_without_history_keeps_one_undo_step():
     assert lean.position.state == full.position.state
     game = Game(3, 3, 3)
     assert game.move_str(record.moves[-1]) == "1>2:A1+"
+
+
+def test_count_text_of_a_very_large_table(tmp_path):
+    """Beyond PLAIN_CELLS the card table is plain aligned text: one line per card, one column per seat."""
+    from cli.cmd_count import PLAIN_CELLS
+
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({"players": 10, "sets": [f"S{i}x" for i in range(250)], "set_size": 10}))
+    assert 2500 * 10 > PLAIN_CELLS
+    result = run("count", path)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    start = lines.index("Chance that each player holds each card")
+    assert lines[start + 1].split() == ["card", *map(str, range(10))]
+    assert lines[start + 2].split() == ["S0x0"] + ["0.100"] * 10
+    assert lines[start + 2 + 2500] == "Chance that a player holds the whole set:"
