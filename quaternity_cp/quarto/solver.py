@@ -127,28 +127,6 @@ def three_table(squares: bool = False) -> list:
     return table
 
 
-@lru_cache(maxsize=None)
-def hit_table(squares: bool = False) -> list:
-    """``table[mask]``: the bit set of line indices with at least one cell in the 16-bit ``mask``.
-
-    >>> hit_table()[1] == 1 | 1 << 4 | 1 << 8      # A4 is on the top row, the first column and a diagonal
-    True
-    """
-    at_cell = [0] * 16
-    for index, line in enumerate(symmetry.lines(squares)):
-        for c in line:
-            at_cell[c] |= 1 << index
-    table = [0] * 65536
-    for m in range(1, 65536):
-        low = m & -m
-        table[m] = table[m ^ low] | at_cell[low.bit_length() - 1]
-    return table
-
-
-PIECES_WITH = tuple(sum(1 << q for q in range(16) if ATTRS[q] >> a & 1) for a in range(8))
-"""``PIECES_WITH[a]``: the 16-bit set of pieces having attribute ``a`` (see :data:`ATTRS`)."""
-
-
 def _threat(occ: int, masks: int, three: list) -> int:
     """The 8-bit set of attributes that complete some line with three pieces and one empty cell."""
     open3 = three[occ]
@@ -225,24 +203,51 @@ def _check_input(board: Sequence[Optional[int]], piece: Optional[int]) -> None:
             raise SolverError(f"the piece in hand ({piece}) is already on the board")
 
 
-class _Search:
-    """One search: tables, the transposition table and the node counter, shared by the recursive calls."""
+@lru_cache(maxsize=None)
+def _trait_only() -> symmetry.Canonicaliser:
+    """Keys under the trait maps only (no board map): a subgroup, for measurements."""
+    return symmetry.Canonicaliser((tuple(range(16)),))
 
-    def __init__(self, squares: bool, max_seconds: Optional[float], max_nodes: Optional[int],
-                 use_table: bool = True, dead_check: bool = False, table_min_empty: int = 4, table_size: int = 3_000_000):
+
+class _Search:
+    """One search: tables, the transposition table and the node counter, shared by the recursive calls.
+
+    The keyword knobs were measured (benchmarks/quarto_solve.py and A/B runs on
+    random positions with 10 and 11 empty cells, CPU time):
+
+    * ``order=1``: placements leaving the fewest safe pieces first (3-4x fewer
+      nodes than cell order; most safe pieces first is 5x worse);
+    * ``mobility_min_empty=7``: from 7 empty cells, each (placement, gift) is
+      ordered by the opponent's mobility (placements after which they still
+      have a safe piece): 10-30% fewer nodes; lower thresholds cost more than
+      they save;
+    * ``table_min_empty=4``: canonical keys (symmetry) from 4 empty cells;
+      ``raw_min_empty=3``: below that, exact keys with no canonicalisation
+      (a few percent fewer nodes at almost no cost);
+    * ``full_group``: the 12,288 symmetries, or only the 384 trait maps; on
+      random positions with 6+ pieces placed the board maps rarely add hits,
+      the two cost about the same end to end;
+    * ``inline_pairs``: positions with three empty cells decide their
+      children without recursive calls (about neutral).
+    """
+
+    def __init__(self, squares: bool, max_seconds: Optional[float], max_nodes: Optional[int], *,
+                 use_table: bool = True, full_group: bool = True, order: int = 1,
+                 mobility_min_empty: int = 7, table_min_empty: int = 4, raw_min_empty: int = 3,
+                 inline_pairs: bool = True, table_size: int = 3_000_000):
         self.squares = squares
         self.three = three_table(squares)
-        self.hit = hit_table(squares)
-        self.line_masks = [sum(1 << c for c in line) for line in symmetry.lines(squares)]
-        self._needs: dict = {}
-        self.canon = symmetry.canonicaliser(squares)
+        self.canon = symmetry.canonicaliser(squares) if full_group else _trait_only()
         self.start = time.perf_counter()
         self.deadline = None if max_seconds is None else self.start + max_seconds
         self.max_nodes = max_nodes
         self.nodes = 0
         self.next_check = 1024 if max_nodes is None else min(1024, max_nodes)
         self.use_table = use_table
-        self.dead_check = dead_check
+        self.inline_pairs = inline_pairs
+        self.raw_min_empty = raw_min_empty
+        self.order = order
+        self.mobility_min_empty = mobility_min_empty
         self.table_min_empty = table_min_empty
         self.table_size = table_size
         self.tt: dict = {}
@@ -258,32 +263,29 @@ class _Search:
             step = min(step, self.max_nodes)
         self.next_check = step
 
-    def needs(self, occ: int) -> tuple:
-        """``needs(occ)[n]``: the lines with between 1 and ``n`` empty cells (``n`` = 0..4)."""
-        found = self._needs.get(occ)
-        if found is None:
-            by_empty = [0] * 5
-            for index, lmask in enumerate(self.line_masks):
-                by_empty[4 - (lmask & occ).bit_count()] |= 1 << index
-            found = (0, by_empty[1], by_empty[1] | by_empty[2], by_empty[1] | by_empty[2] | by_empty[3],
-                     by_empty[1] | by_empty[2] | by_empty[3] | by_empty[4])
-            self._needs[occ] = found
-        return found
+    def _by_mobility(self, children: list, rem: int) -> list:
+        """Each (placement, gift) as its own child, ordered by the opponent's mobility with that gift.
 
-    def dead(self, occ: int, masks: int, left: int) -> bool:
-        """Whether no line can ever be completed with a shared trait, using the pieces ``left`` (the hand included)."""
-        needs = self.needs(occ)
-        hit = self.hit
-        for t in range(4):
-            m = (masks >> (16 * t)) & 0xFFFF
-            n = (left & PIECES_WITH[t]).bit_count()
-            # attribute "trait t = 1": lines with no piece having trait t = 0
-            if needs[n if n < 4 else 4] & ~hit[occ ^ m]:
-                return False
-            n = (left & PIECES_WITH[4 + t]).bit_count()
-            if needs[n if n < 4 else 4] & ~hit[m]:
-                return False
-        return True
+        The mobility of a gift is the number of placements after which the
+        opponent still has a safe piece to give back: 0 means the gift wins.
+        """
+        three = self.three
+        scored = []
+        for occ2, masks2, safe in children:
+            free2 = ~occ2 & 0xFFFF
+            for q in _bits(safe):
+                rest = rem & ~(1 << q)
+                spread_q = SPREAD[q]
+                mobility = 0
+                f = free2
+                while f:
+                    cell_bit = f & -f
+                    f ^= cell_bit
+                    if rest & ~UNSAFE[_threat(occ2 | cell_bit, masks2 | (spread_q << (cell_bit.bit_length() - 1)), three)]:
+                        mobility += 1
+                scored.append((mobility, safe.bit_count(), occ2, masks2, 1 << q))
+        scored.sort(key=lambda item: (item[0], item[1]))
+        return [(occ2, masks2, gift) for _, _, occ2, masks2, gift in scored]
 
     # -- the search --------------------------------------------------------------------------
     def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
@@ -298,11 +300,16 @@ class _Search:
         three = self.three
         spread = SPREAD[hand]
         free = ~occ & 0xFFFF
-        if self.dead_check and self.dead(occ, masks, rem | (1 << hand)):
-            return 0
-        use_tt = self.use_table and free.bit_count() >= self.table_min_empty
+        use_tt = False
+        if self.use_table:
+            empty = free.bit_count()
+            if empty >= self.table_min_empty:
+                use_tt = True
+                key = self.canon._key(occ, masks ^ (spread * occ)) << 1 | 1
+            elif empty >= self.raw_min_empty:
+                use_tt = True
+                key = ((masks << 16 | occ) << 4 | hand) << 1
         if use_tt:
-            key = self.canon._key(occ, masks ^ (spread * occ))
             entry = self.tt.get(key)
             if entry is not None:
                 lo, hi = entry
@@ -332,8 +339,37 @@ class _Search:
                 best = 0
                 break
             children.append((occ2, masks2, safe))
-        if children and best < beta:
+        if children and best < beta and self.inline_pairs and not ((rem & (rem - 1)) & (rem & (rem - 1)) - 1):
+            # two pieces left (three empty cells): each child holds a safe piece, places it on one
+            # of two cells and must give the last piece; it draws if that piece is then safe somewhere
+            self.nodes += len(children)
+            for occ2, masks2, safe in children:
+                free2 = ~occ2 & 0xFFFF
+                while safe:
+                    low = safe & -safe
+                    safe ^= low
+                    last_piece = rem ^ low
+                    spread2 = SPREAD[low.bit_length() - 1]
+                    v = 1
+                    f = free2
+                    while f:
+                        cell_bit = f & -f
+                        f ^= cell_bit
+                        if not (last_piece & UNSAFE[_threat(occ2 | cell_bit, masks2 | (spread2 << (cell_bit.bit_length() - 1)), three)]):
+                            v = 0
+                            break
+                    if v > best:
+                        best = v
+                        if best >= beta:
+                            break
+                if best >= beta:
+                    break
+        elif children and best < beta:
             value = self.value
+            if self.order == 1:
+                children.sort(key=lambda ch: ch[2].bit_count())
+            if self.order == 1 and free.bit_count() >= self.mobility_min_empty:
+                children = self._by_mobility(children, rem)
             for occ2, masks2, safe in children:
                 a = alpha if alpha > best else best
                 while safe:
@@ -394,10 +430,14 @@ def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alp
     if not rem:
         return 0, (_bits(free)[0], None)
     best, best_move = -2, None
+    placements = []
     for cell in _bits(free):
         occ2 = occ | (1 << cell)
         masks2 = masks | (spread << cell)
         safe = rem & ~UNSAFE[_threat(occ2, masks2, three)]
+        placements.append((safe.bit_count() if safe else 99, cell, occ2, masks2, safe))
+    placements.sort(key=lambda item: item[:2])
+    for _, cell, occ2, masks2, safe in placements:
         gifts = _bits(safe) if safe else _bits(rem)
         for q in gifts:
             if not safe:
