@@ -18,6 +18,7 @@ from quaternity_cp.replay import replay
 from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
 from .render import console, check_json
 
+MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this
 MAX_STATES = 2_000_000  # a table larger than this is refused (memory), not ground through
 
 
@@ -129,6 +130,9 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
 
         view = private_view(record, result, seat, file, default_engine(engine))
         c = view[2].constraints
+    if samples * len(c.cards_in_play) > MAX_SAMPLE_CARDS:
+        raise InputError(f"--sample: {samples:,} deals of {len(c.cards_in_play):,} cards is beyond the limit of "
+                         f"{MAX_SAMPLE_CARDS:,} cards drawn in one run")
     try:
         counter = _counter(c)
         deals = counter.count()

@@ -274,3 +274,9 @@ def test_count_text_of_a_very_large_table(tmp_path):
     assert lines[start + 1].split() == ["card", *map(str, range(10))]
     assert lines[start + 2].split() == ["S0x0"] + ["0.100"] * 10
     assert lines[start + 2 + 2500] == "Chance that a player holds the whole set:"
+
+
+def test_sampling_is_bounded(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"players": 10, "sets": [f"S{i}x" for i in range(1000)], "set_size": 10}))
+    one_line_error(run("count", path, "--sample", "1001"), "--sample: 1,001 deals of 10,000 cards is beyond the limit")
