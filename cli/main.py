@@ -97,6 +97,8 @@ def read_text(path: str) -> str:
         raise InputError(f"{path}: not a UTF-8 text file") from None
     except OSError as err:
         raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(f"{path!r}: not a usable file name") from None
 
 
 def load(path: str, rules: str | None) -> Record:

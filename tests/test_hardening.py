@@ -280,3 +280,9 @@ def test_sampling_is_bounded(tmp_path):
     path = tmp_path / "big.json"
     path.write_text(json.dumps({"players": 10, "sets": [f"S{i}x" for i in range(1000)], "set_size": 10}))
     one_line_error(run("count", path, "--sample", "1001"), "--sample: 1,001 deals of 10,000 cards is beyond the limit")
+
+
+def test_odd_file_names():
+    one_line_error(run("check", "a\x00b"), "not a usable file name")
+    one_line_error(run("check", "/"), "is a directory")
+    one_line_error(run("check", "no/such/file.json"), "no/such/file.json: no such file")
