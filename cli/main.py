@@ -144,7 +144,10 @@ def default_engine(name: str | None) -> str:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2))
+    """One JSON object, indented; beyond a megabyte compact (Python's indenting encoder is
+    pure Python and takes many seconds on the card tables of the largest games)."""
+    compact = json.dumps(data)
+    click.echo(json.dumps(data, indent=2) if len(compact) < 1_000_000 else compact)
 
 
 class LazyGroup(click.Group):
