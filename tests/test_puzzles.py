@@ -8,10 +8,12 @@ again by methods that share no code with it:
   engine, no position, no symmetry), where the puzzle's deals can be listed
   (which puzzles: chosen by the number of consistent deals, counted by
   ``count.py``, not by anything the solver reported);
-- for the quartet goal of the puzzles with hundreds of millions of deals, a
-  plain AND-OR search over :class:`~quaternity_cp.position.Position` (the
+- a plain AND-OR search over :class:`~quaternity_cp.position.Position` (the
   rules as the library plays them, no canonical keys, no symmetry, no game
-  graph), with a question budget, memoized on the exact state only.
+  graph), memoized on the exact state only: with a question budget for every
+  quartet goal (the only method for the puzzles with hundreds of millions of
+  deals), and depth-limited in plies for the forced wins whose brute force is
+  an exhaustive run (``--runslow``).
 
 ``questions`` is the least budget that succeeds (and one less fails);
 ``plies`` is recomputed as the solver documents it: the number of moves within
@@ -22,6 +24,7 @@ move with its answer.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,8 @@ def test_every_puzzle_is_rederived():
     for path in LARGE:  # the second method covers only the quartet goal
         assert all(a["goal"] == "quartet" for a in load(path)[1]), path.stem
         assert path in QUARTET
+    for path in (p for p in FILES if p.stem in SLOW_GRAPH):  # the default run re-derives them by search
+        assert all(a["goal"] == "quartet" or a["goal"] == "win" and a["result"] for a in load(path)[1]), path.stem
 
 
 # -- brute force on explicit deals -----------------------------------------------------------
@@ -190,3 +195,64 @@ def test_puzzle_quartets_by_search_on_positions(path):
             assert search.win(n) and (n == 0 or not search.win(n - 1)), expect  # the least number of questions
         else:
             assert not search.win(k)
+
+
+class WinSearch:
+    """Can ``player`` force being among the winners within d plies? A depth-limited AND-OR
+    search over Positions (memoized on the exact state), counting plies as the solver
+    documents: a question whose answer is forced is one ply with its answer, otherwise the
+    question and the answer are a ply each; choosing who moves from a shared turn is not a
+    ply and is the opponents' choice; a position without legal moves is no win."""
+
+    def __init__(self, player: int):
+        self.player = player
+        self.memo: dict = {}
+
+    def win(self, pos: Position, d: int) -> bool:
+        if pos.over:
+            return self.player in pos.winners()
+        if d <= 0:
+            return False
+        key = (pos.state, d)
+        if key not in self.memo:
+            st = pos.state
+            if st.pending is None and len(st.turn) > 1:
+                ok = all(self.win(Position(pos.game, pos.rules, engine=pos.engine, state=replace(st, turn=(p,))), d)
+                         for p in st.turn)
+            else:
+                mover = st.pending.target if st.pending is not None else st.turn[0]
+                moves = list(pos.legal_moves())
+                values = (self.move(pos, m, d) for m in moves)
+                ok = any(values) if mover == self.player else bool(moves) and all(values)
+            self.memo[key] = ok
+        return self.memo[key]
+
+    def move(self, pos: Position, m, d: int) -> bool:
+        pos.push(m)
+        try:
+            if isinstance(m, Question) and m.answer is None and pos.pending is not None:
+                legal = pos.answers()
+                answers = [m.answered(v) for v in (True, False) if legal["yes" if v else "no"]]
+                if len(answers) == 1:  # a forced answer: one ply with its question
+                    pos.push(answers[0])
+                    try:
+                        return self.win(pos, d - 1)
+                    finally:
+                        pos.pop()
+            return self.win(pos, d - 1)
+        finally:
+            pos.pop()
+
+
+#: Forced wins whose brute force is an exhaustive run: the win and its number of plies by search.
+WIN_BY_SEARCH = [p for p in FILES if p.stem in SLOW_GRAPH and any(a["goal"] == "win" for a in load(p)[1])]
+
+
+@pytest.mark.parametrize("path", WIN_BY_SEARCH, ids=lambda p: p.stem)
+def test_puzzle_wins_by_search_on_positions(path):
+    pos, answers = load(path)
+    for expect in (a for a in answers if a["goal"] == "win"):
+        assert expect["result"] is True  # a depth-limited search can prove a forced win, not its absence
+        search = WinSearch(expect["player"])
+        n = expect["plies"]
+        assert search.win(pos, n) and not search.win(pos, n - 1), expect
