@@ -120,6 +120,9 @@ def check_against_brute_force(board, hand, squares):
     assert result.status == "solved"
     expected = brute_value(list(board), hand, squares)
     assert VALUE[result.value] == expected, (board, hand)
+    # the same with the symmetry table on every node (by default it starts at 7 empty cells)
+    keyed = solve(board, hand, squares=squares, _options={"table_min_empty": 2})
+    assert VALUE[keyed.value] == expected, (board, hand)
     # the best move achieves the value
     cell, given = result.best
     assert board[cell] is None
@@ -200,14 +203,16 @@ def test_solver_agrees_with_brute_force_many(squares):
 
 @pytest.mark.parametrize("squares", [False, True])
 def test_table_agrees_with_plain_search(squares):
-    """With and without the transposition table (and its symmetry keys) the values agree, up to 8 empty cells."""
+    """With and without the transposition table (and its symmetry keys, on every node) the values agree."""
     rng = random.Random(3 + squares)
     for empty in (7, 7, 8, 8, 8):
         board, hand = random_position(rng, empty, squares)
-        with_table = solve(board, hand, squares=squares)
         without = solve(board, hand, squares=squares, _table=False)
-        assert with_table.value == without.value
-        check_pv(board, hand, squares, with_table)
+        for options in ({}, {"table_min_empty": 2}, {"table_min_empty": 2, "full_group": False},
+                        {"table_min_empty": 5, "raw_min_empty": 2}, {"order": 0, "inline_pairs": False}):
+            with_table = solve(board, hand, squares=squares, _options=options)
+            assert with_table.value == without.value, options
+            check_pv(board, hand, squares, with_table)
 
 
 def test_immediate_win():
