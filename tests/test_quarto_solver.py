@@ -186,9 +186,10 @@ def diverse_positions(rng, squares, quota, empties):
 def test_solver_agrees_with_brute_force(squares):
     rng = random.Random(11 + squares)
     quota = {"win1": 2, "win": 4, "draw": 4, "loss": 4}
-    if squares:  # slower lines and rarer losses: fewer positions
-        quota = {"win1": 1, "win": 3, "draw": 3, "loss": 3}
-    for board, hand in diverse_positions(rng, squares, quota, (2, 3, 4, 5, 6)):
+    empties = (2, 3, 4, 5, 6)
+    if squares:  # slower lines: smaller positions by default (6 empty cells in the slow test)
+        quota, empties = {"win1": 1, "win": 3, "draw": 3, "loss": 3}, (3, 4, 5, 5)
+    for board, hand in diverse_positions(rng, squares, quota, empties):
         check_against_brute_force(board, hand, squares)
 
 
