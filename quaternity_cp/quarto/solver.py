@@ -416,7 +416,7 @@ def _pack(board: Sequence[Optional[int]]) -> tuple[int, int, int]:
     return occ, masks, rem
 
 
-def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int, first_only: bool = False):
+def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int):
     """Every move of the player holding ``hand`` with its value (searched with the window), best first.
 
     Returns ``(best_value, best_move)``; a move is ``(cell, piece or None)``.
