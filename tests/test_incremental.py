@@ -141,3 +141,18 @@ def test_the_start_of_a_big_game_shows_its_quartets_by_swaps():
        steps=st.integers(1, 40))
 def test_random_move_sequences_with_pops_slow(shape, seed, steps):
     run_sequence(shape, "quaternity", seed, steps)
+
+
+@PROPERTY
+@given(c=constraints(), data=st.data())
+def test_a_remembered_deal_is_accepted_exactly_when_consistent(c, data):
+    # the shortcut of FlowEngine.feasible: the last deal found, when it satisfies c, proves c feasible
+    owner = [data.draw(st.integers(-1, c.players)) if c.in_play[g // c.set_size] else -1
+             for g in range(len(c.domains))]
+    fixed = c
+    for g in c.cards_in_play:
+        fixed = fixed.restrict(g, 1 << owner[g] if 0 <= owner[g] < c.players else 0)
+    assert flow._satisfies(c, owner) == BRUTE.feasible(fixed)
+    engine = FlowEngine()
+    engine._last = owner
+    assert engine.feasible(c) == BRUTE.feasible(c)

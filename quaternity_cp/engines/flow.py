@@ -69,6 +69,9 @@ class FlowEngine:
         return deal
 
     def feasible(self, c: Constraints) -> bool:
+        last = self._last
+        if self.warm and last is not None and len(last) == len(c.domains) and _satisfies(c, last):
+            return True  # the last deal is a deal of c: no flow needed
         return self._place(c) is not None
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -76,6 +79,29 @@ class FlowEngine:
         if deal is None:
             return infeasible_analysis(c)
         return _analysis_of(c, deal)
+
+
+def _satisfies(c: Constraints, owner: list[int]) -> bool:
+    """Whether the deal ``owner`` (a seat per card id, -1 for cards out of play) is consistent with c:
+    every card in play with a seat of its domain, every per-set count within bounds, every hand full."""
+    P, S = c.players, c.set_size
+    domains, lo, hi = c.domains, c.lo, c.hi
+    hands = [0] * P
+    for s, live in enumerate(c.in_play):
+        if not live:
+            continue
+        cnt = [0] * P
+        for g in range(s * S, s * S + S):
+            a = owner[g]
+            if a < 0 or a >= P or not domains[g] >> a & 1:
+                return False
+            cnt[a] += 1
+        for p in range(P):
+            n = cnt[p]
+            if n < lo[p][s] or n > hi[p][s]:
+                return False
+            hands[p] += n
+    return hands == list(c.hands)
 
 
 def _analyze(c: Constraints, greedy: bool = True) -> Analysis:
