@@ -51,48 +51,45 @@ def big(n: int, digits: int = EXACT_DIGITS) -> str:
     return f"about {m:.2f}e+{e}"
 
 
-def _history_as(record, seat: int, engine) -> list[int]:
-    """The number of deals ``seat`` considers possible at the start, then after every legal
-    move (its hand at that moment fixed; after the put-downs due, when none is due)."""
-    from quaternity_cp.classic import Table, honesty_error
-    from quaternity_cp.knowledge import private_constraints, public_constraints
+def _history(record, engine, seat: int | None = None) -> list[int]:
+    """The number of consistent deals at the start, then after every legal move of the record.
 
+    With ``seat``: the deals that seat considers possible (its hand at that moment
+    fixed; after the put-downs due, when none is due); the replay stops at the first
+    dishonest move too.
+    """
     position = record.position(engine)
-    position.history = False
-    table = Table(record.game, record.deal)
+    position.history = False  # nobody undoes these moves
+    table = None
+    if seat is not None:
+        from quaternity_cp.classic import Table
+
+        table = Table(record.game, record.deal)
 
     def now() -> int:
+        if table is None:
+            return _counter(position.constraints).count()
+        from quaternity_cp.knowledge import private_constraints, public_constraints
+
         c = public_constraints(position, settled=not table.putdowns_due())
         return _counter(private_constraints(c, seat, table.hand(seat))).count()
 
     counts = [now()]
     for move in record.moves:
-        if honesty_error(table, move, empty_hand=record.rules.empty_hand) is not None:
-            break
+        if table is not None:
+            from quaternity_cp.classic import honesty_error
+
+            if honesty_error(table, move, empty_hand=record.rules.empty_hand) is not None:
+                break
         try:
             position.push(move)
         except IllegalMoveError:
             break
         if position.loser is not None:
             break
-        table.apply(move)
+        if table is not None:
+            table.apply(move)
         counts.append(now())
-    return counts
-
-
-def _history(record, engine) -> list[int]:
-    """The number of consistent deals at the start, then after every legal move of the record."""
-    position = record.position(engine)
-    position.history = False  # nobody undoes these moves
-    counts = [_counter(position.constraints).count()]
-    for move in record.moves:
-        try:
-            position.push(move)
-        except IllegalMoveError:
-            break
-        if position.loser is not None:
-            break
-        counts.append(_counter(position.constraints).count())
     return counts
 
 
@@ -140,7 +137,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         quartets = counter.quartet_probabilities() if deals else {}
         drawn = counter.sample(samples, random.Random(seed)) if samples and deals else []
         if view is not None:
-            counts = _history_as(record, view[0], default_engine(engine)) if history else None
+            counts = _history(record, default_engine(engine), view[0]) if history else None
         else:
             counts = _history(record, default_engine(engine)) if history else None
     except CountLimitError as err:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .main import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, load, read_text
+from .main import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, parse_text, read_text
 
 
 def write_text(path: str, text: str) -> None:
@@ -80,25 +80,8 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     from quaternity_cp.replay import replay
     from quaternity_cp.report import record_report
 
-    record = load(file, rules) if file != "-" else _load_text(text, rules)
+    record = parse_text(text, rules, name)
     html = record_report(record, engine=default_engine(engine), title=title or name, explain=not no_explain)
     write_text(output, html)
     valid = replay(record, engine=default_engine(engine), mark_forced=False).valid
     sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
-
-
-def _load_text(text: str, rules: str | None):
-    from quaternity_cp.errors import QuaternityError
-    from quaternity_cp.formats import FormatError, _rules_text, parse_record
-    from quaternity_cp.rules import Rules
-
-    override = None
-    if rules is not None:
-        try:
-            override = Rules.from_spec(_rules_text(rules, 0))
-        except QuaternityError as err:
-            raise InputError(f"--rules: {err}") from None
-    try:
-        return parse_record(text, rules=override)
-    except FormatError as err:
-        raise InputError(f"<stdin>: {err}") from None

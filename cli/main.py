@@ -102,14 +102,18 @@ def read_text(path: str) -> str:
 
 
 def load(path: str, rules: str | None) -> Record:
-    text = read_text(path)
+    """The record or position in the file ``path`` (``-``: standard input), ``--rules`` applied."""
+    return parse_text(read_text(path), rules, "<stdin>" if path == "-" else path)
+
+
+def parse_text(text: str, rules: str | None, name: str) -> Record:
+    """A record or position from text already read; ``name`` is the file's name for messages."""
     override = None
     if rules is not None:
         try:
             override = Rules.from_spec(_rules_text(rules, 0))
         except QuaternityError as err:
             raise InputError(f"--rules: {err}") from None
-    name = "<stdin>" if path == "-" else path
     try:
         return parse_record(text, rules=override)
     except FormatError as err:

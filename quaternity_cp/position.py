@@ -150,15 +150,8 @@ class Position:
 
     def winners(self) -> list[int]:
         """The winning seats once the game is over (under the tie option); [] before."""
-        st = self._state
-        if not st.over:
-            return []
-        seats = [p for p in range(self.game.players) if p != st.loser]
-        if not seats:
-            return []
-        best = max(st.scores[p] for p in seats)
-        top = [p for p in seats if st.scores[p] == best]
-        if len(top) == 1 or self.rules.tie == "shared":
+        top = self.tied()
+        if len(top) <= 1 or self.rules.tie == "shared":
             return top
         if self.rules.tie == "all-lose":
             return []
@@ -166,7 +159,8 @@ class Position:
             # one of the tied players is drawn: the recorded draw, else (not drawn yet) all of
             # them, each winning with chance 1/k
             return [self.tie_break] if self.tie_break in top else top
-        return [min(top, key=lambda p: (st.reached[p], p))]
+        reached = self._state.reached
+        return [min(top, key=lambda p: (reached[p], p))]
 
     def tied(self) -> list[int]:
         """The seats tied for the most sets once the game is over (one seat: no tie); [] before."""
