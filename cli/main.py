@@ -167,6 +167,23 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy: dict[str, str] = {}
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """As click's, but a usage error (unknown option, missing argument, bad value) is one line, exit 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.ClickException as err:
+            where = err.ctx.command_path if getattr(err, "ctx", None) is not None else "quaternity"
+            message = " ".join(err.format_message().split()).rstrip(".")
+            hint = f" (see '{where} --help')" if isinstance(err, click.UsageError) else ""
+            click.echo(f"{where}: {message}{hint}", err=True)
+            sys.exit(err.exit_code)
+        except click.exceptions.Abort:
+            click.echo("quaternity: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
     def add_lazy_command(self, name: str, target: str) -> None:
         self.lazy[name] = target
 

@@ -129,3 +129,19 @@ def test_missing_file_and_bad_rules_option(tmp_path):
     assert result.exit_code == 2 and "no such file" in result.output
     result = run("check", EXAMPLES / "quaternity.json", "--rules", "chess")
     assert result.exit_code == 2 and "--rules" in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--foo", "examples/quaternity.json"],
+    ["check"],
+    ["no-such-command"],
+    ["check", "examples/quaternity.json", "--engine", "x"],
+    ["quarto", "solve", "examples/quarto/position.json", "--max-seconds", "abc"],
+])
+def test_usage_errors_are_one_line_and_exit_2(args):
+    args = [str(EXAMPLES.parent / a) if a.startswith("examples/") else a for a in args]
+    result = CliRunner().invoke(main, args, prog_name="quaternity")
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("quaternity"), result.stderr
+    assert "--help" in lines[0]
