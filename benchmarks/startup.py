@@ -10,7 +10,10 @@ Every command runs as a fresh process (``python -m cli ...``, the same code as
 the installed ``quaternity`` script), interleaved with ``python -c pass`` so
 that the load of a shared machine hits both alike; the table gives medians and
 the ratio to ``python -c pass``. The goal of issue 12: ``check`` of a small
-record within 8x ``python -c pass``.
+record within 8x ``python -c pass``. Modules run from compiled bytecode, as
+from an installed package (pip compiles it at install): one untimed round
+writes it to a temporary cache first; ``--no-bytecode`` times the case where
+every start compiles every module from source.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ def baseline_checkout() -> tuple[str, str] | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="compile every module at every start (PYTHONDONTWRITEBYTECODE as set in the environment)")
     ap.add_argument("--baseline", action="store_true",
                     help="also time `check` with the code of the commit in benchmarks/baseline_solve.json")
     args = ap.parse_args()
@@ -65,14 +70,24 @@ def main() -> None:
         if base is not None:
             commands.insert(4, (f"quaternity check examples/quaternity.json (commit {base[1][:7]})",
                                 [sys.executable, "-m", "cli", "check", "examples/quaternity.json"], base[0]))
+    env = dict(os.environ)
+    if not args.no_bytecode:
+        # as an installed package runs: pip compiles the bytecode at install time. Here it is written
+        # to a temporary cache (not into the tree) by one untimed round first.
+        import tempfile
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="quaternity-pycache-")
+        for name, cmd, cwd in commands:
+            subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     times: dict[str, list[float]] = {name: [] for name, _, _ in commands}
     for _ in range(args.runs):
         for name, cmd, cwd in commands:
             start = time.perf_counter()
-            subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             times[name].append(time.perf_counter() - start)
     base = statistics.median(times["python -c pass"])
-    print(f"median of {args.runs} runs each, interleaved")
+    print(f"median of {args.runs} runs each, interleaved"
+          + (", every module compiled at every start" if args.no_bytecode else ", from bytecode"))
     print("| command | median ms | x python -c pass |")
     print("|---|---:|---:|")
     for name, _, _ in commands:
