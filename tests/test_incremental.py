@@ -137,7 +137,7 @@ def test_the_start_of_a_big_game_shows_its_quartets_by_swaps():
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shape=st.sampled_from([(3, 4, 3), (4, 4, 2), (4, 3, 3), (5, 5, 2)]), seed=st.integers(0, 10**6),
+@given(shape=st.sampled_from([(3, 4, 3), (4, 4, 2), (3, 3, 3), (5, 5, 2)]), seed=st.integers(0, 10**6),
        steps=st.integers(1, 40))
 def test_random_move_sequences_with_pops_slow(shape, seed, steps):
     run_sequence(shape, "quaternity", seed, steps)
