@@ -156,3 +156,138 @@ def test_a_remembered_deal_is_accepted_exactly_when_consistent(c, data):
     engine = FlowEngine()
     engine._last = owner
     assert engine.feasible(c) == BRUTE.feasible(c)
+
+
+FAST_USED = [0, 0]
+
+
+@PROPERTY
+@given(st.lists(feasible_constraints(), min_size=1, max_size=4))
+def test_components_set_by_set_agree_with_tarjan(cs):
+    # the bit-mask components (when every free node is in one component) equal Tarjan's on the
+    # same residual graph, for the deals of random warm and cold flows
+    engine = FlowEngine()
+    for c in cs:
+        for last in (None, engine._last):
+            if last is not None and len(last) != len(c.domains):
+                continue  # (the engine starts afresh then)
+            deal = flow._Deal.of(c)
+            if deal is None or not deal.place(True, last):
+                continue
+            fast = deal._same_by_sets()
+            slow = deal._same_by_tarjan()
+            FAST_USED[fast is not None] += 1
+            if fast is not None:
+                S, P = deal.S, deal.P
+                for i, a in enumerate(deal.owner):
+                    v = i // S * P + a
+                    assert fast[v] == slow[v]
+        engine.analyze(c)
+
+
+def test_components_set_by_set_are_used_and_agree_on_long_game_states():
+    # the states where the fast path matters: many sets, every free node in one component
+    rng = random.Random(5)
+    game = Game(5, 40, 4, set_names=[f"S{i}x" for i in range(40)])
+    pos = Position(game)
+    used = 0
+    for _ in range(30):
+        deal = flow._Deal.of(pos.constraints)
+        assert deal.place(True)
+        fast, slow = deal._same_by_sets(), deal._same_by_tarjan()
+        if fast is not None:
+            used += 1
+            for i, a in enumerate(deal.owner):
+                v = i // deal.S * deal.P + a
+                assert fast[v] == slow[v]
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)
+    assert used >= 10
+
+
+def _derive(c, rng):
+    """A state near c: a few random restrictions, bound changes and transfers (feasible or not)."""
+    P, S = c.players, c.set_size
+    live = c.cards_in_play
+    for _ in range(rng.randint(1, 4)):
+        if not live:
+            break
+        kind = rng.random()
+        card = rng.choice(live)
+        s = card // S
+        if kind < 0.4:
+            c = c.restrict(card, rng.randint(0, (1 << P) - 1))
+        elif kind < 0.7:
+            p = rng.randrange(P)
+            c = c.with_bounds(p, s, lo=rng.randint(0, S), hi=rng.randint(0, S))
+        else:
+            giver, taker = rng.sample(range(P), 2) if P > 1 else (0, 0)
+            if giver != taker and c.hands[giver] > 0:
+                c = c.transfer(card, giver, taker)
+    return c
+
+
+def _assert_deal_of(deal, c):
+    owner = deal.global_owners(len(c.domains))
+    assert flow._satisfies(c, owner)
+    # the network's bookkeeping is the one a new network would have for this deal
+    fresh = flow._Deal.of(c)
+    assert fresh is not None and fresh.place(True, owner)
+    assert fresh.owner == deal.owner
+    assert (fresh.count, fresh.reach, fresh.used, fresh.lo, fresh.hi, fresh.room, fresh.dom) == (
+        deal.count, deal.reach, deal.used, deal.lo, deal.hi, deal.room, deal.dom)
+    assert [set(x) for x in fresh.spare] == [set(x) for x in deal.spare]
+
+
+@PROPERTY
+@given(c=feasible_constraints(), seed=st.integers(0, 10**6), steps=st.integers(1, 8))
+def test_updating_the_kept_network_agrees_with_brute_force(c, seed, steps):
+    # the kept network changed into the one of a nearby state (and back, as a pop does): the same
+    # feasibility as brute force, a deal of the new state with exact bookkeeping, and on an
+    # infeasible state the deal of the old one left untouched
+    rng = random.Random(seed)
+    deal = flow._Deal.of(c)
+    assert deal.place()
+    cur = c
+    for _ in range(steps):
+        nxt = _derive(cur, rng) if rng.random() < 0.7 else c
+        if nxt.obviously_infeasible() or not small_enough(nxt):
+            continue
+        before = deal.global_owners(len(cur.domains))
+        done = deal.update(cur, nxt)
+        if done is None:  # too far: the caller builds a new network
+            assert deal.global_owners(len(cur.domains)) == before
+            continue
+        assert done == BRUTE.feasible(nxt)
+        if done:
+            _assert_deal_of(deal, nxt)
+            cur = nxt
+        else:
+            assert deal.global_owners(len(cur.domains)) == before
+            _assert_deal_of(deal, cur)
+
+
+@PROPERTY
+@given(shape=st.sampled_from([(3, 4, 3), (4, 4, 2), (5, 5, 2), (3, 3, 2)]),
+       preset=st.sampled_from(["quaternity", "blind", "pythagoras"]),
+       seed=st.integers(0, 10**6), steps=st.integers(1, 30))
+def test_kept_network_and_from_scratch_agree_on_move_sequences_with_pops(shape, preset, seed, steps):
+    # one engine keeps its network through pushes, pops and every question a move asks; each
+    # analysis equals the from-scratch one
+    rng = random.Random(seed)
+    engine = FlowEngine()
+    pos = Position(Game(*shape), preset, engine=engine)
+    for _ in range(steps):
+        c = pos.constraints
+        assert engine.analyze(c) == flow._analyze(c)
+        if engine._deal is not None:
+            _assert_deal_of(engine._deal, engine._c)
+        if pos.moves and (pos.over or rng.random() < 0.3):
+            pos.pop()
+            continue
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)

@@ -54,24 +54,49 @@ class FlowEngine:
     def __init__(self, warm: bool = True):
         self.warm = warm
         self._last: list[int] | None = None  # per card id of the last deal: its owner (-1: not in play)
+        self._deal: "_Deal | None" = None  # the last deal placed, kept with its network ...
+        self._c: Constraints | None = None  # ... for these constraints
+
+    def _kept(self, c: Constraints) -> bool:
+        """Whether the kept network can be changed into the one of c (same game, same sets in play)."""
+        k = self._c
+        return (self.warm and k is not None and k.players == c.players and k.set_size == c.set_size
+                and k.in_play == c.in_play and len(k.domains) == len(c.domains))
+
+    def _remembered(self) -> list[int] | None:
+        if self._deal is not None:
+            self._last = self._deal.global_owners(len(self._c.domains))
+            self._deal = self._c = None
+        return self._last
 
     def _place(self, c: Constraints) -> "_Deal | None":
+        if self._kept(c):
+            deal = self._deal
+            if self._c is c:
+                return deal
+            done = deal.update(self._c, c)
+            if done:
+                self._c = c
+                return deal
+            if done is not None:
+                return None  # infeasible; the kept network is still the one of self._c
         deal = _Deal.of(c)
         if deal is None:
             return None
-        last = self._last if self.warm else None
+        last = self._remembered() if self.warm else None
         if last is not None and len(last) != len(c.domains):
             last = None
         if not deal.place(True, last):
             return None
         if self.warm:
-            self._last = deal.global_owners(len(c.domains))
+            self._deal, self._c, self._last = deal, c, None
         return deal
 
     def feasible(self, c: Constraints) -> bool:
-        last = self._last
-        if self.warm and last is not None and len(last) == len(c.domains) and _satisfies(c, last):
-            return True  # the last deal is a deal of c: no flow needed
+        if not self._kept(c):
+            last = self._remembered() if self.warm else None
+            if last is not None and len(last) == len(c.domains) and _satisfies(c, last):
+                return True  # the last deal is a deal of c: no flow needed
         return self._place(c) is not None
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -152,7 +177,7 @@ class _Deal:
     """
 
     __slots__ = ("P", "S", "live", "NP", "dom", "lo", "hi", "room", "seats",
-                 "owner", "count", "reach", "spare", "used", "mark", "stamp", "prev", "moved")
+                 "owner", "count", "reach", "spare", "used", "mark", "stamp", "prev", "moved", "local")
 
     @classmethod
     def of(cls, c: Constraints) -> "_Deal | None":
@@ -199,7 +224,135 @@ class _Deal:
         self.stamp = 0
         self.prev = [-1] * (NP + P)
         self.moved = []  # sets of the cards moved, for quartets shown by a new deal
+        local = [-1] * len(c.in_play)  # set id -> local set number
+        for k, t in enumerate(live):
+            local[t] = k
+        self.local = local
         return self
+
+    # -- incremental change ---------------------------------------------------------
+    def update(self, old: Constraints, c: Constraints) -> bool | None:
+        """Change this deal, a deal of ``old``, into one of ``c`` (same game and sets in play): apply
+        the changed domains, bounds and hands to the network, take back the cards that no longer fit
+        (a card out of its domain, cards above a lowered upper bound, free slots beyond a smaller
+        hand) and place them again by augmenting paths. False when c has no deal; then the deal is
+        left as it was (a deal of ``old``). None, the deal untouched, when c is too far from old (more
+        changes than :meth:`place` accepts from a remembered deal): a new network is cheaper then."""
+        P, S = self.P, self.S
+        n = len(self.live)
+        full = (1 << P) - 1
+        local = self.local
+        hands, ohands = c.hands, old.hands
+        if hands != ohands and (sum(hands) != n * S or min(hands) < 0):
+            return False
+        dchanges = []  # (local card, new domain)
+        od, nd = old.domains, c.domains
+        if od is not nd and od != nd:
+            size = len(nd)
+            for a in range(0, size, 256):
+                if od[a:a + 256] != nd[a:a + 256]:
+                    for g in range(a, min(a + 256, size)):
+                        if od[g] != nd[g]:
+                            k = local[g // S]
+                            if k >= 0:
+                                d = nd[g] & full
+                                if not d:
+                                    return False
+                                dchanges.append((k * S + g % S, d))
+        room = list(self.room)
+        for p in range(P):
+            room[p] += hands[p] - ohands[p]
+        lo, hi = self.lo, self.hi
+        bchanges = []  # (node, new lo, new hi)
+        for p in range(P):
+            ol, nl, oh, nh = old.lo[p], c.lo[p], old.hi[p], c.hi[p]
+            if (ol is nl or ol == nl) and (oh is nh or oh == nh):
+                continue
+            for t, (a, b, a0, b0) in enumerate(zip(nl, nh, ol, oh)):
+                if a != a0 or b != b0:
+                    k = local[t]
+                    if k < 0:
+                        continue
+                    if a < 0 or a > b or a > S:
+                        return False
+                    v = k * P + p
+                    room[p] -= a - lo[v]
+                    bchanges.append((v, a, b if b < S else S))
+        if min(room) < 0:
+            return False
+        if not dchanges and not bchanges and room == self.room:
+            return True
+        if len(dchanges) + len(bchanges) > 16 + len(self.dom) // 32:
+            return None
+        snapshot = (self.owner[:], self.count[:], self.reach[:], self.used[:], [set(x) for x in self.spare],
+                    self.dom[:], lo[:], hi[:], self.room)
+        self.room = room
+        dom, owner, count, used, spare = self.dom, self.owner, self.count, self.used, self.spare
+        left = []
+        for i, d in dchanges:
+            dom[i] = d
+            a = owner[i]
+            if a >= 0:
+                v = i // S * P + a
+                if d >> a & 1:
+                    self._rereach(v)
+                else:
+                    self._take(i, v)
+                    left.append(i)
+        for v, a, b in bchanges:
+            p = v % P
+            m = count[v]
+            used[p] += max(0, m - a) - max(0, m - lo[v])
+            lo[v] = a
+            hi[v] = b
+            if m > a:
+                spare[p].add(v)
+            else:
+                spare[p].discard(v)
+            while count[v] > b:
+                left.append(self._take_one(v))
+        for p in range(P):
+            while used[p] > room[p]:
+                left.append(self._take_one(next(iter(spare[p]))))
+        self.moved.clear()
+        if self._augment(left):
+            return True
+        (self.owner, self.count, self.reach, self.used, self.spare, self.dom, self.lo, self.hi,
+         self.room) = snapshot
+        return False
+
+    def _rereach(self, v: int) -> None:
+        """Recompute ``reach[v]``: the union of the domains of the cards at node v."""
+        P, S, dom, owner = self.P, self.S, self.dom, self.owner
+        x = v % P
+        r = 0
+        first = v // P * S
+        for i in range(first, first + S):
+            if owner[i] == x:
+                r |= dom[i]
+        self.reach[v] = r
+
+    def _take(self, j: int, v: int) -> None:
+        """Take card j (at node v) out of the deal."""
+        count = self.count
+        x = self.owner[j]
+        count[v] -= 1
+        if count[v] >= self.lo[v]:
+            self.used[x] -= 1  # it held a free slot
+        if count[v] == self.lo[v]:
+            self.spare[x].discard(v)
+        self.owner[j] = -1
+        self._rereach(v)
+
+    def _take_one(self, v: int) -> int:
+        """Take some card at node v out of the deal; that card."""
+        x = v % self.P
+        j = v // self.P * self.S
+        owner = self.owner
+        while owner[j] != x:
+            j += 1
+        self._take(j, v)
+        return j
 
     # -- maximum flow --------------------------------------------------------------
     def place(self, greedy: bool = True, last: list[int] | None = None) -> bool:
@@ -222,6 +375,12 @@ class _Deal:
                     self.reach[:] = [0] * NP
                     self.used[:] = [0] * P
             left = self._greedy(cards)
+        return self._augment(left)
+
+    def _augment(self, left) -> bool:
+        """Place the cards ``left`` by augmenting paths; False when one finds none."""
+        P, S, NP = self.P, self.S, self.NP
+        dom, room, seats, used = self.dom, self.room, self.seats, self.used
         for i in left:
             base = i // S * P
             exits = 0  # seats with a free slot left
@@ -435,6 +594,94 @@ class _Deal:
     # -- possible owners -------------------------------------------------------------
     def possible_owners(self) -> list[int]:
         """Per local card, the mask of seats holding it in some deal (once every card is placed)."""
+        S, P, dom, owner = self.S, self.P, self.dom, self.owner
+        same = self._same_by_sets()
+        if same is None:
+            same = self._same_by_tarjan()
+        return [dom[i] & same[i // S * P + a] for i, a in enumerate(owner)]
+
+    def _same_by_sets(self) -> list[int] | None:
+        """``same`` of :meth:`_same_by_tarjan` set by set, with bit masks, when every free node lies in
+        one strongly connected component F (else None: the general search decides).
+
+        Edges between sets pass through free nodes only, so a node (x, s) is in F iff, inside the
+        graph of set s, it is reached from a node with an edge from a free node (x holds more than
+        lo: ``enter``) and reaches a node with an edge to one (fewer than hi: ``leave``). Any other
+        node's component contains no free node, so it lies inside its set: there it is what the node
+        reaches and is reached from."""
+        P, NP = self.P, self.NP
+        lo, hi, seats, count, reach = self.lo, self.hi, self.seats, self.count, self.reach
+        full = (1 << P) - 1
+        n = NP // P if P else 0
+        enter = [0] * n
+        leave = [0] * n
+        for v, c in enumerate(count):
+            k, x = divmod(v, P)
+            if c > lo[v]:
+                enter[k] |= 1 << x
+            if c < hi[v]:
+                leave[k] |= 1 << x
+
+        def forward(base: int, m: int) -> int:
+            seen = frontier = m
+            while frontier:
+                new = 0
+                for x in seats[frontier]:
+                    new |= reach[base + x]
+                frontier = new & ~seen
+                seen |= new
+            return seen
+
+        def backward(base: int, m: int) -> int:
+            seen = m
+            grown = True
+            while grown:
+                grown = False
+                for x in seats[full & ~seen]:
+                    if reach[base + x] & seen:
+                        seen |= 1 << x
+                        grown = True
+            return seen
+
+        # every free node reaches free_0 and is reached from it? (free_a -> free_b: a in enter of s and
+        # b in leave of s, b reached from a inside s)
+        for ahead in (True, False):
+            got = frontier = 1
+            while frontier and got != full:
+                new = got
+                for k in range(n):
+                    if ahead:
+                        m = enter[k] & frontier
+                        if m:
+                            new |= forward(k * P, m) & leave[k]
+                    else:
+                        m = leave[k] & frontier
+                        if m:
+                            new |= backward(k * P, m) & enter[k]
+                    if new == full:
+                        break
+                frontier = new & ~got
+                got = new
+            if got != full:
+                return None
+        same = [0] * NP
+        for k in range(n):
+            base = k * P
+            held = 0
+            for x in range(P):
+                if count[base + x]:
+                    held |= 1 << x
+            inside = forward(base, enter[k]) & backward(base, leave[k])
+            if inside:
+                for x in seats[held & inside]:
+                    same[base + x] = inside
+            for x in seats[held & ~inside]:
+                bit = 1 << x
+                same[base + x] = forward(base, bit) & backward(base, bit)
+        return same
+
+    def _same_by_tarjan(self) -> list[int]:
+        """Per node (p, s): the seats y whose node (y, s) shares its strongly connected component."""
         P, S, NP = self.P, self.S, self.NP
         dom, hi, seats, owner, count, reach = self.dom, self.hi, self.seats, self.owner, self.count, self.reach
         adj = []
@@ -465,7 +712,7 @@ class _Deal:
                     if row[y] == here:
                         m |= 1 << y
                 same[base + x] = m
-        return [dom[i] & same[i // S * P + a] for i, a in enumerate(owner)]
+        return same
 
     # -- possible quartets -------------------------------------------------------------
     def quartet_candidates(self, possible: list[int]) -> list[tuple[int, int]]:
