@@ -32,7 +32,9 @@ nodes (seat, set) and free_p, with residual edges
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import compress
+from operator import and_
 
 from ..constraints import Constraints, bits
 from .base import Analysis, infeasible_analysis
@@ -140,11 +142,14 @@ def _analyze(c: Constraints, greedy: bool = True) -> Analysis:
 def _analysis_of(c: Constraints, deal: "_Deal") -> Analysis:
     """Possible owners and quartets from a deal placing every card."""
     S, live = deal.S, deal.live
-    owners = [0] * len(c.domains)
     quartets = [0] * c.sets
     possible = deal.possible_owners()
-    for i, m in enumerate(possible):
-        owners[live[i // S] * S + i % S] = m
+    if len(live) == c.sets:  # no set claimed: local and global numbers agree
+        owners = possible
+    else:
+        owners = [0] * len(c.domains)
+        for k, s in enumerate(live):
+            owners[s * S:s * S + S] = possible[k * S:k * S + S]
     for k, p in deal.quartets(deal.quartet_candidates(possible)):
         quartets[live[k]] |= 1 << p
     return Analysis(True, tuple(owners), tuple(quartets))
@@ -595,7 +600,9 @@ class _Deal:
     def possible_owners(self) -> list[int]:
         """Per local card, the mask of seats holding it in some deal (once every card is placed)."""
         S, P, dom, owner = self.S, self.P, self.dom, self.owner
-        same = self._same_by_sets()
+        # few sets (the solver's endgames): often more than one component of free nodes, and the
+        # general search is as cheap
+        same = self._same_by_sets() if len(self.live) >= 6 else None
         if same is None:
             same = self._same_by_tarjan()
         return [dom[i] & same[i // S * P + a] for i, a in enumerate(owner)]
@@ -613,14 +620,11 @@ class _Deal:
         lo, hi, seats, count, reach = self.lo, self.hi, self.seats, self.count, self.reach
         full = (1 << P) - 1
         n = NP // P if P else 0
-        enter = [0] * n
-        leave = [0] * n
-        for v, c in enumerate(count):
-            k, x = divmod(v, P)
-            if c > lo[v]:
-                enter[k] |= 1 << x
-            if c < hi[v]:
-                leave[k] |= 1 << x
+        weights = [1 << x for x in range(P)]
+        over = [a > b for a, b in zip(count, lo)]
+        under = [a < b for a, b in zip(count, hi)]
+        enter = [sum(compress(weights, over[b:b + P])) for b in range(0, NP, P)]
+        leave = [sum(compress(weights, under[b:b + P])) for b in range(0, NP, P)]
 
         def forward(base: int, m: int) -> int:
             seen = frontier = m
@@ -630,6 +634,8 @@ class _Deal:
                     new |= reach[base + x]
                 frontier = new & ~seen
                 seen |= new
+                if seen == full:
+                    break
             return seen
 
         def backward(base: int, m: int) -> int:
@@ -667,10 +673,7 @@ class _Deal:
         same = [0] * NP
         for k in range(n):
             base = k * P
-            held = 0
-            for x in range(P):
-                if count[base + x]:
-                    held |= 1 << x
+            held = sum(compress(weights, count[base:base + P]))
             inside = forward(base, enter[k]) & backward(base, leave[k])
             if inside:
                 for x in seats[held & inside]:
@@ -721,9 +724,7 @@ class _Deal:
         P, S, lo, hi, room, seats = self.P, self.S, self.lo, self.hi, self.room, self.seats
         out = []
         for k in range(len(self.live)):
-            common = -1
-            for m in possible[k * S:(k + 1) * S]:
-                common &= m
+            common = reduce(and_, possible[k * S:(k + 1) * S])
             if not common:
                 continue
             base = k * P
