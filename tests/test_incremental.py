@@ -291,3 +291,20 @@ def test_kept_network_and_from_scratch_agree_on_move_sequences_with_pops(shape, 
         if move is None:
             break
         pos.push(move)
+
+
+@PROPERTY
+@given(st.lists(feasible_constraints(), min_size=1, max_size=4))
+def test_components_by_bit_masks_agree_with_tarjan(cs):
+    # the bit-mask components of small networks equal Tarjan's on the same residual graph
+    engine = FlowEngine()
+    for c in cs:
+        engine.analyze(c)
+        deal = engine._deal
+        if deal is None or deal.NP + deal.P > 64:
+            continue
+        fast, slow = deal._same_by_bits(), deal._same_by_tarjan()
+        S, P = deal.S, deal.P
+        for i, a in enumerate(deal.owner):
+            v = i // S * P + a
+            assert fast[v] == slow[v]

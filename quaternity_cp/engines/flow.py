@@ -602,8 +602,13 @@ class _Deal:
         S, P, dom, owner = self.S, self.P, self.dom, self.owner
         # few sets (the solver's endgames): often more than one component of free nodes, and the
         # general search is as cheap
-        same = self._same_by_sets() if len(self.live) >= 6 else None
-        if same is None:
+        if len(self.live) >= 6:
+            same = self._same_by_sets()
+            if same is None:
+                same = self._same_by_tarjan()
+        elif self.NP + self.P <= 64:
+            same = self._same_by_bits()
+        else:
             same = self._same_by_tarjan()
         return [dom[i] & same[i // S * P + a] for i, a in enumerate(owner)]
 
@@ -681,6 +686,64 @@ class _Deal:
             for x in seats[held & ~inside]:
                 bit = 1 << x
                 same[base + x] = forward(base, bit) & backward(base, bit)
+        return same
+
+    def _same_by_bits(self) -> list[int]:
+        """``same`` of :meth:`_same_by_tarjan` for a small network: node sets as bit masks, each
+        component the nodes both reached from one of its nodes and reaching it."""
+        P, NP = self.P, self.NP
+        count, hi, reach, spare = self.count, self.hi, self.reach, self.spare
+        N = NP + P
+        adj = [0] * N
+        for v in range(NP):
+            x = v % P
+            m = (reach[v] & ~(1 << x)) << (v - x)
+            if count[v] < hi[v]:
+                m |= 1 << (NP + x)
+            adj[v] = m
+        for x in range(P):
+            m = 0
+            for v in spare[x]:
+                m |= 1 << v
+            adj[NP + x] = m
+        radj = [0] * N
+        for v in range(N):
+            m = adj[v]
+            bit = 1 << v
+            while m:
+                low = m & -m
+                radj[low.bit_length() - 1] |= bit
+                m ^= low
+
+        def closure(edges: list[int], start: int, within: int) -> int:
+            seen = frontier = start
+            while frontier:
+                new = 0
+                while frontier:
+                    low = frontier & -frontier
+                    new |= edges[low.bit_length() - 1]
+                    frontier ^= low
+                new &= within
+                frontier = new & ~seen
+                seen |= new
+            return seen
+
+        full = (1 << P) - 1
+        same = [0] * NP
+        left = (1 << NP) - 1  # the nodes (p, s) whose component is not known yet
+        every = (1 << N) - 1  # nodes not in a component found (a component is closed: none of its
+        while left:  # paths leave through a found one)
+            root = left & -left
+            comp = closure(adj, root, every) & closure(radj, root, every)
+            every &= ~comp
+            m = comp & left
+            left &= ~comp
+            while m:
+                low = m & -m
+                v = low.bit_length() - 1
+                base = v - v % P
+                same[v] = comp >> base & full
+                m ^= low
         return same
 
     def _same_by_tarjan(self) -> list[int]:
