@@ -90,15 +90,9 @@ def replay_times(game: Game, moves, engine) -> list[float]:
 
 def baseline_code() -> tuple[str, str] | None:
     """(directory with the baseline commit's code, commit), or None when git cannot provide it."""
-    try:
-        with open(os.path.join(HERE, "baseline_solve.json"), encoding="utf-8") as fh:
-            commit = json.load(fh)["commit"]
-        where = tempfile.mkdtemp(prefix="quaternity-baseline-")
-        archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
-        return where, commit
-    except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
-        return None
+    from baseline import extract_baseline
+
+    return extract_baseline()
 
 
 def main() -> None:

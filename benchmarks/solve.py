@@ -97,12 +97,13 @@ def rerun_baseline(path: str) -> str:
     this script copied there), so that both sides share the machine's load; the new file's path."""
     import shutil
     import subprocess
-    import tempfile
-    with open(path, encoding="utf-8") as fh:
-        commit = json.load(fh)["commit"]
-    where = tempfile.mkdtemp(prefix="quaternity-baseline-")
-    archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+
+    from baseline import extract_baseline
+
+    found = extract_baseline(path)
+    if found is None:
+        raise SystemExit(f"cannot extract the baseline commit of {path} with git")
+    where, commit = found
     shutil.copy(os.path.abspath(__file__), os.path.join(where, "benchmarks", "solve.py"))
     out = os.path.join(where, "baseline_solve.json")
     subprocess.run([sys.executable, os.path.join(where, "benchmarks", "solve.py"), "--record-baseline", out,

@@ -43,17 +43,9 @@ COMMANDS = [
 
 def baseline_checkout() -> tuple[str, str] | None:
     """The code of the commit named in benchmarks/baseline_solve.json, extracted to a temporary directory."""
-    import json
-    import tempfile
-    try:
-        with open(os.path.join(ROOT, "benchmarks", "baseline_solve.json"), encoding="utf-8") as fh:
-            commit = json.load(fh)["commit"]
-        where = tempfile.mkdtemp(prefix="quaternity-baseline-")
-        archive = subprocess.run(["git", "-C", ROOT, "archive", commit], capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
-        return where, commit
-    except (OSError, subprocess.CalledProcessError, KeyError, ValueError):
-        return None
+    from baseline import extract_baseline
+
+    return extract_baseline()
 
 
 def main() -> None:
