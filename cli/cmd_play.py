@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .main import InputError, guarded
-from .render import console
+from .render import console, owner_cells
 
 HELP = """Commands (a move is typed as in the records):
   1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (use names if the players have them)
@@ -217,18 +217,7 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
         grid.add_column("whole set may be with")
         for s in c.sets_in_play:
             for i, card in enumerate(c.cards_of(s)):
-                forced = analysis.forced_owner(card)
-                cells = []
-                for p in range(g.players):
-                    if probs is not None and analysis.owners[card] >> p & 1:
-                        v = probs.get(card, {}).get(p, 0)
-                        cells.append(Text("1" if v == 1 else f"{float(v):.2f}", style="bold green" if v == 1 else ""))
-                    elif forced == p:
-                        cells.append(Text("■", style="bold green"))
-                    elif analysis.owners[card] >> p & 1:
-                        cells.append(Text("●"))
-                    else:
-                        cells.append(Text("·", style="dim"))
+                cells = owner_cells(analysis, card, g.players, probs)
                 whole = ""
                 if i == 0:
                     holders = [names[p] for p in bits(analysis.quartets[s])]

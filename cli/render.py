@@ -254,6 +254,24 @@ def print_check(record: Record, result: Replay) -> None:
     _status(out, record, result, error_shown=True)
 
 
+def owner_cells(analysis, card: int, players: int, probs=None) -> list[Text]:
+    """One grid row: per seat ■ forced, ● possible, · impossible, or the exact probability when ``probs`` is given."""
+    forced = analysis.forced_owner(card)
+    cells = []
+    for p in range(players):
+        possible = analysis.owners[card] >> p & 1
+        if probs is not None and possible:
+            v = probs.get(card, {}).get(p, 0)
+            cells.append(Text("1" if v == 1 else f"{float(v):.2f}", style="bold green" if v == 1 else ""))
+        elif forced == p:
+            cells.append(Text("■", style="bold green"))
+        elif possible:
+            cells.append(Text("●"))
+        else:
+            cells.append(Text("·", style="dim"))
+    return cells
+
+
 def print_analyze(record: Record, result: Replay, explain: bool = False) -> None:
     out = console()
     g = record.game
@@ -269,16 +287,7 @@ def print_analyze(record: Record, result: Replay, explain: bool = False) -> None
     for p in range(g.players):
         table.add_column(f"{g.player_name(p)}\n({c.hands[p]})", justify="center")
     for card in c.cards_in_play:
-        forced = analysis.forced_owner(card)
-        cells = []
-        for p in range(g.players):
-            if forced == p:
-                cells.append(Text("■", style="bold green"))
-            elif analysis.owners[card] >> p & 1:
-                cells.append(Text("●"))
-            else:
-                cells.append(Text("·", style="dim"))
-        table.add_row(g.card_name(card), *cells)
+        table.add_row(g.card_name(card), *owner_cells(analysis, card, g.players))
     out.print(table)
     forced_q = analysis.forced_quartets(c)
     rows = []

@@ -54,12 +54,14 @@ def test_random_move_sequences_with_pops(shape, preset, seed, steps):
     run_sequence(shape, preset, seed, steps)
 
 
-def run_sequence(shape, preset, seed, steps):
+def walk(shape, preset, seed, steps):
+    """A random move sequence with pops on a position whose engine is kept: yields (engine, position)
+    before every step and once at the end."""
     rng = random.Random(seed)
     engine = FlowEngine()
     pos = Position(Game(*shape), preset, engine=engine)
     for _ in range(steps):
-        check_state(engine, pos.constraints)
+        yield engine, pos
         if pos.moves and (pos.over or rng.random() < 0.3):
             pos.pop()
             continue
@@ -67,7 +69,12 @@ def run_sequence(shape, preset, seed, steps):
         if move is None:
             break
         pos.push(move)
-    check_state(engine, pos.constraints)
+    yield engine, pos
+
+
+def run_sequence(shape, preset, seed, steps):
+    for engine, pos in walk(shape, preset, seed, steps):
+        check_state(engine, pos.constraints)
 
 
 @PROPERTY
@@ -276,21 +283,11 @@ def test_updating_the_kept_network_agrees_with_brute_force(c, seed, steps):
 def test_kept_network_and_from_scratch_agree_on_move_sequences_with_pops(shape, preset, seed, steps):
     # one engine keeps its network through pushes, pops and every question a move asks; each
     # analysis equals the from-scratch one
-    rng = random.Random(seed)
-    engine = FlowEngine()
-    pos = Position(Game(*shape), preset, engine=engine)
-    for _ in range(steps):
+    for engine, pos in walk(shape, preset, seed, steps):
         c = pos.constraints
         assert engine.analyze(c) == flow._analyze(c)
         if engine._deal is not None:
             _assert_deal_of(engine._deal, engine._c)
-        if pos.moves and (pos.over or rng.random() < 0.3):
-            pos.pop()
-            continue
-        move = random_move(pos, rng)
-        if move is None:
-            break
-        pos.push(move)
 
 
 @PROPERTY
