@@ -147,7 +147,7 @@ def main() -> None:
     ap.add_argument("--games", nargs="+", type=parse_game, default=GAMES, metavar="PxNxS")
     ap.add_argument("--presets", nargs="+", choices=PRESETS, default=PRESETS)
     ap.add_argument("--max-seconds", type=float, default=300.0, help="per solve (default 300)")
-    ap.add_argument("--engine", default=None, help="default: the fastest registered (flow, else cpsat)")
+    ap.add_argument("--engine", default=None, help="default: the solver's (sets, else flow, else cpsat)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--compare", action="store_true", help="compare with the saved baseline (see above)")
     ap.add_argument("--baseline", default=BASELINE, help="the baseline file (default benchmarks/baseline_solve.json)")

@@ -101,7 +101,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     try:
         res = solve_position(position, goal, seat, max_questions=max_questions, depth=depth,
                              max_positions=max_positions, max_seconds=max_seconds,
-                             engine=default_engine(engine), progress=progress)
+                             engine=engine, progress=progress)
     finally:
         done()
     if as_json:

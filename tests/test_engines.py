@@ -14,6 +14,7 @@ from quaternity_cp.engines import (
     BruteForceEngine,
     CpSatEngine,
     FlowEngine,
+    SetsEngine,
     flow,
     get_engine,
     matching_feasible,
@@ -23,6 +24,8 @@ from quaternity_cp.errors import QuaternityError
 from strategies import constraints, feasible_constraints
 
 FLOW, CPSAT, BRUTE = FlowEngine(), CpSatEngine(), BruteForceEngine()
+SETS = SetsEngine()  # one engine for every example: its caches are shared across positions, as in a solve
+SETS_VIA_FLOW = SetsEngine(max_bits=1)  # every position handed to its flow fallback
 A, B = 0, 1  # sets
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -32,7 +35,10 @@ def assert_engines_agree(c: Constraints) -> None:
     assert FLOW.analyze(c) == truth
     assert flow._analyze(c, greedy=False) == truth  # every card placed by an augmenting path
     assert CPSAT.analyze(c) == truth
-    for engine in (FLOW, CPSAT, BRUTE):
+    assert SETS.analyze(c) == truth
+    assert SetsEngine().feasible(c) == truth.feasible  # a fresh engine: feasibility without a cached analysis
+    assert SETS_VIA_FLOW.analyze(c) == truth
+    for engine in (FLOW, CPSAT, SETS, BRUTE):
         assert engine.feasible(c) == truth.feasible, engine.name
     if not matching_feasible(c):  # a relaxation: it may only rule out what has no deal
         assert not truth.feasible
@@ -85,8 +91,8 @@ def position(players, sets, set_size, hands, domains=None, lo=(), hi=(), claimed
 
 
 def analyses(c: Constraints):
-    out = [engine.analyze(c) for engine in (FLOW, CPSAT, BRUTE)]
-    assert out[0] == out[1] == out[2]
+    out = [engine.analyze(c) for engine in (FLOW, CPSAT, BRUTE, SETS)]
+    assert out[0] == out[1] == out[2] == out[3]
     return out[0]
 
 
@@ -157,7 +163,7 @@ def test_impossible_numbers_leave_no_deal_and_no_crash(hands, lo, hi):
     a = analyses(c)
     assert not a.feasible
     assert a.owners == (0,) * 4 and a.quartets == (0, 0)
-    assert not FLOW.feasible(c) and not BRUTE.feasible(c)
+    assert not FLOW.feasible(c) and not BRUTE.feasible(c) and not SetsEngine().feasible(c)
 
 
 def _set(rows, p, s, value):
@@ -173,6 +179,30 @@ def test_brute_force_refuses_a_position_too_big_to_enumerate():
 
 
 def test_engines_are_registered_by_name():
-    assert set(ENGINES) >= {"cpsat", "flow", "brute"}
+    assert set(ENGINES) >= {"cpsat", "flow", "sets", "brute"}
+    assert isinstance(get_engine("sets"), SetsEngine)
     assert isinstance(get_engine("flow"), FlowEngine)
     assert isinstance(get_engine("brute"), BruteForceEngine)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(feasible_constraints(budget=10**12, players=(3, 6), sets=(4, 8), set_size=(2, 4), max_cards=32))
+def test_sets_engine_agrees_with_flow_on_larger_positions(c):
+    assert SETS.analyze(c) == FLOW.analyze(c)
+
+
+def test_sets_engine_stays_exact_when_its_caches_are_emptied(monkeypatch):
+    from quaternity_cp.engines import sets
+    monkeypatch.setattr(sets, "CACHE_LIMIT", 3)  # every table is emptied again and again
+    engine = SetsEngine()
+    c = Constraints.initial(3, 4, 2)
+    for card, mask in [(0, 0b011), (2, 0b110), (5, 0b101), (1, 0b001), (7, 0b010)]:
+        c = c.restrict(card, mask)
+        assert engine.analyze(c) == BRUTE.analyze(c)
+        assert engine.feasible(c) == BRUTE.feasible(c)
+
+
+def test_sets_engine_hands_large_games_to_the_flow_engine():
+    c = Constraints.initial(10, 100, 10)  # 10 seats of 100 cards: digit bases of 201, far too many bits
+    assert SetsEngine().analyze(c) == FLOW.analyze(c)
+    assert SetsEngine()._flow is None  # nothing built before it is needed

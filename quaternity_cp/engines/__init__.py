@@ -7,13 +7,14 @@ from .brute import BruteForceEngine
 from .cpsat import CpSatEngine
 from .flow import FlowEngine
 from .matching import matching_feasible
+from .sets import SetsEngine
 
-ENGINES = {"cpsat": CpSatEngine, "flow": FlowEngine, "brute": BruteForceEngine}
+ENGINES = {"cpsat": CpSatEngine, "flow": FlowEngine, "sets": SetsEngine, "brute": BruteForceEngine}
 DEFAULT_ENGINE = "flow"
 
 
 def get_engine(name: "str | Engine | None" = None) -> Engine:
-    """An engine by name (``cpsat``, ``flow``, ``brute``), or the engine passed in.
+    """An engine by name (``cpsat``, ``flow``, ``sets``, ``brute``), or the engine passed in.
 
     The default is ``flow``: exact, cross-checked against CP-SAT and brute force in
     the tests, and two orders of magnitude faster.
@@ -31,6 +32,6 @@ def get_engine(name: "str | Engine | None" = None) -> Engine:
 
 
 __all__ = [
-    "Analysis", "Engine", "BruteForceEngine", "CpSatEngine", "FlowEngine", "matching_feasible", "get_engine",
+    "Analysis", "Engine", "BruteForceEngine", "CpSatEngine", "FlowEngine", "SetsEngine", "matching_feasible", "get_engine",
     "ENGINES",
 ]

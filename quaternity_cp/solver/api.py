@@ -393,7 +393,7 @@ def solve(
     ``max_positions``, ``max_seconds`` and Ctrl-C stop the search: the result is
     then unproven (``status`` says why). ``progress`` is called about twice a
     second with a dict of counters.
-    ``engine`` defaults to the fastest exact engine (``flow``, else ``cpsat``).
+    ``engine`` defaults to :func:`~.core.default_engine_name` (``sets``).
     """
     if goal not in GOALS:
         raise SolveError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")

@@ -51,8 +51,13 @@ INF = 1 << 30  # "never": an unreachable number of questions or plies
 
 
 def default_engine_name() -> str:
-    """The fastest exact engine registered: ``flow`` when available, else ``cpsat``."""
-    return "flow" if "flow" in ENGINES else "cpsat"
+    """The solver's engine: ``sets`` (the set-signature engine: its analyses are cached by the
+    position's sets up to order, which a solve meets all the time; larger games go to the flow
+    engine inside it), else ``flow``, else ``cpsat``."""
+    for name in ("sets", "flow"):
+        if name in ENGINES:
+            return name
+    return "cpsat"
 
 
 class Stopped(Exception):
@@ -82,9 +87,7 @@ class CachingEngine:
     """An engine wrapper that remembers every answer (by constraint value).
 
     Every position of a solve gets a fresh :class:`Position`, so the positions'
-    own caches do not carry over; this one does. ``prime`` stores the answers to
-    the feasibility questions that follow from one analysis, so that pushing a
-    question's answers costs no engine call.
+    own caches do not carry over; this one does.
     """
 
     def __init__(self, engine: Engine, limit: int = 300_000):
@@ -126,15 +129,6 @@ class CachingEngine:
                 self.analyses.clear()
             self.analyses[c] = hit
         return hit
-
-    def prime(self, c: Constraints, card: int, analysis: Analysis, targets) -> None:
-        """Record, from ``analysis`` of ``c``, whether each seat can or cannot hold ``card``."""
-        owners = analysis.owners[card]
-        if len(self.feasibles) > self.limit:
-            self.feasibles.clear()
-        for y in targets:
-            self.feasibles[restrict(c, card, 1 << y)] = bool(owners >> y & 1)
-            self.feasibles[restrict(c, card, ~(1 << y))] = bool(owners & ~(1 << y))
 
 
 @dataclass
@@ -195,20 +189,47 @@ class Context:
         self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
         self.first = rules.tie == "first"
         self._bits = _BitTable()
+        # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
+        self._rules_pos = Position(game, rules, engine=self.engine)
 
     # -- positions ---------------------------------------------------------------
     def position(self, state: State) -> Position:
         return Position(self.game, self.rules, engine=self.engine, state=state)
 
     def play(self, state: State, move) -> State:
-        """The state after a legal move (or a free choice)."""
+        """The state after a legal move (or a free choice).
+
+        A question with its answer (the solver's most frequent move) takes a short way: the
+        constraints it adds and the answer's update, then the position's own claim and hand-over
+        rules, without the legality checks of :meth:`Position.push` (the move generators only
+        produce legal moves, read from the exact analysis). The tests compare it with ``push``.
+        """
         if isinstance(move, Choice):
             return replace(state, turn=(move.seat,))
+        if type(move) is Question and move.answer is not None and not self.rules.dealt:
+            return self._answered(state, move)
         pos = self.position(state)
         pos.push(move)  # a question with its (only legal) answer is one push
         if pos.loser is not None:  # pragma: no cover - the generators only produce legal moves
             raise AssertionError(f"solver generated an illegal move {self.game.move_str(move)}")
         return pos.state
+
+    def _answered(self, state: State, move: Question) -> State:
+        """``Position.push`` of a legal question with its answer (or of the answer to the open question)."""
+        pos = self._rules_pos
+        x, y, card = move.asker, move.target, move.card
+        if state.pending is None:
+            c = pos.question_constraints(x, card, state.constraints)
+        else:
+            c = state.constraints
+        if move.answer:
+            c = c.transfer(card, y, x)
+            order = (x, y)
+        else:
+            c = restrict(c, card, ~(1 << y))
+            order = ((x + 1) % self.game.players,) if self.rules.after_no == "next" else (y,)
+        st = replace(state, constraints=c, pending=None, ply=state.ply + 1, last_claims=())
+        return pos._hand_over(pos._auto_claim(st), order)
 
     # -- keys ---------------------------------------------------------------------
     def describe(self, state: State) -> Node:
@@ -337,7 +358,6 @@ class Context:
                 aa = self.engine.analyze(asked)
                 if not aa.feasible:
                     continue
-                self.engine.prime(asked, card, aa, targets)
                 owners = aa.owners[card]
                 for y in targets:
                     yes = owners >> y & 1

@@ -1,0 +1,302 @@
+"""The set-signature engine: exact analysis of small games by dynamic programming over sets.
+
+The constraints split into sets: a set's cards only meet the other sets through
+the hand sizes. So a set is summed up by its *signature*: the sorted list of its
+cards' domains and the column of bounds ``lo[p][s]``, ``hi[p][s]`` of every seat.
+From a signature alone (cached, independent of the rest of the position):
+
+- ``K``: every vector ``k`` (cards of the set per seat) some placement of its
+  cards within their domains reaches, with ``lo <= k <= hi``;
+- ``K[d, p]``: the same with one card of domain ``d`` at seat ``p``.
+
+A deal exists when the hand sizes ``H`` are a sum of one vector per set (a
+Minkowski sum); card ``c`` of set ``s`` may be with ``p`` when ``H - k`` is a sum
+over the other sets for some ``k`` in ``K[d, p]``; seat ``p`` may hold all of
+set ``s`` when ``H - S e_p`` is. Sets of vectors are bit sets (Python integers),
+a vector being the number whose digits are its counts (one digit per seat but
+the last, whose count follows from the total; a digit's base leaves room for the
+sum of two counts, so adding never carries, and every sum is masked back to
+counts within the hands). A sum is a shift per vector.
+
+Sums are cached by the multiset of signatures, whole analyses by the multiset
+and the hands: positions that differ by the order of their sets or of the cards
+in a set, which a solver meets all the time, cost one lookup.
+
+The engine is exact for every input; when the bit sets would be too large (many
+seats with big hands) it hands the constraints to the flow engine. It is tested
+against brute-force enumeration and the flow engine.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from ..constraints import Constraints
+from .base import Analysis, infeasible_analysis
+
+#: The largest bit set (product of the digit bases) this engine builds; beyond it the flow engine answers.
+MAX_BITS = 1 << 18
+#: Cached entries per table before it is emptied (memory stays bounded in long solves).
+CACHE_LIMIT = 200_000
+#: Bytes of cached bit sets (sums and probe masks) before those tables are emptied.
+CACHE_BYTES = 256 << 20
+
+
+class _SetInfo:
+    """What a signature allows: its count vectors, and per (domain, seat) those with a card of it there."""
+
+    __slots__ = ("vectors", "with_card", "quartet")
+
+    def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...], players: int):
+        vectors: set[tuple[int, ...]] = set()
+        with_card: dict[tuple[int, int], set[tuple[int, ...]]] = {}
+        seats = [[p for p in range(players) if d >> p & 1] for d in doms]
+        for place in product(*seats):
+            k = [0] * players
+            for p in place:
+                k[p] += 1
+            if any(k[p] < lo[p] or k[p] > hi[p] for p in range(players)):
+                continue
+            kt = tuple(k)
+            vectors.add(kt)
+            for d, p in zip(doms, place):
+                with_card.setdefault((d, p), set()).add(kt)
+        self.vectors = tuple(sorted(vectors))
+        self.with_card = {dp: tuple(sorted(v)) for dp, v in with_card.items()}
+        S = len(doms)
+        self.quartet = 0
+        for p in range(players):
+            full = tuple(S if q == p else 0 for q in range(players))
+            if full in vectors:
+                self.quartet |= 1 << p
+
+
+class _Radix:
+    """Digit weights for the hands H: seat p < P-1 has base 2 H_p + 1 (the last seat has no digit)."""
+
+    __slots__ = ("weights", "size", "valid", "hands", "target")
+
+    def __init__(self, hands: tuple[int, ...]):
+        self.hands = hands
+        weights = []
+        w = 1
+        for h in hands[:-1]:
+            weights.append(w)
+            w *= 2 * h + 1
+        self.weights = tuple(weights)
+        self.size = w
+        valid = 1
+        for h, wp in zip(hands[:-1], weights):
+            step = valid
+            for j in range(1, h + 1):
+                valid |= step << (j * wp)
+        self.valid = valid
+        self.target = self.encode(hands)
+
+    def encode(self, k: tuple[int, ...]) -> int:
+        return sum(a * w for a, w in zip(k, self.weights))
+
+    def fits(self, k: tuple[int, ...]) -> bool:
+        return all(a <= h for a, h in zip(k, self.hands))
+
+
+class SetsEngine:
+    """Exact analysis by a dynamic program over sets (small games; larger ones go to the flow engine)."""
+
+    name = "sets"
+
+    def __init__(self, max_bits: int = MAX_BITS):
+        self.max_bits = max_bits
+        self._infos: dict[tuple, _SetInfo] = {}
+        self._radix: dict[tuple[int, ...], _Radix] = {}
+        self._codes: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> encoded vectors
+        self._sums: dict[tuple, int] = {}  # (sorted signatures, hands) -> bit set of their sums
+        self._bytes = 0  # of the bit sets in _sums and _probes
+        self._probes: dict[tuple, tuple] = {}  # (signature, hands) -> masks of its facts (see _probes_of)
+        self._results: dict[tuple, dict | None] = {}  # (sorted signatures, hands) -> per signature facts
+        self._flow = None
+
+    # -- the interface --------------------------------------------------------------
+    def feasible(self, c: Constraints) -> bool:
+        prep = self._prepare(c)
+        if prep is None:
+            return False
+        if prep is _TOO_BIG:
+            return self._fallback().feasible(c)
+        sigs, key, radix = prep
+        res = self._results.get(key)
+        if res is not None or key in self._results:
+            return res is not None
+        return bool(self._sum(key[0], radix) >> radix.target & 1)
+
+    def analyze(self, c: Constraints) -> Analysis:
+        prep = self._prepare(c)
+        if prep is None:
+            return infeasible_analysis(c)
+        if prep is _TOO_BIG:
+            return self._fallback().analyze(c)
+        sigs, key, radix = prep
+        res = self._results.get(key, _MISSING)
+        if res is _MISSING:
+            res = self._solve(key[0], radix)
+            if len(self._results) > CACHE_LIMIT:
+                self._results.clear()
+            self._results[key] = res
+        if res is None:
+            return infeasible_analysis(c)
+        owners = [0] * len(c.domains)
+        quartets = [0] * len(c.in_play)
+        S = c.set_size
+        domains = c.domains
+        for s, sig in sigs.items():
+            facts, quartet = res[sig]
+            quartets[s] = quartet
+            base = s * S
+            for card in range(base, base + S):
+                owners[card] = facts.get(domains[card], 0)
+        return Analysis(True, tuple(owners), tuple(quartets))
+
+    # -- the work ----------------------------------------------------------------------
+    def _fallback(self):
+        if self._flow is None:
+            from .flow import FlowEngine
+            self._flow = FlowEngine()
+        return self._flow
+
+    def _prepare(self, c: Constraints):
+        """(set -> signature, cache key, radix); None when no deal exists for a local reason; _TOO_BIG."""
+        hands = c.hands
+        S = c.set_size
+        live = [s for s, on in enumerate(c.in_play) if on]
+        if any(h < 0 for h in hands) or sum(hands) != len(live) * S:
+            return None
+        radix = self._radix.get(hands)
+        if radix is None:
+            size = 1
+            for h in hands[:-1]:
+                size *= 2 * h + 1
+                if size > self.max_bits:
+                    return _TOO_BIG  # decided before any bit set is built
+            radix = _Radix(hands)
+            if len(self._radix) > 4096:  # each holds a bit set of up to MAX_BITS bits
+                self._radix.clear()
+            self._radix[hands] = radix
+        los = list(zip(*c.lo))
+        his = list(zip(*c.hi))
+        domains = c.domains
+        sigs = {}
+        for s in live:
+            base = s * S
+            lo, hi = los[s], his[s]
+            if min(lo) < 0 or min(hi) < 0:
+                return None  # negative bounds describe no position
+            sigs[s] = (tuple(sorted(domains[base:base + S])), lo, hi)
+        key = (tuple(sorted(sigs.values())), hands)
+        return sigs, key, radix
+
+    def _info(self, sig: tuple, players: int) -> _SetInfo:
+        info = self._infos.get(sig)
+        if info is None:
+            if len(self._infos) > CACHE_LIMIT:
+                self._infos.clear()
+            info = self._infos[sig] = _SetInfo(sig[0], sig[1], sig[2], players)
+        return info
+
+    def _codes_of(self, sig: tuple, radix: _Radix) -> tuple[int, ...]:
+        key = (sig, radix.hands)
+        codes = self._codes.get(key)
+        if codes is None:
+            info = self._info(sig, len(radix.hands))
+            codes = tuple(radix.encode(k) for k in info.vectors if radix.fits(k))
+            if len(self._codes) > CACHE_LIMIT:
+                self._codes.clear()
+            self._codes[key] = codes
+        return codes
+
+    def _sum(self, multiset: tuple, radix: _Radix) -> int:
+        """The bit set of the sums of one vector per signature of ``multiset`` (sorted), within the hands."""
+        key = (multiset, radix.hands)
+        hit = self._sums.get(key)
+        if hit is not None:
+            return hit
+        # the longest cached prefix, then one signature at a time
+        n = len(multiset)
+        i = n
+        acc = 1
+        while i > 0:
+            got = self._sums.get((multiset[:i], radix.hands))
+            if got is not None:
+                acc = got
+                break
+            i -= 1
+        if len(self._sums) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
+            self._sums.clear()
+            self._probes.clear()
+            self._bytes = 0
+        valid = radix.valid
+        for j in range(i, n):
+            new = 0
+            for code in self._codes_of(multiset[j], radix):
+                new |= acc << code
+            acc = new & valid
+            self._sums[(multiset[:j + 1], radix.hands)] = acc
+            self._bytes += 64 + acc.bit_length() // 8
+        return acc
+
+    def _probes_of(self, sig: tuple, radix: _Radix) -> tuple[tuple, tuple]:
+        """The masks that test a signature against the sums of the other sets: ((domain, seat, mask), ...)
+        for possible owners and ((seat, mask), ...) for possible quartets; a mask has the bits of
+        ``H - k`` for the vectors ``k`` of its case (a fact holds when the other sets' sums meet it)."""
+        key = (sig, radix.hands)
+        probes = self._probes.get(key)
+        if probes is None:
+            players = len(radix.hands)
+            info = self._info(sig, players)
+            target = radix.target
+            owners = []
+            for (d, p), vecs in info.with_card.items():
+                mask = 0
+                for k in vecs:
+                    if radix.fits(k):
+                        mask |= 1 << (target - radix.encode(k))
+                if mask:
+                    owners.append((d, 1 << p, mask))
+            quartets = []
+            S = len(sig[0])
+            for p in range(players):
+                if info.quartet >> p & 1 and S <= radix.hands[p]:
+                    k = tuple(S if r == p else 0 for r in range(players))
+                    quartets.append((1 << p, 1 << (target - radix.encode(k))))
+            probes = (tuple(owners), tuple(quartets))
+            if len(self._probes) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
+                self._sums.clear()
+                self._probes.clear()
+                self._bytes = 0
+            self._probes[key] = probes
+            self._bytes += sum(64 + m.bit_length() // 8 for *_, m in owners + quartets)
+        return probes
+
+    def _solve(self, multiset: tuple, radix: _Radix):
+        """Per signature: (domain -> possible seats, possible quartet seats); None when no deal exists."""
+        if not self._sum(multiset, radix) >> radix.target & 1:
+            return None
+        out = {}
+        for i, sig in enumerate(multiset):
+            if sig in out:
+                continue
+            rest = self._sum(multiset[:i] + multiset[i + 1:], radix)
+            owner_probes, quartet_probes = self._probes_of(sig, radix)
+            facts: dict[int, int] = {}
+            for d, bit, mask in owner_probes:
+                if rest & mask:
+                    facts[d] = facts.get(d, 0) | bit
+            quartet = 0
+            for bit, mask in quartet_probes:
+                if rest & mask:
+                    quartet |= bit
+            out[sig] = (facts, quartet)
+        return out
+
+
+_TOO_BIG = object()
+_MISSING = object()

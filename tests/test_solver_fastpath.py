@@ -1,0 +1,83 @@
+"""The solver's short ways against the reference ways: ``Context.play`` of a question with its answer
+against ``Position.push``, and the set-signature engine the solver uses against brute-force
+enumeration (engine-level properties are in test_engines.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quaternity_cp import Game, Position, Rules
+from quaternity_cp.game import Question
+from quaternity_cp.rules import AFTER_NOS, HANDOVERS, PRESETS, TIES
+from quaternity_cp.solver.core import Context
+
+SOLVER_PRESETS = [name for name in PRESETS if name != "classic"]
+
+
+@st.composite
+def rule_sets(draw):
+    """A solver preset with any of the options the solver handles changed."""
+    rules = Rules.preset(draw(st.sampled_from(SOLVER_PRESETS)))
+    changes = {}
+    for name in ("initial_quartets", "forced_no_question", "auto_claim", "declare", "silence"):
+        if draw(st.booleans()):
+            changes[name] = draw(st.booleans())
+    if draw(st.booleans()):
+        changes["handover"] = draw(st.sampled_from(HANDOVERS))
+    if draw(st.booleans()):
+        changes["after_no"] = draw(st.sampled_from(AFTER_NOS))
+    if draw(st.booleans()):
+        changes["tie"] = draw(st.sampled_from([t for t in TIES if t != "random"]))
+    return rules.with_options(**changes)
+
+
+SHAPES = [(2, 2, 2), (2, 3, 2), (3, 3, 2), (3, 2, 3), (4, 2, 2), (4, 4, 2), (3, 4, 3), (5, 5, 2)]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), shape=st.sampled_from(SHAPES), seed=st.integers(0, 10**6),
+       engine=st.sampled_from(["sets", "flow"]))
+def test_play_of_every_answered_question_is_push(rules, shape, seed, engine):
+    """On a random walk (every move the solver generates, one of them played), each question with
+    its answer and each answer to an open question gives exactly the state Position.push gives."""
+    rng = random.Random(seed)
+    ctx = Context(Game(*shape), rules, engine)
+    state = Position(ctx.game, rules).state
+    for _ in range(40):
+        node = ctx.describe(state)
+        if node.over:
+            break
+        moves = ctx.moves(node)
+        if not moves:
+            break
+        # also every question of the seat on turn with each legal answer, not only the generated classes
+        extra = []
+        if node.state.pending is None and len(node.state.turn) == 1:
+            extra = [m for m in ctx.ask_moves(node, node.state.turn[0], all_moves=True, combine=False)
+                     if type(m) is Question]
+        for move in moves + extra:
+            if type(move) is not Question:
+                continue
+            answers = [move.answer] if move.answer is not None else [True, False]
+            for answer in answers:
+                full = Question(move.asker, move.target, move.card, answer)
+                pos = ctx.position(state)
+                if pos.check(full) is not None:
+                    continue  # the answer is illegal here: the solver never plays it
+                pos.push(full)
+                assert ctx.play(state, full) == pos.state, (ctx.game.move_str(full), rules)
+        state = ctx.play(state, rng.choice(moves))
+
+
+@pytest.mark.parametrize("preset", SOLVER_PRESETS)
+def test_the_solver_gives_the_same_answers_with_each_engine(preset):
+    from quaternity_cp.solver import solve
+    for shape in [(3, 3, 2), (4, 2, 2), (3, 2, 3)]:
+        pos = Position(Game(*shape), Rules.preset(preset))
+        results = {e: solve(pos, "win", 0, engine=e, depth=0) for e in ("sets", "flow", "brute")}
+        verdicts = {e: (r.verdict, r.plies, r.positions) for e, r in results.items()}
+        assert len(set(verdicts.values())) == 1, verdicts
