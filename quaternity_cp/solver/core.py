@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..constraints import Constraints, _make
+from ..constraints import fast_replace as replace
 from ..engines import ENGINES, Analysis, Engine, get_engine
 from ..game import Declaration, Game, Question
 from ..position import Position, State
@@ -189,6 +190,7 @@ class Context:
         self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
         self.first = rules.tie == "first"
         self._bits = _BitTable()
+        self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
 
@@ -238,40 +240,30 @@ class Context:
             return Node(state, ("end", winners), None, winners=winners)
         c = state.constraints
         a = self.engine.analyze(c)
-        P, S = c.players, c.set_size
+        S = c.set_size
         owners = a.owners
-        bitl = self._bits
         q = state.pending
         pend = q.card if q is not None else -1
         hands = c.hands
-        lo, hi = c.lo, c.hi
+        lo_cols = list(zip(*c.lo))
+        hi_cols = list(zip(*c.hi))
+        memo = self._set_descriptions
         sigs = []
         rep_cards: dict[int, tuple[int, ...]] = {}
-        seats = range(P)
         for s in c.sets_in_play:
             base = s * S
             ow = owners[base:base + S]
-            forced = [0] * P
-            possible = [0] * P
-            for m in ow:
-                b = bitl[m]
-                if len(b) == 1:
-                    forced[b[0]] += 1
-                for p in b:
-                    possible[p] += 1
-            # a card is described by its owners (doubled) plus 1 for the open question's card
-            cls = [m + m for m in ow]
-            if base <= pend < base + S:
-                cls[pend - base] += 1
-            seen = {}
-            for i, v in enumerate(cls):
-                if v not in seen:
-                    seen[v] = base + i
-            rep_cards[s] = tuple(seen.values())
-            cls.sort()
-            los = tuple([max(lo[p][s], forced[p]) for p in seats])
-            his = tuple([min(hi[p][s], possible[p], hands[p]) for p in seats])
-            sigs.append((tuple(cls), los, his, s))
+            at = pend - base if base <= pend < base + S else -1
+            mkey = (ow, lo_cols[s], hi_cols[s], hands, at)
+            got = memo.get(mkey)
+            if got is None:
+                got = self._describe_set(*mkey)
+                if len(memo) > 200_000:
+                    memo.clear()
+                memo[mkey] = got
+            body, offsets = got
+            rep_cards[s] = tuple([base + i for i in offsets])
+            sigs.append((*body, s))
         sigs.sort()
         rep_sets = []
         prev = None
@@ -288,6 +280,32 @@ class Context:
             self._score_key(state),
         )
         return Node(state, key, a, tuple(rep_sets), rep_cards)
+
+    def _describe_set(self, ow, lo, hi, hands, at):
+        """A set's tightened description (sorted card classes, bounds) and the offsets of one card
+        per class, from its cards' possible owners ``ow``, its bounds and the open question's card ``at``."""
+        bitl = self._bits
+        P = len(hands)
+        forced = [0] * P
+        possible = [0] * P
+        for m in ow:
+            b = bitl[m]
+            if len(b) == 1:
+                forced[b[0]] += 1
+            for p in b:
+                possible[p] += 1
+        # a card is described by its owners (doubled) plus 1 for the open question's card
+        cls = [m + m for m in ow]
+        if at >= 0:
+            cls[at] += 1
+        seen = {}
+        for i, v in enumerate(cls):
+            if v not in seen:
+                seen[v] = i
+        cls.sort()
+        los = tuple([max(lo[p], forced[p]) for p in range(P)])
+        his = tuple([min(hi[p], possible[p], hands[p]) for p in range(P)])
+        return (tuple(cls), los, his), tuple(seen.values())
 
     def _score_key(self, state: State):
         if not self.scores:
