@@ -7,6 +7,7 @@ Not a test. Run from the project root::
     python benchmarks/solve.py --json results.json      # also write every result as JSON
     python benchmarks/solve.py --compare                # speed against benchmarks/baseline_solve.json
     python benchmarks/solve.py --compare --rerun-baseline  # ... with the baseline's commit run again now
+    python benchmarks/solve.py --compare --engine flow  # ... today's solver with the flow engine
     python benchmarks/solve.py --record-baseline FILE   # record a baseline (run from an old checkout)
 
 For every game (P players, N sets of S cards) and rule preset it solves the
@@ -64,13 +65,13 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline_solve.json")
 
 
-def run_compare_starts(scale: float = 1.0) -> list[dict]:
+def run_compare_starts(scale: float = 1.0, engine: str | None = None) -> list[dict]:
     """Solve every start of COMPARE (caps times ``scale``); one dict of figures each."""
     out = []
     for text, preset, goal, cap in COMPARE:
         P, N, S = parse_game(text)
         pos = Position(Game(P, N, S), Rules.preset(preset))
-        res = solve(pos, goal, 0, max_seconds=cap * scale, depth=0)
+        res = solve(pos, goal, 0, max_seconds=cap * scale, depth=0, engine=engine)
         out.append({"game": text, "preset": preset, "goal": goal, "cap": cap * scale, "status": res.status,
                     "verdict": res.verdict, "positions": res.positions, "expanded": res.expanded,
                     "engine_calls": res.engine_calls, "seconds": round(res.seconds, 3)})
@@ -111,12 +112,13 @@ def rerun_baseline(path: str) -> str:
     return out
 
 
-def compare(path: str, scale: float) -> None:
+def compare(path: str, scale: float, engine: str | None = None) -> None:
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
     old = {(r["game"], r["preset"], r["goal"]): r for r in base["results"]}
-    rows = run_compare_starts(scale)
-    print(f"baseline: commit {base['commit'][:12]} (recorded {base['recorded']}); now: this checkout")
+    rows = run_compare_starts(scale, engine)
+    print(f"baseline: commit {base['commit'][:12]} (recorded {base['recorded']}); now: this checkout, "
+          f"engine {engine or default_engine_name()}")
     print("| start | preset | goal | verdict | positions (then / now) | seconds (then / now) "
           "| positions/s (then / now) | speed-up |")
     print("|---|---|---|---|---:|---:|---:|---:|")
@@ -161,7 +163,7 @@ def main() -> None:
         record_baseline(args.record_baseline, args.commit)
         return
     if args.compare:
-        compare(rerun_baseline(args.baseline) if args.rerun_baseline else args.baseline, args.scale)
+        compare(rerun_baseline(args.baseline) if args.rerun_baseline else args.baseline, args.scale, args.engine)
         return
     engine = args.engine or default_engine_name()
 
