@@ -59,3 +59,37 @@ def test_lazy_win_solve_explores_fewer_positions_on_a_no():
     graph = GameGraph(ctx, _cannot_win(pos.rules, 0))
     graph.build(ctx.describe(pos.state))
     assert res.positions < len(graph)
+
+
+@pytest.mark.parametrize("case,seed", [c for c in CASES if c[0][0] != (4, 4, 2)]
+                         + [(((5, 5, 2), "quaternity"), None), (((4, 4, 2), "blind"), None)])
+def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case, seed):
+    """The opponents' moves generated only until the first in the order (order.early) give the same
+    graph, ranks and root as generating every move, with no more engine calls (seed None: the start;
+    the 5x5x2 start tells a wrong early test apart, the small positions may not)."""
+    from quaternity_cp.solver.api import _opponent_order
+
+    size, preset = case
+    rng = random.Random(seed)
+    pos = Position(Game(*size), Rules.preset(preset))
+    for _ in range(rng.randint(0, 4) if seed is not None else 0):
+        move = random_move(pos, rng)
+        if move is None:
+            break
+        pos.push(move)
+    if pos.over:
+        return
+    out = []
+    for early in (True, False):
+        ctx = Context(pos.game, pos.rules, "sets")
+        order = _opponent_order(ctx, 0)
+        if not early:
+            order = (lambda full: lambda node, moves: full(node, moves))(order)  # the same order, no early test
+        graph = GameGraph(ctx, _cannot_win(pos.rules, 0))
+        rid, rank = graph.build_lazy(ctx.describe(pos.state), 0, order=order)
+        out.append((graph.ids, graph.succ, rank, rid, ctx.engine.calls))
+    (ids, succ, rank, rid, calls), (ids2, succ2, rank2, rid2, calls2) = out
+    assert (ids, succ, rank, rid) == (ids2, succ2, rank2, rid2)
+    assert calls <= calls2
+    if seed is None:
+        assert calls < calls2

@@ -322,6 +322,13 @@ def _opponent_order(ctx: Context, player: int):
 
     def order(node: Node, moves: list) -> list:
         return sorted(moves, key=lambda m: score(node, m))
+
+    def early(node: Node, m) -> bool:
+        # moves are generated declarations first (0), then questions (1 at best): a question of
+        # score 1 comes before every move generated after it, and a sort keeps the first of equals
+        return node.state.pending is None and not isinstance(m, Choice) and score(node, m) <= 1
+
+    order.early = early
     return order
 
 

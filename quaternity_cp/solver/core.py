@@ -191,6 +191,7 @@ class Context:
         self.first = rules.tie == "first"
         self._bits = _BitTable()
         self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
+        self._stopped = False  # whether the last ask_moves stopped early (see moves_until)
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
 
@@ -333,6 +334,15 @@ class Context:
             return [Choice(p) for p in st.turn]
         return self.ask_moves(node, st.turn[0])
 
+    def moves_until(self, node: Node, until: Callable[[object], bool]) -> tuple[list, bool]:
+        """The moves of :meth:`moves`, in the same order, generated only until one for which ``until``
+        is true (the questions of a card at a time); and whether the list is complete."""
+        st = node.state
+        if st.over or st.pending is not None or len(st.turn) > 1:
+            return self.moves(node), True
+        out = self.ask_moves(node, st.turn[0], until=until)
+        return out, not self._stopped
+
     def answers(self, node: Node) -> list[Question]:
         q = node.state.pending
         owners = node.analysis.owners[q.card]
@@ -343,7 +353,8 @@ class Context:
             out.append(q.answered(False))
         return out
 
-    def ask_moves(self, node: Node, x: int, *, all_moves: bool = False, combine: bool = True) -> list:
+    def ask_moves(self, node: Node, x: int, *, all_moves: bool = False, combine: bool = True,
+                  until: Callable[[object], bool] | None = None) -> list:
         """Declarations and questions of seat ``x``.
 
         A question with two legal answers comes without its answer (push it to open
@@ -357,6 +368,7 @@ class Context:
         P = c.players
         sets = c.sets_in_play if all_moves else node.rep_sets
         out: list = []
+        self._stopped = False
         if rules.declare:
             for s in sets:
                 if a.quartets[s] >> x & 1:
@@ -367,9 +379,15 @@ class Context:
         if not targets:
             return out
         pos = self.position(st)
+        seen = 0
         for s in sets:
             cards = c.cards_of(s) if all_moves else node.rep_cards[s]
             for card in cards:
+                if until is not None:
+                    if any(until(m) for m in out[seen:]):
+                        self._stopped = True  # the questions of the remaining cards are not generated
+                        return out
+                    seen = len(out)
                 if not a.owners[card] & ~(1 << x):
                     continue  # x holds it in every deal
                 asked = pos.question_constraints(x, card)

@@ -128,7 +128,10 @@ class GameGraph:
 
         The player's nodes get every move at once; every other node (an opponent
         or a free choice, decided against the player) first gets only its first
-        move in ``order``. The attractor of the positions the player wins on this
+        move in ``order``. When ``order`` has an ``early(node, move)`` test (no
+        move generated after one that passes it comes before it in the order),
+        an opponent's moves are generated only until the first one that passes;
+        the others are generated when the node needs all its moves. The attractor of the positions the player wins on this
         partial graph is then exact in one of two ways:
 
         - the root is outside it: the opponents can keep the player from winning
@@ -171,11 +174,16 @@ class GameGraph:
                 if self.mover[i] == -2:
                     continue
                 self.expanded += 1
-                moves = ctx.moves(node)
-                if self.mover[i] != player and len(moves) > 1:
+                early = getattr(order, "early", None)
+                if self.mover[i] != player and early is not None:
+                    # only as many moves as it takes to know the first in the order; the rest on demand
+                    moves, complete = ctx.moves_until(node, lambda m: early(node, m))
+                else:
+                    moves, complete = ctx.moves(node), True
+                if self.mover[i] != player and (len(moves) > 1 or not complete):
                     if order is not None:
                         moves = order(node, moves)
-                    later[i] = (node, moves[1:])
+                    later[i] = (node, moves[1:] if complete else None)
                     moves = moves[:1]
                 self.succ[i] = tuple(dict.fromkeys(add_moves(i, node, moves)))
                 if progress is not None and self.expanded % 16 == 0:
@@ -193,6 +201,10 @@ class GameGraph:
                 return rid, rank
             for i in grow:
                 node, moves = later.pop(i)
+                if moves is None:  # generated in part: all of them now, in order, but the first (explored)
+                    moves = ctx.moves(node)
+                    moves = order(node, moves) if order is not None else moves
+                    moves = moves[1:]
                 self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(add_moves(i, node, moves))))
 
     def predecessors(self) -> list[list[int]]:
