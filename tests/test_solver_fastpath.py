@@ -81,3 +81,49 @@ def test_the_solver_gives_the_same_answers_with_each_engine(preset):
         results = {e: solve(pos, "win", 0, engine=e, depth=0) for e in ("sets", "flow", "brute")}
         verdicts = {e: (r.verdict, r.plies, r.positions) for e, r in results.items()}
         assert len(set(verdicts.values())) == 1, verdicts
+
+
+def reference_questions(ctx: Context, node, x: int) -> list:
+    """Every question of seat x with its legal answers, each asked position analysed by the engine."""
+    c = node.state.constraints
+    pos = ctx.position(node.state)
+    out = []
+    targets = [y for y in range(c.players) if y != x and c.hands[y] > 0]
+    if c.hands[x] == 0:
+        return out
+    for card in c.cards_in_play:
+        a = ctx.engine.inner.analyze(pos.question_constraints(x, card))
+        if not a.feasible:
+            continue
+        for y in targets:
+            if a.owners[card] >> y & 1:
+                out.append(Question(x, y, card, True))
+            if a.owners[card] & ~(1 << y) and (ctx.rules.forced_no_question or a.owners[card] >> y & 1):
+                out.append(Question(x, y, card, False))
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), shape=st.sampled_from(SHAPES), seed=st.integers(0, 10**6))
+def test_generated_questions_are_those_of_the_asked_positions(rules, shape, seed):
+    """The questions the solver generates (some read from the position's own analysis, without
+    analysing the asked position) are exactly the questions with legal answers."""
+    rng = random.Random(seed)
+    ctx = Context(Game(*shape), rules, "sets")
+    state = Position(ctx.game, rules).state
+    for _ in range(30):
+        node = ctx.describe(state)
+        if node.over:
+            break
+        if state.pending is None and len(state.turn) == 1:
+            x = state.turn[0]
+            got = []  # a question with its only legal answer, or without one when both are legal
+            for m in ctx.ask_moves(node, x, all_moves=True):
+                if type(m) is Question:
+                    for answer in ((True, False) if m.answer is None else (m.answer,)):
+                        got.append(Question(m.asker, m.target, m.card, answer))
+            assert sorted(got, key=str) == sorted(reference_questions(ctx, node, x), key=str)
+        moves = ctx.moves(node)
+        if not moves:
+            break
+        state = ctx.play(state, rng.choice(moves))

@@ -380,21 +380,28 @@ class Context:
             return out
         pos = self.position(st)
         seen = 0
+        mine = 1 << x
+        S = c.set_size
         for s in sets:
             cards = c.cards_of(s) if all_moves else node.rep_cards[s]
+            # when x holds a card of s in every deal (a lower bound, or a card forced to x) and the
+            # question tells nothing else (no silence), its deals are those without the card at x:
+            # the card's owners are then read from this position's analysis, with no engine call
+            holds = not rules.silence and (c.lo[x][s] >= 1 or mine in a.owners[s * S:s * S + S])
             for card in cards:
                 if until is not None:
                     if any(until(m) for m in out[seen:]):
                         self._stopped = True  # the questions of the remaining cards are not generated
                         return out
                     seen = len(out)
-                if not a.owners[card] & ~(1 << x):
+                owners = a.owners[card] & ~mine
+                if not owners:
                     continue  # x holds it in every deal
-                asked = pos.question_constraints(x, card)
-                aa = self.engine.analyze(asked)
-                if not aa.feasible:
-                    continue
-                owners = aa.owners[card]
+                if not holds:
+                    aa = self.engine.analyze(pos.question_constraints(x, card))
+                    if not aa.feasible:
+                        continue
+                    owners = aa.owners[card]
                 for y in targets:
                     yes = owners >> y & 1
                     if not (rules.forced_no_question or yes):
