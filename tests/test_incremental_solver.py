@@ -31,16 +31,22 @@ CASES = [((g, preset), seed) for g in [(3, 3, 2), (4, 2, 2), (2, 3, 2), (3, 2, 3
          for seed in range(1 if g == (4, 4, 2) else 3)]
 
 
-@pytest.mark.parametrize("case,seed", CASES)
-def test_lazy_win_solve_equals_the_full_graph(case, seed):
-    size, preset = case
-    rng = random.Random(seed)
+def random_position(size, preset: str, rng: random.Random, moves: int) -> Position:
+    """The start of a game with up to ``moves`` random legal moves played."""
     pos = Position(Game(*size), Rules.preset(preset))
-    for _ in range(rng.randint(0, 6) if size != (4, 4, 2) else rng.randint(3, 8)):
+    for _ in range(moves):
         move = random_move(pos, rng)
         if move is None:
             break
         pos.push(move)
+    return pos
+
+
+@pytest.mark.parametrize("case,seed", CASES)
+def test_lazy_win_solve_equals_the_full_graph(case, seed):
+    size, preset = case
+    rng = random.Random(seed)
+    pos = random_position(size, preset, rng, rng.randint(0, 6) if size != (4, 4, 2) else rng.randint(3, 8))
     if pos.over:
         return
     for player in range(pos.game.players):
@@ -71,12 +77,7 @@ def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case,
 
     size, preset = case
     rng = random.Random(seed)
-    pos = Position(Game(*size), Rules.preset(preset))
-    for _ in range(rng.randint(0, 4) if seed is not None else 0):
-        move = random_move(pos, rng)
-        if move is None:
-            break
-        pos.push(move)
+    pos = random_position(size, preset, rng, rng.randint(0, 4) if seed is not None else 0)
     if pos.over:
         return
     out = []
