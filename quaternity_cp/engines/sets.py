@@ -115,6 +115,17 @@ class SetsEngine:
         self._probes: dict[tuple, tuple] = {}  # (signature, hands) -> masks of its facts (see _probes_of)
         self._results: dict[tuple, dict | None] = {}  # (sorted signatures, hands) -> per signature facts
         self._flow = None
+        # signatures are numbered (every table is keyed by the numbers: small tuples hash fast)
+        self._ids: dict[tuple, int] = {}
+        self._sigs: list[tuple] = []
+
+    def _reset(self) -> None:
+        """Forget every numbered signature and everything keyed by them."""
+        self._ids.clear()
+        self._sigs.clear()
+        for table in (self._infos, self._codes, self._sums, self._probes, self._results):
+            table.clear()
+        self._bytes = 0
 
     # -- the interface --------------------------------------------------------------
     def feasible(self, c: Constraints) -> bool:
@@ -148,8 +159,8 @@ class SetsEngine:
         quartets = [0] * len(c.in_play)
         S = c.set_size
         domains = c.domains
-        for s, sig in sigs.items():
-            facts, quartet = res[sig]
+        for s, sid in sigs.items():
+            facts, quartet = res[sid]
             quartets[s] = quartet
             base = s * S
             for card in range(base, base + S):
@@ -164,7 +175,7 @@ class SetsEngine:
         return self._flow
 
     def _prepare(self, c: Constraints):
-        """(set -> signature, cache key, radix); None when no deal exists for a local reason; _TOO_BIG."""
+        """(set -> signature number, cache key, radix); None when no deal exists for a local reason; _TOO_BIG."""
         hands = c.hands
         S = c.set_size
         live = [s for s, on in enumerate(c.in_play) if on]
@@ -184,29 +195,38 @@ class SetsEngine:
         los = list(zip(*c.lo))
         his = list(zip(*c.hi))
         domains = c.domains
+        ids = self._ids
+        if len(ids) > CACHE_LIMIT:
+            self._reset()
         sigs = {}
         for s in live:
             base = s * S
             lo, hi = los[s], his[s]
             if min(lo) < 0 or min(hi) < 0:
                 return None  # negative bounds describe no position
-            sigs[s] = (tuple(sorted(domains[base:base + S])), lo, hi)
+            sig = (tuple(sorted(domains[base:base + S])), lo, hi)
+            sid = ids.get(sig)
+            if sid is None:
+                sid = ids[sig] = len(self._sigs)
+                self._sigs.append(sig)
+            sigs[s] = sid
         key = (tuple(sorted(sigs.values())), hands)
         return sigs, key, radix
 
-    def _info(self, sig: tuple, players: int) -> _SetInfo:
-        info = self._infos.get(sig)
+    def _info(self, sid: int, players: int) -> _SetInfo:
+        info = self._infos.get(sid)
         if info is None:
             if len(self._infos) > CACHE_LIMIT:
                 self._infos.clear()
-            info = self._infos[sig] = _SetInfo(sig[0], sig[1], sig[2], players)
+            doms, lo, hi = self._sigs[sid]
+            info = self._infos[sid] = _SetInfo(doms, lo, hi, players)
         return info
 
-    def _codes_of(self, sig: tuple, radix: _Radix) -> tuple[int, ...]:
-        key = (sig, radix.hands)
+    def _codes_of(self, sid: int, radix: _Radix) -> tuple[int, ...]:
+        key = (sid, radix.hands)
         codes = self._codes.get(key)
         if codes is None:
-            info = self._info(sig, len(radix.hands))
+            info = self._info(sid, len(radix.hands))
             codes = tuple(radix.encode(k) for k in info.vectors if radix.fits(k))
             if len(self._codes) > CACHE_LIMIT:
                 self._codes.clear()
@@ -243,15 +263,15 @@ class SetsEngine:
             self._bytes += 64 + acc.bit_length() // 8
         return acc
 
-    def _probes_of(self, sig: tuple, radix: _Radix) -> tuple[tuple, tuple]:
+    def _probes_of(self, sid: int, radix: _Radix) -> tuple[tuple, tuple]:
         """The masks that test a signature against the sums of the other sets: ((domain, seat, mask), ...)
         for possible owners and ((seat, mask), ...) for possible quartets; a mask has the bits of
         ``H - k`` for the vectors ``k`` of its case (a fact holds when the other sets' sums meet it)."""
-        key = (sig, radix.hands)
+        key = (sid, radix.hands)
         probes = self._probes.get(key)
         if probes is None:
             players = len(radix.hands)
-            info = self._info(sig, players)
+            info = self._info(sid, players)
             target = radix.target
             owners = []
             for (d, p), vecs in info.with_card.items():
@@ -262,7 +282,7 @@ class SetsEngine:
                 if mask:
                     owners.append((d, 1 << p, mask))
             quartets = []
-            S = len(sig[0])
+            S = len(self._sigs[sid][0])
             for p in range(players):
                 if info.quartet >> p & 1 and S <= radix.hands[p]:
                     k = tuple(S if r == p else 0 for r in range(players))
@@ -281,11 +301,11 @@ class SetsEngine:
         if not self._sum(multiset, radix) >> radix.target & 1:
             return None
         out = {}
-        for i, sig in enumerate(multiset):
-            if sig in out:
+        for i, sid in enumerate(multiset):
+            if sid in out:
                 continue
             rest = self._sum(multiset[:i] + multiset[i + 1:], radix)
-            owner_probes, quartet_probes = self._probes_of(sig, radix)
+            owner_probes, quartet_probes = self._probes_of(sid, radix)
             facts: dict[int, int] = {}
             for d, bit, mask in owner_probes:
                 if rest & mask:
@@ -294,7 +314,7 @@ class SetsEngine:
             for bit, mask in quartet_probes:
                 if rest & mask:
                     quartet |= bit
-            out[sig] = (facts, quartet)
+            out[sid] = (facts, quartet)
         return out
 
 
