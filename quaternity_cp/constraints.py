@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import replace as _dc_replace
+from itertools import compress
 from typing import Iterator
 
 
@@ -103,7 +104,7 @@ class Constraints:
 
     @property
     def sets_in_play(self) -> tuple[int, ...]:
-        return tuple(s for s, live in enumerate(self.in_play) if live)
+        return tuple(compress(range(len(self.in_play)), self.in_play))
 
     @property
     def cards_in_play(self) -> tuple[int, ...]:

@@ -44,7 +44,7 @@ class State:
 
     @property
     def over(self) -> bool:
-        return self.loser is not None or all(c >= 0 for c in self.claimed)
+        return self.loser is not None or -1 not in self.claimed  # -1: a set not claimed yet
 
 
 class Position:

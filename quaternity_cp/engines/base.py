@@ -39,12 +39,15 @@ class Analysis:
         out = {}
         if not self.feasible:
             return out
+        S = constraints.set_size
+        owners = self.owners
         for s in constraints.sets_in_play:
-            first = self.forced_owner(s * constraints.set_size)
-            if first is None:
-                continue
-            if all(self.owners[c] == 1 << first for c in constraints.cards_of(s)):
-                out[s] = first
+            base = s * S
+            first = owners[base]
+            if not first or first & (first - 1):
+                continue  # the first card has no single owner
+            if owners[base:base + S].count(first) == S:
+                out[s] = first.bit_length() - 1
         return out
 
     def possible_owners(self, card: int) -> list[int]:
