@@ -20,8 +20,9 @@ starting position for seat 0 (who moves first):
 "positions" counts the distinct positions (canonical keys) of the win/value
 solve, which explores every position reachable from the start; "time" is its
 wall-clock time (the quartet solves take well under a second here). A solve
-that passes ``--max-seconds`` is reported as unproven, and the larger games of
-the same preset are skipped.
+that passes ``--max-seconds`` is reported as unproven, and the games of the
+same preset and player count with at least as many sets and cards per set are
+skipped (4x3x4 unproven skips 4x4x4, not 4x4x3).
 
 ``--compare`` solves a fixed list of starts (:data:`COMPARE`, some with a time
 cap) and prints, per start, the figures of the saved baseline (recorded from an
@@ -171,13 +172,11 @@ def main() -> None:
     print("| P | N | S | preset | quartet (seat 0, first turn) | win / value (seat 0) | positions | time |")
     print("|---|---|---|---|---|---|---:|---:|")
     rows = []
-    gave_up: dict[tuple[str, int], tuple[int, int]] = {}  # (preset, P) -> the smallest (N*S) that timed out
+    gave_up: dict[tuple[str, int], list[tuple[int, int]]] = {}  # (preset, P) -> (N, S) of the starts that timed out
     for preset in args.presets:
         for P, N, S in args.games:
-            cards = N * S
-            limit = gave_up.get((preset, P))
-            if limit is not None and cards >= limit[0]:
-                continue
+            if any(N >= n and S >= s for n, s in gave_up.get((preset, P), [])):
+                continue  # at least the sets and set size of a start that was not proven in time
             try:
                 game = Game(P, N, S)
                 pos = Position(game, Rules.preset(preset))
@@ -196,7 +195,7 @@ def main() -> None:
                 r_text = result.verdict + (f" in {result.plies} plies" if result.plies is not None else "")
             else:
                 r_text = "unproven (time limit)"
-                gave_up[(preset, P)] = (cards,)
+                gave_up.setdefault((preset, P), []).append((N, S))
             print(f"| {P} | {N} | {S} | {preset} | {q_text} | {r_text} | {result.positions:,} |"
                   f" {result.seconds:.1f} s |", flush=True)
             rows.append({"players": P, "sets": N, "set_size": S, "preset": preset,
