@@ -202,7 +202,15 @@ def test_sets_engine_stays_exact_when_its_caches_are_emptied(monkeypatch):
         assert engine.feasible(c) == BRUTE.feasible(c)
 
 
-def test_sets_engine_hands_large_games_to_the_flow_engine():
-    c = Constraints.initial(10, 100, 10)  # 10 seats of 100 cards: digit bases of 201, far too many bits
-    assert SetsEngine().analyze(c) == FLOW.analyze(c)
+@pytest.mark.parametrize("shape, flow_used", [
+    ((10, 100, 10), True),  # 10 seats of 100 cards: digit bases of 201, far too many bits
+    ((6, 1, 30), True),  # small hands, but one set of 30 cards has 324,632 count vectors among 6 seats
+    ((2, 1, 100), False),  # one set of 100 cards between two seats: 101 count vectors, its own work
+])
+def test_sets_engine_hands_large_games_to_the_flow_engine(shape, flow_used):
+    c = Constraints.initial(*shape)
+    engine = SetsEngine()
+    assert engine.analyze(c) == FLOW.analyze(c)
+    assert engine.feasible(c) and engine.feasible(c)  # the second call: the set known to be too big
+    assert (engine._flow is not None) == flow_used
     assert SetsEngine()._flow is None  # nothing built before it is needed

@@ -29,8 +29,6 @@ against brute-force enumeration and the flow engine.
 
 from __future__ import annotations
 
-from itertools import product
-
 from ..constraints import Constraints
 from .base import Analysis, infeasible_analysis
 
@@ -42,33 +40,64 @@ CACHE_LIMIT = 200_000
 CACHE_BYTES = 256 << 20
 
 
+class _TooBig(Exception):
+    """A set with too many count vectors for this engine (the flow engine answers instead)."""
+
+
+#: The most count vectors one set may have (a set of many cards among many seats has more).
+MAX_VECTORS = 20_000
+
+
 class _SetInfo:
     """What a signature allows: its count vectors, and per (domain, seat) those with a card of it there."""
 
     __slots__ = ("vectors", "with_card", "quartet")
 
     def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...], players: int):
-        vectors: set[tuple[int, ...]] = set()
-        with_card: dict[tuple[int, int], set[tuple[int, ...]]] = {}
-        seats = [[p for p in range(players) if d >> p & 1] for d in doms]
-        for place in product(*seats):
-            k = [0] * players
-            for p in place:
-                k[p] += 1
-            if any(k[p] < lo[p] or k[p] > hi[p] for p in range(players)):
-                continue
-            kt = tuple(k)
-            vectors.add(kt)
-            for d, p in zip(doms, place):
-                with_card.setdefault((d, p), set()).add(kt)
+        def within(k: tuple[int, ...]) -> bool:
+            return all(a >= b for a, b in zip(k, lo))
+
+        vectors = {k for k in _reach(doms, hi, players) if within(k)}
+        with_card: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+        for d in set(doms):
+            rest = list(doms)
+            rest.remove(d)  # one card of domain d set aside; the others placed in every way
+            others = _reach(rest, hi, players)
+            for p in range(players):
+                if not d >> p & 1:
+                    continue
+                got = set()
+                for v in others:
+                    if v[p] < hi[p]:
+                        k = v[:p] + (v[p] + 1,) + v[p + 1:]
+                        if within(k):
+                            got.add(k)
+                if got:
+                    with_card[(d, p)] = tuple(sorted(got))
         self.vectors = tuple(sorted(vectors))
-        self.with_card = {dp: tuple(sorted(v)) for dp, v in with_card.items()}
+        self.with_card = with_card
         S = len(doms)
         self.quartet = 0
         for p in range(players):
             full = tuple(S if q == p else 0 for q in range(players))
             if full in vectors:
                 self.quartet |= 1 << p
+
+
+def _reach(doms, hi: tuple[int, ...], players: int) -> set[tuple[int, ...]]:
+    """The count vectors of every placement of cards with these domains, each seat p at most hi[p]."""
+    cur = {(0,) * players}
+    for d in doms:
+        seats = [p for p in range(players) if d >> p & 1]
+        nxt = set()
+        for k in cur:
+            for p in seats:
+                if k[p] < hi[p]:
+                    nxt.add(k[:p] + (k[p] + 1,) + k[p + 1:])
+        cur = nxt
+        if len(cur) > MAX_VECTORS:
+            raise _TooBig
+    return cur
 
 
 class _Radix:
@@ -107,7 +136,7 @@ class SetsEngine:
 
     def __init__(self, max_bits: int = MAX_BITS):
         self.max_bits = max_bits
-        self._infos: dict[tuple, _SetInfo] = {}
+        self._infos: dict[int, _SetInfo | None] = {}  # None: too many count vectors
         self._radix: dict[tuple[int, ...], _Radix] = {}
         self._codes: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> encoded vectors
         self._sums: dict[tuple, int] = {}  # (sorted signatures, hands) -> bit set of their sums
@@ -138,7 +167,10 @@ class SetsEngine:
         res = self._results.get(key)
         if res is not None or key in self._results:
             return res is not None
-        return bool(self._sum(key[0], radix) >> radix.target & 1)
+        try:
+            return bool(self._sum(key[0], radix) >> radix.target & 1)
+        except _TooBig:
+            return self._fallback().feasible(c)
 
     def analyze(self, c: Constraints) -> Analysis:
         prep = self._prepare(c)
@@ -149,7 +181,10 @@ class SetsEngine:
         sigs, key, radix = prep
         res = self._results.get(key, _MISSING)
         if res is _MISSING:
-            res = self._solve(key[0], radix)
+            try:
+                res = self._solve(key[0], radix)
+            except _TooBig:
+                return self._fallback().analyze(c)
             if len(self._results) > CACHE_LIMIT:
                 self._results.clear()
             self._results[key] = res
@@ -216,10 +251,16 @@ class SetsEngine:
     def _info(self, sid: int, players: int) -> _SetInfo:
         info = self._infos.get(sid)
         if info is None:
+            if sid in self._infos:
+                raise _TooBig  # known to be too big
             if len(self._infos) > CACHE_LIMIT:
                 self._infos.clear()
             doms, lo, hi = self._sigs[sid]
-            info = self._infos[sid] = _SetInfo(doms, lo, hi, players)
+            try:
+                info = self._infos[sid] = _SetInfo(doms, lo, hi, players)
+            except _TooBig:
+                self._infos[sid] = None
+                raise
         return info
 
     def _codes_of(self, sid: int, radix: _Radix) -> tuple[int, ...]:
