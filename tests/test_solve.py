@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from reference import Reference, reference_replay
 
 from quaternity_cp import Game, Position, Rules
+from quaternity_cp.engines import SetsEngine
 from quaternity_cp.formats import parse_record
 from quaternity_cp.game import Declaration
 from quaternity_cp.solver import Context, SolveError, solve
@@ -294,9 +295,23 @@ def test_position_limit_and_interrupt_give_unproven():
     def stop(_info):
         raise KeyboardInterrupt
 
-    res = solve(pos, "win", 0, progress=stop)
+    # Ctrl-C while the progress is reported (the 4x3x4 start takes minutes: a report comes)
+    res = solve(Position(Game(4, 3, 4)), "win", 0, progress=stop)
     assert res.status == "interrupted" and res.verdict == "unproven"
     assert res.to_json()["result"] is None
+
+    class Interrupted(SetsEngine):
+        """Ctrl-C at the 50th analysis, whatever the speed of the machine."""
+        calls = 0
+
+        def analyze(self, c):
+            self.calls += 1
+            if self.calls == 50:
+                raise KeyboardInterrupt
+            return super().analyze(c)
+
+    res = solve(pos, "win", 0, engine=Interrupted())
+    assert res.status == "interrupted" and res.verdict == "unproven" and res.result is None
 
 
 def test_goal_errors():
