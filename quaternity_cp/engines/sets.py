@@ -6,7 +6,8 @@ cards' domains and the column of bounds ``lo[p][s]``, ``hi[p][s]`` of every seat
 From a signature alone (cached, independent of the rest of the position):
 
 - ``K``: every vector ``k`` (cards of the set per seat) some placement of its
-  cards within their domains reaches, with ``lo <= k <= hi``;
+  cards within their domains reaches, with ``lo <= k <= hi`` (found card by
+  card, as the set of vectors the cards placed so far reach);
 - ``K[d, p]``: the same with one card of domain ``d`` at seat ``p``.
 
 A deal exists when the hand sizes ``H`` are a sum of one vector per set (a
@@ -23,8 +24,9 @@ and the hands: positions that differ by the order of their sets or of the cards
 in a set, which a solver meets all the time, cost one lookup.
 
 The engine is exact for every input; when the bit sets would be too large (many
-seats with big hands) it hands the constraints to the flow engine. It is tested
-against brute-force enumeration and the flow engine.
+seats with big hands) or a set has too many count vectors (many cards among
+many seats) it hands the constraints to the flow engine. It is tested against
+brute-force enumeration and the flow engine.
 """
 
 from __future__ import annotations
