@@ -5,6 +5,7 @@
   hand sizes (some not summing to the cards in play).
 - :func:`feasible_constraints`: states that keep at least one deal, built from a
   random deal by adding only constraints that deal satisfies.
+- :data:`RULE_OPTIONS`: every rule option with its values.
 
 Both keep the number of candidate deals (see
 :func:`quaternity_cp.engines.brute.candidate_deals`) under ``budget`` by
@@ -17,9 +18,25 @@ from hypothesis import strategies as st
 
 from quaternity_cp.constraints import Constraints, bits
 from quaternity_cp.engines.brute import candidate_deals
+from quaternity_cp.rules import AFTER_NOS, EMPTY_HANDS, HANDOVERS, INVALIDS, TIES
 
 MAX_CARDS = 12
 BUDGET = 4000
+
+#: Every rule option with every value it takes (the rule property tests draw from these).
+RULE_OPTIONS = {
+    "initial_quartets": (False, True),
+    "forced_no_question": (False, True),
+    "auto_claim": (False, True),
+    "declare": (False, True),
+    "silence": (False, True),
+    "handover": HANDOVERS,
+    "invalid": INVALIDS,
+    "tie": TIES,
+    "empty_hand": EMPTY_HANDS,
+    "after_no": AFTER_NOS,
+    "dealt": (False, True),
+}
 
 
 @st.composite

@@ -22,26 +22,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import Reference, deal_facts, describe, initial_deals, position_view, private_deals, step_view
+from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, IllegalMoveError, Position, Rules
 from quaternity_cp import knowledge
 from quaternity_cp.formats import record_from_json, record_to_json
 from quaternity_cp.game import Declaration, Question
 from quaternity_cp.replay import replay
-from quaternity_cp.rules import AFTER_NOS, EMPTY_HANDS, HANDOVERS, INVALIDS, TIES
 
 GAMES = [(3, 3, 2), (2, 2, 2), (3, 2, 3), (2, 3, 2), (4, 2, 2), (2, 2, 3), (3, 3, 3), (4, 4, 2)]
 
-OPTIONS = {
-    "initial_quartets": (False, True),
-    "forced_no_question": (False, True),
-    "silence": (False, True),
-    "handover": HANDOVERS,
-    "invalid": INVALIDS,
-    "tie": TIES,
-    "empty_hand": EMPTY_HANDS,
-    "after_no": AFTER_NOS,
-}
+# every option but those that do not combine with dealt cards
+OPTIONS = {name: values for name, values in RULE_OPTIONS.items() if name not in ("auto_claim", "declare", "dealt")}
 
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -468,20 +460,15 @@ def test_classic_explanations_against_brute_force(batch):
     """Explanations (forced cards and quartets, illegal moves) of random classic records imply
     their fact on explicit deals with the moves' information (a question also tells that nobody
     held a complete set), none of their moves can be left out, and their numbers are true."""
-    from test_explain import Oracle, check_explanation, explanations_of, random_record
+    from test_explain import check_random_explanations, random_record
 
-    seen = 0
     shapes = [(3, 3, 2), (3, 2, 3), (2, 3, 2), (4, 2, 2)]
-    for seed in range(batch * 15, batch * 15 + 15):
-        rng = random.Random(seed)
+
+    def record(seed: int, rng: random.Random):
         P, N, S = shapes[seed % len(shapes)]
-        record = random_record(rng, P, N, S, "classic", rng.randint(2, 10), illegal=rng.random() < 0.5)
-        oracle = Oracle(record)
-        _, explanations = explanations_of(record, rng)
-        for e in explanations:
-            check_explanation(oracle, e, record.rules)
-            seen += 1
-    assert seen > 20
+        return random_record(rng, P, N, S, "classic", rng.randint(2, 10), illegal=rng.random() < 0.5)
+
+    assert check_random_explanations(range(batch * 15, batch * 15 + 15), record) > 20
 
 
 def test_first_player_under_every_preset():

@@ -362,6 +362,21 @@ def explanations_of(record: Record, rng: random.Random, engine=None):
     return ex, out
 
 
+def check_random_explanations(seeds, make_record) -> int:
+    """For each seed, the explanations of the record ``make_record(seed, rng)`` checked against the
+    oracle (implication, minimality, true numbers); how many were checked."""
+    seen = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        record = make_record(seed, rng)
+        oracle = Oracle(record)
+        _, explanations = explanations_of(record, rng)
+        for e in explanations:
+            check_explanation(oracle, e, record.rules)
+            seen += 1
+    return seen
+
+
 SHAPES = [(3, 3, 2), (3, 2, 3), (2, 3, 4), (4, 2, 2), (3, 3, 3)]
 PRESETS = ["quaternity", "quaternity-seat", "blind", "pythagoras"]
 
@@ -369,18 +384,12 @@ PRESETS = ["quaternity", "quaternity-seat", "blind", "pythagoras"]
 @pytest.mark.parametrize("batch", range(6))
 def test_random_explanations_against_brute_force(batch):
     """Implication, minimality and true numbers on random records, some ending in an illegal move."""
-    seen = 0
-    for seed in range(batch * 20, batch * 20 + 20):
-        rng = random.Random(seed)
+    def record(seed: int, rng: random.Random) -> Record:
         P, N, S = SHAPES[seed % len(SHAPES)]
         preset = PRESETS[seed // len(SHAPES) % len(PRESETS)]
-        record = random_record(rng, P, N, S, preset, rng.randint(1, 10), illegal=rng.random() < 0.6)
-        oracle = Oracle(record)
-        _, explanations = explanations_of(record, rng)
-        for e in explanations:
-            check_explanation(oracle, e, record.rules)
-            seen += 1
-    assert seen > 80
+        return random_record(rng, P, N, S, preset, rng.randint(1, 10), illegal=rng.random() < 0.6)
+
+    assert check_random_explanations(range(batch * 20, batch * 20 + 20), record) > 80
 
 
 def test_the_information_carried_to_the_present_is_the_position():
@@ -597,16 +606,11 @@ def test_shrinking_from_non_minimal_cores(monkeypatch, start):
         return wider
 
     monkeypatch.setattr(explain_module, "_sat_core", non_minimal)
-    seen = 0
-    for seed in range(500, 530):
-        rng = random.Random(seed)
+    def record(seed: int, rng: random.Random) -> Record:
         P, N, S = SHAPES[seed % len(SHAPES)]
         preset = PRESETS[seed // len(SHAPES) % len(PRESETS)]
-        record = random_record(rng, P, N, S, preset, rng.randint(3, 10), illegal=rng.random() < 0.5)
-        oracle = Oracle(record)
-        _, explanations = explanations_of(record, rng)
-        for e in explanations:
-            check_explanation(oracle, e, record.rules)  # implication and minimality by brute force
-            seen += 1
-    assert seen > 60
+        return random_record(rng, P, N, S, preset, rng.randint(3, 10), illegal=rng.random() < 0.5)
+
+    # implication and minimality by brute force
+    assert check_random_explanations(range(500, 530), record) > 60
     assert shrunk[0] > 20, (fed, shrunk)  # the deletion loop really had moves to remove

@@ -20,11 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import Reference, describe, position_view, step_view
+from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, IllegalMoveError, Position, Rules
 from quaternity_cp.engines import ENGINES
 from quaternity_cp.game import Declaration, Question
-from quaternity_cp.rules import AFTER_NOS, EMPTY_HANDS, HANDOVERS, INVALIDS, PRESETS, TIES
+from quaternity_cp.rules import HANDOVERS, PRESETS
 
 ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
 
@@ -37,19 +38,6 @@ GAMES = [
 #: bigger games for the exhaustive runs (up to 369600 deals).
 SLOW_GAMES = GAMES + [(2, 4, 3), (3, 4, 3), (4, 3, 4), (3, 2, 6), (5, 5, 2)]
 
-OPTIONS = {
-    "initial_quartets": (False, True),
-    "forced_no_question": (False, True),
-    "auto_claim": (False, True),
-    "declare": (False, True),
-    "silence": (False, True),
-    "handover": HANDOVERS,
-    "invalid": INVALIDS,
-    "tie": TIES,
-    "empty_hand": EMPTY_HANDS,
-    "after_no": AFTER_NOS,
-    "dealt": (False, True),
-}
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -72,7 +60,7 @@ def rules_strategy(draw):
     """A preset with each option independently left alone or overridden."""
     preset = draw(st.sampled_from(sorted(PRESETS)))
     overrides = {}
-    for name, values in OPTIONS.items():
+    for name, values in RULE_OPTIONS.items():
         if draw(st.integers(0, 2)) == 0:
             overrides[name] = draw(st.sampled_from(values))
     if overrides.get("dealt", PRESETS[preset].dealt):

@@ -9,29 +9,27 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, Position, Rules
 from quaternity_cp.game import Question
-from quaternity_cp.rules import AFTER_NOS, HANDOVERS, PRESETS, TIES
+from quaternity_cp.rules import PRESETS
 from quaternity_cp.solver.core import Context
 
 SOLVER_PRESETS = [name for name in PRESETS if name != "classic"]
+
+
+# what the solver refuses: dealt cards (classic quartets), askers without cards, drawn tie-breaks
+UNSOLVED = {("dealt", True), ("empty_hand", "ask"), ("tie", "random")}
+SOLVER_OPTIONS = {name: tuple(v for v in values if (name, v) not in UNSOLVED)
+                  for name, values in RULE_OPTIONS.items()}
 
 
 @st.composite
 def rule_sets(draw):
     """A solver preset with any of the options the solver handles changed."""
     rules = Rules.preset(draw(st.sampled_from(SOLVER_PRESETS)))
-    changes = {}
-    for name in ("initial_quartets", "forced_no_question", "auto_claim", "declare", "silence"):
-        if draw(st.booleans()):
-            changes[name] = draw(st.booleans())
-    if draw(st.booleans()):
-        changes["handover"] = draw(st.sampled_from(HANDOVERS))
-    if draw(st.booleans()):
-        changes["after_no"] = draw(st.sampled_from(AFTER_NOS))
-    if draw(st.booleans()):
-        changes["tie"] = draw(st.sampled_from([t for t in TIES if t != "random"]))
+    changes = {name: draw(st.sampled_from(values)) for name, values in SOLVER_OPTIONS.items() if draw(st.booleans())}
     return rules.with_options(**changes)
 
 

@@ -105,7 +105,7 @@ def _reach(doms, hi: tuple[int, ...], players: int) -> set[tuple[int, ...]]:
 class _Radix:
     """Digit weights for the hands H: seat p < P-1 has base 2 H_p + 1 (the last seat has no digit)."""
 
-    __slots__ = ("weights", "size", "valid", "hands", "target")
+    __slots__ = ("weights", "valid", "hands", "target")
 
     def __init__(self, hands: tuple[int, ...]):
         self.hands = hands
@@ -115,7 +115,6 @@ class _Radix:
             weights.append(w)
             w *= 2 * h + 1
         self.weights = tuple(weights)
-        self.size = w
         valid = 1
         for h, wp in zip(hands[:-1], weights):
             step = valid

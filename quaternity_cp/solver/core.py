@@ -38,7 +38,7 @@ the other moves lead to positions with the same key.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..constraints import Constraints, _make
@@ -191,7 +191,6 @@ class Context:
         self.first = rules.tie == "first"
         self._bits = _BitTable()
         self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
-        self._stopped = False  # whether the last ask_moves stopped early (see moves_until)
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
 
@@ -340,8 +339,12 @@ class Context:
         st = node.state
         if st.over or st.pending is not None or len(st.turn) > 1:
             return self.moves(node), True
-        out = self.ask_moves(node, st.turn[0], until=until)
-        return out, not self._stopped
+        out: list = []
+        for batch in self._ask_batches(node, st.turn[0], False, True):
+            out += batch
+            if any(until(m) for m in batch):
+                return out, False  # the questions of the remaining cards are not generated
+        return out, True
 
     def answers(self, node: Node) -> list[Question]:
         q = node.state.pending
@@ -353,33 +356,31 @@ class Context:
             out.append(q.answered(False))
         return out
 
-    def ask_moves(self, node: Node, x: int, *, all_moves: bool = False, combine: bool = True,
-                  until: Callable[[object], bool] | None = None) -> list:
+    def ask_moves(self, node: Node, x: int, *, all_moves: bool = False, combine: bool = True) -> list:
         """Declarations and questions of seat ``x``.
 
         A question with two legal answers comes without its answer (push it to open
         it); with ``combine``, a question with only one legal answer comes with it
         (one move: the answer is no choice), so that the open question is no node.
         """
+        return [m for batch in self._ask_batches(node, x, all_moves, combine) for m in batch]
+
+    def _ask_batches(self, node: Node, x: int, all_moves: bool, combine: bool) -> Iterator[list]:
+        """The moves of :meth:`ask_moves` in batches: the declarations, then the questions of one card at a time."""
         st = node.state
         c = st.constraints
         a = node.analysis
         rules = self.rules
         P = c.players
         sets = c.sets_in_play if all_moves else node.rep_sets
-        out: list = []
-        self._stopped = False
         if rules.declare:
-            for s in sets:
-                if a.quartets[s] >> x & 1:
-                    out.append(Declaration(x, s))
+            yield [Declaration(x, s) for s in sets if a.quartets[s] >> x & 1]
         if c.hands[x] == 0:
-            return out
+            return
         targets = [y for y in range(P) if y != x and c.hands[y] > 0]
         if not targets:
-            return out
+            return
         pos = self.position(st)
-        seen = 0
         mine = 1 << x
         S = c.set_size
         for s in sets:
@@ -389,11 +390,6 @@ class Context:
             # the card's owners are then read from this position's analysis, with no engine call
             holds = not rules.silence and (c.lo[x][s] >= 1 or mine in a.owners[s * S:s * S + S])
             for card in cards:
-                if until is not None:
-                    if any(until(m) for m in out[seen:]):
-                        self._stopped = True  # the questions of the remaining cards are not generated
-                        return out
-                    seen = len(out)
                 owners = a.owners[card] & ~mine
                 if not owners:
                     continue  # x holds it in every deal
@@ -402,19 +398,20 @@ class Context:
                     if not aa.feasible:
                         continue
                     owners = aa.owners[card]
+                batch = []
                 for y in targets:
                     yes = owners >> y & 1
                     if not (rules.forced_no_question or yes):
                         continue
                     if not combine:
-                        out.append(Question(x, y, card))
+                        batch.append(Question(x, y, card))
                     elif not yes:
-                        out.append(Question(x, y, card, False))
+                        batch.append(Question(x, y, card, False))
                     elif owners == 1 << y:
-                        out.append(Question(x, y, card, True))
+                        batch.append(Question(x, y, card, True))
                     else:
-                        out.append(Question(x, y, card))
-        return out
+                        batch.append(Question(x, y, card))
+                yield batch
 
 
 ProgressFn = Callable[[dict], None]

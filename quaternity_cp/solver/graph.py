@@ -70,6 +70,21 @@ class GameGraph:
         self.succ.append(())
         return i
 
+    def _play_all(self, node: Node, moves: list, frontier: list, deadline: float | None) -> list[int]:
+        """The ids of the positions after each move at ``node``; new ones are added and put on ``frontier``."""
+        ctx = self.ctx
+        out = []
+        for move in moves:
+            if deadline is not None and time.monotonic() > deadline:
+                raise Stopped("time")  # checked per move (and per engine call): big games stop on time
+            child = ctx.describe(ctx.play(node.state, move))
+            j = self.ids.get(self.key_of(child))
+            if j is None:
+                j = self._add(child)
+                frontier.append((j, child))
+            out.append(j)
+        return out
+
     def build(
         self,
         root: Node,
@@ -92,17 +107,7 @@ class GameGraph:
             if self.mover[i] == -2:
                 continue
             self.expanded += 1
-            out = []
-            for move in ctx.moves(node):
-                if deadline is not None and time.monotonic() > deadline:
-                    raise Stopped("time")  # checked per move (and per engine call): big games stop on time
-                child = ctx.describe(ctx.play(node.state, move))
-                j = self.ids.get(self.key_of(child))
-                if j is None:
-                    j = self._add(child)
-                    stack.append((j, child))
-                out.append(j)
-            self.succ[i] = tuple(dict.fromkeys(out))
+            self.succ[i] = tuple(dict.fromkeys(self._play_all(node, ctx.moves(node), stack, deadline)))
             if (progress is not None or deadline is not None) and self.expanded % 16 == 0:
                 now = time.monotonic()
                 if deadline is not None and now > deadline:
@@ -131,8 +136,9 @@ class GameGraph:
         move in ``order``. When ``order`` has an ``early(node, move)`` test (no
         move generated after one that passes it comes before it in the order),
         an opponent's moves are generated only until the first one that passes;
-        the others are generated when the node needs all its moves. The attractor of the positions the player wins on this
-        partial graph is then exact in one of two ways:
+        the others are generated when the node needs all its moves. The
+        attractor of the positions the player wins on this partial graph is
+        then exact in one of two ways:
 
         - the root is outside it: the opponents can keep the player from winning
           even when restricted to the moves explored; with all their moves they
@@ -155,19 +161,6 @@ class GameGraph:
         later: dict[int, tuple[Node, list]] = {}  # opponent nodes with moves not yet explored
         start = last = time.monotonic()
 
-        def add_moves(i: int, node: Node, moves: list) -> list[int]:
-            out = []
-            for move in moves:
-                if deadline is not None and time.monotonic() > deadline:
-                    raise Stopped("time")
-                child = ctx.describe(ctx.play(node.state, move))
-                j = self.ids.get(self.key_of(child))
-                if j is None:
-                    j = self._add(child)
-                    todo.append((j, child))
-                out.append(j)
-            return out
-
         while True:
             while todo:
                 i, node = todo.pop()
@@ -185,7 +178,7 @@ class GameGraph:
                         moves = order(node, moves)
                     later[i] = (node, moves[1:] if complete else None)
                     moves = moves[:1]
-                self.succ[i] = tuple(dict.fromkeys(add_moves(i, node, moves)))
+                self.succ[i] = tuple(dict.fromkeys(self._play_all(node, moves, todo, deadline)))
                 if progress is not None and self.expanded % 16 == 0:
                     now = time.monotonic()
                     if now - last >= every:
@@ -205,7 +198,8 @@ class GameGraph:
                     moves = ctx.moves(node)
                     moves = order(node, moves) if order is not None else moves
                     moves = moves[1:]
-                self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(add_moves(i, node, moves))))
+                more = self._play_all(node, moves, todo, deadline)
+                self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))
 
     def predecessors(self) -> list[list[int]]:
         pred: list[list[int]] = [[] for _ in self.mover]
