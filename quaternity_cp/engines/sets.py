@@ -31,6 +31,8 @@ brute-force enumeration and the flow engine.
 
 from __future__ import annotations
 
+from operator import le, mul
+
 from ..constraints import Constraints
 from .base import Analysis, infeasible_analysis
 
@@ -124,10 +126,10 @@ class _Radix:
         self.target = self.encode(hands)
 
     def encode(self, k: tuple[int, ...]) -> int:
-        return sum(a * w for a, w in zip(k, self.weights))
+        return sum(map(mul, k, self.weights))  # the last count has no weight (map stops at the shorter)
 
     def fits(self, k: tuple[int, ...]) -> bool:
-        return all(a <= h for a, h in zip(k, self.hands))
+        return all(map(le, k, self.hands))
 
 
 class SetsEngine:

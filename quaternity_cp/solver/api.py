@@ -240,7 +240,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
     graph.doomed_player = player
     if goal == "win":
         try:
-            rid, rank = graph.build_lazy(root, player, order=_opponent_order(ctx, player), max_positions=max_positions,
+            rid, rank = graph.build_lazy(ctx.search_root(root), player, order=_opponent_order(ctx, player), max_positions=max_positions,
                                          deadline=deadline, progress=progress)
         finally:
             result.positions = len(graph)
@@ -255,7 +255,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
             result.defense = _graph_defense(ctx, graph, rank, {player}, root, depth)
         return
     try:
-        rid = graph.build(root, max_positions=max_positions, deadline=deadline, progress=progress)
+        rid = graph.build(ctx.search_root(root), max_positions=max_positions, deadline=deadline, progress=progress)
     finally:
         result.positions = len(graph)
         result.expanded = graph.expanded
@@ -286,9 +286,9 @@ def _cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
     shared = rules.tie == "shared"
 
     def doomed(node: Node) -> bool:
-        st = node.state
-        best = max(s for q, s in enumerate(st.scores) if q != player)
-        top = st.scores[player] + sum(st.constraints.in_play)
+        scores = node.scores
+        best = max(s for q, s in enumerate(scores) if q != player)
+        top = scores[player] + node.sets_left
         return top < best or (top == best and not shared)
 
     return doomed
@@ -313,8 +313,8 @@ def _opponent_order(ctx: Context, player: int):
             return 1 if m.seat == player else 0
         if isinstance(m, Declaration):
             return 0
-        if node.state.pending is not None:
-            q = node.state.pending
+        q = node.pending
+        if q is not None:
             return (0 if not m.answer else 1) if q.asker == player else (0 if m.answer else 1)
         if m.answer is True:
             return 1
@@ -326,7 +326,7 @@ def _opponent_order(ctx: Context, player: int):
     def early(node: Node, m) -> bool:
         # moves are generated declarations first (0), then questions (1 at best): a question of
         # score 1 comes before every move generated after it, and a sort keeps the first of equals
-        return node.state.pending is None and not isinstance(m, Choice) and score(node, m) <= 1
+        return node.pending is None and not isinstance(m, Choice) and score(node, m) <= 1
 
     order.early = early
     return order
@@ -463,7 +463,7 @@ def solve(
     finally:
         gc.set_threshold(*thresholds)
     result.seconds = time.monotonic() - start
-    result.engine_calls = ctx.engine.calls
+    result.engine_calls = ctx.calls
     return result
 
 

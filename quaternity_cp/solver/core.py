@@ -148,6 +148,18 @@ class Node:
         return self.state.over
 
     @property
+    def pending(self) -> Question | None:
+        return self.state.pending
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.state.scores
+
+    @property
+    def sets_left(self) -> int:
+        return self.state.claimed.count(-1)
+
+    @property
     def mover(self) -> int:
         """Who decides here: the target of an open question, the seat on turn, -1 for a free choice."""
         st = self.state
@@ -193,6 +205,27 @@ class Context:
         self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
+        # the fast path of graph searches (see .kernel): with the set-signature engine, for the rules it plays
+        self.kernel = None
+        if inner.name == "sets" and not rules.dealt and rules.empty_hand == "skip":
+            from .kernel import Kernel
+            self.kernel = Kernel(self)
+
+    @property
+    def calls(self) -> int:
+        """Engine analyses computed so far (the caching engine's and the fast path's)."""
+        return self.engine.calls + (self.kernel.calls if self.kernel is not None else 0)
+
+    # -- search nodes: slow (Node) or fast (kernel.KNode) ------------------------------
+    def search_root(self, node: Node):
+        """The node a graph search starts from: the fast path's when there is one."""
+        return self.kernel.convert(node) if self.kernel is not None else node
+
+    def child(self, node, move):
+        """The node after ``move`` at ``node`` (of the same kind, or slow when the fast path cannot go on)."""
+        if type(node) is Node:
+            return self.describe(self.play(node.state, move))
+        return self.kernel.play(node, move)
 
     # -- positions ---------------------------------------------------------------
     def position(self, state: State) -> Position:
@@ -308,12 +341,14 @@ class Context:
         return (tuple(cls), los, his), tuple(seen.values())
 
     def _score_key(self, state: State):
+        return self._score_key_of(state.scores, state.reached)
+
+    def _score_key_of(self, scores: tuple[int, ...], reached: tuple[int, ...]):
         if not self.scores:
             return None
         if not self.first:
-            return state.scores
+            return scores
         # under tie = first only the order of the seats that scored matters
-        scores, reached = state.scores, state.reached
         scored = sorted({reached[p] for p, s in enumerate(scores) if s > 0})
         rank = {r: i for i, r in enumerate(scored)}
         return scores, tuple(rank[reached[p]] if s > 0 else -1 for p, s in enumerate(scores))
@@ -324,6 +359,8 @@ class Context:
 
         Questions whose answer is forced come with it (see :meth:`ask_moves`).
         """
+        if type(node) is not Node:
+            return self.kernel.moves(node)[0]
         st = node.state
         if st.over:
             return []
@@ -336,6 +373,8 @@ class Context:
     def moves_until(self, node: Node, until: Callable[[object], bool]) -> tuple[list, bool]:
         """The moves of :meth:`moves`, in the same order, generated only until one for which ``until``
         is true (the questions of a card at a time); and whether the list is complete."""
+        if type(node) is not Node:
+            return self.kernel.moves(node, until)
         st = node.state
         if st.over or st.pending is not None or len(st.turn) > 1:
             return self.moves(node), True

@@ -77,7 +77,7 @@ class GameGraph:
         for move in moves:
             if deadline is not None and time.monotonic() > deadline:
                 raise Stopped("time")  # checked per move (and per engine call): big games stop on time
-            child = ctx.describe(ctx.play(node.state, move))
+            child = ctx.child(node, move)
             j = self.ids.get(self.key_of(child))
             if j is None:
                 j = self._add(child)
@@ -115,7 +115,7 @@ class GameGraph:
                 if progress is not None and now - last >= every:
                     last = now
                     progress({"positions": len(self), "expanded": self.expanded, "frontier": len(stack),
-                              "seconds": now - start, "engine_calls": ctx.engine.calls})
+                              "seconds": now - start, "engine_calls": ctx.calls})
         return rid
 
     def build_lazy(
@@ -184,7 +184,7 @@ class GameGraph:
                     if now - last >= every:
                         last = now
                         progress({"positions": len(self), "expanded": self.expanded, "frontier": len(todo),
-                                  "seconds": now - start, "engine_calls": ctx.engine.calls})
+                                  "seconds": now - start, "engine_calls": ctx.calls})
             targets = [i for i, w in self.winners.items() if player in w]
             rank = self.attractor(targets, lambda u: self.mover[u] == player)
             if rid not in rank:

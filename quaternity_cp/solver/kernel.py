@@ -1,0 +1,521 @@
+"""The solver's fast path: positions as rows of sets, played and keyed without building constraints.
+
+A search spends its time playing a move, analysing the new position and
+computing its canonical key (see :mod:`.core`). Done through
+:class:`~quaternity_cp.position.Position`, every step rebuilds the whole
+constraint value, and the set-signature engine then splits it back into sets.
+Here a position is kept split: one :class:`Row` per set (its cards' domains in
+card order and its column of bounds), interned, so that
+
+- a move changes one row (or, under ``silence``, the asker's bound in each row)
+  and the change of a row is remembered on the row;
+- an analysis is looked up by the sorted signature numbers of the rows and the
+  hands, straight in the set-signature engine's tables;
+- a row's part of the key (its tightened description, see
+  :meth:`.core.Context._describe_set`) is remembered per analysis.
+
+The rules are the position's own, step for step (question constraints, the
+answer's update, automatic claims, declarations, the hand-over with every
+option the solver accepts), and so are the keys and the order of the moves: a
+search through this module builds exactly the graph the slow path builds (the
+tests compare both, and each step with ``Position.push``). A node can always be
+turned into a :class:`~quaternity_cp.position.State` (:meth:`Kernel.state`);
+when the engine would hand a position to the flow engine (bit sets too large),
+the move is played the slow way and the result turned back into rows.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..constraints import _make
+from ..engines.sets import CACHE_LIMIT, MAX_BITS, SetsEngine, _Radix, _TooBig
+from ..game import Declaration, Question
+from ..position import State
+from .core import Choice, Stopped
+
+
+class _Fallback(Exception):
+    """This analysis is beyond the set-signature engine: play the move the slow way."""
+
+
+class Row:
+    """One set of a position: its cards' domains (card order) and every seat's bounds on it.
+
+    Rows are interned (equal rows are one object while the table lasts); what a
+    move makes of a row is remembered in ``moves``.
+    """
+
+    __slots__ = ("doms", "lo", "hi", "sig", "sid", "gen", "moves")
+
+    def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...]):
+        self.doms, self.lo, self.hi = doms, lo, hi
+        self.sig = (tuple(sorted(doms)), lo, hi)  # the engine's signature (cards in any order)
+        self.sid = -1  # its number in the engine, valid for generation gen
+        self.gen = -1
+        self.moves: dict = {}
+
+
+class _Analysis:
+    """An analysis of a multiset of signatures with hands: per signature (domain -> seats, quartet seats);
+    ``res`` is None when no deal exists. ``parts`` remembers each row's part of the key."""
+
+    __slots__ = ("res", "parts")
+
+    def __init__(self, res):
+        self.res = res
+        self.parts: dict = {}
+
+
+class KNode:
+    """A position of the fast path, with its key (the same key :meth:`.core.Context.describe` gives)."""
+
+    __slots__ = ("rows", "hands", "claimed", "scores", "reached", "turn", "pending", "ply",
+                 "key", "parts", "over", "winners", "mover")
+
+    @property
+    def sets_left(self) -> int:
+        return self.claimed.count(-1)
+
+
+class Kernel:
+    """Plays, keys and generates the moves of :class:`KNode` positions for a :class:`.core.Context`."""
+
+    def __init__(self, ctx, max_bits: int = MAX_BITS):
+        self.ctx = ctx
+        game, rules = ctx.game, ctx.rules
+        self.P = game.players
+        self.S = game.set_size
+        self.rules = rules
+        self.engine = SetsEngine(max_bits)  # its own: its numbering is only reset from here
+        self.gen = 0
+        self.rows: dict[tuple, Row] = {}
+        self.analyses: dict[tuple, _Analysis] = {}
+        self.calls = 0  # analyses computed (not found in a table)
+        self.fallbacks = 0  # moves played the slow way
+
+    # -- rows and analyses ----------------------------------------------------------
+    def row(self, doms, lo, hi) -> Row:
+        key = (doms, lo, hi)
+        r = self.rows.get(key)
+        if r is None:
+            if len(self.rows) > CACHE_LIMIT:
+                self.rows.clear()  # rows held by nodes stay valid; only sharing is lost
+            r = self.rows[key] = Row(doms, lo, hi)
+        return r
+
+    def _sid(self, r: Row) -> int:
+        if r.gen == self.gen:
+            return r.sid
+        eng = self.engine
+        sid = eng._ids.get(r.sig)
+        if sid is None:
+            sid = eng._ids[r.sig] = len(eng._sigs)
+            eng._sigs.append(r.sig)
+        r.sid, r.gen = sid, self.gen
+        return sid
+
+    def _check_reset(self) -> None:
+        eng = self.engine
+        if len(eng._ids) > CACHE_LIMIT:  # the engine renumbers: every number known here goes
+            eng._reset()
+            self.gen += 1
+            self.analyses.clear()
+
+    def _radix(self, hands: tuple[int, ...]) -> _Radix:
+        eng = self.engine
+        radix = eng._radix.get(hands)
+        if radix is None:
+            size = 1
+            for h in hands[:-1]:
+                size *= 2 * h + 1
+                if size > eng.max_bits:
+                    raise _Fallback
+            radix = _Radix(hands)
+            if len(eng._radix) > 4096:
+                eng._radix.clear()
+            eng._radix[hands] = radix
+        return radix
+
+    def analysis(self, live: list[Row], hands: tuple[int, ...]) -> _Analysis:
+        """The analysis of the rows ``live`` (the sets in play) with these hands."""
+        self._check_reset()
+        key = (tuple(sorted([self._sid(r) for r in live])), hands)
+        an = self.analyses.get(key)
+        if an is not None:
+            return an
+        deadline = self.ctx.engine.deadline
+        if deadline is not None and time.monotonic() > deadline:
+            raise Stopped("time")
+        self.calls += 1
+        res = None
+        if min(hands) >= 0 and sum(hands) == len(live) * self.S and all(
+                min(r.lo) >= 0 and min(r.hi) >= 0 for r in live):
+            radix = self._radix(hands)
+            try:
+                res = self.engine._solve(key[0], radix)
+            except _TooBig:
+                raise _Fallback from None
+        an = _Analysis(res)
+        if len(self.analyses) > CACHE_LIMIT:
+            self.analyses.clear()
+        self.analyses[key] = an
+        return an
+
+    def _part(self, an: _Analysis, r: Row, hands, at: int):
+        """Row r's part of the key under analysis ``an`` (just computed, so r.sid is current):
+        (description, card offsets per class, owners per card, possible quartet seats, the seat
+        holding the whole set in every deal or -1)."""
+        pk = (r, at)
+        got = an.parts.get(pk)
+        if got is None:
+            facts, quartet = an.res[r.sid]
+            ow = tuple([facts.get(d, 0) for d in r.doms])
+            ctx = self.ctx
+            mkey = (ow, r.lo, r.hi, hands, at)
+            memo = ctx._set_descriptions
+            desc = memo.get(mkey)
+            if desc is None:
+                desc = ctx._describe_set(*mkey)
+                if len(memo) > CACHE_LIMIT:
+                    memo.clear()
+                memo[mkey] = desc
+            first = ow[0]
+            forced = first.bit_length() - 1 if first and not first & (first - 1) and ow.count(first) == len(ow) else -1
+            got = an.parts[pk] = (desc[0], desc[1], ow, quartet, forced)
+        return got
+
+    def _parts(self, rows, hands, claimed, pending):
+        """(set description, set, part) of every set in play, sorted as the key has them; None when no deal
+        is left (never for a position the generators reach)."""
+        live = [s for s, cl in enumerate(claimed) if cl == -1]
+        an = self.analysis([rows[s] for s in live], hands)
+        if an.res is None:
+            return None
+        S = self.S
+        pend = pending.card if pending is not None else -1
+        items = []
+        for s in live:
+            base = s * S
+            at = pend - base if base <= pend < base + S else -1
+            part = self._part(an, rows[s], hands, at)
+            items.append((part[0], s, part))
+        items.sort()  # by description, then set (the slow path's order: set numbers are distinct)
+        return items
+
+    # -- between the two representations ---------------------------------------------
+    def node(self, st: State) -> KNode:
+        """The fast node of a state (any state the solver may meet)."""
+        c = st.constraints
+        S = self.S
+        los = list(zip(*c.lo))
+        his = list(zip(*c.hi))
+        rows = tuple(self.row(c.domains[s * S:s * S + S], los[s], his[s]) for s in range(len(c.in_play)))
+        return self._finish(rows, c.hands, st.claimed, st.scores, st.reached, st.turn, st.pending, st.ply)
+
+    def state(self, n: KNode) -> State:
+        """The :class:`State` of a fast node (``last_claims`` empty)."""
+        rows = n.rows
+        c = _make(self.P, self.S, tuple(cl == -1 for cl in n.claimed), n.hands,
+                  tuple(d for r in rows for d in r.doms),
+                  tuple(zip(*[r.lo for r in rows])), tuple(zip(*[r.hi for r in rows])))
+        return State(c, n.claimed, n.scores, n.reached, n.turn, n.pending, None, n.ply)
+
+    # -- keys -----------------------------------------------------------------------------
+    def _finish(self, rows, hands, claimed, scores, reached, turn, pending, ply, items=None) -> KNode:
+        n = KNode()
+        n.rows, n.hands, n.claimed, n.scores, n.reached = rows, hands, claimed, scores, reached
+        n.turn, n.pending, n.ply = turn, pending, ply
+        if -1 not in claimed:
+            n.over = True
+            n.winners = self._winners(scores, reached)
+            n.key = ("end", n.winners)
+            n.mover = -2
+            n.parts = None
+            return n
+        n.over = False
+        n.winners = ()
+        if items is None:
+            items = self._parts(rows, hands, claimed, pending)
+            if items is None:  # pragma: no cover - the generators only produce legal moves
+                raise AssertionError("the solver reached a position without a consistent deal")
+        n.parts = items
+        n.key = (
+            tuple([t[0] for t in items]),
+            hands,
+            turn,
+            (pending.asker, pending.target) if pending is not None else None,
+            self.ctx._score_key_of(scores, reached),
+        )
+        if pending is not None:
+            n.mover = pending.target
+        elif len(turn) == 1:
+            n.mover = turn[0]
+        else:
+            n.mover = -1
+        return n
+
+    def _winners(self, scores, reached) -> tuple[int, ...]:
+        """``Position.winners`` of a finished game (nobody lost by an illegal move: the solver makes none)."""
+        best = max(scores)
+        top = [p for p, v in enumerate(scores) if v == best]
+        tie = self.rules.tie
+        if len(top) <= 1 or tie == "shared":
+            return tuple(top)
+        if tie == "all-lose":
+            return ()
+        return (min(top, key=lambda p: (reached[p], p)),)  # first (random is refused by solve)
+
+    # -- moves ----------------------------------------------------------------------------
+    def moves(self, n: KNode, until=None) -> tuple[list, bool]:
+        """:meth:`.core.Context.moves` of a fast node (with ``until``: :meth:`.core.Context.moves_until`)."""
+        if n.over:
+            return [], True
+        q = n.pending
+        if q is not None:
+            owners = self._owners(n, q.card)
+            out = []
+            if owners >> q.target & 1:
+                out.append(q.answered(True))
+            if owners & ~(1 << q.target):
+                out.append(q.answered(False))
+            return out, True
+        if len(n.turn) > 1:
+            return [Choice(p) for p in n.turn], True
+        out: list = []
+        for batch in self._ask_batches(n, n.turn[0]):
+            out += batch
+            if until is not None and any(until(m) for m in batch):
+                return out, False
+        return out, True
+
+    def _owners(self, n: KNode, card: int) -> int:
+        s, off = divmod(card, self.S)
+        for _, t, part in n.parts:
+            if t == s:
+                return part[2][off]
+        raise AssertionError("the card of the open question is in play")  # pragma: no cover
+
+    def _ask_batches(self, n: KNode, x: int):
+        """:meth:`.core.Context._ask_batches` (representative sets and cards, combined answers)."""
+        rules = self.rules
+        S = self.S
+        hands = n.hands
+        reps = []
+        prev = None
+        for body, s, part in n.parts:
+            if body != prev:
+                reps.append((s, part[1], part[2], part[3]))
+                prev = body
+        if rules.declare:
+            yield [Declaration(x, s) for s, _, _, quartet in reps if quartet >> x & 1]
+        if hands[x] == 0:
+            return
+        targets = [y for y in range(self.P) if y != x and hands[y] > 0]
+        if not targets:
+            return
+        mine = 1 << x
+        fnq = rules.forced_no_question
+        for s, offsets, ow, _ in reps:
+            holds = not rules.silence and (n.rows[s].lo[x] >= 1 or mine in ow)
+            for off in offsets:
+                owners = ow[off] & ~mine
+                if not owners:
+                    continue
+                if not holds:
+                    owners = self._asked_owners(n.rows, n.claimed, hands, s, off, x)
+                    if owners is None:
+                        continue
+                card = s * S + off
+                batch = []
+                for y in targets:
+                    yes = owners >> y & 1
+                    if not (fnq or yes):
+                        continue
+                    if not yes:
+                        batch.append(Question(x, y, card, False))
+                    elif owners == 1 << y:
+                        batch.append(Question(x, y, card, True))
+                    else:
+                        batch.append(Question(x, y, card))
+                yield batch
+
+    def _asked(self, rows, claimed, s: int, off: int, x: int) -> tuple:
+        """The rows once ``x`` has asked for card ``off`` of set ``s`` (``Position.question_constraints``)."""
+        r = rows[s]
+        mk = ("q", off, x)
+        nr = r.moves.get(mk)
+        if nr is None:
+            doms = list(r.doms)
+            doms[off] &= ~(1 << x)
+            lo = r.lo
+            if lo[x] < 1:
+                lo = lo[:x] + (1,) + lo[x + 1:]
+            nr = r.moves[mk] = self.row(tuple(doms), lo, r.hi)
+        rows = rows[:s] + (nr,) + rows[s + 1:]
+        if self.rules.silence:
+            rows = tuple([self._capped(r, x) if cl == -1 else r for r, cl in zip(rows, claimed)])
+        return rows
+
+    def _capped(self, r: Row, x: int) -> Row:
+        """Row r with x's upper bound at most S - 1 (what a question tells under ``silence``)."""
+        top = self.S - 1
+        if r.hi[x] <= top:
+            return r
+        mk = ("cap", x)
+        nr = r.moves.get(mk)
+        if nr is None:
+            nr = r.moves[mk] = self.row(r.doms, r.lo, r.hi[:x] + (top,) + r.hi[x + 1:])
+        return nr
+
+    def _asked_owners(self, rows, claimed, hands, s: int, off: int, x: int) -> int | None:
+        """Who may hold card ``off`` of set ``s`` once ``x`` has asked for it; None when no deal is left."""
+        rows = self._asked(rows, claimed, s, off, x)
+        an = self.analysis([r for r, cl in zip(rows, claimed) if cl == -1], hands)
+        if an.res is None:
+            return None
+        r = rows[s]
+        return an.res[r.sid][0].get(r.doms[off], 0)
+
+    # -- playing -------------------------------------------------------------------------
+    def play(self, n: KNode, move) -> KNode:
+        """The node after a move the generators produced (:meth:`.core.Context.play`, then ``describe``)."""
+        try:
+            return self._play(n, move)
+        except _Fallback:  # the slow way, and the slow way on from there
+            self.fallbacks += 1
+            ctx = self.ctx
+            return ctx.describe(ctx.play(self.state(n), move))
+
+    def convert(self, node):
+        """The fast node of a :class:`.core.Node`, or the node itself when the engine cannot take it."""
+        try:
+            return self.node(node.state)
+        except _Fallback:
+            self.fallbacks += 1
+            return node
+
+    def _play(self, n: KNode, move) -> KNode:
+        if type(move) is Choice:
+            return self._finish(n.rows, n.hands, n.claimed, n.scores, n.reached, (move.seat,), None, n.ply)
+        P, S = self.P, self.S
+        ply = n.ply + 1
+        if type(move) is Declaration:
+            p, s = move.player, move.set
+            r = n.rows[s]
+            mk = ("all", p)
+            nr = r.moves.get(mk)
+            if nr is None:
+                nr = r.moves[mk] = self.row(tuple([d & 1 << p for d in r.doms]), r.lo, r.hi)
+            rows = n.rows[:s] + (nr,) + n.rows[s + 1:]
+            hands, claimed, scores, reached = self._claim(n.hands, n.claimed, n.scores, n.reached, [(s, p)], ply)
+            return self._after(rows, hands, claimed, scores, reached, ply, (p,))
+        x, y, card = move.asker, move.target, move.card
+        s, off = divmod(card, S)
+        rows = n.rows
+        if n.pending is None:
+            rows = self._asked(rows, n.claimed, s, off, x)
+        if move.answer is None:  # the question is open: the target answers next
+            return self._finish(rows, n.hands, n.claimed, n.scores, n.reached, (x,), move, ply)
+        r = rows[s]
+        hands = n.hands
+        if move.answer:
+            mk = ("yes", off, x, y)
+            nr = r.moves.get(mk)
+            if nr is None:
+                doms = list(r.doms)
+                doms[off] = 1 << x
+                lo, hi = list(r.lo), list(r.hi)
+                lo[x] += 1
+                hi[x] = min(S, hi[x] + 1)
+                lo[y] = max(0, lo[y] - 1)
+                hi[y] -= 1
+                nr = r.moves[mk] = self.row(tuple(doms), tuple(lo), tuple(hi))
+            h = list(hands)
+            h[y] -= 1
+            h[x] += 1
+            hands = tuple(h)
+            order = (x, y)
+        else:
+            mk = ("no", off, y)
+            nr = r.moves.get(mk)
+            if nr is None:
+                doms = list(r.doms)
+                doms[off] &= ~(1 << y)
+                nr = r.moves[mk] = self.row(tuple(doms), r.lo, r.hi)
+            order = ((x + 1) % P,) if self.rules.after_no == "next" else (y,)
+        rows = rows[:s] + (nr,) + rows[s + 1:]
+        return self._after(rows, hands, n.claimed, n.scores, n.reached, ply, order)
+
+    def _claim(self, hands, claimed, scores, reached, claims, ply):
+        hands, claimed, scores, reached = list(hands), list(claimed), list(scores), list(reached)
+        for s, p in claims:
+            hands[p] -= self.S
+            claimed[s] = p
+            scores[p] += 1
+            reached[p] = ply
+        return tuple(hands), tuple(claimed), tuple(scores), tuple(reached)
+
+    def _after(self, rows, hands, claimed, scores, reached, ply, order) -> KNode:
+        """Automatic claims, then the hand-over to the first of ``order`` (``Position._hand_over``)."""
+        items = None
+        if -1 in claimed:
+            items = self._parts(rows, hands, claimed, None)
+            if self.rules.auto_claim and items is not None:
+                claims = sorted((s, part[4]) for _, s, part in items if part[4] >= 0)
+                if claims:
+                    hands, claimed, scores, reached = self._claim(hands, claimed, scores, reached, claims, ply)
+                    items = None  # other hands: analysed again
+        if -1 not in claimed:
+            return self._finish(rows, hands, claimed, scores, reached, (), None, ply)
+        chosen = ()
+        for p in order:
+            if hands[p] > 0:
+                chosen = (p,)
+                break
+        if not chosen:
+            chosen = self._fallback_turn(hands, scores, order[0])
+        if not self.rules.forced_no_question:
+            chosen = tuple(sorted({self._skip(rows, claimed, hands, p) for p in chosen}))
+        return self._finish(rows, hands, claimed, scores, reached, chosen, None, ply, items)
+
+    def _fallback_turn(self, hands, scores, start: int) -> tuple[int, ...]:
+        """``Position._fallback``: who moves when nobody in the order holds cards."""
+        P = self.P
+        holding = [p for p in range(P) if hands[p] > 0]
+        clockwise = sorted(holding, key=lambda p: (p - start) % P)
+        mode = self.rules.handover
+        if mode == "seat":
+            return (holding[0],)
+        if mode == "clockwise":
+            return (clockwise[0],)
+        if mode == "fewest":
+            best = min((scores[p], hands[p]) for p in holding)
+            return tuple(p for p in holding if (scores[p], hands[p]) == best)
+        if mode == "fewest-cards":
+            best = min(hands[p] for p in holding)
+        else:  # most-cards
+            best = max(hands[p] for p in holding)
+        return (next(p for p in clockwise if hands[p] == best),)
+
+    def _skip(self, rows, claimed, hands, p: int) -> int:
+        """``Position._skip``: the first seat from p on, clockwise, with a legal question."""
+        P = self.P
+        for k in range(P):
+            q = (p + k) % P
+            if hands[q] > 0 and self._has_question(rows, claimed, hands, q):
+                return q
+        return p
+
+    def _has_question(self, rows, claimed, hands, x: int) -> bool:
+        targets = [y for y in range(self.P) if y != x and hands[y] > 0]
+        if not targets:
+            return False
+        for s, cl in enumerate(claimed):
+            if cl != -1:
+                continue
+            for off in range(self.S):
+                owners = self._asked_owners(rows, claimed, hands, s, off, x)
+                if owners and any(owners >> y & 1 for y in targets):
+                    return True
+        return False
