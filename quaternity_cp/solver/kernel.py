@@ -46,11 +46,12 @@ class Row:
     move makes of a row is remembered in ``moves``.
     """
 
-    __slots__ = ("doms", "lo", "hi", "sig", "sid", "gen", "moves")
+    __slots__ = ("doms", "lo", "hi", "sig", "ok", "sid", "gen", "moves")
 
     def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...]):
         self.doms, self.lo, self.hi = doms, lo, hi
         self.sig = (tuple(sorted(doms)), lo, hi)  # the engine's signature (cards in any order)
+        self.ok = min(lo) >= 0 and min(hi) >= 0  # negative bounds describe no position
         self.sid = -1  # its number in the engine, valid for generation gen
         self.gen = -1
         self.moves: dict = {}
@@ -140,7 +141,8 @@ class Kernel:
     def analysis(self, live: list[Row], hands: tuple[int, ...]) -> _Analysis:
         """The analysis of the rows ``live`` (the sets in play) with these hands."""
         self._check_reset()
-        key = (tuple(sorted([self._sid(r) for r in live])), hands)
+        gen = self.gen
+        key = (tuple(sorted([r.sid if r.gen == gen else self._sid(r) for r in live])), hands)
         an = self.analyses.get(key)
         if an is not None:
             return an
@@ -149,8 +151,7 @@ class Kernel:
             raise Stopped("time")
         self.calls += 1
         res = None
-        if min(hands) >= 0 and sum(hands) == len(live) * self.S and all(
-                min(r.lo) >= 0 and min(r.hi) >= 0 for r in live):
+        if min(hands) >= 0 and sum(hands) == len(live) * self.S and all([r.ok for r in live]):
             radix = self._radix(hands)
             try:
                 res = self.engine._solve(key[0], radix)
@@ -166,23 +167,21 @@ class Kernel:
         """Row r's part of the key under analysis ``an`` (just computed, so r.sid is current):
         (description, card offsets per class, owners per card, possible quartet seats, the seat
         holding the whole set in every deal or -1)."""
-        pk = (r, at)
-        got = an.parts.get(pk)
-        if got is None:
-            facts, quartet = an.res[r.sid]
-            ow = tuple([facts.get(d, 0) for d in r.doms])
-            ctx = self.ctx
-            mkey = (ow, r.lo, r.hi, hands, at)
-            memo = ctx._set_descriptions
-            desc = memo.get(mkey)
-            if desc is None:
-                desc = ctx._describe_set(*mkey)
-                if len(memo) > CACHE_LIMIT:
-                    memo.clear()
-                memo[mkey] = desc
-            first = ow[0]
-            forced = first.bit_length() - 1 if first and not first & (first - 1) and ow.count(first) == len(ow) else -1
-            got = an.parts[pk] = (desc[0], desc[1], ow, quartet, forced)
+        facts, quartet = an.res[r.sid]
+        ow = tuple([facts.get(d, 0) for d in r.doms])
+        ctx = self.ctx
+        mkey = (ow, r.lo, r.hi, hands, at)
+        memo = ctx._set_descriptions
+        desc = memo.get(mkey)
+        if desc is None:
+            desc = ctx._describe_set(*mkey)
+            if len(memo) > CACHE_LIMIT:
+                memo.clear()
+            memo[mkey] = desc
+        first = ow[0]
+        forced = first.bit_length() - 1 if first and not first & (first - 1) and ow.count(first) == len(ow) else -1
+        got = (desc[0], desc[1], ow, quartet, forced)
+        an.parts[r if at < 0 else (r, at)] = got
         return got
 
     def _parts(self, rows, hands, claimed, pending):
@@ -192,14 +191,26 @@ class Kernel:
         an = self.analysis([rows[s] for s in live], hands)
         if an.res is None:
             return None
-        S = self.S
-        pend = pending.card if pending is not None else -1
+        parts = an.parts
         items = []
-        for s in live:
-            base = s * S
-            at = pend - base if base <= pend < base + S else -1
-            part = self._part(an, rows[s], hands, at)
-            items.append((part[0], s, part))
+        if pending is None:
+            for s in live:
+                r = rows[s]
+                part = parts.get(r)
+                if part is None:
+                    part = self._part(an, r, hands, -1)
+                items.append((part[0], s, part))
+        else:
+            S = self.S
+            pend = pending.card
+            for s in live:
+                base = s * S
+                at = pend - base if base <= pend < base + S else -1
+                r = rows[s]
+                part = parts.get(r if at < 0 else (r, at))
+                if part is None:
+                    part = self._part(an, r, hands, at)
+                items.append((part[0], s, part))
         items.sort()  # by description, then set (the slow path's order: set numbers are distinct)
         return items
 
