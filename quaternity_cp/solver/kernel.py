@@ -92,6 +92,7 @@ class Kernel:
         self.gen = 0
         self.rows: dict[tuple, Row] = {}
         self.analyses: dict[tuple, _Analysis] = {}
+        self.asked: dict[tuple, int] = {}  # (signature, other signatures, hands, domain) -> owners (0: none)
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
 
@@ -122,6 +123,7 @@ class Kernel:
             eng._reset()
             self.gen += 1
             self.analyses.clear()
+            self.asked.clear()
 
     def _radix(self, hands: tuple[int, ...]) -> _Radix:
         eng = self.engine
@@ -380,13 +382,47 @@ class Kernel:
         return nr
 
     def _asked_owners(self, rows, claimed, hands, s: int, off: int, x: int) -> int | None:
-        """Who may hold card ``off`` of set ``s`` once ``x`` has asked for it; None when no deal is left."""
+        """Who may hold card ``off`` of set ``s`` once ``x`` has asked for it; None when no deal is left.
+
+        Unless the asked position is analysed already, only this card's owners are computed: the
+        engine's probes of the asked set against the sum of the other sets (which every question on
+        this set shares)."""
         rows = self._asked(rows, claimed, s, off, x)
-        an = self.analysis([r for r, cl in zip(rows, claimed) if cl == -1], hands)
-        if an.res is None:
-            return None
         r = rows[s]
-        return an.res[r.sid][0].get(r.doms[off], 0)
+        others = [t for i, (t, cl) in enumerate(zip(rows, claimed)) if cl == -1 and i != s]
+        self._check_reset()
+        gen = self.gen
+        sid = r.sid if r.gen == gen else self._sid(r)
+        rest_key = tuple(sorted([t.sid if t.gen == gen else self._sid(t) for t in others]))
+        full = self.analyses.get((tuple(sorted(rest_key + (sid,))), hands))
+        if full is not None:
+            if full.res is None:
+                return None
+            return full.res[sid][0].get(r.doms[off], 0)
+        d = r.doms[off]
+        key = (sid, rest_key, hands, d)
+        owners = self.asked.get(key)
+        if owners is None:
+            owners = 0
+            if r.ok and all([t.ok for t in others]):
+                deadline = self.ctx.engine.deadline
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Stopped("time")
+                self.calls += 1
+                radix = self._radix(hands)
+                eng = self.engine
+                try:
+                    rest = eng._sum(rest_key, radix)
+                    probes = eng._probes_of(sid, radix)[0]
+                except _TooBig:
+                    raise _Fallback from None
+                for dd, bit, mask in probes:
+                    if dd == d and rest & mask:
+                        owners |= bit
+            if len(self.asked) > CACHE_LIMIT:
+                self.asked.clear()
+            self.asked[key] = owners
+        return owners or None
 
     # -- playing -------------------------------------------------------------------------
     def play(self, n: KNode, move) -> KNode:
