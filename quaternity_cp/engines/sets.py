@@ -279,65 +279,72 @@ class SetsEngine:
 
     def _sum(self, multiset: tuple, radix: _Radix) -> int:
         """The bit set of the sums of one vector per signature of ``multiset`` (sorted), within the hands."""
-        key = (multiset, radix.hands)
-        hit = self._sums.get(key)
+        hands = radix.hands
+        sums = self._sums
+        hit = sums.get((multiset, hands))
         if hit is not None:
             return hit
         # the longest cached prefix, then one signature at a time
         n = len(multiset)
-        i = n
+        i = n - 1 if n else 0
         acc = 1
         while i > 0:
-            got = self._sums.get((multiset[:i], radix.hands))
+            got = sums.get((multiset[:i], hands))
             if got is not None:
                 acc = got
                 break
             i -= 1
-        if len(self._sums) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
-            self._sums.clear()
+        if len(sums) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
+            sums.clear()
             self._probes.clear()
             self._bytes = 0
         valid = radix.valid
+        codes_of = self._codes
         for j in range(i, n):
+            codes = codes_of.get((multiset[j], hands))
+            if codes is None:
+                codes = self._codes_of(multiset[j], radix)
             new = 0
-            for code in self._codes_of(multiset[j], radix):
+            for code in codes:
                 new |= acc << code
             acc = new & valid
-            self._sums[(multiset[:j + 1], radix.hands)] = acc
+            sums[(multiset[:j + 1], hands)] = acc
             self._bytes += 64 + acc.bit_length() // 8
         return acc
 
     def _probes_of(self, sid: int, radix: _Radix) -> tuple[tuple, tuple]:
-        """The masks that test a signature against the sums of the other sets: ((domain, seat, mask), ...)
-        for possible owners and ((seat, mask), ...) for possible quartets; a mask has the bits of
-        ``H - k`` for the vectors ``k`` of its case (a fact holds when the other sets' sums meet it)."""
+        """The masks that test a signature against the sums of the other sets: per domain of its
+        cards ``(domain, ((seat bit, mask), ...))`` for possible owners, and ``((seat bit, mask), ...)``
+        for possible quartets; a mask has the bits of ``H - k`` for the vectors ``k`` of its case (a
+        fact holds when the other sets' sums meet it)."""
         key = (sid, radix.hands)
         probes = self._probes.get(key)
         if probes is None:
             players = len(radix.hands)
             info = self._info(sid, players)
             target = radix.target
-            owners = []
+            owners: dict[int, list] = {}
             for (d, p), vecs in info.with_card.items():
                 mask = 0
                 for k in vecs:
                     if radix.fits(k):
                         mask |= 1 << (target - radix.encode(k))
                 if mask:
-                    owners.append((d, 1 << p, mask))
+                    owners.setdefault(d, []).append((1 << p, mask))
             quartets = []
             S = len(self._sigs[sid][0])
             for p in range(players):
                 if info.quartet >> p & 1 and S <= radix.hands[p]:
                     k = tuple(S if r == p else 0 for r in range(players))
                     quartets.append((1 << p, 1 << (target - radix.encode(k))))
-            probes = (tuple(owners), tuple(quartets))
+            probes = (tuple((d, tuple(pairs)) for d, pairs in owners.items()), tuple(quartets))
             if len(self._probes) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
                 self._sums.clear()
                 self._probes.clear()
                 self._bytes = 0
             self._probes[key] = probes
-            self._bytes += sum(64 + m.bit_length() // 8 for *_, m in owners + quartets)
+            self._bytes += sum(64 + m.bit_length() // 8 for pairs in owners.values() for _, m in pairs)
+            self._bytes += sum(64 + m.bit_length() // 8 for _, m in quartets)
         return probes
 
     def _solve(self, multiset: tuple, radix: _Radix):
@@ -345,15 +352,26 @@ class SetsEngine:
         if not self._sum(multiset, radix) >> radix.target & 1:
             return None
         out = {}
+        hands = radix.hands
+        probes_of = self._probes
+        prev = -1
         for i, sid in enumerate(multiset):
-            if sid in out:
-                continue
+            if sid == prev:
+                continue  # the multiset is sorted: an equal signature has the same facts
+            prev = sid
             rest = self._sum(multiset[:i] + multiset[i + 1:], radix)
-            owner_probes, quartet_probes = self._probes_of(sid, radix)
+            probes = probes_of.get((sid, hands))
+            if probes is None:
+                probes = self._probes_of(sid, radix)
+            owner_probes, quartet_probes = probes
             facts: dict[int, int] = {}
-            for d, bit, mask in owner_probes:
-                if rest & mask:
-                    facts[d] = facts.get(d, 0) | bit
+            for d, pairs in owner_probes:
+                seats = 0
+                for bit, mask in pairs:
+                    if rest & mask:
+                        seats |= bit
+                if seats:
+                    facts[d] = seats
             quartet = 0
             for bit, mask in quartet_probes:
                 if rest & mask:

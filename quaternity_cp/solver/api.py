@@ -284,12 +284,17 @@ def _cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
     even with every unclaimed set its score stays below the best other score, or only equals it
     while a tie does not make it a winner (``all-lose``; ``first``: the other reached it earlier)."""
     shared = rules.tie == "shared"
+    memo: dict[tuple, bool] = {}
 
     def doomed(node: Node) -> bool:
         scores = node.scores
-        best = max(s for q, s in enumerate(scores) if q != player)
-        top = scores[player] + node.sets_left
-        return top < best or (top == best and not shared)
+        key = (scores, node.sets_left)
+        hit = memo.get(key)
+        if hit is None:
+            best = max([s for q, s in enumerate(scores) if q != player])
+            top = scores[player] + key[1]
+            hit = memo[key] = top < best or (top == best and not shared)
+        return hit
 
     return doomed
 

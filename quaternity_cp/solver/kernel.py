@@ -50,8 +50,23 @@ class Row:
 
     def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...]):
         self.doms, self.lo, self.hi = doms, lo, hi
-        self.sig = (tuple(sorted(doms)), lo, hi)  # the engine's signature (cards in any order)
         self.ok = min(lo) >= 0 and min(hi) >= 0  # negative bounds describe no position
+        # the engine's signature: cards in any order, and the bounds every placement of the cards
+        # meets anyway left out (a seat holds at least the cards only it may hold, at most those it
+        # may hold), so that rows differing only there share the engine's tables
+        P = len(lo)
+        forced = [0] * P
+        possible = [0] * P
+        for d in doms:
+            if d and not d & (d - 1):
+                forced[d.bit_length() - 1] += 1
+            p = 0
+            while d:
+                if d & 1:
+                    possible[p] += 1
+                d >>= 1
+                p += 1
+        self.sig = (tuple(sorted(doms)), tuple(map(max, lo, forced)), tuple(map(min, hi, possible[:P])))
         self.sid = -1  # its number in the engine, valid for generation gen
         self.gen = -1
         self.moves: dict = {}
@@ -93,10 +108,25 @@ class Kernel:
         self.rows: dict[tuple, Row] = {}
         self.analyses: dict[tuple, _Analysis] = {}
         self.asked: dict[tuple, int] = {}  # (signature, other signatures, hands, domain) -> owners (0: none)
+        self._lives: dict[tuple, tuple[int, ...]] = {}  # claimed -> the sets in play
+        self._questions: dict[tuple, Question] = {}
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
 
     # -- rows and analyses ----------------------------------------------------------
+    def _live(self, claimed: tuple[int, ...]) -> tuple[int, ...]:
+        live = self._lives.get(claimed)
+        if live is None:
+            live = self._lives[claimed] = tuple([s for s, cl in enumerate(claimed) if cl == -1])
+        return live
+
+    def _question(self, x: int, y: int, card: int, answer) -> Question:
+        key = (x, y, card, answer)
+        q = self._questions.get(key)
+        if q is None:
+            q = self._questions[key] = Question(x, y, card, answer)
+        return q
+
     def row(self, doms, lo, hi) -> Row:
         key = (doms, lo, hi)
         r = self.rows.get(key)
@@ -172,7 +202,9 @@ class Kernel:
         facts, quartet = an.res[r.sid]
         ow = tuple([facts.get(d, 0) for d in r.doms])
         ctx = self.ctx
-        mkey = (ow, r.lo, r.hi, hands, at)
+        # the description only depends on the bounds through the signature's (see Row): owners are
+        # within domains, so max(lo, forced) and min(hi, possible) come out the same
+        mkey = (ow, r.sig[1], r.sig[2], hands, at)
         memo = ctx._set_descriptions
         desc = memo.get(mkey)
         if desc is None:
@@ -189,7 +221,7 @@ class Kernel:
     def _parts(self, rows, hands, claimed, pending):
         """(set description, set, part) of every set in play, sorted as the key has them; None when no deal
         is left (never for a position the generators reach)."""
-        live = [s for s, cl in enumerate(claimed) if cl == -1]
+        live = self._live(claimed)
         an = self.analysis([rows[s] for s in live], hands)
         if an.res is None:
             return None
@@ -329,14 +361,21 @@ class Kernel:
             return
         mine = 1 << x
         fnq = rules.forced_no_question
+        rows = n.rows
+        live = self._live(n.claimed)
+        self._check_reset()  # the signature numbers below stay valid until the next analysis
+        question = self._question
         for s, offsets, ow, _ in reps:
-            holds = not rules.silence and (n.rows[s].lo[x] >= 1 or mine in ow)
+            holds = not rules.silence and (rows[s].lo[x] >= 1 or mine in ow)
+            rest = None
             for off in offsets:
                 owners = ow[off] & ~mine
                 if not owners:
                     continue
                 if not holds:
-                    owners = self._asked_owners(n.rows, n.claimed, hands, s, off, x)
+                    if rest is None:
+                        rest = self._rest(rows, live, s, x)
+                    owners = self._asked_owners(rows[s], off, x, hands, rest)
                     if owners is None:
                         continue
                 card = s * S + off
@@ -346,16 +385,15 @@ class Kernel:
                     if not (fnq or yes):
                         continue
                     if not yes:
-                        batch.append(Question(x, y, card, False))
+                        batch.append(question(x, y, card, False))
                     elif owners == 1 << y:
-                        batch.append(Question(x, y, card, True))
+                        batch.append(question(x, y, card, True))
                     else:
-                        batch.append(Question(x, y, card))
+                        batch.append(question(x, y, card, None))
                 yield batch
 
-    def _asked(self, rows, claimed, s: int, off: int, x: int) -> tuple:
-        """The rows once ``x`` has asked for card ``off`` of set ``s`` (``Position.question_constraints``)."""
-        r = rows[s]
+    def _asked_row(self, r: Row, off: int, x: int) -> Row:
+        """Row r once ``x`` has asked for its card ``off``: x lacks it and holds a card of the set."""
         mk = ("q", off, x)
         nr = r.moves.get(mk)
         if nr is None:
@@ -365,9 +403,16 @@ class Kernel:
             if lo[x] < 1:
                 lo = lo[:x] + (1,) + lo[x + 1:]
             nr = r.moves[mk] = self.row(tuple(doms), lo, r.hi)
-        rows = rows[:s] + (nr,) + rows[s + 1:]
+        return nr
+
+    def _asked(self, rows, live, s: int, off: int, x: int) -> tuple:
+        """The rows once ``x`` has asked for card ``off`` of set ``s`` (``Position.question_constraints``)."""
+        rows = rows[:s] + (self._asked_row(rows[s], off, x),) + rows[s + 1:]
         if self.rules.silence:
-            rows = tuple([self._capped(r, x) if cl == -1 else r for r, cl in zip(rows, claimed)])
+            rows = list(rows)
+            for t in live:
+                rows[t] = self._capped(rows[t], x)
+            rows = tuple(rows)
         return rows
 
     def _capped(self, r: Row, x: int) -> Row:
@@ -381,19 +426,35 @@ class Kernel:
             nr = r.moves[mk] = self.row(r.doms, r.lo, r.hi[:x] + (top,) + r.hi[x + 1:])
         return nr
 
-    def _asked_owners(self, rows, claimed, hands, s: int, off: int, x: int) -> int | None:
-        """Who may hold card ``off`` of set ``s`` once ``x`` has asked for it; None when no deal is left.
+    def _rest(self, rows, live, s: int, x: int) -> tuple[tuple[int, ...], bool]:
+        """The sorted signature numbers of the sets in play but s once ``x`` has asked about s (under
+        ``silence`` the question caps x's bounds on them), and whether their bounds are all valid."""
+        silence = self.rules.silence
+        gen = self.gen
+        sids = []
+        ok = True
+        for t in live:
+            if t != s:
+                r = rows[t]
+                if silence:
+                    r = self._capped(r, x)
+                sids.append(r.sid if r.gen == gen else self._sid(r))
+                ok = ok and r.ok
+        sids.sort()
+        return tuple(sids), ok
+
+    def _asked_owners(self, r: Row, off: int, x: int, hands, rest) -> int | None:
+        """Who may hold card ``off`` of row ``r`` once ``x`` has asked for it, the other sets being
+        ``rest`` (see :meth:`_rest`); None when no deal is left.
 
         Unless the asked position is analysed already, only this card's owners are computed: the
         engine's probes of the asked set against the sum of the other sets (which every question on
         this set shares)."""
-        rows = self._asked(rows, claimed, s, off, x)
-        r = rows[s]
-        others = [t for i, (t, cl) in enumerate(zip(rows, claimed)) if cl == -1 and i != s]
-        self._check_reset()
-        gen = self.gen
-        sid = r.sid if r.gen == gen else self._sid(r)
-        rest_key = tuple(sorted([t.sid if t.gen == gen else self._sid(t) for t in others]))
+        r = self._asked_row(r, off, x)
+        if self.rules.silence:
+            r = self._capped(r, x)
+        rest_key, ok = rest
+        sid = r.sid if r.gen == self.gen else self._sid(r)
         full = self.analyses.get((tuple(sorted(rest_key + (sid,))), hands))
         if full is not None:
             if full.res is None:
@@ -404,7 +465,7 @@ class Kernel:
         owners = self.asked.get(key)
         if owners is None:
             owners = 0
-            if r.ok and all([t.ok for t in others]):
+            if r.ok and ok:
                 deadline = self.ctx.engine.deadline
                 if deadline is not None and time.monotonic() > deadline:
                     raise Stopped("time")
@@ -412,13 +473,15 @@ class Kernel:
                 radix = self._radix(hands)
                 eng = self.engine
                 try:
-                    rest = eng._sum(rest_key, radix)
+                    sums = eng._sum(rest_key, radix)
                     probes = eng._probes_of(sid, radix)[0]
                 except _TooBig:
                     raise _Fallback from None
-                for dd, bit, mask in probes:
-                    if dd == d and rest & mask:
-                        owners |= bit
+                for dd, pairs in probes:
+                    if dd == d:
+                        for bit, mask in pairs:
+                            if sums & mask:
+                                owners |= bit
             if len(self.asked) > CACHE_LIMIT:
                 self.asked.clear()
             self.asked[key] = owners
@@ -461,7 +524,7 @@ class Kernel:
         s, off = divmod(card, S)
         rows = n.rows
         if n.pending is None:
-            rows = self._asked(rows, n.claimed, s, off, x)
+            rows = self._asked(rows, self._live(n.claimed), s, off, x)
         if move.answer is None:  # the question is open: the target answers next
             return self._finish(rows, n.hands, n.claimed, n.scores, n.reached, (x,), move, ply)
         r = rows[s]
@@ -509,8 +572,9 @@ class Kernel:
         if -1 in claimed:
             items = self._parts(rows, hands, claimed, None)
             if self.rules.auto_claim and items is not None:
-                claims = sorted((s, part[4]) for _, s, part in items if part[4] >= 0)
+                claims = [(s, part[4]) for _, s, part in items if part[4] >= 0]
                 if claims:
+                    claims.sort()
                     hands, claimed, scores, reached = self._claim(hands, claimed, scores, reached, claims, ply)
                     items = None  # other hands: analysed again
         if -1 not in claimed:
@@ -558,11 +622,12 @@ class Kernel:
         targets = [y for y in range(self.P) if y != x and hands[y] > 0]
         if not targets:
             return False
-        for s, cl in enumerate(claimed):
-            if cl != -1:
-                continue
+        live = self._live(claimed)
+        self._check_reset()
+        for s in live:
+            rest = self._rest(rows, live, s, x)
             for off in range(self.S):
-                owners = self._asked_owners(rows, claimed, hands, s, off, x)
+                owners = self._asked_owners(rows[s], off, x, hands, rest)
                 if owners and any(owners >> y & 1 for y in targets):
                     return True
         return False
