@@ -31,7 +31,8 @@ brute-force enumeration and the flow engine.
 
 from __future__ import annotations
 
-from operator import le, mul
+from functools import reduce
+from operator import le, mul, or_
 
 from ..constraints import Constraints
 from .base import Analysis, infeasible_analysis
@@ -53,9 +54,10 @@ MAX_VECTORS = 20_000
 
 
 class _SetInfo:
-    """What a signature allows: its count vectors, and per (domain, seat) those with a card of it there."""
+    """What a signature allows: its count vectors, and per (domain, seat) those with a card of it there
+    (as indices into ``vectors``: each is one of them)."""
 
-    __slots__ = ("vectors", "with_card", "quartet")
+    __slots__ = ("vectors", "with_card", "quartet", "by_domain", "full")
 
     def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...], players: int):
         def within(k: tuple[int, ...]) -> bool:
@@ -79,13 +81,22 @@ class _SetInfo:
                 if got:
                     with_card[(d, p)] = tuple(sorted(got))
         self.vectors = tuple(sorted(vectors))
-        self.with_card = with_card
+        index = {k: i for i, k in enumerate(self.vectors)}
+        self.with_card = {dp: tuple([index[k] for k in vecs]) for dp, vecs in with_card.items()}
         S = len(doms)
         self.quartet = 0
+        full_at = []  # (seat bit, index of the vector of the whole set at the seat)
         for p in range(players):
             full = tuple(S if q == p else 0 for q in range(players))
             if full in vectors:
                 self.quartet |= 1 << p
+                full_at.append((1 << p, index[full]))
+        self.full = tuple(full_at)
+        # the same per domain: (domain, ((seat bit, indices), ...)) (what the engine's probes are made of)
+        grouped: dict[int, list] = {}
+        for (d, p), idx in self.with_card.items():
+            grouped.setdefault(d, []).append((1 << p, idx))
+        self.by_domain = tuple((d, tuple(pairs)) for d, pairs in grouped.items())
 
 
 def _reach(doms, hi: tuple[int, ...], players: int) -> set[tuple[int, ...]]:
@@ -142,6 +153,7 @@ class SetsEngine:
         self._infos: dict[int, _SetInfo | None] = {}  # None: too many count vectors
         self._radix: dict[tuple[int, ...], _Radix] = {}
         self._codes: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> encoded vectors
+        self._enc: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> code per vector, -1: beyond
         self._sums: dict[tuple, int] = {}  # (sorted signatures, hands) -> bit set of their sums
         self._bytes = 0  # of the bit sets in _sums and _probes
         self._probes: dict[tuple, tuple] = {}  # (signature, hands) -> masks of its facts (see _probes_of)
@@ -155,7 +167,7 @@ class SetsEngine:
         """Forget every numbered signature and everything keyed by them."""
         self._ids.clear()
         self._sigs.clear()
-        for table in (self._infos, self._codes, self._sums, self._probes, self._results):
+        for table in (self._infos, self._codes, self._enc, self._sums, self._probes, self._results):
             table.clear()
         self._bytes = 0
 
@@ -266,12 +278,24 @@ class SetsEngine:
                 raise
         return info
 
+    def _encoded(self, sid: int, radix: _Radix) -> tuple[int, ...]:
+        """The code of each count vector of the signature under these hands, -1 for a vector beyond them."""
+        key = (sid, radix.hands)
+        enc = self._enc.get(key)
+        if enc is None:
+            info = self._info(sid, len(radix.hands))
+            hands, weights = radix.hands, radix.weights
+            enc = tuple([sum(map(mul, k, weights)) if all(map(le, k, hands)) else -1 for k in info.vectors])
+            if len(self._enc) > CACHE_LIMIT:
+                self._enc.clear()
+            self._enc[key] = enc
+        return enc
+
     def _codes_of(self, sid: int, radix: _Radix) -> tuple[int, ...]:
         key = (sid, radix.hands)
         codes = self._codes.get(key)
         if codes is None:
-            info = self._info(sid, len(radix.hands))
-            codes = tuple(radix.encode(k) for k in info.vectors if radix.fits(k))
+            codes = tuple([c for c in self._encoded(sid, radix) if c >= 0])
             if len(self._codes) > CACHE_LIMIT:
                 self._codes.clear()
             self._codes[key] = codes
@@ -304,10 +328,7 @@ class SetsEngine:
             codes = codes_of.get((multiset[j], hands))
             if codes is None:
                 codes = self._codes_of(multiset[j], radix)
-            new = 0
-            for code in codes:
-                new |= acc << code
-            acc = new & valid
+            acc = reduce(or_, map(acc.__lshift__, codes), 0) & valid
             sums[(multiset[:j + 1], hands)] = acc
             self._bytes += 64 + acc.bit_length() // 8
         return acc
@@ -320,31 +341,32 @@ class SetsEngine:
         key = (sid, radix.hands)
         probes = self._probes.get(key)
         if probes is None:
-            players = len(radix.hands)
-            info = self._info(sid, players)
+            info = self._info(sid, len(radix.hands))
+            enc = self._encoded(sid, radix)
             target = radix.target
-            owners: dict[int, list] = {}
-            for (d, p), vecs in info.with_card.items():
-                mask = 0
-                for k in vecs:
-                    if radix.fits(k):
-                        mask |= 1 << (target - radix.encode(k))
-                if mask:
-                    owners.setdefault(d, []).append((1 << p, mask))
-            quartets = []
-            S = len(self._sigs[sid][0])
-            for p in range(players):
-                if info.quartet >> p & 1 and S <= radix.hands[p]:
-                    k = tuple(S if r == p else 0 for r in range(players))
-                    quartets.append((1 << p, 1 << (target - radix.encode(k))))
-            probes = (tuple((d, tuple(pairs)) for d, pairs in owners.items()), tuple(quartets))
+            bits = [1 << (target - code) if code >= 0 else 0 for code in enc]  # H - k per vector k
+            get = bits.__getitem__
+            owners = []
+            count = 0
+            for d, pairs in info.by_domain:
+                masks = []
+                for bit, idx in pairs:
+                    mask = reduce(or_, map(get, idx), 0)
+                    if mask:
+                        masks.append((bit, mask))
+                if masks:
+                    owners.append((d, tuple(masks)))
+                    count += len(masks)
+            quartets = tuple([(bit, bits[i]) for bit, i in info.full if bits[i]])  # the whole set fits the hand
+            probes = (tuple(owners), quartets)
+            count += len(quartets)
             if len(self._probes) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
                 self._sums.clear()
                 self._probes.clear()
                 self._bytes = 0
             self._probes[key] = probes
-            self._bytes += sum(64 + m.bit_length() // 8 for pairs in owners.values() for _, m in pairs)
-            self._bytes += sum(64 + m.bit_length() // 8 for _, m in quartets)
+            # every mask has at most target + 1 bits: a bound, counted without looking at each
+            self._bytes += count * (64 + (target + 1) // 8)
         return probes
 
     def _solve(self, multiset: tuple, radix: _Radix):
