@@ -32,7 +32,7 @@ brute-force enumeration and the flow engine.
 from __future__ import annotations
 
 from functools import reduce
-from operator import le, mul, or_
+from operator import ge, le, mul, or_
 
 from ..constraints import Constraints
 from .base import Analysis, infeasible_analysis
@@ -61,7 +61,7 @@ class _SetInfo:
 
     def __init__(self, doms: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...], players: int):
         def within(k: tuple[int, ...]) -> bool:
-            return all(a >= b for a, b in zip(k, lo))
+            return all(map(ge, k, lo))
 
         vectors = {k for k in _reach(doms, hi, players) if within(k)}
         with_card: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}

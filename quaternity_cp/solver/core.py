@@ -69,14 +69,6 @@ class Stopped(Exception):
         self.reason = reason
 
 
-class _BitTable(dict):
-    """mask -> tuple of its seats, filled on demand."""
-
-    def __missing__(self, mask: int) -> tuple[int, ...]:
-        seats = self[mask] = tuple(p for p in range(mask.bit_length()) if mask >> p & 1)
-        return seats
-
-
 def restrict(c: Constraints, card: int, mask: int) -> Constraints:
     """``c.restrict(card, mask)``, built directly (the same value, faster)."""
     domains = list(c.domains)
@@ -201,7 +193,7 @@ class Context:
         self.engine = CachingEngine(inner, cache_limit)
         self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
         self.first = rules.tie == "first"
-        self._bits = _BitTable()
+        self._counts: dict[int, tuple] = {}  # see _card_counts
         self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
@@ -317,16 +309,12 @@ class Context:
     def _describe_set(self, ow, lo, hi, hands, at):
         """A set's tightened description (sorted card classes, bounds) and the offsets of one card
         per class, from its cards' possible owners ``ow``, its bounds and the open question's card ``at``."""
-        bitl = self._bits
+        counts = self._counts
         P = len(hands)
-        forced = [0] * P
-        possible = [0] * P
-        for m in ow:
-            b = bitl[m]
-            if len(b) == 1:
-                forced[b[0]] += 1
-            for p in b:
-                possible[p] += 1
+        # per card a (possible, forced) pair of count vectors; summed seat by seat
+        rows = [counts.get(m) or self._card_counts(m, P) for m in ow]
+        possible = map(sum, zip(*[r[0] for r in rows]))
+        forced = map(sum, zip(*[r[1] for r in rows]))
         # a card is described by its owners (doubled) plus 1 for the open question's card
         cls = [m + m for m in ow]
         if at >= 0:
@@ -336,9 +324,16 @@ class Context:
             if v not in seen:
                 seen[v] = i
         cls.sort()
-        los = tuple([max(lo[p], forced[p]) for p in range(P)])
-        his = tuple([min(hi[p], possible[p], hands[p]) for p in range(P)])
+        los = tuple(map(max, lo, forced))
+        his = tuple(map(min, hi, possible, hands))
         return (tuple(cls), los, his), tuple(seen.values())
+
+    def _card_counts(self, mask: int, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """For a card with these possible owners: per seat 1 if it may hold the card, and 1 if only it may."""
+        possible = tuple(mask >> p & 1 for p in range(players))
+        single = mask and not mask & (mask - 1)
+        got = self._counts[mask] = (possible, possible if single else (0,) * players)
+        return got
 
     def _score_key(self, state: State):
         return self._score_key_of(state.scores, state.reached)
