@@ -373,15 +373,37 @@ class SetsEngine:
         """Per signature: (domain -> possible seats, possible quartet seats); None when no deal exists."""
         if not self._sum(multiset, radix) >> radix.target & 1:
             return None
+        if len(self._sums) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
+            self._sums.clear()
+            self._probes.clear()
+            self._bytes = 0  # the rests below fall back to _sum without their prefixes
         out = {}
         hands = radix.hands
         probes_of = self._probes
+        sums = self._sums
+        codes_of = self._codes
+        valid = radix.valid
+        n = len(multiset)
         prev = -1
         for i, sid in enumerate(multiset):
             if sid == prev:
                 continue  # the multiset is sorted: an equal signature has the same facts
             prev = sid
-            rest = self._sum(multiset[:i] + multiset[i + 1:], radix)
+            others = multiset[:i] + multiset[i + 1:]
+            rest = sums.get((others, hands))
+            if rest is None:
+                # the sum of the first i (kept by the sum of all), then the others one at a time
+                rest = sums.get((multiset[:i], hands)) if i else 1
+                if rest is None:
+                    rest = self._sum(others, radix)
+                else:
+                    for j in range(i + 1, n):
+                        codes = codes_of.get((multiset[j], hands))
+                        if codes is None:
+                            codes = self._codes_of(multiset[j], radix)
+                        rest = reduce(or_, map(rest.__lshift__, codes), 0) & valid
+                    sums[(others, hands)] = rest
+                    self._bytes += 64 + rest.bit_length() // 8
             probes = probes_of.get((sid, hands))
             if probes is None:
                 probes = self._probes_of(sid, radix)
