@@ -450,7 +450,7 @@ def solve(
     deadline = start + max_seconds if max_seconds is not None else None
     ctx.engine.deadline = deadline
     thresholds = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)  # a solve allocates millions of small objects that live long
+    gc.set_threshold(1_000_000, 50, 100)  # a solve allocates millions of small objects that live long
     try:
         root = ctx.describe(st)
         if goal == "quartet":
