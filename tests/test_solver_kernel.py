@@ -128,7 +128,7 @@ def test_a_move_beyond_the_engine_goes_on_the_slow_way():
     game, rules = Game(4, 4, 2), Rules.preset("quaternity")
     ctx = Context(game, rules, "sets")
     start = Position(game, rules).state
-    # hands (2, 2, 2, 2) need 5**3 = 125 bits; after a yes from seat 3, (3, 2, 2, 1) needs 7 * 5 * 5 = 175
+    # hands (2, 2, 2, 2) need 5**3 = 125 bits (base: the largest hand + S + 1); after a yes, 6**3 = 216
     ctx.kernel.engine.max_bits = 125
     kinds = set()
     frontier = [(ctx.kernel.node(start), start)]

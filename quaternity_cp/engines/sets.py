@@ -15,9 +15,11 @@ Minkowski sum); card ``c`` of set ``s`` may be with ``p`` when ``H - k`` is a su
 over the other sets for some ``k`` in ``K[d, p]``; seat ``p`` may hold all of
 set ``s`` when ``H - S e_p`` is. Sets of vectors are bit sets (Python integers),
 a vector being the number whose digits are its counts (one digit per seat but
-the last, whose count follows from the total; a digit's base leaves room for the
-sum of two counts, so adding never carries, and every sum is masked back to
-counts within the hands). A sum is a shift per vector.
+the last, whose count follows from the total; a digit's base leaves room for a
+hand plus a set, so adding never carries, and every sum is masked back to
+counts within the hands). A sum is a shift per vector. The bases depend on the
+hands only through caps (see :class:`_Radix`), so the codes of a signature and
+the masks that test its facts serve many hands.
 
 Sums are cached by the multiset of signatures, whole analyses by the multiset
 and the hands: positions that differ by the order of their sets or of the cards
@@ -115,32 +117,62 @@ def _reach(doms, hi: tuple[int, ...], players: int) -> set[tuple[int, ...]]:
     return cur
 
 
+#: Bit sets up to this size use one base for every digit (shared by more hands, see _Radix).
+UNIFORM_BITS = 1 << 16
+
+
 class _Radix:
-    """Digit weights for the hands H: seat p < P-1 has base 2 H_p + 1 (the last seat has no digit)."""
+    """The digits for the hands H: seat p < P-1 has a digit (the last seat's count follows from the
+    total) of base ``b_p = c_p + S + 1``, for a cap ``c_p >= max(H_p, 1)``.
 
-    __slots__ = ("weights", "valid", "hands", "target")
+    A sum of vectors within the hands (digits <= H_p) plus one vector of a set (digits <= S) stays
+    below the base, so adding never carries, and every sum is masked back to digits within the
+    hands (``valid``); ``H - k`` for a vector k beyond the hands has a digit beyond them too (see
+    :meth:`SetsEngine._probes_of`). The codes of a signature's vectors and the masks of its facts
+    only depend on the bases, so hands with the same caps share them: the caps are all the largest
+    hand when those bit sets stay small (``UNIFORM_BITS``), else each seat's hand, at least the
+    average hand (seats below it share).
+    """
 
-    def __init__(self, hands: tuple[int, ...]):
+    __slots__ = ("weights", "valid", "hands", "target", "caps", "top", "size")
+
+    def __init__(self, hands: tuple[int, ...], set_size: int):
         self.hands = hands
+        self.caps = caps = self.caps_for(hands, set_size)
         weights = []
         w = 1
-        for h in hands[:-1]:
+        for c in caps:
             weights.append(w)
-            w *= 2 * h + 1
+            w *= c + set_size + 1
         self.weights = tuple(weights)
+        self.size = w  # bits of a bit set
+        self.top = w - 1  # the largest code
         valid = 1
-        for h, wp in zip(hands[:-1], weights):
+        for h, wp in zip(hands[:-1], self.weights):
             step = valid
             for j in range(1, h + 1):
                 valid |= step << (j * wp)
         self.valid = valid
         self.target = self.encode(hands)
 
+    @staticmethod
+    def caps_for(hands: tuple[int, ...], set_size: int) -> tuple[int, ...]:
+        most = max(max(hands), 1)
+        if (most + set_size + 1) ** (len(hands) - 1) <= UNIFORM_BITS:
+            return (most,) * (len(hands) - 1)
+        least = max(sum(hands) // len(hands), 1)
+        return tuple(max(h, least) for h in hands[:-1])
+
+    @staticmethod
+    def bits_for(hands: tuple[int, ...], set_size: int) -> int:
+        """The size of the bit sets for these hands (decided before any is built)."""
+        size = 1
+        for c in _Radix.caps_for(hands, set_size):
+            size *= c + set_size + 1
+        return size
+
     def encode(self, k: tuple[int, ...]) -> int:
         return sum(map(mul, k, self.weights))  # the last count has no weight (map stops at the shorter)
-
-    def fits(self, k: tuple[int, ...]) -> bool:
-        return all(map(le, k, self.hands))
 
 
 class SetsEngine:
@@ -231,17 +263,9 @@ class SetsEngine:
         live = [s for s, on in enumerate(c.in_play) if on]
         if any(h < 0 for h in hands) or sum(hands) != len(live) * S:
             return None
-        radix = self._radix.get(hands)
+        radix = self._radix_of(hands, S)
         if radix is None:
-            size = 1
-            for h in hands[:-1]:
-                size *= 2 * h + 1
-                if size > self.max_bits:
-                    return _TOO_BIG  # decided before any bit set is built
-            radix = _Radix(hands)
-            if len(self._radix) > 4096:  # each holds a bit set of up to MAX_BITS bits
-                self._radix.clear()
-            self._radix[hands] = radix
+            return _TOO_BIG
         los = list(zip(*c.lo))
         his = list(zip(*c.hi))
         domains = c.domains
@@ -263,6 +287,19 @@ class SetsEngine:
         key = (tuple(sorted(sigs.values())), hands)
         return sigs, key, radix
 
+    def _radix_of(self, hands: tuple[int, ...], set_size: int) -> _Radix | None:
+        """The radix of these hands; None when its bit sets would pass ``max_bits``."""
+        key = (hands, set_size)
+        radix = self._radix.get(key)
+        if radix is None:
+            if _Radix.bits_for(hands, set_size) > self.max_bits:
+                return None  # decided before any bit set is built
+            radix = _Radix(hands, set_size)
+            if len(self._radix) > 4096:  # each holds a bit set of up to MAX_BITS bits
+                self._radix.clear()
+            self._radix[key] = radix
+        return radix
+
     def _info(self, sid: int, players: int) -> _SetInfo:
         info = self._infos.get(sid)
         if info is None:
@@ -279,20 +316,21 @@ class SetsEngine:
         return info
 
     def _encoded(self, sid: int, radix: _Radix) -> tuple[int, ...]:
-        """The code of each count vector of the signature under these hands, -1 for a vector beyond them."""
-        key = (sid, radix.hands)
+        """The code of each count vector of the signature in this radix, -1 for a vector with a count
+        above a cap (it fits no hands of this radix). Shared by every hands with the same caps."""
+        key = (sid, radix.caps)
         enc = self._enc.get(key)
         if enc is None:
             info = self._info(sid, len(radix.hands))
-            hands, weights = radix.hands, radix.weights
-            enc = tuple([sum(map(mul, k, weights)) if all(map(le, k, hands)) else -1 for k in info.vectors])
+            weights, caps = radix.weights, radix.caps
+            enc = tuple([sum(map(mul, k, weights)) if all(map(le, k, caps)) else -1 for k in info.vectors])
             if len(self._enc) > CACHE_LIMIT:
                 self._enc.clear()
             self._enc[key] = enc
         return enc
 
     def _codes_of(self, sid: int, radix: _Radix) -> tuple[int, ...]:
-        key = (sid, radix.hands)
+        key = (sid, radix.caps)
         codes = self._codes.get(key)
         if codes is None:
             codes = tuple([c for c in self._encoded(sid, radix) if c >= 0])
@@ -324,8 +362,9 @@ class SetsEngine:
             self._bytes = 0
         valid = radix.valid
         codes_of = self._codes
+        caps = radix.caps
         for j in range(i, n):
-            codes = codes_of.get((multiset[j], hands))
+            codes = codes_of.get((multiset[j], caps))
             if codes is None:
                 codes = self._codes_of(multiset[j], radix)
             acc = reduce(or_, map(acc.__lshift__, codes), 0) & valid
@@ -336,15 +375,18 @@ class SetsEngine:
     def _probes_of(self, sid: int, radix: _Radix) -> tuple[tuple, tuple]:
         """The masks that test a signature against the sums of the other sets: per domain of its
         cards ``(domain, ((seat bit, mask), ...))`` for possible owners, and ``((seat bit, mask), ...)``
-        for possible quartets; a mask has the bits of ``H - k`` for the vectors ``k`` of its case (a
-        fact holds when the other sets' sums meet it)."""
-        key = (sid, radix.hands)
+        for possible quartets. A mask has the bit ``top - code(k)`` for each vector ``k`` of its case;
+        a fact holds when the sums of the other sets, shifted up by ``top - code(H)``, meet it (at
+        ``top - code(k)``: the other sets sum to ``H - k``). A vector beyond the hands gives a number
+        with a digit beyond them, which no sum holds (a digit ``H_p - k_p < 0`` borrows and becomes at
+        least ``b_p - S - 1 > H_p``). Shared by every hands with the same caps."""
+        key = (sid, radix.caps)
         probes = self._probes.get(key)
         if probes is None:
             info = self._info(sid, len(radix.hands))
             enc = self._encoded(sid, radix)
-            target = radix.target
-            bits = [1 << (target - code) if code >= 0 else 0 for code in enc]  # H - k per vector k
+            top = radix.top
+            bits = [1 << (top - code) if code >= 0 else 0 for code in enc]
             get = bits.__getitem__
             owners = []
             count = 0
@@ -357,7 +399,7 @@ class SetsEngine:
                 if masks:
                     owners.append((d, tuple(masks)))
                     count += len(masks)
-            quartets = tuple([(bit, bits[i]) for bit, i in info.full if bits[i]])  # the whole set fits the hand
+            quartets = tuple([(bit, bits[i]) for bit, i in info.full if bits[i]])
             probes = (tuple(owners), quartets)
             count += len(quartets)
             if len(self._probes) > CACHE_LIMIT or self._bytes > CACHE_BYTES:
@@ -365,8 +407,8 @@ class SetsEngine:
                 self._probes.clear()
                 self._bytes = 0
             self._probes[key] = probes
-            # every mask has at most target + 1 bits: a bound, counted without looking at each
-            self._bytes += count * (64 + (target + 1) // 8)
+            # every mask has at most top + 1 bits: a bound, counted without looking at each
+            self._bytes += count * (64 + (top + 1) // 8)
         return probes
 
     def _solve(self, multiset: tuple, radix: _Radix):
@@ -383,6 +425,8 @@ class SetsEngine:
         sums = self._sums
         codes_of = self._codes
         valid = radix.valid
+        caps = radix.caps
+        shift = radix.top - radix.target
         n = len(multiset)
         prev = -1
         for i, sid in enumerate(multiset):
@@ -398,13 +442,14 @@ class SetsEngine:
                     rest = self._sum(others, radix)
                 else:
                     for j in range(i + 1, n):
-                        codes = codes_of.get((multiset[j], hands))
+                        codes = codes_of.get((multiset[j], caps))
                         if codes is None:
                             codes = self._codes_of(multiset[j], radix)
                         rest = reduce(or_, map(rest.__lshift__, codes), 0) & valid
                     sums[(others, hands)] = rest
                     self._bytes += 64 + rest.bit_length() // 8
-            probes = probes_of.get((sid, hands))
+            rest <<= shift  # the other sets' sums, where the masks test them
+            probes = probes_of.get((sid, caps))
             if probes is None:
                 probes = self._probes_of(sid, radix)
             owner_probes, quartet_probes = probes

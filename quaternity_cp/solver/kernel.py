@@ -156,18 +156,9 @@ class Kernel:
             self.asked.clear()
 
     def _radix(self, hands: tuple[int, ...]) -> _Radix:
-        eng = self.engine
-        radix = eng._radix.get(hands)
+        radix = self.engine._radix_of(hands, self.S)
         if radix is None:
-            size = 1
-            for h in hands[:-1]:
-                size *= 2 * h + 1
-                if size > eng.max_bits:
-                    raise _Fallback
-            radix = _Radix(hands)
-            if len(eng._radix) > 4096:
-                eng._radix.clear()
-            eng._radix[hands] = radix
+            raise _Fallback
         return radix
 
     def analysis(self, live: list[Row], hands: tuple[int, ...]) -> _Analysis:
@@ -473,7 +464,7 @@ class Kernel:
                 radix = self._radix(hands)
                 eng = self.engine
                 try:
-                    sums = eng._sum(rest_key, radix)
+                    sums = eng._sum(rest_key, radix) << (radix.top - radix.target)  # see SetsEngine._probes_of
                     probes = eng._probes_of(sid, radix)[0]
                 except _TooBig:
                     raise _Fallback from None
