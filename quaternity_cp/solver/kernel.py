@@ -117,6 +117,8 @@ class Kernel:
     def _live(self, claimed: tuple[int, ...]) -> tuple[int, ...]:
         live = self._lives.get(claimed)
         if live is None:
+            if len(self._lives) > CACHE_LIMIT:
+                self._lives.clear()
             live = self._lives[claimed] = tuple([s for s, cl in enumerate(claimed) if cl == -1])
         return live
 
