@@ -29,9 +29,11 @@ cap) and prints, per start, the figures of the saved baseline (recorded from an
 earlier commit, named in the file) beside today's: positions, seconds,
 positions per second and their ratio. A capped start compares positions per
 second only (both runs stop at the cap). A start proven in under five seconds
-is solved three times and the run of median time kept (on both sides: the
-rerun baseline uses this script), so that a moment's load on the machine does
-not decide a ratio; a capped run averages its load over its whole time.
+is solved three times and its median time kept (on both sides: the rerun
+baseline uses this script), so that a moment's load on the machine does not
+decide a ratio; a capped run averages its load over its whole time. With
+``--rerun-baseline`` today's starts are also solved before the baseline runs,
+and the median is over the runs before and after it.
 """
 
 from __future__ import annotations
@@ -76,10 +78,11 @@ SHORT = 5.0
 REPEAT = 3
 
 
-def run_compare_starts(scale: float = 1.0, engine: str | None = None) -> list[dict]:
-    """Solve every start of COMPARE (caps times ``scale``); one dict of figures each."""
+def run_compare_starts(scale: float = 1.0, engine: str | None = None, before: list[dict] | None = None) -> list[dict]:
+    """Solve every start of COMPARE (caps times ``scale``); one dict of figures each. With ``before``
+    (the figures of an earlier call), the times of both calls count toward the median."""
     out = []
-    for text, preset, goal, cap in COMPARE:
+    for n, (text, preset, goal, cap) in enumerate(COMPARE):
         P, N, S = parse_game(text)
         runs = []
         while True:
@@ -87,12 +90,14 @@ def run_compare_starts(scale: float = 1.0, engine: str | None = None) -> list[di
             runs.append(solve(pos, goal, 0, max_seconds=cap * scale, depth=0, engine=engine))
             if len(runs) == REPEAT or runs[0].seconds >= SHORT or not runs[0].proven:
                 break
-        res = sorted(runs, key=lambda r: r.seconds)[len(runs) // 2]  # the median run (same search each time)
+        times = sorted([r.seconds for r in runs] + (before[n]["times"] if before is not None else []))
+        res = runs[0]  # the same search each time: only the time differs
+        seconds = times[len(times) // 2]  # the median (the upper one of an even count)
         out.append({"game": text, "preset": preset, "goal": goal, "cap": cap * scale, "status": res.status,
                     "verdict": res.verdict, "positions": res.positions, "expanded": res.expanded,
-                    "engine_calls": res.engine_calls, "seconds": round(res.seconds, 3), "runs": len(runs)})
-        print(f"{text} {preset} {goal}: {res.verdict}, {res.positions:,} positions, {res.seconds:.2f} s"
-              + (f" (median of {len(runs)} runs)" if len(runs) > 1 else ""), file=sys.stderr, flush=True)
+                    "engine_calls": res.engine_calls, "seconds": round(seconds, 3), "times": times})
+        print(f"{text} {preset} {goal}: {res.verdict}, {res.positions:,} positions, {seconds:.2f} s"
+              + (f" (median of {len(times)} runs)" if len(times) > 1 else ""), file=sys.stderr, flush=True)
     return out
 
 
@@ -128,11 +133,18 @@ def rerun_baseline(path: str) -> str:
     return out
 
 
-def compare(path: str, scale: float, engine: str | None = None) -> None:
+def compare(path: str | None, scale: float, engine: str | None = None) -> None:
+    """Today's figures beside the baseline's. ``path`` None: the baseline is run again now, between two
+    runs of today's starts (whose times share one median), so that a drift of the machine's speed
+    during the baseline's long capped runs does not fall on one side only."""
+    before = None
+    if path is None:
+        before = run_compare_starts(scale, engine)
+        path = rerun_baseline(BASELINE)
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
     old = {(r["game"], r["preset"], r["goal"]): r for r in base["results"]}
-    rows = run_compare_starts(scale, engine)
+    rows = run_compare_starts(scale, engine, before)
     print(f"baseline: commit {base['commit'][:12]} (recorded {base['recorded']}); now: this checkout, "
           f"engine {engine or default_engine_name()}")
     print("| start | preset | goal | verdict | positions (then / now) | seconds (then / now) "
@@ -179,7 +191,9 @@ def main() -> None:
         record_baseline(args.record_baseline, args.commit)
         return
     if args.compare:
-        compare(rerun_baseline(args.baseline) if args.rerun_baseline else args.baseline, args.scale, args.engine)
+        if args.rerun_baseline and args.baseline != BASELINE:
+            raise SystemExit("--rerun-baseline runs the commit of benchmarks/baseline_solve.json (no --baseline)")
+        compare(None if args.rerun_baseline else args.baseline, args.scale, args.engine)
         return
     engine = args.engine or default_engine_name()
 
