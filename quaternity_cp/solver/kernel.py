@@ -440,19 +440,14 @@ class Kernel:
         """Who may hold card ``off`` of row ``r`` once ``x`` has asked for it, the other sets being
         ``rest`` (see :meth:`_rest`); None when no deal is left.
 
-        Unless the asked position is analysed already, only this card's owners are computed: the
-        engine's probes of the asked set against the sum of the other sets (which every question on
-        this set shares)."""
+        Only this card's owners are computed (remembered by the signatures, hands and domain): the
+        engine's probes of the asked set against the sum of the other sets, which every question on
+        this set shares."""
         r = self._asked_row(r, off, x)
         if self.rules.silence:
             r = self._capped(r, x)
         rest_key, ok = rest
         sid = r.sid if r.gen == self.gen else self._sid(r)
-        full = self.analyses.get((tuple(sorted(rest_key + (sid,))), hands))
-        if full is not None:
-            if full.res is None:
-                return None
-            return full.res[sid][0].get(r.doms[off], 0)
         d = r.doms[off]
         key = (sid, rest_key, hands, d)
         owners = self.asked.get(key)
