@@ -47,6 +47,26 @@ class State:
         return self.loser is not None or -1 not in self.claimed  # -1: a set not claimed yet
 
 
+def fallback_seats(mode: str, hands: tuple[int, ...], scores: tuple[int, ...], start: int) -> tuple[int, ...]:
+    """Who may move when nobody in the hand-over order holds cards, under the rule option
+    ``handover`` = ``mode``; ``start`` is the first seat of the order (clockwise from it)."""
+    P = len(hands)
+    holding = [p for p in range(P) if hands[p] > 0]
+    clockwise = sorted(holding, key=lambda p: (p - start) % P)
+    if mode == "seat":
+        return (holding[0],)
+    if mode == "clockwise":
+        return (clockwise[0],)
+    if mode == "fewest":
+        best = min((scores[p], hands[p]) for p in holding)
+        return tuple(p for p in holding if (scores[p], hands[p]) == best)
+    if mode == "fewest-cards":
+        best = min(hands[p] for p in holding)
+    else:  # most-cards
+        best = max(hands[p] for p in holding)
+    return (next(p for p in clockwise if hands[p] == best),)
+
+
 class Position:
     """A position of a game under some rules, with push/pop of moves.
 
@@ -485,23 +505,7 @@ class Position:
         return replace(st, turn=chosen)
 
     def _fallback(self, st: State, start: int) -> tuple[int, ...]:
-        c = st.constraints
-        P = self.game.players
-        holding = [p for p in range(P) if c.hands[p] > 0]
-        clockwise = sorted(holding, key=lambda p: (p - start) % P)
-        mode = self.rules.handover
-        if mode == "seat":
-            return (holding[0],)
-        if mode == "clockwise":
-            return (clockwise[0],)
-        if mode == "fewest":
-            best = min((st.scores[p], c.hands[p]) for p in holding)
-            return tuple(p for p in holding if (st.scores[p], c.hands[p]) == best)
-        if mode == "fewest-cards":
-            best = min(c.hands[p] for p in holding)
-        else:  # most-cards
-            best = max(c.hands[p] for p in holding)
-        return (next(p for p in clockwise if c.hands[p] == best),)
+        return fallback_seats(self.rules.handover, st.constraints.hands, st.scores, start)
 
     def _skip(self, st: State, p: int) -> int:
         """With forced_no_question = false: the first seat from p on, clockwise, that has a legal question."""

@@ -3,6 +3,9 @@
 Everything here is built on the public :class:`~quaternity_cp.position.Position`
 API: a node of a search is a :class:`~quaternity_cp.position.State`, its moves
 are played with ``Position.push`` and its facts come from the exact engine.
+Graph searches with the set-signature engine go through the fast path of
+:mod:`.kernel` instead (:meth:`Context.search_root`, :meth:`Context.child`),
+which gives the same keys and moves.
 
 Canonical key
 -------------

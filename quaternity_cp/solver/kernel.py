@@ -10,7 +10,10 @@ card order and its column of bounds), interned, so that
 - a move changes one row (or, under ``silence``, the asker's bound in each row)
   and the change of a row is remembered on the row;
 - an analysis is looked up by the sorted signature numbers of the rows and the
-  hands, straight in the set-signature engine's tables;
+  hands, straight in the set-signature engine's tables (a row's signature
+  leaves out the bounds its cards meet anyway, so more rows share one);
+- the owners of an asked card come from the engine's masks of the asked set
+  against the sum of the other sets, which every question on that set shares;
 - a row's part of the key (its tightened description, see
   :meth:`.core.Context._describe_set`) is remembered per analysis.
 
@@ -19,9 +22,10 @@ answer's update, automatic claims, declarations, the hand-over with every
 option the solver accepts), and so are the keys and the order of the moves: a
 search through this module builds exactly the graph the slow path builds (the
 tests compare both, and each step with ``Position.push``). A node can always be
-turned into a :class:`~quaternity_cp.position.State` (:meth:`Kernel.state`);
-when the engine would hand a position to the flow engine (bit sets too large),
-the move is played the slow way and the result turned back into rows.
+turned into a :class:`~quaternity_cp.position.State` (:meth:`Kernel.state`).
+When the engine would hand a position to the flow engine (bit sets too large),
+the move is played the slow way and its result is a slow
+:class:`.core.Node`, whose moves are played the slow way too.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import time
 from ..constraints import _make
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, SetsEngine, _Radix, _TooBig
 from ..game import Declaration, Question
-from ..position import State
+from ..position import State, fallback_seats
 from .core import Choice, Stopped
 
 
@@ -66,7 +70,7 @@ class Row:
                     possible[p] += 1
                 d >>= 1
                 p += 1
-        self.sig = (tuple(sorted(doms)), tuple(map(max, lo, forced)), tuple(map(min, hi, possible[:P])))
+        self.sig = (tuple(sorted(doms)), tuple(map(max, lo, forced)), tuple(map(min, hi, possible)))
         self.sid = -1  # its number in the engine, valid for generation gen
         self.gen = -1
         self.moves: dict = {}
@@ -573,29 +577,10 @@ class Kernel:
                 chosen = (p,)
                 break
         if not chosen:
-            chosen = self._fallback_turn(hands, scores, order[0])
+            chosen = fallback_seats(self.rules.handover, hands, scores, order[0])
         if not self.rules.forced_no_question:
             chosen = tuple(sorted({self._skip(rows, claimed, hands, p) for p in chosen}))
         return self._finish(rows, hands, claimed, scores, reached, chosen, None, ply, items)
-
-    def _fallback_turn(self, hands, scores, start: int) -> tuple[int, ...]:
-        """``Position._fallback``: who moves when nobody in the order holds cards."""
-        P = self.P
-        holding = [p for p in range(P) if hands[p] > 0]
-        clockwise = sorted(holding, key=lambda p: (p - start) % P)
-        mode = self.rules.handover
-        if mode == "seat":
-            return (holding[0],)
-        if mode == "clockwise":
-            return (clockwise[0],)
-        if mode == "fewest":
-            best = min((scores[p], hands[p]) for p in holding)
-            return tuple(p for p in holding if (scores[p], hands[p]) == best)
-        if mode == "fewest-cards":
-            best = min(hands[p] for p in holding)
-        else:  # most-cards
-            best = max(hands[p] for p in holding)
-        return (next(p for p in clockwise if hands[p] == best),)
 
     def _skip(self, rows, claimed, hands, p: int) -> int:
         """``Position._skip``: the first seat from p on, clockwise, with a legal question."""
