@@ -113,7 +113,7 @@ class Kernel:
         self.analyses: dict[tuple, _Analysis] = {}
         self.asked: dict[tuple, int] = {}  # (signature, other signatures, hands, domain) -> owners (0: none)
         self._lives: dict[tuple, tuple[int, ...]] = {}  # claimed -> the sets in play
-        self._questions: dict[tuple, Question] = {}
+        self._batches: dict[tuple, list] = {}  # see _batch
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
 
@@ -125,13 +125,6 @@ class Kernel:
                 self._lives.clear()
             live = self._lives[claimed] = tuple([s for s, cl in enumerate(claimed) if cl == -1])
         return live
-
-    def _question(self, x: int, y: int, card: int, answer) -> Question:
-        key = (x, y, card, answer)
-        q = self._questions.get(key)
-        if q is None:
-            q = self._questions[key] = Question(x, y, card, answer)
-        return q
 
     def row(self, doms, lo, hi) -> Row:
         key = (doms, lo, hi)
@@ -353,18 +346,22 @@ class Kernel:
             yield [Declaration(x, s) for s, _, _, quartet in reps if quartet >> x & 1]
         if hands[x] == 0:
             return
-        targets = [y for y in range(self.P) if y != x and hands[y] > 0]
+        targets = 0  # the seats x may ask: others holding cards
+        for y in range(self.P):
+            if y != x and hands[y] > 0:
+                targets |= 1 << y
         if not targets:
             return
         mine = 1 << x
-        fnq = rules.forced_no_question
         rows = n.rows
         live = self._live(n.claimed)
         self._check_reset()  # the signature numbers below stay valid until the next analysis
-        question = self._question
+        batches = self._batches
+        silence = rules.silence
         for s, offsets, ow, _ in reps:
-            holds = not rules.silence and (rows[s].lo[x] >= 1 or mine in ow)
+            holds = not silence and (rows[s].lo[x] >= 1 or mine in ow)
             rest = None
+            base = s * S
             for off in offsets:
                 owners = ow[off] & ~mine
                 if not owners:
@@ -375,19 +372,32 @@ class Kernel:
                     owners = self._asked_owners(rows[s], off, x, hands, rest)
                     if owners is None:
                         continue
-                card = s * S + off
-                batch = []
-                for y in targets:
-                    yes = owners >> y & 1
-                    if not (fnq or yes):
-                        continue
-                    if not yes:
-                        batch.append(question(x, y, card, False))
-                    elif owners == 1 << y:
-                        batch.append(question(x, y, card, True))
-                    else:
-                        batch.append(question(x, y, card, None))
+                key = (x, base + off, owners, targets)
+                batch = batches.get(key)
+                if batch is None:
+                    if len(batches) > CACHE_LIMIT:
+                        batches.clear()
+                    batch = batches[key] = self._batch(x, base + off, owners, targets)
                 yield batch
+
+    def _batch(self, x: int, card: int, owners: int, targets: int) -> list:
+        """The questions of x for ``card`` whose possible owners, once asked, are ``owners``: to each
+        target that may hold it (with its answer when forced), and under ``forced_no_question`` to
+        the others too (answer no). The lists are shared: callers copy them (``out += batch``)."""
+        batch = []
+        for y in range(self.P):
+            if not targets >> y & 1:
+                continue
+            yes = owners >> y & 1
+            if not (self.rules.forced_no_question or yes):
+                continue
+            if not yes:
+                batch.append(Question(x, y, card, False))
+            elif owners == 1 << y:
+                batch.append(Question(x, y, card, True))
+            else:
+                batch.append(Question(x, y, card))
+        return batch
 
     def _asked_row(self, r: Row, off: int, x: int) -> Row:
         """Row r once ``x`` has asked for its card ``off``: x lacks it and holds a card of the set."""
