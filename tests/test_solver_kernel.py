@@ -32,6 +32,17 @@ def same_state(kernel: Kernel, kn: KNode, state) -> None:
 def test_every_move_of_a_random_walk_matches_the_slow_path(rules, shape, seed):
     """At each position of a random walk: the fast node has the slow node's key and moves; each move
     gives the slow path's state and key; moves_until stops where the slow one does."""
+    check_walk(rules, shape, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), shape=st.sampled_from(SHAPES), seed=st.integers(0, 10**6))
+def test_every_move_of_a_random_walk_matches_the_slow_path_slow(rules, shape, seed):
+    check_walk(rules, shape, seed)
+
+
+def check_walk(rules, shape, seed) -> None:
     rng = random.Random(seed)
     ctx = Context(Game(*shape), rules, "sets")
     kernel = ctx.kernel
