@@ -27,13 +27,18 @@ skipped (4x3x4 unproven skips 4x4x4, not 4x4x3).
 ``--compare`` solves a fixed list of starts (:data:`COMPARE`, some with a time
 cap) and prints, per start, the figures of the saved baseline (recorded from an
 earlier commit, named in the file) beside today's: positions, seconds,
-positions per second and their ratio. A capped start compares positions per
-second only (both runs stop at the cap). A start proven in under five seconds
-is solved three times and its median time kept (on both sides: the rerun
-baseline uses this script), so that a moment's load on the machine does not
-decide a ratio; a capped run averages its load over its whole time. With
-``--rerun-baseline`` today's starts are also solved before the baseline runs,
-and the median is over the runs before and after it.
+positions per second and their ratio, in two tables: the solver as it is used
+(the win goal explored lazily: fewer positions, each cheaper, since an
+opponent's moves are only played as far as needed), and the whole reachable
+graph (``solve(..., lazy=False)``: the same positions as the baseline, which
+always explored everything, so positions per second compare the same work). A
+capped start compares positions per second only (both runs stop at the cap).
+A start proven in under five seconds is solved at least three times, and until
+its runs add up to a second, and its median time kept (on both sides: the
+rerun baseline uses this script), so that a moment's load on the machine or
+the clock's resolution does not decide a ratio; a capped run averages its load
+over its whole time. With ``--rerun-baseline`` today's starts are also solved
+before the baseline runs, and the median is over the runs before and after it.
 """
 
 from __future__ import annotations
@@ -72,31 +77,49 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "baseline_solve.json")
 
 
-#: a start solved faster than this is solved REPEAT times and its median time kept: a solve of a
-#: fraction of a second is at the mercy of a moment's load on the machine, a capped one is not
+#: a start solved faster than this is solved again and its median time kept: a solve of a fraction
+#: of a second is at the mercy of a moment's load on the machine (and of the clock's resolution), a
+#: capped one is not. Short solves run at least REPEAT times and until they have taken MIN_TOTAL
+#: seconds together (at most MAX_RUNS times).
 SHORT = 5.0
 REPEAT = 3
+MIN_TOTAL = 1.0
+MAX_RUNS = 200
 
 
-def run_compare_starts(scale: float = 1.0, engine: str | None = None, before: list[dict] | None = None) -> list[dict]:
+def _accepts_lazy() -> bool:
+    """Whether this checkout's solver explores lazily (and takes ``lazy=False``): the baseline commit's
+    solver has no such option, and always builds the whole graph."""
+    import inspect
+    return "lazy" in inspect.signature(solve).parameters
+
+
+def run_compare_starts(scale: float = 1.0, engine: str | None = None, before: list[dict] | None = None,
+                       full: bool = False) -> list[dict]:
     """Solve every start of COMPARE (caps times ``scale``); one dict of figures each. With ``before``
-    (the figures of an earlier call), the times of both calls count toward the median."""
+    (the figures of an earlier call), the times of both calls count toward the median. ``full``:
+    the win goal explores the whole reachable graph (``solve(..., lazy=False)``, the baseline's
+    method), so that both sides count the same positions."""
     out = []
+    options = {"lazy": False} if full and _accepts_lazy() else {}
     for n, (text, preset, goal, cap) in enumerate(COMPARE):
         P, N, S = parse_game(text)
         runs = []
         while True:
             pos = Position(Game(P, N, S), Rules.preset(preset))
-            runs.append(solve(pos, goal, 0, max_seconds=cap * scale, depth=0, engine=engine))
-            if len(runs) == REPEAT or runs[0].seconds >= SHORT or not runs[0].proven:
+            runs.append(solve(pos, goal, 0, max_seconds=cap * scale, depth=0, engine=engine, **options))
+            if runs[0].seconds >= SHORT or not runs[0].proven or len(runs) >= MAX_RUNS:
+                break
+            if len(runs) >= REPEAT and sum(r.seconds for r in runs) >= MIN_TOTAL:
                 break
         times = sorted([r.seconds for r in runs] + (before[n]["times"] if before is not None else []))
         res = runs[0]  # the same search each time: only the time differs
         seconds = times[len(times) // 2]  # the median (the upper one of an even count)
         out.append({"game": text, "preset": preset, "goal": goal, "cap": cap * scale, "status": res.status,
                     "verdict": res.verdict, "positions": res.positions, "expanded": res.expanded,
-                    "engine_calls": res.engine_calls, "seconds": round(seconds, 3), "times": times})
-        print(f"{text} {preset} {goal}: {res.verdict}, {res.positions:,} positions, {seconds:.2f} s"
+                    "engine_calls": res.engine_calls, "seconds": round(seconds, 6), "times": times})
+        print(f"{text} {preset} {goal}{' (whole graph)' if options else ''}: {res.verdict}, "
+              f"{res.positions:,} positions, {seconds:.4f} s"
               + (f" (median of {len(times)} runs)" if len(times) > 1 else ""), file=sys.stderr, flush=True)
     return out
 
@@ -134,19 +157,35 @@ def rerun_baseline(path: str) -> str:
 
 
 def compare(path: str | None, scale: float, engine: str | None = None) -> None:
-    """Today's figures beside the baseline's. ``path`` None: the baseline is run again now, between two
-    runs of today's starts (whose times share one median), so that a drift of the machine's speed
-    during the baseline's long capped runs does not fall on one side only."""
-    before = None
+    """Today's figures beside the baseline's, twice: the solver as it is used (the win goal explored
+    lazily), and the whole reachable graph (what the baseline explores: the same positions on both
+    sides, so positions per second compare the same work). ``path`` None: the baseline is run again
+    now, between two runs of today's starts (whose times share one median), so that a drift of the
+    machine's speed during the baseline's long capped runs does not fall on one side only."""
+    before = before_full = None
     if path is None:
         before = run_compare_starts(scale, engine)
+        before_full = run_compare_starts(scale, engine, full=True)
         path = rerun_baseline(BASELINE)
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
     old = {(r["game"], r["preset"], r["goal"]): r for r in base["results"]}
     rows = run_compare_starts(scale, engine, before)
+    rows_full = run_compare_starts(scale, engine, before_full, full=True)
     print(f"baseline: commit {base['commit'][:12]} (recorded {base['recorded']}); now: this checkout, "
           f"engine {engine or default_engine_name()}")
+    print("\nThe solver as it is used (the win goal explored lazily):\n")
+    _table(rows, old)
+    print("\nThe whole reachable graph on both sides (`solve(..., lazy=False)`; the quartet goal is the same"
+          " search as above):\n")
+    _table(rows_full, old)
+
+
+def _rate(positions: int, seconds: float) -> str:
+    return f"{positions / seconds:,.0f}" if seconds > 0 else "n/a"
+
+
+def _table(rows: list[dict], old: dict) -> None:
     print("| start | preset | goal | verdict | positions (then / now) | seconds (then / now) "
           "| positions/s (then / now) | speed-up |")
     print("|---|---|---|---|---:|---:|---:|---:|")
@@ -154,15 +193,26 @@ def compare(path: str | None, scale: float, engine: str | None = None) -> None:
         b = old.get((r["game"], r["preset"], r["goal"]))
         if b is None:
             continue
-        rate_b = b["positions"] / max(b["seconds"], 1e-9)
-        rate_n = r["positions"] / max(r["seconds"], 1e-9)
         both = b["status"] == "solved" and r["status"] == "solved"
         verdict = r["verdict"] if r["status"] == "solved" else f"{r['verdict']} ({r['status']})"
         if b["status"] != "solved":
             verdict += f"; then {b['verdict']} ({b['status']})"
-        ratio = f"{b['seconds'] / max(r['seconds'], 1e-9):.1f}x time" if both else f"{rate_n / rate_b:.1f}x pos/s"
+        if not (b["seconds"] > 0 and r["seconds"] > 0):
+            ratio = "n/a (too short to time)"
+        elif both:
+            ratio = f"{b['seconds'] / r['seconds']:.1f}x time"
+            if b["positions"] == r["positions"]:
+                ratio += ", same positions"
+        else:  # capped on at least one side: the rates compare
+            ratio = f"{(r['positions'] / r['seconds']) / (b['positions'] / b['seconds']):.1f}x pos/s"
         print(f"| {r['game']} | {r['preset']} | {r['goal']} | {verdict} | {b['positions']:,} / {r['positions']:,} "
-              f"| {b['seconds']:.2f} / {r['seconds']:.2f} | {rate_b:,.0f} / {rate_n:,.0f} | {ratio} |", flush=True)
+              f"| {_fmt_seconds(b['seconds'])} / {_fmt_seconds(r['seconds'])} "
+              f"| {_rate(b['positions'], b['seconds'])} / {_rate(r['positions'], r['seconds'])} | {ratio} |",
+              flush=True)
+
+
+def _fmt_seconds(seconds: float) -> str:
+    return f"{seconds:.2f}" if seconds >= 0.1 else f"{seconds:.4f}"
 
 
 def parse_game(text: str) -> tuple[int, int, int]:

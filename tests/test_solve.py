@@ -324,6 +324,8 @@ def test_goal_errors():
         solve(pos, "win", 0, max_questions=2)
     with pytest.raises(SolveError):
         solve(pos, "chess")
+    with pytest.raises(SolveError, match="lazy must be True or False"):
+        solve(pos, "win", 0, lazy="no")
 
 
 def test_a_game_that_never_ends_is_no_win():

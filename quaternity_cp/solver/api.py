@@ -235,13 +235,19 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
 
 
 def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: SolveResult, *, depth,
-                 max_positions, deadline, progress) -> None:
+                 max_positions, deadline, progress, lazy: bool = True) -> None:
     graph = GameGraph(ctx, _cannot_win(ctx.rules, player) if goal == "win" else None)
     graph.doomed_player = player
     if goal == "win":
         try:
-            rid, rank = graph.build_lazy(ctx.search_root(root), player, order=_opponent_order(ctx, player), max_positions=max_positions,
-                                         deadline=deadline, progress=progress)
+            if lazy:
+                rid, rank = graph.build_lazy(ctx.search_root(root), player, order=_opponent_order(ctx, player),
+                                             max_positions=max_positions, deadline=deadline, progress=progress)
+            else:  # every reachable position first, then the attractor (the same verdict and plies)
+                rid = graph.build(ctx.search_root(root), max_positions=max_positions, deadline=deadline,
+                                  progress=progress)
+                rank = graph.attractor([i for i, w in graph.winners.items() if player in w],
+                                       lambda u: graph.mover[u] == player)
         finally:
             result.positions = len(graph)
             result.expanded = graph.expanded
@@ -382,6 +388,7 @@ def solve(
     max_seconds: float | None = None,
     engine: str | Engine | None = None,
     progress: ProgressFn | None = None,
+    lazy: bool = True,
 ) -> SolveResult:
     """Solve ``position`` exactly for ``goal``.
 
@@ -406,6 +413,9 @@ def solve(
     then unproven (``status`` says why). ``progress`` is called about twice a
     second with a dict of counters.
     ``engine`` defaults to :func:`~.core.default_engine_name` (``sets``).
+    ``lazy=False`` makes the win goal explore every reachable position before
+    deciding (the same verdict, plies and strategy, from more positions), as
+    the value goal always does: for measurements and cross-checks.
     """
     if goal not in GOALS:
         raise SolveError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")
@@ -426,6 +436,8 @@ def solve(
             raise SolveError("--max-questions only applies to the quartet goal")
         if isinstance(max_questions, bool) or not isinstance(max_questions, int) or max_questions < 0:
             raise SolveError(f"max_questions must be a whole number >= 0, not {max_questions!r}")
+    if not isinstance(lazy, bool):
+        raise SolveError(f"lazy must be True or False, not {lazy!r}")
     if goal == "value" and game.players != 2:
         raise SolveError(f"the value goal is for two players, not {game.players}")
     unsupported = [text for text, on in (("dealt = true", rules.dealt), ("empty_hand = ask", rules.empty_hand == "ask"),
@@ -458,7 +470,7 @@ def solve(
                            max_positions=max_positions, deadline=deadline, progress=progress)
         else:
             _solve_graph(ctx, root, player, goal, result, depth=depth, max_positions=max_positions,
-                         deadline=deadline, progress=progress)
+                         deadline=deadline, progress=progress, lazy=lazy)
     except Stopped as stop:
         result.status = stop.reason
         result.result = None
