@@ -55,11 +55,14 @@ from quaternity_cp import Game, Position, Rules  # noqa: E402
 from quaternity_cp.solver import default_engine_name, solve  # noqa: E402
 
 GAMES = [
-    (2, 2, 2), (2, 3, 2), (2, 2, 3), (2, 4, 2), (2, 3, 4), (2, 4, 4), (2, 6, 4), (2, 8, 4),
+    (2, 2, 2), (2, 3, 2), (2, 2, 3), (2, 4, 2), (2, 3, 4), (2, 4, 4), (2, 6, 4), (2, 8, 4), (2, 12, 4),
+    (2, 16, 4),
     (3, 3, 2), (3, 2, 3), (3, 3, 3), (3, 6, 2), (3, 4, 3), (3, 3, 4), (3, 5, 3), (3, 6, 3), (3, 7, 3),
-    (4, 2, 2), (4, 4, 2), (4, 6, 2), (4, 3, 4), (4, 4, 3), (4, 8, 2), (4, 10, 2), (4, 4, 4),
-    (5, 5, 2), (5, 5, 3), (5, 10, 2), (6, 3, 2), (6, 6, 2), (6, 6, 3), (7, 7, 2), (8, 8, 2), (9, 9, 2),
-    (10, 10, 2),
+    (3, 8, 3), (3, 9, 3), (3, 4, 4),
+    (4, 2, 2), (4, 4, 2), (4, 6, 2), (4, 3, 4), (4, 4, 3), (4, 8, 2), (4, 10, 2), (4, 12, 2), (4, 14, 2),
+    (4, 4, 4),
+    (5, 5, 2), (5, 5, 3), (5, 6, 3), (5, 10, 2), (6, 3, 2), (6, 6, 2), (6, 6, 3), (6, 8, 3), (7, 7, 2),
+    (8, 8, 2), (9, 9, 2), (10, 10, 2), (11, 11, 2), (12, 12, 2),
 ]
 PRESETS = ["quaternity", "quaternity-seat", "blind", "pythagoras"]
 
@@ -227,6 +230,8 @@ def main() -> None:
     ap.add_argument("--games", nargs="+", type=parse_game, default=GAMES, metavar="PxNxS")
     ap.add_argument("--presets", nargs="+", choices=PRESETS, default=PRESETS)
     ap.add_argument("--max-seconds", type=float, default=300.0, help="per solve (default 300)")
+    ap.add_argument("--max-positions", type=int, default=None,
+                    help="per solve (default: none); bounds the memory of a long solve (about 1.6 KB a position)")
     ap.add_argument("--engine", default=None, help="default: the solver's (sets, else flow, else cpsat)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--compare", action="store_true", help="compare with the saved baseline (see above)")
@@ -268,12 +273,13 @@ def main() -> None:
             t0 = time.monotonic()
             quartet = solve(pos, "quartet", 0, engine=engine, max_seconds=args.max_seconds, depth=0)
             goal = "value" if P == 2 else "win"
-            result = solve(pos, goal, 0, engine=engine, max_seconds=args.max_seconds, depth=0)
+            result = solve(pos, goal, 0, engine=engine, max_seconds=args.max_seconds, depth=0,
+                           max_positions=args.max_positions)
             q_text = quartet.verdict + (f" ({quartet.questions} q.)" if quartet.result else "")
             if result.proven:
                 r_text = result.verdict + (f" in {result.plies} plies" if result.plies is not None else "")
             else:
-                r_text = "unproven (time limit)"
+                r_text = "unproven (position limit)" if result.status == "limit" else "unproven (time limit)"
                 gave_up.setdefault((preset, P), []).append((N, S))
             print(f"| {P} | {N} | {S} | {preset} | {q_text} | {r_text} | {result.positions:,} |"
                   f" {result.seconds:.1f} s |", flush=True)
