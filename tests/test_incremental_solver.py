@@ -16,17 +16,15 @@ from quaternity_cp.solver.core import Context
 from quaternity_cp.solver.graph import GameGraph
 
 
-def full_win(pos: Position, player: int, sizes: list | None = None) -> tuple[bool, int | None]:
-    """Every reachable position, then the attractor (the solver's method before the lazy build);
-    the graph's size is appended to ``sizes``."""
+def full_win(pos: Position, player: int) -> tuple[bool, int | None, int]:
+    """Every reachable position, then the attractor (the solver's method before the lazy build):
+    whether ``player`` wins, in how many plies, and the graph's size."""
     ctx = Context(pos.game, pos.rules, "flow")
     graph = GameGraph(ctx, _cannot_win(pos.rules, player))
     rid = graph.build(ctx.describe(pos.state))
     rank = graph.attractor([i for i, w in graph.winners.items() if player in w],
                            lambda u: graph.mover[u] == player)
-    if sizes is not None:
-        sizes.append(len(graph))
-    return rid in rank, rank.get(rid)
+    return rid in rank, rank.get(rid), len(graph)
 
 
 CASES = [((g, preset), seed) for g in [(3, 3, 2), (4, 2, 2), (2, 3, 2), (3, 2, 3), (4, 4, 2)]
@@ -54,16 +52,18 @@ def test_lazy_win_solve_equals_the_full_graph(case, seed):
         return
     for player in range(pos.game.players):
         res = solve(pos, "win", player, depth=3)
-        sizes: list = []
-        ok, plies = full_win(pos, player, sizes)
+        ok, plies, size = full_win(pos, player)
         assert res.proven and res.result == ok
         assert res.plies == (plies if ok else None)
         assert (res.strategy if ok else res.defense) is not None
         # lazy=False: the whole graph (the fast path's, the same size as the flow engine's), the same answer
         full = solve(pos, "win", player, depth=3, lazy=False)
         assert full.proven and full.result == ok and full.plies == res.plies
-        assert full.positions == sizes[0] >= res.positions
-        assert full.strategy == res.strategy if ok else full.defense is not None
+        assert full.positions == size >= res.positions
+        if ok:
+            assert full.strategy == res.strategy
+        else:
+            assert full.defense is not None
 
 
 def test_lazy_win_solve_explores_fewer_positions_on_a_no():

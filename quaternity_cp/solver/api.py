@@ -246,8 +246,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
             else:  # every reachable position first, then the attractor (the same verdict and plies)
                 rid = graph.build(ctx.search_root(root), max_positions=max_positions, deadline=deadline,
                                   progress=progress)
-                rank = graph.attractor([i for i, w in graph.winners.items() if player in w],
-                                       lambda u: graph.mover[u] == player)
+                rank = graph.win_ranks(player)
         finally:
             result.positions = len(graph)
             result.expanded = graph.expanded

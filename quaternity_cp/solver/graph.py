@@ -185,8 +185,7 @@ class GameGraph:
                         last = now
                         progress({"positions": len(self), "expanded": self.expanded, "frontier": len(todo),
                                   "seconds": now - start, "engine_calls": ctx.calls})
-            targets = [i for i, w in self.winners.items() if player in w]
-            rank = self.attractor(targets, lambda u: self.mover[u] == player)
+            rank = self.win_ranks(player)
             if rid not in rank:
                 return rid, rank
             grow = [i for i in later if i in rank]
@@ -207,6 +206,11 @@ class GameGraph:
             for j in out:
                 pred[j].append(i)
         return pred
+
+    def win_ranks(self, player: int) -> dict[int, int]:
+        """Node -> rank for every node from which ``player`` forces a finished game it is a winner of."""
+        return self.attractor([i for i, w in self.winners.items() if player in w],
+                              lambda u: self.mover[u] == player)
 
     def attractor(self, targets: Iterable[int], existential: Callable[[int], bool],
                   pred: list[list[int]] | None = None) -> dict[int, int]:
