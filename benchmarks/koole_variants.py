@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from quaternity_cp.agents.koole import STRATEGIES, KooleAgent  # noqa: E402
 from quaternity_cp.games import derive_seed  # noqa: E402
-from quaternity_cp.quartets_game import ClassicState, _game, classic_rules  # noqa: E402
+from quaternity_cp.quartets.game import ClassicState, _game, classic_rules  # noqa: E402
 from quaternity_cp.tournament import KOOLE_PAIRS, KOOLE_PUBLISHED, seat_orders  # noqa: E402
 
 

@@ -159,7 +159,7 @@ class LazyGroup(click.Group):
 
     ``quaternity check`` then loads neither the solver nor the explainer nor any
     other command's module (start-up is a checker's latency): register a command
-    with ``main.add_lazy_command("name", "cli.cmd_x:attribute")``. ``--help``
+    with ``main.add_lazy_command("name", f"{__package__}.cmd_x:attribute")``. ``--help``
     imports them all, to show their one-line help.
     """
 
@@ -281,14 +281,14 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 # -- further commands, each in its own module, imported when the command is run ---------
 # (they use the helpers above; an eager `main.add_command(...)` works too, but every
 # command then pays for importing that module)
-main.add_lazy_command("count", "cli.cmd_count:count")
-main.add_lazy_command("explain", "cli.cmd_explain:explain")
-main.add_lazy_command("solve", "cli.cmd_solve:solve")
-main.add_lazy_command("report", "cli.cmd_report:report")
-main.add_lazy_command("serve", "cli.cmd_serve:serve")
-main.add_lazy_command("play", "cli.cmd_play:play")
-main.add_lazy_command("tournament", "cli.cmd_tournament:tournament")
-main.add_lazy_command("experiment", "cli.cmd_tournament:experiment")
+main.add_lazy_command("count", f"{__package__}.cmd_count:count")
+main.add_lazy_command("explain", f"{__package__}.cmd_explain:explain")
+main.add_lazy_command("solve", f"{__package__}.cmd_solve:solve")
+main.add_lazy_command("report", f"{__package__}.cmd_report:report")
+main.add_lazy_command("serve", f"{__package__}.cmd_serve:serve")
+main.add_lazy_command("play", f"{__package__}.cmd_play:play")
+main.add_lazy_command("tournament", f"{__package__}.cmd_tournament:tournament")
+main.add_lazy_command("experiment", f"{__package__}.cmd_tournament:experiment")
 from .cmd_quarto import quarto as _quarto  # noqa: E402
 
 for _command in (_quarto,):

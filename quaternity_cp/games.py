@@ -119,7 +119,7 @@ def derive_seed(seed: int, *path: int) -> int:
 
 
 #: The modules that register games, imported by :func:`load_all`.
-GAME_MODULES = ("quaternity_cp.quartets_game", "quaternity_cp.quarto.game")
+GAME_MODULES = ("quaternity_cp.quartets", "quaternity_cp.quarto.game")
 
 
 def load_all() -> dict[str, GameSpec]:

@@ -15,7 +15,7 @@ from quaternity_cp.agents import CautiousAgent, KnowledgeAgent, KooleAgent, Rand
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.game import Declaration, Question
 from quaternity_cp.games import GAMES, TERMINAL, load_all
-from quaternity_cp.quartets_game import ClassicState, QuaternityState, new_state
+from quaternity_cp.quartets.game import ClassicState, QuaternityState, new_state
 from quaternity_cp.replay import replay
 from quaternity_cp.rules import Rules
 
@@ -32,7 +32,7 @@ def q(text: str) -> Question:
 
 
 def classic(deal: dict[int, str], first: int) -> ClassicState:
-    from quaternity_cp.quartets_game import classic_rules
+    from quaternity_cp.quartets.game import classic_rules
 
     rules, options = classic_rules()
     hands = {p: [card(c) for c in cards.split()] for p, cards in deal.items()}
@@ -221,7 +221,7 @@ def brute_question_count(game, moves, question: Question) -> int:
 @pytest.mark.parametrize("seed", range(6))
 def test_knowledge_and_cautious_choose_what_brute_force_says(seed):
     game = Game(3, 3, 2)
-    from quaternity_cp.quartets_game import classic_rules
+    from quaternity_cp.quartets.game import classic_rules
 
     rules, options = classic_rules()
     state = ClassicState(game, seed, rules=rules, options=options)
@@ -251,7 +251,7 @@ def test_public_and_private_views_match_brute_force():
     from quaternity_cp.count import card_probabilities
 
     game = Game(3, 3, 3)
-    from quaternity_cp.quartets_game import classic_rules
+    from quaternity_cp.quartets.game import classic_rules
 
     rules, options = classic_rules()
     for seed in range(3):
@@ -363,7 +363,7 @@ def test_classic_records_pass_check_with_deal_first_and_tie_break():
 
 def test_classic_public_view_equals_the_replayed_positions_view():
     from quaternity_cp.knowledge import public_constraints
-    from quaternity_cp.quartets_game import classic_public_constraints
+    from quaternity_cp.quartets.game import classic_public_constraints
 
     for seed in range(4):
         state = new_state(seed, preset="classic", players=3, sets=4, set_size=3, empty_hand="skip" if seed % 2 else "ask")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 from quaternity_cp import Game
 from quaternity_cp.classic import deal, random_game
 from quaternity_cp.formats import parse_record, record_to_json

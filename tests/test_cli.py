@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RECORDS = sorted(

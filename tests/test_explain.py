@@ -501,7 +501,7 @@ def worked(tmp_path):
 
 
 def run(*args):
-    from cli.main import main
+    from quaternity_cli.main import main
     return CliRunner().invoke(main, [str(a) for a in args])
 
 

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
+from quaternity_cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

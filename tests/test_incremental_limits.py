@@ -9,7 +9,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.solver import SolveError, solve
 

@@ -23,7 +23,7 @@ def _loaded(code: str) -> dict:
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("code", ["import quaternity_cp", "import cli.main", "from quaternity_cp import Position"])
+@pytest.mark.parametrize("code", ["import quaternity_cp", "import quaternity_cli.main", "from quaternity_cp import Position"])
 def test_import_loads_no_heavy_module(code):
     loaded = _loaded(code)
     assert not [m for m in loaded if m.split(".")[0] in ("ortools", "numpy", "pandas")], code
@@ -35,7 +35,7 @@ def test_check_command_runs_without_ortools():
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from cli.main import main\n"
+        "from quaternity_cli.main import main\n"
         "r = CliRunner().invoke(main, ['check', 'examples/quaternity.json'])\n"
         "assert r.exit_code == 0, r.output\n"
     )

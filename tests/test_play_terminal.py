@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 
 pexpect = pytest.importorskip("pexpect", reason="a test extra: pip install '.[test]'")
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def spawn(*args: str):
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="200")
-    child = pexpect.spawn(sys.executable, ["-m", "cli", "play", *args], cwd=str(ROOT), env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "quaternity_cli", "play", *args], cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=120, dimensions=(50, 200))
     return child
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "quarto"
 JSON_KEYS = ["valid", "moves_applied", "error", "over", "winner", "to_move", "winning_lines", "piece"]

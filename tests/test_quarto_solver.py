@@ -382,7 +382,7 @@ def test_brute_force_key_agrees_on_a_sample():
 def run_cli(*args, input=None):
     from click.testing import CliRunner
 
-    from cli.main import main
+    from quaternity_cli.main import main
 
     return CliRunner().invoke(main, ["quarto", "solve", *args], input=input)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.formats import parse_record
 from quaternity_cp.replay import replay

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from browser import browser, expected_grid, page, screenshot, shown_grid  # noqa: F401 (fixtures)
-from cli.main import main
+from quaternity_cli.main import main
 from quaternity_cp.formats import parse_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

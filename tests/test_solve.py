@@ -432,7 +432,7 @@ def test_small_puzzles_agree_with_brute_force(path):
 
 # -- the command ---------------------------------------------------------------------------
 def run(*args):
-    from cli.main import main
+    from quaternity_cli.main import main
     return CliRunner().invoke(main, ["solve", *map(str, args)])
 
 

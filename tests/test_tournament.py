@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from quaternity_cli.main import main
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.replay import replay
 from quaternity_cp.tournament import TournamentError, koole_experiment, run_tournament, seat_orders, wilson

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
 from starlette.testclient import TestClient  # noqa: E402
 
-from cli.main import main  # noqa: E402
+from quaternity_cli.main import main  # noqa: E402
 from quaternity_cp.web.app import create_app  # noqa: E402
 from quaternity_cp.web.session import WebError, WebGame  # noqa: E402
 

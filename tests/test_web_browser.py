@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from browser import browser, expected_grid, page, screenshot, shown_grid  # noqa: F401 (fixtures)
-from cli.main import main
+from quaternity_cli.main import main
 
 pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 

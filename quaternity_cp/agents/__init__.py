@@ -2,7 +2,7 @@
 
 Every agent is seeded (the runner hands it a ``random.Random`` per game and
 seat) and deterministic given that generator, and sees only what its seat may
-know (:class:`~quaternity_cp.quartets_game.QuartetsObservation`), never the deal.
+know (:class:`~quaternity_cp.quartets.game.QuartetsObservation`), never the deal.
 
 - ``random``: a uniformly random legal action (any preset).
 - ``koole-random``, ``koole-first``, ``koole-second``, ``koole-combined``: the four

@@ -2,7 +2,7 @@
 
 What a seat knows is a constraint state: the public one in the Quaternity
 presets, the public one plus its own hand in classic
-(:meth:`~quaternity_cp.quartets_game.QuartetsObservation.private_constraints`).
+(:meth:`~quaternity_cp.quartets.game.QuartetsObservation.private_constraints`).
 All consistent deals are taken as equally likely, and :mod:`quaternity_cp.count`
 gives exact probabilities.
 

@@ -34,12 +34,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Hashable
 
-from .constraints import Constraints
-from .errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
-from .game import Declaration, Game, Move, Question
-from .games import TERMINAL, GameSpec, register_game
-from .position import Position
-from .rules import Rules
+from ..constraints import Constraints
+from ..errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
+from ..game import Declaration, Game, Move, Question
+from ..games import TERMINAL
+from ..position import Position
+from ..rules import Rules
 
 #: A classic game stops (unfinished, nobody wins) after this many questions; agents that
 #: never ask for a missing card could otherwise go on for ever.
@@ -104,7 +104,7 @@ class QuartetsObservation:
     def public_constraints(self) -> Constraints:
         """What the table knows in public: the constraint state after the public record."""
         if self._position is not None:
-            from .knowledge import public_constraints
+            from ..knowledge import public_constraints
 
             return public_constraints(self._position)
         return classic_public_constraints(self.game, tuple(self.moves), self.options.get("empty_hand", "ask"))
@@ -114,7 +114,7 @@ class QuartetsObservation:
         c = self.public_constraints()
         if self.hand is None:
             return c
-        from .knowledge import private_constraints
+        from ..knowledge import private_constraints
 
         return private_constraints(c, self.seat, self.hand)
 
@@ -204,11 +204,11 @@ class ClassicState:
             raise RulesError("the classic game state plays forced_no_question = true only "
                              "(with dealt cards every honest question is legal)")
         if deal is None:  # the library's draws: the same generator calls as classic.random_game
-            from .classic import deal as draw_deal
+            from ..classic import deal as draw_deal
 
             deal = draw_deal(game, self._rng, rules)
         if first is None:
-            from .classic import draw_first
+            from ..classic import draw_first
 
             first = draw_first(game, self._rng)
         self.deal = {p: list(deal[p]) for p in range(P)}
@@ -661,17 +661,3 @@ def new_state(seed: int = 0, preset: str = "quaternity", players: int = 3, sets:
         return ClassicState(game, seed, rules=rules, options=options, overrides=overrides)
     rules = Rules.preset(preset, **overrides)
     return QuaternityState(game, rules, seed, preset=preset, overrides=overrides, engine=engine)
-
-
-def _agents() -> dict:
-    from .agents import QUARTETS_AGENTS
-
-    return dict(QUARTETS_AGENTS)
-
-
-SPEC = register_game(GameSpec(
-    name="quartets",
-    new_state=new_state,
-    agents=_agents(),
-    description="Quartets: every Quaternity preset (nothing dealt) and classic Quartets (a real deal)",
-))
