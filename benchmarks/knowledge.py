@@ -1,6 +1,6 @@
 """What a seat's view costs: ``python benchmarks/knowledge.py [--games N]``.
 
-Plays truthful random classic games (quaternity_cp.classic.random_game) and, at
+Plays truthful random classic games (quaternity_cp.play.random_record) and, at
 every decision of the player on turn, times its private view and exact analysis
 (knowledge.private_knowledge(...).analysis) and its exact card probabilities,
 with the caches cleared so that nothing is reused across calls. Prints medians
@@ -15,7 +15,8 @@ import statistics
 import time
 
 from quaternity_cp import Game, Position, knowledge
-from quaternity_cp.classic import Table, random_game
+from quaternity_cp.classic import Table
+from quaternity_cp.play import random_record
 from quaternity_cp.formats import record_from_json
 
 
@@ -29,7 +30,7 @@ def measure(size: tuple[int, int, int], games: int) -> tuple[float, float, int]:
     view, probs, decisions = [], [], 0
     for seed in range(games):
         g = Game(*size)
-        rec = record_from_json(random_game(g, "classic", random.Random(seed)))
+        rec = record_from_json(random_record(g, "classic", random.Random(seed)))
         pos = Position(g, "classic", first=rec.first)
         table = Table(g, rec.deal)
         for move in rec.moves:

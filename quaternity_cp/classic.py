@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import Illegal, IllegalMoveError, QuaternityError
+from .errors import FormatError, Illegal, IllegalMoveError, QuaternityError, RulesError
 from .game import Declaration, Game, Move, Question
 from .rules import Rules
 
@@ -64,8 +64,6 @@ def deal(game: Game, rng: random.Random, rules: "Rules | str | None" = None) -> 
     rules = Rules.from_spec(rules) if rules is not None else Rules.preset("classic")
     S, H = game.set_size, game.hand_size
     if not rules.initial_quartets and not _avoidable(game):
-        from .errors import RulesError
-
         raise RulesError(f"no deal of {game.sets} sets of {S} to {game.players} players avoids a whole set")
     cards = list(range(game.cards))
     while True:
@@ -275,9 +273,7 @@ def deal_to_json(game: Game, hands: Mapping[int, Iterable[int]]) -> dict[str, li
     return {game.player_name(p): [game.card_name(c) for c in sorted(cards)] for p, cards in sorted(hands.items())}
 
 
-def _format_error(message: str):
-    from .formats import FormatError
-
+def _format_error(message: str) -> FormatError:
     return FormatError(message)
 
 
@@ -389,68 +385,3 @@ def tie_break_problem(position, tie_break: int | None) -> str | None:
         return (f"field 'tie_break': {_who(g, tie_break)} was not tied for first"
                 f" (tied: {', '.join(_who(g, p) for p in tied)})")
     return None
-
-
-def settle_start(state, rules: Rules):
-    """A position file's starting state under ``dealt``: nobody holds a complete unclaimed set."""
-    if not rules.dealt:
-        return state
-    from dataclasses import replace
-
-    c = state.constraints
-    top = c.set_size - 1
-    for p in range(c.players):
-        for s in c.sets_in_play:
-            if c.hi[p][s] > top:
-                c = c.with_bounds(p, s, hi=top)
-    return replace(state, constraints=c)
-
-
-def random_game(game: Game, rules: "Rules | str | None", rng: random.Random, *, engine=None,
-                hands: Mapping[int, Iterable[int]] | None = None, first: int | None = None,
-                max_moves: int = 100_000) -> dict[str, Any]:
-    """A whole truthful classic game with uniformly random legal questions, as a record dict
-    (:func:`quaternity_cp.formats.record_to_json`): deal, first player, moves with every
-    put-down due, and the tie-break when tied. For examples and tests; the agents of
-    ``quaternity_cp.agents`` play better.
-    """
-    from .formats import record_to_json
-    from .position import Position
-
-    rules = Rules.from_spec(rules if rules is not None else "classic")
-    if not rules.dealt:
-        from .errors import RulesError
-
-        raise RulesError("random_game plays classic quartets: the rules need dealt = true")
-    hands = deal(game, rng, rules) if hands is None else {p: sorted(c) for p, c in hands.items()}
-    first = draw_first(game, rng) if first is None else first
-    pos = Position(game, rules, engine=engine, first=first)
-    table = Table(game, hands)
-    moves: list[Move] = []
-
-    def play(move: Move) -> None:
-        pos.push(move)
-        table.apply(move)
-        moves.append(move)
-
-    S = game.set_size
-    while not pos.over and len(moves) < max_moves:
-        due = table.putdowns_due()
-        if due:
-            play(due[0])
-            continue
-        x = rng.choice(pos.turn)
-        mine = table.hand(x)
-        held = {c // S for c in mine}
-        cards = [c for c in pos.constraints.cards_in_play if (c // S in held and c not in mine) or not mine]
-        targets = [y for y in range(game.players) if y != x and pos.hands[y] > 0]
-        options = [Question(x, y, c) for c in cards for y in targets]
-        rng.shuffle(options)
-        for q in options:
-            if rules.forced_no_question or pos.check(q) is None:
-                break
-        play(q.answered(table.answer(q)))
-    tie_break = None
-    if pos.over and rules.tie == "random" and len(pos.tied()) > 1:
-        tie_break = draw_tie_break(pos.tied(), rng)
-    return record_to_json(game, rules, moves, deal=hands, first=first, tie_break=tie_break)

@@ -110,6 +110,7 @@ class CountLimitError(QuaternityError):
 
 
 Vec = tuple[int, ...]
+Splits = list[tuple[tuple[tuple[int, int], ...], int]]  # ((seat, k), ...) with its number of ways
 
 
 def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
@@ -120,7 +121,7 @@ def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...]) -> list[t
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + ub[i]
 
-    def rec(i: int, left: int, acc: list) -> None:
+    def rec(i: int, left: int, acc: list[tuple[int, int]]) -> None:
         if left == 0:
             out.append(tuple(acc))
             return
@@ -164,7 +165,7 @@ class _SetTable:
             self.prefix.append(self._extend(self.prefix[-1], splits))
         self.W = self._filter(self.prefix[-1])
 
-    def _splits(self, m: int, seats: tuple[int, ...]) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    def _splits(self, m: int, seats: tuple[int, ...]) -> Splits:
         fm = factorial(m)
         out = []
         for comp in _compositions(m, seats, tuple(self.hi[p] for p in seats)):
@@ -174,7 +175,7 @@ class _SetTable:
             out.append((comp, w))
         return out
 
-    def _extend(self, table: dict[Vec, int], splits) -> dict[Vec, int]:
+    def _extend(self, table: dict[Vec, int], splits: Splits) -> dict[Vec, int]:
         hi = self.hi
         out: dict[Vec, int] = {}
         for vec, ways in table.items():
@@ -354,7 +355,7 @@ class DealCounter:
         self._vectors = [[(self._pack(v), v, w) for v, w in t.W.items()] for t in self.order]
         self._start = self._offset
 
-    def _pack(self, v) -> int:
+    def _pack(self, v: Vec) -> int:
         width = self._width
         return sum(x << (width * p) for p, x in enumerate(v))
 
@@ -563,7 +564,7 @@ class DealCounter:
         cumulative = list(accumulate(ways for _, ways in final))
         return [self._sample_one(final, cumulative, rng) for _ in range(k)]
 
-    def _sample_one(self, final, cumulative: list[int], rng: random.Random) -> dict[int, int]:
+    def _sample_one(self, final: list[tuple[int, int]], cumulative: list[int], rng: random.Random) -> dict[int, int]:
         F = self._forward_tables()
         deal: dict[int, int] = {}
         y = final[bisect_right(cumulative, rng.randrange(cumulative[-1]))][0]

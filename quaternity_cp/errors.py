@@ -25,6 +25,10 @@ class InvalidMoveError(QuaternityError, ValueError):
     """Move text or a move value that cannot be read (bad notation, unknown player, card or set)."""
 
 
+class FormatError(QuaternityError, ValueError):
+    """A file that cannot be read as a record or position; the message names the place."""
+
+
 class PositionError(QuaternityError, ValueError):
     """A position description that is malformed or contradicts the setup."""
 
@@ -84,7 +88,7 @@ KIND = {
 }
 
 
-def _kind(reason: Illegal, move) -> str:
+def _kind(reason: Illegal, move: object) -> str:
     kind = KIND[reason]
     if kind not in ("turn", "claim", "tie") and type(move).__name__ == "Declaration":
         return "declaration"
@@ -100,8 +104,8 @@ class IllegalMoveError(QuaternityError):
     ``card`` name the player and card at fault when known (honesty checks).
     """
 
-    def __init__(self, reason: Illegal, move, detail: str = "", kind: str | None = None,
-                 player: int | None = None, card: int | None = None):
+    def __init__(self, reason: Illegal, move: object, detail: str = "", kind: str | None = None,
+                 player: int | None = None, card: int | None = None) -> None:
         self.reason = reason
         self.move = move
         self.detail = detail

@@ -14,21 +14,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
 
+from . import effects
 from .constraints import Constraints, bits, mask_of
-from .errors import QuaternityError
+from .errors import FormatError, QuaternityError
 from .game import Declaration, Game, Move, Question
 from .position import Position, State
 from .rules import Rules
 
 RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves", "deal", "first", "tie_break"}
 POSITION_KEYS = {"hands", "turn", "scores", "claimed", "cards", "at_least", "at_most", "question"}
-
-
-class FormatError(QuaternityError, ValueError):
-    """A file that cannot be read as a record or position; the message names the place."""
 
 
 @dataclass
@@ -70,7 +67,7 @@ def decode_input(data: bytes) -> str:
     >>> decode_input(b"players: 2\\n\\xff")
     Traceback (most recent call last):
     ...
-    quaternity_cp.formats.FormatError: not UTF-8 text: byte 0xff at line 2 (byte offset 11)
+    quaternity_cp.errors.FormatError: not UTF-8 text: byte 0xff at line 2 (byte offset 11)
     """
     if len(data) > MAX_INPUT_BYTES:
         raise FormatError(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
@@ -140,7 +137,7 @@ def load_json(text: str, what: str = "JSON") -> Any:
     >>> load_json('{"a": 1, "a": 2}')
     Traceback (most recent call last):
     ...
-    quaternity_cp.formats.FormatError: malformed JSON: key "a" given twice in one object
+    quaternity_cp.errors.FormatError: malformed JSON: key "a" given twice in one object
     """
     try:
         data = json.loads(
@@ -309,11 +306,11 @@ def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record
     start = None
     if set(data) & POSITION_KEYS:
         start = _position_state(game, rule_set, data)
-    from .classic import parse_record_fields, settle_start
+    from .classic import parse_record_fields
 
     deal, first, tie_break = parse_record_fields(game, rule_set, data, from_start=start is None)
-    if start is not None:
-        start = settle_start(start, rule_set)
+    if start is not None and rule_set.dealt:  # a position under dealt: every put-down due was made
+        start = replace(start, constraints=effects.settle(start.constraints))
     moves, texts = _moves(game, data.get("moves", []))
     return Record(game, rule_set, moves, start, texts, deal, first, tie_break)
 
@@ -653,8 +650,8 @@ def _rules_json(rules: Rules) -> Any:
 
 def record_to_json(
     game: Game,
-    rules: "Rules | str",
-    moves: "list[Move]",
+    rules: "Rules | str | Mapping[str, Any]",
+    moves: "Sequence[Move]",
     *,
     deal: "Mapping[int, Any] | None" = None,
     first: int | None = None,
@@ -663,14 +660,23 @@ def record_to_json(
     """A game record as a JSON-ready dict that :func:`parse_record` reads back (and
     ``quaternity check`` accepts): setup, rules, moves in notation, and the optional
     classic fields ``deal`` (seat -> card ids), ``first`` and ``tie_break`` (seats).
+    The one record writer of the game "quartets".
+
+    ``rules`` is a :class:`~quaternity_cp.rules.Rules` value (written as the preset
+    it equals, else the nearest preset with its overrides) or a rules field as a
+    record has it (a preset name, or ``{"preset": ..., option: value}``), written as given.
     """
-    rules = Rules.from_spec(rules)
+    if isinstance(rules, Rules):
+        rules_field: Any = _rules_nearest(rules)
+    else:
+        Rules.from_spec(rules)  # a field that does not read back is refused here, not by the reader
+        rules_field = rules if isinstance(rules, str) else dict(rules)
     default_sets = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: game.sets])
     out: dict[str, Any] = {
         "players": list(game.player_names) if game.named_players else game.players,
         "sets": game.sets if game.set_names == default_sets else list(game.set_names),
         "set_size": game.set_size,
-        "rules": _rules_nearest(rules),
+        "rules": rules_field,
     }
     if deal is not None:
         out["deal"] = {game.player_name(p): [game.card_name(c) for c in sorted(cards)] for p, cards in sorted(deal.items())}

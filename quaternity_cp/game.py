@@ -141,15 +141,15 @@ class Game:
         """Cards per hand at the start."""
         return self.cards // self.players
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (
             self.players, self.sets, self.set_size, self.player_names, self.set_names
         ) == (other.players, other.sets, other.set_size, other.player_names, other.set_names)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.players, self.sets, self.set_size, self.player_names, self.set_names))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Game(players={self.players}, sets={self.sets}, set_size={self.set_size})"
 
     # -- names -------------------------------------------------------------

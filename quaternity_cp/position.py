@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
+from . import effects
 from .constraints import Constraints
 from .constraints import fast_replace as replace  # dataclasses.replace, cheaper (hot in the solver)
 from .engines import Analysis, Engine, get_engine
@@ -45,26 +46,6 @@ class State:
     @property
     def over(self) -> bool:
         return self.loser is not None or -1 not in self.claimed  # -1: a set not claimed yet
-
-
-def fallback_seats(mode: str, hands: tuple[int, ...], scores: tuple[int, ...], start: int) -> tuple[int, ...]:
-    """Who may move when nobody in the hand-over order holds cards, under the rule option
-    ``handover`` = ``mode``; ``start`` is the first seat of the order (clockwise from it)."""
-    P = len(hands)
-    holding = [p for p in range(P) if hands[p] > 0]
-    clockwise = sorted(holding, key=lambda p: (p - start) % P)
-    if mode == "seat":
-        return (holding[0],)
-    if mode == "clockwise":
-        return (clockwise[0],)
-    if mode == "fewest":
-        best = min((scores[p], hands[p]) for p in holding)
-        return tuple(p for p in holding if (scores[p], hands[p]) == best)
-    if mode == "fewest-cards":
-        best = min(hands[p] for p in holding)
-    else:  # most-cards
-        best = max(hands[p] for p in holding)
-    return (next(p for p in clockwise if hands[p] == best),)
 
 
 class Position:
@@ -242,17 +223,9 @@ class Position:
 
     # -- constraints added by moves --------------------------------------------
     def question_constraints(self, asker: int, card: int, c: Constraints | None = None) -> Constraints:
-        """What asking for ``card`` tells: the asker lacks it and holds another card of its set."""
+        """What asking for ``card`` tells (:func:`quaternity_cp.effects.question`)."""
         c = c or self._state.constraints
-        S = self.game.set_size
-        s = card // S
-        if c.hands[asker] == 0 and self.rules.empty_hand == "ask":
-            return c  # a player without cards may ask for any card: nothing is learnt about it
-        c = c.restrict(card, ~(1 << asker)).with_bounds(asker, s, lo=1)
-        if self.rules.silence:
-            for t in c.sets_in_play:
-                c = c.with_bounds(asker, t, hi=S - 1)
-        return c
+        return effects.question(c, asker, card, silence=self.rules.silence)
 
     # -- classic quartets: put-downs ---------------------------------------------------
     @property
@@ -263,17 +236,9 @@ class Position:
 
     def settled_constraints(self, c: Constraints | None = None) -> Constraints:
         """Under ``dealt``: the constraints once every put-down due has been made, so that
-        nobody holds a complete unclaimed set (``hi[p][s] <= S-1``). Other rules: unchanged."""
+        nobody holds a complete unclaimed set (:func:`quaternity_cp.effects.settle`). Other rules: unchanged."""
         c = self._state.constraints if c is None else c
-        if not self.rules.dealt:
-            return c
-        top = self.game.set_size - 1
-        for p in range(c.players):
-            row = c.hi[p]
-            for s in c.sets_in_play:
-                if row[s] > top:
-                    c = c.with_bounds(p, s, hi=top)
-        return c
+        return effects.settle(c) if self.rules.dealt else c
 
     def _settle(self, st: State, move: Move) -> Constraints:
         """The settled constraints before ``move`` (not a put-down); raises when a put-down was due."""
@@ -411,26 +376,17 @@ class Position:
     def _answer(self, st: State, q: Question, answer: bool, move: Move, ply: int | None = None) -> State:
         c = st.constraints
         x, y, card = q.asker, q.target, q.card
-        if answer:
-            if not self._feasible(c.restrict(card, 1 << y)):
-                raise IllegalMoveError(Illegal.IMPOSSIBLE_YES, move)
-            c = c.transfer(card, y, x)
-        else:
-            if not self._feasible(c.restrict(card, ~(1 << y))):
-                raise IllegalMoveError(Illegal.IMPOSSIBLE_NO, move)
-            c = c.restrict(card, ~(1 << y))
+        if answer and not self._feasible(c.restrict(card, 1 << y)):
+            raise IllegalMoveError(Illegal.IMPOSSIBLE_YES, move)
+        if not answer and not self._feasible(c.restrict(card, ~(1 << y))):
+            raise IllegalMoveError(Illegal.IMPOSSIBLE_NO, move)
+        c = effects.answer(c, x, y, card, answer)
         ply = st.ply + 1 if ply is None else ply
         st = replace(st, constraints=c, pending=None, ply=ply)
         if answer and self.rules.dealt:
             st = replace(st, window=(x, y, card // self.game.set_size))
         st = self._auto_claim(st)
-        if answer:
-            order = (x, y)
-        elif self.rules.after_no == "next":
-            order = ((x + 1) % self.game.players,)
-        else:
-            order = (y,)
-        return self._hand_over(st, order)
+        return self._hand_over(st, effects.next_order(answer, x, y, self.game.players, self.rules.after_no))
 
     def _declare(self, st: State, move: Declaration) -> State:
         g = self.game
@@ -456,18 +412,14 @@ class Position:
         if not claims:
             return st
         c = st.constraints
-        in_play = list(c.in_play)
-        hands = list(c.hands)
         claimed = list(st.claimed)
         scores = list(st.scores)
         reached = list(st.reached)
         for s, p in claims:
-            in_play[s] = False
-            hands[p] -= c.set_size
+            c = effects.claim(c, p, s)
             claimed[s] = p
             scores[p] += 1
             reached[p] = st.ply
-        c = replace(c, in_play=tuple(in_play), hands=tuple(hands))
         return replace(
             st,
             constraints=c,
@@ -485,27 +437,19 @@ class Position:
 
     # -- whose turn ------------------------------------------------------------------
     def _hand_over(self, st: State, order: tuple[int, ...]) -> State:
-        """Turn after a completed move: the first of ``order`` holding cards, else the fallback."""
-        c = st.constraints
+        """Turn after a completed move (:func:`quaternity_cp.effects.hand_over`), then, with
+        ``forced_no_question = false``, on to a seat with a legal question."""
         if st.over:
             return replace(st, turn=())
-        chosen: tuple[int, ...] = ()
-        if self.rules.empty_hand == "ask":
-            chosen = (order[0],)  # players without cards keep their turns
-        for p in order:
-            if chosen:
-                break
-            if c.hands[p] > 0:
-                chosen = (p,)
-                break
-        if not chosen:
-            chosen = self._fallback(st, order[0])
-        if not self.rules.forced_no_question:
+        r = self.rules
+        chosen = effects.hand_over(order, hands=st.constraints.hands, scores=st.scores, empty_hand=r.empty_hand,
+                                   handover=r.handover)
+        if not r.forced_no_question:
             chosen = tuple(sorted({self._skip(st, p) for p in chosen}))
         return replace(st, turn=chosen)
 
     def _fallback(self, st: State, start: int) -> tuple[int, ...]:
-        return fallback_seats(self.rules.handover, st.constraints.hands, st.scores, start)
+        return effects.fallback_seats(self.rules.handover, st.constraints.hands, st.scores, start)
 
     def _skip(self, st: State, p: int) -> int:
         """With forced_no_question = false: the first seat from p on, clockwise, that has a legal question."""

@@ -48,7 +48,7 @@ class Rules:
     #: unclaimed set once the put-downs due are made.
     dealt: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type in ("bool", bool):

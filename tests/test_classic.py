@@ -501,9 +501,9 @@ def test_classic_position_file_round_trip():
 
 
 def random_game_record(size, seed, moves):
-    from quaternity_cp.classic import random_game
+    from quaternity_cp.play import random_record
 
-    data = random_game(Game(*size), "classic", random.Random(seed))
+    data = random_record(Game(*size), "classic", random.Random(seed))
     data["moves"] = data["moves"][:moves]
     data.pop("tie_break", None)
     return data

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game
-from quaternity_cp.classic import deal, random_game
+from quaternity_cp.classic import deal
+from quaternity_cp.play import random_record
 from quaternity_cp.formats import parse_record, record_to_json
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -167,7 +168,7 @@ tie_break: 1
 
 def test_random_games_round_trip_through_check():
     for seed, size in enumerate([(3, 6, 4), (4, 4, 2), (2, 3, 2), (3, 3, 2)]):
-        data = random_game(Game(*size), "classic", random.Random(seed))
+        data = random_record(Game(*size), "classic", random.Random(seed))
         result, out = run_json(data, "check", "--json")
         assert result.exit_code == 0 and out["over"], result.output
         assert parse_record(json.dumps(data)).deal is not None

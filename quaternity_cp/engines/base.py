@@ -36,7 +36,7 @@ class Analysis:
 
     def forced_quartets(self, constraints: Constraints) -> dict[int, int]:
         """Sets whose cards are all with one seat in every consistent deal: set -> seat."""
-        out = {}
+        out: dict[int, int] = {}
         if not self.feasible:
             return out
         S = constraints.set_size

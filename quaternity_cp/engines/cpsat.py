@@ -14,7 +14,7 @@ not pay for it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from ..constraints import Constraints, bits
 from .base import Analysis, infeasible_analysis, quartet_candidates
@@ -24,52 +24,48 @@ if TYPE_CHECKING:  # pragma: no cover
     from ortools.sat.python import cp_model
 
 
-def _cp_model():
-    """The CP-SAT module, imported on first use."""
-    from ortools.sat.python import cp_model
-
-    return cp_model
-
-
 class CpSatEngine:
     """Exact analysis with OR-Tools CP-SAT (after the matching pre-filter)."""
 
     name = "cpsat"
 
-    def __init__(self, seed: int = 0, prefilter: bool = True):
+    def __init__(self, seed: int = 0, prefilter: bool = True) -> None:
         self.seed = seed
         self.prefilter = prefilter
         self.solves = 0  # solver calls made, for benchmarks and tests
 
     # -- model ---------------------------------------------------------------
-    def _model(self, c: Constraints):
-        cp_model = _cp_model()
+    def _model(self, c: Constraints) -> "tuple[cp_model.CpModel, dict[tuple[int, int], cp_model.IntVar]]":
+        from ortools.sat.python import cp_model  # imported on first use: slow to import
+
         model = cp_model.CpModel()
         x: dict[tuple[int, int], cp_model.IntVar] = {}
         S = c.set_size
         full = (1 << c.players) - 1
-        per_player: list[list] = [[] for _ in range(c.players)]
+        per_player: list[list[cp_model.IntVar]] = [[] for _ in range(c.players)]
         for s in c.sets_in_play:
-            per_set: list[list] = [[] for _ in range(c.players)]
+            per_set: list[list[cp_model.IntVar]] = [[] for _ in range(c.players)]
             for card in range(s * S, (s + 1) * S):
                 row = []
                 for p in bits(c.domains[card] & full):
-                    v = model.NewBoolVar(f"x{card}_{p}")
+                    v = model.new_bool_var(f"x{card}_{p}")
                     x[card, p] = v
                     row.append(v)
                     per_set[p].append(v)
                     per_player[p].append(v)
-                model.AddExactlyOne(row)
+                model.add_exactly_one(row)
             for p in range(c.players):
                 lo, hi = c.lo[p][s], min(c.hi[p][s], S)
                 if lo > 0 or hi < len(per_set[p]):
-                    model.AddLinearConstraint(sum(per_set[p]), lo, hi)
+                    model.add_linear_constraint(sum(per_set[p]), lo, hi)
         for p in range(c.players):
-            model.Add(cp_model.LinearExpr.Sum(per_player[p]) == c.hands[p])
+            model.add(cp_model.LinearExpr.sum(per_player[p]) == c.hands[p])
         return model, x
 
     def _solver(self) -> "cp_model.CpSolver":
-        solver = _cp_model().CpSolver()
+        from ortools.sat.python import cp_model
+
+        solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         solver.parameters.random_seed = self.seed
         # The models are small and tight; presolve, LP relaxation and symmetry
@@ -94,8 +90,9 @@ class CpSatEngine:
             return True
         model, _ = self._model(c)
         self.solves += 1
-        status = self._solver().Solve(model)
-        cp_model = _cp_model()
+        status = self._solver().solve(model)
+        from ortools.sat.python import cp_model
+
         return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -104,14 +101,15 @@ class CpSatEngine:
         if not c.sets_in_play:
             return Analysis(True, (0,) * len(c.domains), (0,) * c.sets)
         model, x = self._model(c)
-        cp_model = _cp_model()
+        from ortools.sat.python import cp_model
+
         S = c.set_size
         # quartet indicators: q -> all cards of s with p
         q: dict[tuple[int, int], cp_model.IntVar] = {}
         for p, s in quartet_candidates(c):
-            v = model.NewBoolVar(f"q{s}_{p}")
+            v = model.new_bool_var(f"q{s}_{p}")
             for card in range(s * S, (s + 1) * S):
-                model.AddImplication(v, x[card, p])
+                model.add_implication(v, x[card, p])
             q[p, s] = v
         owners = [0] * len(c.domains)
         quartets = [0] * c.sets
@@ -123,18 +121,18 @@ class CpSatEngine:
             if round_:
                 if not unseen_x and not unseen_q:
                     break
-                gate = model.NewBoolVar(f"round{round_}")
-                model.AddBoolOr(list(unseen_x.values()) + list(unseen_q.values())).OnlyEnforceIf(gate)
-                model.ClearAssumptions()
-                model.AddAssumption(gate)
+                gate = model.new_bool_var(f"round{round_}")
+                model.add_bool_or(list(unseen_x.values()) + list(unseen_q.values())).only_enforce_if(gate)
+                model.clear_assumptions()
+                model.add_assumption(gate)
             round_ += 1
             self.solves += 1
-            status = solver.Solve(model)
+            status = solver.solve(model)
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 if round_ == 1:
                     return infeasible_analysis(c)
                 break
-            holder = {card: p for (card, p), v in x.items() if solver.BooleanValue(v)}
+            holder = {card: p for (card, p), v in x.items() if solver.boolean_value(v)}
             for card, p in _swap_witnesses(c, holder):
                 if not owners[card] >> p & 1:
                     owners[card] |= 1 << p
@@ -153,7 +151,7 @@ def _counts(c: Constraints, holder: dict[int, int]) -> dict[tuple[int, int], int
     return count
 
 
-def _swap_witnesses(c: Constraints, holder: dict[int, int]):
+def _swap_witnesses(c: Constraints, holder: dict[int, int]) -> Iterator[tuple[int, int]]:
     """(card, seat) pairs of the deal and of every deal one swap of two cards away.
 
     Swapping cards of different seats keeps the hand sizes; it is a deal when both
@@ -182,7 +180,9 @@ def _swap_witnesses(c: Constraints, holder: dict[int, int]):
             yield c2, p1
 
 
-def _quartet_witnesses(c: Constraints, holder: dict[int, int], wanted: list[tuple[int, int]]):
+def _quartet_witnesses(
+    c: Constraints, holder: dict[int, int], wanted: list[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
     """(seat, set) quartets shown by the deal, or by a greedy repair of it.
 
     The repair moves every card of s to p and hands each loser back as many of
@@ -203,7 +203,7 @@ def _quartet_witnesses(c: Constraints, holder: dict[int, int], wanted: list[tupl
         taken: dict[tuple[int, int], int] = {}
         ok = True
         spare = [card for card, q in holder.items() if q == p and card // S != s]
-        used = set()
+        used: set[int] = set()
         for q, m in lost.items():
             if count[q, s] - m < c.lo[q][s]:
                 ok = False

@@ -32,12 +32,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Hashable
+from typing import Any, Hashable, Sequence
 
+from .. import effects
 from ..constraints import Constraints
 from ..errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
 from ..game import Declaration, Game, Move, Question
-from ..games import TERMINAL
+from ..classic import deal as draw_deal
+from ..classic import draw_first
+from ..formats import record_to_json
+from ..games import TERMINAL, derive_seed
 from ..position import Position
 from ..rules import Rules
 
@@ -125,49 +129,25 @@ def classic_public_constraints(game: Game, moves: tuple, empty_hand: str = "ask"
 
     The same as :func:`quaternity_cp.knowledge.public_constraints` of the record
     replayed in a :class:`~quaternity_cp.position.Position` (a test compares
-    them), computed without an engine: the classic game state has no Position.
-
-    Put-downs (``x!s``) fix the set with the player and claim it; a question by
-    a player holding cards says it holds a card of the set and not the card
-    (by an empty hand, nothing); answers move or exclude the card. Because sets
-    are put down as soon as they are complete, nobody holds a complete unclaimed
-    set whenever a player is about to ask: every upper bound is at most S-1.
+    them), computed without an engine from the rules of :mod:`quaternity_cp.effects`:
+    put-downs (``x!s``) fix the set with the player and claim it; every put-down
+    due is made before a question (:func:`~quaternity_cp.effects.settle`); a
+    question and its answer tell what :func:`~quaternity_cp.effects.question` and
+    :func:`~quaternity_cp.effects.answer` say (classic has no ``silence``).
+    ``empty_hand`` is part of the cache key only: an asker without cards tells
+    nothing under either value.
     """
-    S = game.set_size
-    c = Constraints.initial(game.players, game.sets, S, True)
+    c = Constraints.initial(game.players, game.sets, game.set_size, True)
     for move in moves:
         if isinstance(move, Declaration):
-            c = _claim(c.with_whole_set(move.player, move.set), move.player, move.set)
+            c = effects.claim(c.with_whole_set(move.player, move.set), move.player, move.set)
             continue
-        c = _settle(c)
-        x, y, card = move.asker, move.target, move.card
-        s = card // S
-        if c.hands[x] > 0:
-            c = c.restrict(card, ~(1 << x)).with_bounds(x, s, lo=1)
-        if move.answer is True:
-            c = c.transfer(card, y, x)
-        elif move.answer is False:
-            c = c.restrict(card, ~(1 << y))
+        c = effects.question(effects.settle(c), move.asker, move.card)
+        if move.answer is not None:
+            c = effects.answer(c, move.asker, move.target, move.card, move.answer)
     if not moves or not (isinstance(moves[-1], Question) and moves[-1].answer is None):
-        c = _settle(c)
+        c = effects.settle(c)
     return c
-
-
-def _settle(c: Constraints) -> Constraints:
-    """Nobody holds a complete unclaimed set (it would have been put down)."""
-    top = c.set_size - 1
-    if all(c.hi[p][s] <= top for p in range(c.players) for s in c.sets_in_play):
-        return c
-    hi = tuple(tuple(min(h, top) if c.in_play[s] else h for s, h in enumerate(row)) for row in c.hi)
-    return replace(c, hi=hi)
-
-
-def _claim(c: Constraints, p: int, s: int) -> Constraints:
-    in_play = list(c.in_play)
-    in_play[s] = False
-    hands = list(c.hands)
-    hands[p] -= c.set_size
-    return replace(c, in_play=tuple(in_play), hands=tuple(hands))
 
 
 # -- classic: a dealt game ------------------------------------------------------------------
@@ -184,8 +164,44 @@ def _question_table(players: int, cards: int) -> list:
     return table
 
 
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """One random event of a game, as the state recorded it.
+
+    ``kind`` is ``"deal"`` (``outcome``: the hands, seat -> sorted card ids, as a
+    tuple of tuples), ``"first"`` (the first player), ``"handover"`` (the seat
+    drawn among those the hand-over rule leaves a free choice to) or
+    ``"tie_break"`` (the winner drawn among the seats tied for first); ``at`` is
+    the number of moves made before it. The deal and the first player are drawn
+    from the state's seed as a whole; every later event from the seed and the
+    moment it happens (:func:`chance_draw`), so that undoing a move and playing it
+    again meets the same outcome, whatever was drawn in between.
+    """
+
+    kind: str
+    outcome: Any
+    at: int
+
+
+#: Stream tag of the chance draws in :func:`~quaternity_cp.games.derive_seed` (apart from the agents' seeds).
+CHANCE_STREAM = 0x636861
+_CHANCE_KINDS = {"handover": 1, "tie_break": 2}
+
+
+def chance_draw(seed: int, kind: str, at: int, choices: Sequence[int]) -> int:
+    """The outcome of the chance event ``kind`` after ``at`` moves of the game of ``seed``: one of ``choices``
+    (ascending), uniformly; a pure function of its arguments."""
+    rng = random.Random(derive_seed(seed, CHANCE_STREAM, _CHANCE_KINDS[kind], at))
+    return choices[rng.randrange(len(choices))]
+
+
 class ClassicState:
-    """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores."""
+    """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores.
+
+    Its random events are :class:`ChanceOutcome` values in :attr:`chance`; the
+    record carries them (``deal``, ``first``, ``tie_break``; a hand-over drawn
+    among tied seats shows as the next asker).
+    """
 
     def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict | None = None,
                  overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None):
@@ -196,26 +212,26 @@ class ClassicState:
         self.rules = rules
         self.options = dict(options)
         self._overrides = dict(overrides or {})
-        self._rng = random.Random(seed)
         P, N, S = game.players, game.sets, game.set_size
         self._ask_empty = self.options["empty_hand"] == "ask"
-        self._after_asked = self.options["after_no"] == "asked"
+        self._after_no = self.options["after_no"]
         if rules is not None and not rules.forced_no_question:
             raise RulesError("the classic game state plays forced_no_question = true only "
                              "(with dealt cards every honest question is legal)")
-        if deal is None:  # the library's draws: the same generator calls as classic.random_game
-            from ..classic import deal as draw_deal
-
-            deal = draw_deal(game, self._rng, rules)
+        rng = random.Random(seed)  # the deal and the first player: the draws of quaternity_cp.classic
+        if deal is None:
+            deal = draw_deal(game, rng, rules)
         if first is None:
-            from ..classic import draw_first
-
-            first = draw_first(game, self._rng)
-        self.deal = {p: list(deal[p]) for p in range(P)}
+            first = draw_first(game, rng)
+        self.deal = {p: sorted(deal[p]) for p in range(P)}
         self.first = first
+        self.chance: list[ChanceOutcome] = [
+            ChanceOutcome("deal", tuple(tuple(self.deal[p]) for p in range(P)), 0),
+            ChanceOutcome("first", first, 0),
+        ]
         self.owner = [0] * (N * S)
         self.count = [[0] * N for _ in range(P)]
-        self.held = [set() for _ in range(P)]
+        self.held: list[set[int]] = [set() for _ in range(P)]
         for p, cards in self.deal.items():
             for card in cards:
                 self.owner[card] = p
@@ -237,9 +253,9 @@ class ClassicState:
             for p in range(P):
                 if self.count[p][s] == S:
                     self._put_down(p, s)
-        self.turn = first
-        if not self._ask_empty and self.hands[first] == 0:
-            self.turn = self._fallback(first)
+        self.turn = -1
+        if self._unclaimed:
+            self.turn = first if self._ask_empty or self.hands[first] > 0 else self._hand_over((first,))
         self._check_over()
 
     # -- protocol ---------------------------------------------------------------------------
@@ -274,7 +290,7 @@ class ClassicState:
             return [r[c] for c in cards]
         return [row[y][c] for c in cards for y in targets]
 
-    def _illegal(self, move: Question) -> IllegalMoveError | None:
+    def _illegal(self, move: Any) -> IllegalMoveError | None:
         if not isinstance(move, Question):
             return IllegalMoveError(Illegal.NO_DECLARATIONS, move, "put-downs are made by the game itself")
         g = self.game
@@ -307,12 +323,13 @@ class ClassicState:
         err = self._illegal(action)
         if err is not None:
             raise err
+        assert isinstance(action, Question)
         self._ask(action.asker, action.target, action.card)
 
     def _ask(self, x: int, y: int, card: int) -> None:
         S = self.game.set_size
         s = card // S
-        self._undo.append((self.turn, len(self.moves), self.unfinished, list(self.reached)))
+        self._undo.append((self.turn, len(self.moves), len(self.chance), self.unfinished, list(self.reached)))
         self.questions += 1
         yes = self.owner[card] == y
         self.moves.append(Question(x, y, card, yes))
@@ -326,17 +343,8 @@ class ClassicState:
             self.hands[x] += 1
             if self.count[x][s] == S:
                 self._put_down(x, s)
-            if self.hands[x] > 0 or self._ask_empty:
-                self.turn = x
-            elif self.hands[y] > 0:
-                self.turn = y
-            else:
-                self.turn = self._fallback(x)
-        elif self._after_asked:
-            self.turn = y  # y holds cards: it was asked
-        else:
-            nxt = (x + 1) % self.game.players
-            self.turn = nxt if self._ask_empty or self.hands[nxt] > 0 else self._fallback(nxt)
+        if self._unclaimed:
+            self.turn = self._hand_over(effects.next_order(yes, x, y, self.game.players, self._after_no))
         if self.questions >= MAX_QUESTIONS and self._unclaimed:
             self.unfinished = True
         if self._unclaimed == 0 or self.unfinished:
@@ -355,27 +363,18 @@ class ClassicState:
             self.owner[card] = -1
         self.moves.append(Declaration(p, s))
 
-    def _fallback(self, start: int) -> int:
-        """Among players holding cards: the hand-over rule (a free choice drawn with the state's generator)."""
-        P = self.game.players
-        holding = [p for p in range(P) if self.hands[p] > 0]
-        if not holding:
-            return -1
-        clockwise = sorted(holding, key=lambda p: (p - start) % P)
-        mode = self.options["handover"]
-        if mode == "seat":
-            return holding[0]
-        if mode == "clockwise":
-            return clockwise[0]
-        if mode == "fewest":
-            best = min((self.points[p], self.hands[p]) for p in holding)
-            tied = [p for p in holding if (self.points[p], self.hands[p]) == best]
-            return tied[0] if len(tied) == 1 else self._rng.choice(tied)
-        if mode == "fewest-cards":
-            best = min(self.hands[p] for p in holding)
-        else:
-            best = max(self.hands[p] for p in holding)
-        return next(p for p in clockwise if self.hands[p] == best)
+    def _hand_over(self, order: tuple[int, ...]) -> int:
+        """The next asker (:func:`quaternity_cp.effects.hand_over`); a free choice is a chance event."""
+        seats = effects.hand_over(order, hands=self.hands, scores=self.points, empty_hand=self.options["empty_hand"],
+                                  handover=self.options["handover"])
+        if len(seats) > 1:
+            return self._draw("handover", seats)
+        return seats[0] if seats else -1
+
+    def _draw(self, kind: str, choices: Sequence[int]) -> int:
+        outcome = chance_draw(self.seed, kind, len(self.moves), choices)
+        self.chance.append(ChanceOutcome(kind, outcome, len(self.moves)))
+        return outcome
 
     def _check_over(self) -> None:
         if self.unfinished:
@@ -394,14 +393,15 @@ class ClassicState:
             self.winners_ = []
         elif tie == "first":
             self.winners_ = [min(top, key=lambda p: (self.reached[p], p))]
-        else:  # random: one of the tied players, drawn with the state's generator (recorded)
-            self.tie_break = top[self._rng.randrange(len(top))]
+        else:  # random: one of the tied players, a chance event (recorded)
+            self.tie_break = self._draw("tie_break", top)
             self.winners_ = [self.tie_break]
 
     def undo(self) -> None:
+        """Take back the last question, with its put-down and the chance events after it."""
         if not self._undo:
             raise QuaternityError("nothing to undo")
-        turn, n, unfinished, reached = self._undo.pop()
+        turn, n, chances, unfinished, reached = self._undo.pop()
         S = self.game.set_size
         for move in reversed(self.moves[n:]):
             if isinstance(move, Declaration):
@@ -425,6 +425,7 @@ class ClassicState:
                 self.hands[x] -= 1
                 self.hands[y] += 1
         del self.moves[n:]
+        del self.chance[chances:]
         self.turn = turn
         self.reached = reached
         self.unfinished = unfinished
@@ -436,11 +437,7 @@ class ClassicState:
         return list(self.winners_) if self.turn < 0 else []
 
     def returns(self) -> list[float]:
-        out = [0.0] * self.game.players
-        w = self.winners()
-        for p in w:
-            out[p] = 1.0 / len(w)
-        return out
+        return _shares(self.game.players, self.winners())
 
     def scores(self) -> list[float]:
         return [float(x) for x in self.points]
@@ -454,6 +451,7 @@ class ClassicState:
         )
 
     def action_to_string(self, action: Hashable) -> str:
+        assert isinstance(action, Question)
         return self.game.move_str(action)
 
     def string_to_action(self, text: str) -> Question:
@@ -463,25 +461,12 @@ class ClassicState:
         return move.unanswered()
 
     def record(self) -> dict:
-        g = self.game
-        out = {
-            "players": list(g.player_names) if g.named_players else g.players,
-            "sets": g.sets if g.set_names == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: g.sets]) else list(g.set_names),
-            "set_size": g.set_size,
-            "rules": _rules_field("classic", self._overrides),
-            "deal": {str(p): [g.card_name(c) for c in sorted(cards)] for p, cards in self.deal.items()},
-            "first": self.first,
-            "moves": [g.move_str(m) for m in self.moves],
-        }
-        if self.tie_break is not None:
-            out["tie_break"] = self.tie_break
-        return out
+        return record_to_json(self.game, _rules_field("classic", self._overrides), self.moves, deal=self.deal,
+                              first=self.first, tie_break=self.tie_break)
 
     def clone(self) -> "ClassicState":
         other = object.__new__(ClassicState)
         other.__dict__.update(self.__dict__)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
         other.owner = list(self.owner)
         other.count = [list(r) for r in self.count]
         other.held = [set(h) for h in self.held]
@@ -490,9 +475,18 @@ class ClassicState:
         other.points = list(self.points)
         other.reached = list(self.reached)
         other.moves = list(self.moves)
+        other.chance = list(self.chance)
         other.winners_ = list(self.winners_)
         other._undo = list(self._undo)
         return other
+
+
+def _shares(players: int, winners: Sequence[int]) -> list[float]:
+    """Per seat, the share of the win: 1/k to each of k winners."""
+    out = [0.0] * players
+    for p in winners:
+        out[p] = 1.0 / len(winners)
+    return out
 
 
 # -- the Quaternity presets: nothing is dealt ------------------------------------------------
@@ -506,12 +500,14 @@ class QuaternityState:
         self.seed = seed
         self.preset = preset
         self._overrides = dict(overrides or {})
-        self._rng = random.Random(seed)
+        self.chance: list[ChanceOutcome] = []  # the movers drawn among the seats of a free hand-over choice
         self.position = Position(game, rules, engine=engine)
-        self._stack: list[tuple[int, int]] = []  # per decision: (moves pushed, the mover chosen before)
+        self._stack: list[tuple[int, int, int]] = []  # per decision: (moves pushed, mover before, chance events)
         self._mover = self._draw_mover()
 
     def _draw_mover(self) -> int:
+        """Who decides now: the answerer of an open question, else the seat on turn; a free choice
+        among several seats (``handover = fewest``) is a chance event, recorded in :attr:`chance`."""
         pos = self.position
         if pos.over:
             return TERMINAL
@@ -519,7 +515,12 @@ class QuaternityState:
         if q is not None:
             return q.target
         turn = pos.turn
-        return turn[0] if len(turn) == 1 else self._rng.choice(turn)
+        if len(turn) == 1:
+            return turn[0]
+        at = len(pos.moves)
+        mover = chance_draw(self.seed, "handover", at, sorted(turn))
+        self.chance.append(ChanceOutcome("handover", mover, at))
+        return mover
 
     @property
     def num_players(self) -> int:
@@ -561,26 +562,23 @@ class QuaternityState:
             if answers["yes"] != answers["no"]:  # one legal answer: it is given at once
                 pos.push(pos.pending.answered(answers["yes"]))
                 pushed += 1
-        self._stack.append((pushed, before))
+        self._stack.append((pushed, before, len(self.chance)))
         self._mover = self._draw_mover()
 
     def undo(self) -> None:
         if not self._stack:
             raise QuaternityError("nothing to undo")
-        pushed, before = self._stack.pop()
+        pushed, before, chances = self._stack.pop()
         for _ in range(pushed):
             self.position.pop()
+        del self.chance[chances:]
         self._mover = before
 
     def winners(self) -> list[int]:
         return self.position.winners()
 
     def returns(self) -> list[float]:
-        out = [0.0] * self.game.players
-        w = self.position.winners()
-        for p in w:
-            out[p] = 1.0 / len(w)
-        return out
+        return _shares(self.game.players, self.position.winners())
 
     def scores(self) -> list[float]:
         return [float(x) for x in self.position.scores]
@@ -605,22 +603,15 @@ class QuaternityState:
         return move
 
     def record(self) -> dict:
-        g = self.game
-        return {
-            "players": list(g.player_names) if g.named_players else g.players,
-            "sets": g.sets if g.set_names == tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: g.sets]) else list(g.set_names),
-            "set_size": g.set_size,
-            "rules": _rules_field(self.preset, self._overrides),
-            "moves": [g.move_str(m) for m in _public_moves(self.position.moves)],
-        }
+        return record_to_json(self.game, _rules_field(self.preset, self._overrides),
+                              _public_moves(self.position.moves))
 
     def clone(self) -> "QuaternityState":
         other = object.__new__(QuaternityState)
         other.__dict__.update(self.__dict__)
-        other._rng = random.Random()
-        other._rng.setstate(self._rng.getstate())
         other.position = self.position.copy()
         other._stack = list(self._stack)
+        other.chance = list(self.chance)
         return other
 
 

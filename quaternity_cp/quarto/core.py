@@ -246,12 +246,12 @@ class Board:
     def empty(cls) -> "Board":
         return _EMPTY
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         if hasattr(self, "used"):
             raise AttributeError("a Board is immutable")
         object.__setattr__(self, name, value)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.cells == other.cells
 
     def __hash__(self) -> int:

@@ -35,7 +35,7 @@ class Move:
     cell: Optional[Cell]
     piece: Optional[Piece]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.cell is None and self.piece is None:
             raise NotationError("a move places a piece, gives a piece, or both")
         if self.cell is not None and not isinstance(self.cell, Cell):
@@ -271,9 +271,11 @@ class Position:
         if error is not None:
             raise error
         st = self._state
+        assert st.to_move is not None  # check() refuses every move once the game is over
         if move.cell is None:
             new = State(st.board, move.piece, 1 - st.to_move)
         else:
+            assert st.piece is not None  # check() refuses a placement before the first piece is given
             board = st.board.place(move.cell, st.piece)
             if board.wins_at(move.cell, self.squares):
                 new = State(board, None, None, st.to_move, move.cell)

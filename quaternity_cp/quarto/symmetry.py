@@ -71,7 +71,7 @@ def lines(squares: bool = False) -> tuple[tuple[int, ...], ...]:
     return LINES_WITH_SQUARES if squares else LINES
 
 
-def _line_set(squares: bool) -> frozenset:
+def _line_set(squares: bool) -> frozenset[frozenset[int]]:
     return frozenset(frozenset(line) for line in lines(squares))
 
 
@@ -99,17 +99,17 @@ def board_maps(squares: bool = False) -> tuple[tuple[int, ...], ...]:
     >>> board_maps()[0] == tuple(range(16))
     True
     """
-    found = set()
+    found: set[tuple[int, ...]] = set()
     for rows in permutations(range(4)):
         for cols in permutations(range(4)):
             for transpose in (False, True):
-                image = []
+                cells = []
                 for cell in CELLS:
                     r, c = divmod(cell, 4)
                     if transpose:
                         r, c = c, r
-                    image.append(rows[r] * 4 + cols[c])
-                image = tuple(image)
+                    cells.append(rows[r] * 4 + cols[c])
+                image = tuple(cells)
                 if maps_lines_to_lines(image, squares):
                     found.add(image)
     identity = tuple(CELLS)
@@ -148,7 +148,7 @@ def symmetries(squares: bool = False) -> Iterator[tuple[tuple[int, ...], tuple[t
 
 
 def apply(board: Board, piece: Optional[int], board_map: Sequence[int],
-          trait_map: tuple[tuple[int, ...], int]) -> tuple[list, Optional[int]]:
+          trait_map: tuple[tuple[int, ...], int]) -> tuple[list[Optional[int]], Optional[int]]:
     """The image ``(board, piece)`` of a position under one symmetry.
 
     >>> board = [None] * 16
@@ -157,7 +157,7 @@ def apply(board: Board, piece: Optional[int], board_map: Sequence[int],
     >>> new_board[0], new_piece
     (1, 4)
     """
-    image: list = [None] * 16
+    image: list[Optional[int]] = [None] * 16
     for cell, p in enumerate(board):
         if p is not None:
             image[board_map[cell]] = map_trait(p, trait_map)
@@ -272,12 +272,7 @@ def canonical_key(board: Board, piece: Optional[int], squares: bool = False) -> 
     return canonicaliser(squares).key(occ, masks, piece)
 
 
-def brute_force_key(board: Board, piece: Optional[int], squares: bool = False) -> tuple:
+def brute_force_key(board: Board, piece: Optional[int], squares: bool = False) -> tuple[tuple[int, ...], int]:
     """The smallest image of the position over every symmetry, by enumeration (slow; a reference for tests)."""
-    best = None
-    for board_map, trait_map in symmetries(squares):
-        image, hand = apply(board, piece, board_map, trait_map)
-        k = (tuple(-1 if p is None else p for p in image), -1 if hand is None else hand)
-        if best is None or k < best:
-            best = k
-    return best
+    images = (apply(board, piece, board_map, trait_map) for board_map, trait_map in symmetries(squares))
+    return min((tuple(-1 if p is None else p for p in image), -1 if hand is None else hand) for image, hand in images)

@@ -35,7 +35,8 @@ import time
 from ..constraints import _make
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, SetsEngine, _Radix, _TooBig
 from ..game import Declaration, Question
-from ..position import State, fallback_seats
+from .. import effects
+from ..position import State
 from .core import Choice, Stopped
 
 
@@ -531,7 +532,8 @@ class Kernel:
             return self._finish(rows, n.hands, n.claimed, n.scores, n.reached, (x,), move, ply)
         r = rows[s]
         hands = n.hands
-        if move.answer:
+        yes = move.answer
+        if yes:
             mk = ("yes", off, x, y)
             nr = r.moves.get(mk)
             if nr is None:
@@ -547,7 +549,6 @@ class Kernel:
             h[y] -= 1
             h[x] += 1
             hands = tuple(h)
-            order = (x, y)
         else:
             mk = ("no", off, y)
             nr = r.moves.get(mk)
@@ -555,7 +556,7 @@ class Kernel:
                 doms = list(r.doms)
                 doms[off] &= ~(1 << y)
                 nr = r.moves[mk] = self.row(tuple(doms), r.lo, r.hi)
-            order = ((x + 1) % P,) if self.rules.after_no == "next" else (y,)
+        order = effects.next_order(yes, x, y, P, self.rules.after_no)
         rows = rows[:s] + (nr,) + rows[s + 1:]
         return self._after(rows, hands, n.claimed, n.scores, n.reached, ply, order)
 
@@ -581,13 +582,9 @@ class Kernel:
                     items = None  # other hands: analysed again
         if -1 not in claimed:
             return self._finish(rows, hands, claimed, scores, reached, (), None, ply)
-        chosen = ()
-        for p in order:
-            if hands[p] > 0:
-                chosen = (p,)
-                break
-        if not chosen:
-            chosen = fallback_seats(self.rules.handover, hands, scores, order[0])
+        rules = self.rules
+        chosen = effects.hand_over(order, hands=hands, scores=scores, empty_hand=rules.empty_hand,
+                                   handover=rules.handover)
         if not self.rules.forced_no_question:
             chosen = tuple(sorted({self._skip(rows, claimed, hands, p) for p in chosen}))
         return self._finish(rows, hands, claimed, scores, reached, chosen, None, ply, items)
