@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from quaternity_cp.classic import Table
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.knowledge import Knowledge, PositionView, private_constraints, public_constraints
+from quaternity_cp.knowledge import Knowledge, PositionView, seat_view
 from quaternity_cp.replay import Replay
 
 from .main import InputError
@@ -18,33 +17,19 @@ def seat_of(record, value: str, file: str) -> int:
         raise InputError(f"--as: {err}") from None
 
 
-def table_after(record, result: Replay) -> Table:
-    """The real hands after the moves the replay applied."""
-    table = Table(record.game, record.deal)
-    for report in result.reports:
-        table.apply(report.move)
-    return table
-
-
 def private_view(record, result: Replay, value: str, file: str, engine: str) -> tuple[int, list[int], Knowledge]:
-    """(seat, its hand, its view) after the record; exit 2 when the record has no deal.
-
-    The position is taken after the put-downs due when the deal says none is due
-    (the record is then complete: their absence is public), else as the record left it.
-    """
+    """(seat, its hand, its view) after the record (:func:`quaternity_cp.knowledge.seat_view`);
+    exit 2 when the record has no deal or the deal and the moves disagree."""
     name = "<stdin>" if file == "-" else file
     if record.deal is None:
         raise InputError(f"{name}: --as needs a record with a deal (\"deal\": {{seat: [cards]}}); "
                          "without one nobody's hand is known (drop --as for the public view)")
     seat = seat_of(record, value, file)
-    table = table_after(record, result)
-    pos = result.position
-    settled = not table.putdowns_due()
-    hand = table.hand(seat)
-    c = public_constraints(pos, settled=settled)
-    if len(hand) != c.hands[seat]:  # a dishonest record: the hand size cannot disagree otherwise
-        raise InputError(f"{name}: the deal and the moves disagree about {record.game.player_name(seat)}'s hand")
-    return seat, hand, Knowledge(private_constraints(c, seat, hand), engine)
+    try:
+        hand, constraints = seat_view(record, result, seat)
+    except ValueError as err:  # a dishonest record: the hand size cannot disagree otherwise
+        raise InputError(f"{name}: {err}") from None
+    return seat, hand, Knowledge(constraints, engine)
 
 
 def view_result(result: Replay, knowledge: Knowledge) -> Replay:

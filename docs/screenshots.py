@@ -1,4 +1,4 @@
-"""Take the README's screenshots (docs/img/*.png) with the system's Chromium, headless.
+"""Take the documentation's screenshots (docs/img/*.png) with the system's Chromium, headless.
 
     python docs/screenshots.py
 

@@ -44,9 +44,11 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Sequence
 
+from . import effects
 from .constraints import Constraints, bits
+from .effects import AtLeast, AtMost, Fact, Holds, Lacks
 from .engines import ENGINES, Engine, get_engine
 from .errors import Illegal, QuaternityError
 from .formats import Record
@@ -67,125 +69,8 @@ class ExplanationError(QuaternityError):
     """A fact that cannot be explained (it is not true) or an internal inconsistency."""
 
 
-# -- information atoms ---------------------------------------------------------------
-@dataclass(frozen=True)
-class Lacks:
-    """``seat`` does not hold ``card``."""
-
-    card: int
-    seat: int
-
-    def apply(self, c: Constraints) -> Constraints:
-        return c.restrict(self.card, ~(1 << self.seat))
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
-        return None if card == self.card else self
-
-    def set_of(self, S: int) -> int:
-        return self.card // S
-
-    def implied_by(self, c: Constraints) -> bool:
-        return not c.domains[self.card] >> self.seat & 1
-
-
-@dataclass(frozen=True)
-class Holds:
-    """``seat`` holds ``card``."""
-
-    card: int
-    seat: int
-
-    def apply(self, c: Constraints) -> Constraints:
-        return c.restrict(self.card, 1 << self.seat)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
-        return None if card == self.card else self
-
-    def set_of(self, S: int) -> int:
-        return self.card // S
-
-    def implied_by(self, c: Constraints) -> bool:
-        return c.domains[self.card] & ~(1 << self.seat) == 0
-
-
-@dataclass(frozen=True)
-class AtLeast:
-    """``seat`` holds at least ``count`` cards of ``set``."""
-
-    seat: int
-    set: int
-    count: int
-
-    def apply(self, c: Constraints) -> Constraints:
-        return c.with_bounds(self.seat, self.set, lo=self.count)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
-        if card // S != self.set:
-            return self
-        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
-
-    def set_of(self, S: int) -> int:
-        return self.set
-
-    def implied_by(self, c: Constraints) -> bool:
-        return self.count <= max(0, c.lo[self.seat][self.set])
-
-
-@dataclass(frozen=True)
-class AtMost:
-    """``seat`` holds at most ``count`` cards of ``set``."""
-
-    seat: int
-    set: int
-    count: int
-
-    def apply(self, c: Constraints) -> Constraints:
-        return c.with_bounds(self.seat, self.set, hi=self.count)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Atom | None":
-        if card // S != self.set:
-            return self
-        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
-
-    def set_of(self, S: int) -> int:
-        return self.set
-
-    def implied_by(self, c: Constraints) -> bool:
-        room = sum(1 for card in c.cards_of(self.set) if c.domains[card] >> self.seat & 1)
-        return self.count >= min(c.hi[self.seat][self.set], room)
-
-
-Atom = Union[Lacks, Holds, AtLeast, AtMost]
-
-
-def question_atoms(asker: int, card: int, c: Constraints, silence: bool) -> list[Atom]:
-    """What asking for ``card`` tells, in the frame of the moment of asking."""
-    S = c.set_size
-    atoms: list[Atom] = [Lacks(card, asker), AtLeast(asker, card // S, 1)]
-    if silence:
-        atoms.extend(AtMost(asker, t, S - 1) for t in c.sets_in_play)
-    return atoms
-
-
-def asked_atoms(rules, asker: int, card: int, c: Constraints) -> list[Atom]:
-    """What asking tells under ``rules``: :func:`question_atoms`; nothing about an asker without
-    cards under ``empty_hand = ask``; with dealt cards (classic) also that nobody held a complete
-    unclaimed set (the put-downs due were made before anyone asked)."""
-    S = c.set_size
-    atoms: list[Atom] = []
-    if not (rules.empty_hand == "ask" and c.hands[asker] == 0):
-        atoms = question_atoms(asker, card, c, rules.silence)
-    if rules.dealt:
-        atoms.extend(AtMost(p, t, S - 1) for p in range(c.players) for t in c.sets_in_play)
-    return atoms
-
-
-def _claim(c: Constraints, s: int, p: int) -> Constraints:
-    in_play = list(c.in_play)
-    hands = list(c.hands)
-    in_play[s] = False
-    hands[p] -= c.set_size
-    return replace(c, in_play=tuple(in_play), hands=tuple(hands))
+# -- information atoms: the facts of quaternity_cp.effects ---------------------------------
+Atom = Fact
 
 
 # -- what is known at a moment -----------------------------------------------------
@@ -428,7 +313,7 @@ class Explainer:
 
         def claim(s: int, p: int) -> None:
             nonlocal base
-            base = _claim(base, s, p)
+            base = effects.claim(base, p, s)
             for m, atoms in info.items():
                 info[m] = [a for a in atoms if a.set_of(S) != s]
 
@@ -439,7 +324,9 @@ class Explainer:
             atoms = info.setdefault(i, [])
             if isinstance(move, Question):
                 if pending is None or move.unanswered() != pending:
-                    atoms.extend(asked_atoms(self.record.rules, move.asker, move.card, base))
+                    rules = self.record.rules
+                    atoms.extend(effects.asked_facts(base, move.asker, move.card, silence=rules.silence,
+                                                     dealt=rules.dealt))
                     pending = move.unanswered()
                 if last and stage == ASKED or move.answer is None:
                     continue
@@ -633,7 +520,8 @@ class Explainer:
         elif err.reason in (Illegal.NO_CONSISTENT_DEAL, Illegal.ONLY_NO):
             k = self.knowledge(i, BEFORE)
             x, y, card = move.asker, move.target, move.card
-            negation = asked_atoms(self.record.rules, x, card, k.base)
+            rules = self.record.rules
+            negation = effects.asked_facts(k.base, x, card, silence=rules.silence, dealt=rules.dealt)
             s = say.s(card // self.game.set_size)
             asked = f"{say.p(x)} asked for {say.c(card)} (lacking it and holding another card of {s}"
             asked += ", and no complete set)" if self.record.rules.silence else ")"

@@ -17,10 +17,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
-from . import effects
+from . import effects, jsonio
 from .constraints import Constraints, bits, mask_of
 from .errors import FormatError, QuaternityError
 from .game import Declaration, Game, Move, Question
+from .jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, InputRefused, check_size
+from .jsonio import show as _show
 from .position import Position, State
 from .rules import Rules
 
@@ -49,10 +51,8 @@ class Record:
 
 # -- input limits and safe decoding -------------------------------------------------
 #: Documented limits (README, docs/rules.md): larger input is refused at once, not ground through.
-MAX_INPUT_BYTES = 16 * 1024 * 1024  # one record or position file (16 MiB)
+#: The file size, JSON nesting and number length are those of every game's files (:mod:`.jsonio`).
 MAX_MOVES = 100_000  # moves in one record
-MAX_JSON_DEPTH = 20  # nesting of JSON arrays and objects (a position file needs 3)
-MAX_NUMBER_DIGITS = 20  # digits of one number, in JSON or a text header
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -69,15 +69,10 @@ def decode_input(data: bytes) -> str:
     ...
     quaternity_cp.errors.FormatError: not UTF-8 text: byte 0xff at line 2 (byte offset 11)
     """
-    if len(data) > MAX_INPUT_BYTES:
-        raise FormatError(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise FormatError(
-            f"not UTF-8 text: byte 0x{data[err.start]:02x} at line {line} (byte offset {err.start})"
-        ) from None
+        return jsonio.decode_input(data)
+    except InputRefused as err:
+        raise FormatError(str(err)) from None
 
 
 def _where(text: str, offset: int) -> str:
@@ -89,8 +84,10 @@ def _check_text(text: str) -> str:
     """The text without a leading byte-order mark; refuses sizes beyond the limit and control characters."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    if len(text) > MAX_INPUT_BYTES:
-        raise FormatError(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
+    try:
+        check_size(text)
+    except InputRefused as err:
+        raise FormatError(str(err)) from None
     bad = _CONTROL.search(text)
     if bad is not None:
         raise FormatError(
@@ -99,40 +96,10 @@ def _check_text(text: str) -> str:
     return text
 
 
-class _JSONRefusal(Exception):
-    def __init__(self, message: str):
-        self.message = message
-
-
-def _json_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _JSONRefusal(f"key {_show(key)} given twice in one object")
-        out[key] = value
-    return out
-
-
-def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _JSONRefusal(f"a number of {len(text.lstrip('-')):,} digits (at most {MAX_NUMBER_DIGITS})")
-    return int(text)
-
-
-def _json_float(text: str) -> float:
-    if len(text) > 2 * MAX_NUMBER_DIGITS:
-        raise _JSONRefusal(f"a number of {len(text):,} characters (at most {2 * MAX_NUMBER_DIGITS})")
-    return float(text)
-
-
-def _json_constant(name: str) -> Any:
-    raise _JSONRefusal(f"{name} is not a JSON value")
-
-
 def load_json(text: str, what: str = "JSON") -> Any:
-    """Strict JSON: no duplicate keys, no NaN or Infinity, numbers of at most
-    :data:`MAX_NUMBER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH`
-    deep, no unpaired surrogates; every refusal is a :class:`FormatError`.
+    """Strict JSON (:func:`.jsonio.load_json`: no duplicate keys, no NaN or Infinity, numbers of at
+    most :data:`MAX_NUMBER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH` deep, no unpaired
+    surrogates); every refusal is a :class:`FormatError` saying "malformed" ``what``.
 
     >>> load_json('{"a": 1, "a": 2}')
     Traceback (most recent call last):
@@ -140,48 +107,10 @@ def load_json(text: str, what: str = "JSON") -> Any:
     quaternity_cp.errors.FormatError: malformed JSON: key "a" given twice in one object
     """
     try:
-        data = json.loads(
-            text,
-            object_pairs_hook=_json_pairs,
-            parse_int=_json_int,
-            parse_float=_json_float,
-            parse_constant=_json_constant,
-        )
-    except json.JSONDecodeError as err:
-        raise FormatError(f"malformed {what} at line {err.lineno}, column {err.colno}: {err.msg}") from None
-    except _JSONRefusal as err:
-        raise FormatError(f"malformed {what}: {err.message}") from None
-    except RecursionError:
-        raise FormatError(f"malformed {what}: nested more than {MAX_JSON_DEPTH} levels deep") from None
-    _check_json_value(data, what)
-    return data
-
-
-def _check_json_value(data: Any, what: str) -> None:
-    """Nesting depth and unpaired surrogates, without recursion."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, str):
-            if any("\ud800" <= ch <= "\udfff" for ch in value):
-                raise FormatError(f"malformed {what}: a string with an unpaired surrogate ({_show(value)})")
-        elif isinstance(value, (list, dict)):
-            if depth > MAX_JSON_DEPTH:
-                raise FormatError(f"malformed {what}: nested more than {MAX_JSON_DEPTH} levels deep")
-            items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
-            for key, item in items:
-                if key is not None:
-                    stack.append((key, depth))
-                stack.append((item, depth + 1))
-
-
-def _show(value: Any, limit: int = 60) -> str:
-    """A value as JSON for a one-line message, shortened when long."""
-    try:
-        text = json.dumps(value, ensure_ascii=True)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+        return jsonio.load_json(text)
+    except InputRefused as err:
+        where = "" if err.line is None else f" at line {err.line}, column {err.column}"
+        raise FormatError(f"malformed {what}{where}: {err.reason}") from None
 
 
 def _check_move_count(count: int, where: str) -> None:

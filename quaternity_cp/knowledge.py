@@ -47,6 +47,7 @@ __all__ = [
     "public_knowledge",
     "private_knowledge",
     "PositionView",
+    "seat_view",
 ]
 
 
@@ -208,6 +209,31 @@ def private_knowledge(position, seat: int, hand: Iterable[int], *, settled: bool
     return Knowledge(
         private_constraints(public_constraints(position, settled=settled), seat, hand), _engine_name(position)
     )
+
+
+def seat_view(record, result, seat: int) -> tuple[list[int], Constraints]:
+    """What ``seat`` knows after a replayed classic record with a deal: its hand, and its private view.
+
+    ``record`` is a :class:`~quaternity_cp.formats.Record` with a deal, ``result``
+    its :class:`~quaternity_cp.replay.Replay`. The real hands follow the moves the
+    replay applied. The position is taken after the put-downs due when the deal says
+    none is due (their absence is then public), else as the record left it. The one
+    computation of a seat's view for every front end (``analyze --as``, ``count --as``,
+    the web table, reports). Raises ValueError when the record has no deal, or the
+    deal and the moves disagree about the seat's hand (a dishonest record).
+    """
+    from .classic import Table
+
+    if record.deal is None:
+        raise ValueError("a seat's view needs a record with a deal")
+    table = Table(record.game, record.deal)
+    for report in result.reports:
+        table.apply(report.move)
+    hand = table.hand(seat)
+    c = public_constraints(result.position, settled=not table.putdowns_due())
+    if len(hand) != c.hands[seat]:
+        raise ValueError(f"the deal and the moves disagree about {record.game.player_name(seat)}'s hand")
+    return hand, private_constraints(c, seat, hand)
 
 
 class PositionView:

@@ -28,24 +28,9 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Hashable
 
-from ..constraints import Constraints
+from .. import effects
 from ..errors import QuaternityError
 from ..game import Declaration, Question
-
-
-def question_constraints(c: Constraints, asker: int, card: int, *, silence: bool = False) -> Constraints:
-    """What asking for ``card`` tells in public: the asker lacks it and holds another card of its set.
-
-    An asker without cards (classic, ``empty_hand = ask``) tells nothing.
-    """
-    if c.hands[asker] == 0:
-        return c
-    S = c.set_size
-    c = c.restrict(card, ~(1 << asker)).with_bounds(asker, card // S, lo=1)
-    if silence:
-        for t in c.sets_in_play:
-            c = c.with_bounds(asker, t, hi=S - 1)
-    return c
 
 
 class KnowledgeAgent:
@@ -113,7 +98,7 @@ class CautiousAgent(KnowledgeAgent):
         for q in best:
             key = (q.asker, q.card)  # the target does not change what the question tells
             if key not in seen:
-                seen[key] = count(question_constraints(public, q.asker, q.card, silence=silence))
+                seen[key] = count(effects.question(public, q.asker, q.card, silence=silence))
             scored.append((seen[key], q))
         most = max(n for n, _ in scored)
         left = [q for n, q in scored if n == most]

@@ -1,0 +1,147 @@
+"""Reading untrusted input: the one strict JSON loader and the input limits of every game's files.
+
+The limits (docs/rules.md, section 10) hold for every file a game reads, so
+that hostile input is refused at once instead of ground through: at most
+:data:`MAX_INPUT_BYTES` per file, strict UTF-8, JSON nested at most
+:data:`MAX_JSON_DEPTH` levels, numbers of at most :data:`MAX_NUMBER_DIGITS`
+digits, no duplicate keys, no ``NaN`` or ``Infinity``, no unpaired surrogates.
+Every refusal is an :class:`InputRefused` whose message is one line; each
+game's reader turns it into its own format error, naming the file's kind.
+
+This module imports nothing of the package, so every game can use it and load
+only what it needs.
+
+>>> load_json('{"a": [1, 2.5, "x"]}')
+{'a': [1, 2.5, 'x']}
+>>> load_json('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+quaternity_cp.jsonio.InputRefused: key "a" given twice in one object
+>>> load_json('{"a": 1,')
+Traceback (most recent call last):
+...
+quaternity_cp.jsonio.InputRefused: Expecting property name enclosed in double quotes at line 1, column 9
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: One file (or standard input): 16 MiB.
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+#: Nesting of JSON arrays and objects (a position file needs 3).
+MAX_JSON_DEPTH = 20
+#: Digits of one number (in JSON, and in the headers of the plain text record format).
+MAX_NUMBER_DIGITS = 20
+
+
+class InputRefused(ValueError):
+    """Input beyond a limit, or not strict JSON: ``reason`` says why; ``line`` and ``column`` (from 1)
+    say where, for JSON that does not parse (else None)."""
+
+    def __init__(self, reason: str, line: int | None = None, column: int | None = None):
+        super().__init__(reason if line is None else f"{reason} at line {line}, column {column}")
+        self.reason = reason
+        self.line = line
+        self.column = column
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A value as JSON for a one-line message (ASCII only), shortened when long."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def too_large() -> InputRefused:
+    """The refusal of a file beyond :data:`MAX_INPUT_BYTES`."""
+    return InputRefused(f"larger than the limit of {MAX_INPUT_BYTES:,} bytes for one file")
+
+
+def decode_input(data: bytes) -> str:
+    """File contents as text: at most :data:`MAX_INPUT_BYTES`, strict UTF-8 (a byte-order mark is kept).
+
+    >>> decode_input(b"players: 2\\n\\xff")
+    Traceback (most recent call last):
+    ...
+    quaternity_cp.jsonio.InputRefused: not UTF-8 text: byte 0xff at line 2 (byte offset 11)
+    """
+    if len(data) > MAX_INPUT_BYTES:
+        raise too_large()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise InputRefused(
+            f"not UTF-8 text: byte 0x{data[err.start]:02x} at line {line} (byte offset {err.start})"
+        ) from None
+
+
+def check_size(text: str) -> None:
+    """Refuse text longer than :data:`MAX_INPUT_BYTES` characters (it has at least as many bytes)."""
+    if len(text) > MAX_INPUT_BYTES:
+        raise too_large()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputRefused(f"key {show(key)} given twice in one object")
+        out[key] = value
+    return out
+
+
+def _int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise InputRefused(f"a number of {digits:,} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > 2 * MAX_NUMBER_DIGITS:
+        raise InputRefused(f"a number of {len(text):,} characters (at most {2 * MAX_NUMBER_DIGITS})")
+    return float(text)
+
+
+def _constant(name: str) -> Any:
+    raise InputRefused(f"{name} is not a JSON value")
+
+
+def load_json(text: str) -> Any:
+    """Strict JSON: no duplicate keys, no NaN or Infinity, numbers of at most
+    :data:`MAX_NUMBER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH`
+    deep, no unpaired surrogates; every refusal is an :class:`InputRefused`.
+    The size is the caller's to check first (:func:`check_size`, :func:`decode_input`).
+    """
+    deep = f"nested more than {MAX_JSON_DEPTH} levels deep"
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                          parse_constant=_constant)
+    except json.JSONDecodeError as err:
+        raise InputRefused(err.msg, err.lineno, err.colno) from None
+    except RecursionError:
+        raise InputRefused(deep) from None
+    stack = [(data, 1)]  # nesting and surrogates, without recursion
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if any("\ud800" <= ch <= "\udfff" for ch in value):
+                raise InputRefused(f"a string with an unpaired surrogate ({show(value)})")
+        elif isinstance(value, (list, dict)):
+            if depth > MAX_JSON_DEPTH:
+                raise InputRefused(deep)
+            items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+            for key, item in items:
+                if key is not None:
+                    stack.append((key, depth))
+                stack.append((item, depth + 1))
+    return data
+
+
+__all__ = ["MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "InputRefused", "show", "too_large",
+           "decode_input", "check_size", "load_json"]
