@@ -47,7 +47,7 @@ def test_classic_state_follows_the_position_move_by_move(handover, after_no, emp
                 assert state.chance[-1].kind == "handover" and state.chance[-1].outcome == state.current_player()
             state.apply_action(rng.choice(state.legal_actions()))
         if state.unfinished:
-            return
+            continue
         pos.tie_break = state.tie_break
         assert pos.winners() == state.winners()
 

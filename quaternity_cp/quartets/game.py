@@ -563,6 +563,10 @@ class QuaternityState:
                 pos.push(pos.pending.answered(answers["yes"]))
                 pushed += 1
         self._stack.append((pushed, before, len(self.chance)))
+        if pos.over and self.rules.tie == "random" and pos.tie_break is None and len(pos.tied()) > 1:
+            at = len(pos.moves)  # a tie for first under tie = random: the winner is drawn (recorded)
+            pos.tie_break = chance_draw(self.seed, "tie_break", at, pos.tied())
+            self.chance.append(ChanceOutcome("tie_break", pos.tie_break, at))
         self._mover = self._draw_mover()
 
     def undo(self) -> None:
@@ -571,6 +575,7 @@ class QuaternityState:
         pushed, before, chances = self._stack.pop()
         for _ in range(pushed):
             self.position.pop()
+        self.position.tie_break = None
         del self.chance[chances:]
         self._mover = before
 
@@ -604,7 +609,7 @@ class QuaternityState:
 
     def record(self) -> dict:
         return record_to_json(self.game, _rules_field(self.preset, self._overrides),
-                              _public_moves(self.position.moves))
+                              _public_moves(self.position.moves), tie_break=self.position.tie_break)
 
     def clone(self) -> "QuaternityState":
         other = object.__new__(QuaternityState)
