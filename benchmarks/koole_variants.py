@@ -29,9 +29,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from quaternity_cp.agents.koole import STRATEGIES, KooleAgent  # noqa: E402
+from quaternity_cp.experiments import KOOLE_PAIRS, KOOLE_PUBLISHED  # noqa: E402
+from quaternity_cp.game import Game  # noqa: E402
 from quaternity_cp.games import derive_seed  # noqa: E402
-from quaternity_cp.quartets.game import ClassicState, _game, classic_rules  # noqa: E402
-from quaternity_cp.tournament import KOOLE_PAIRS, KOOLE_PUBLISHED, seat_orders  # noqa: E402
+from quaternity_cp.quartets.game import ClassicState, classic_rules  # noqa: E402
+from quaternity_cp.tournament import seat_orders  # noqa: E402
 
 
 class AppTable(ClassicState):
@@ -100,7 +102,7 @@ def table(games: int, seed: int, fallback: str) -> dict[tuple[str, ...], dict[st
         held = {s: 0 for s in lineup}
         for k in range(games):
             order = orders[k % len(orders)]
-            state = AppTable(_game(3, 6, 4), derive_seed(derive_seed(seed, i), k), rules=rules, options=options)
+            state = AppTable(Game(3, 6, 4), derive_seed(derive_seed(seed, i), k), rules=rules, options=options)
             agents = [AppKoole(s, second_fallback=fallback) for s in order]
             rngs = [random.Random(derive_seed(derive_seed(seed, i), k, p + 1)) for p in range(3)]
             while not state.is_terminal():

@@ -15,7 +15,7 @@ from quaternity_cp.count import CountLimitError, DealCounter
 from quaternity_cp.errors import IllegalMoveError
 from quaternity_cp.replay import replay
 
-from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
 from .render import console, check_json
 
 MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this

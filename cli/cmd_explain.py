@@ -11,7 +11,7 @@ from quaternity_cp.explain import Explainer
 from quaternity_cp.replay import replay
 
 from . import render
-from .main import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
 
 
 @click.command()

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from .main import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, guarded, read_text
+from .common import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, guarded, read_text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -132,6 +132,7 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     """
     import math
 
+    from quaternity_cp.budget import Limits
     from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.solver import solve as solve_position
 
@@ -146,9 +147,9 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     pos = checked.position
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
-    result = solve_position(board, piece, squares=pos.squares, max_seconds=max_seconds)
+    result = solve_position(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
     data = {
-        "value": result.value if result.value is not None else "unproven",
+        "value": result.verdict,
         "best": None if result.best is None else _move_text(result.best),
         "pv": [_move_text(m) for m in result.pv],
         "nodes": result.nodes,
@@ -165,7 +166,7 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     for line in board_lines(pos.board):
         echo(line)
     echo(status_line(pos))
-    if result.value is None:
+    if not result.proven:
         why = "time limit" if result.status == "time" else "node limit"
         echo(f"Value: unproven (stopped by the {why})")
     elif pos.over:

@@ -1,4 +1,8 @@
-"""``quaternity report``: one self-contained HTML page stepping through a record; SVG pictures of a grid."""
+"""``quaternity report``: one self-contained HTML page stepping through a record, of any registered game.
+
+The record's game is found through the registry (:func:`quaternity_cp.games.record_game`:
+its JSON ``"game"`` field, else the default game); the page is that game's report part.
+"""
 
 from __future__ import annotations
 
@@ -6,47 +10,7 @@ import sys
 
 import click
 
-from .main import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, parse_text, read_text
-
-
-def write_text(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as err:
-        raise InputError(f"{path}: cannot write ({err.strerror})") from None
-
-
-def write_grid_svg(record, result, path: str) -> None:
-    """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
-    from quaternity_cp.svg import grid_svg
-
-    note = None
-    if result.error is not None:
-        i = result.error_index
-        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
-    write_text(path, grid_svg(result.position, note=note))
-
-
-def write_grid_svg_as(record, result, value: str, file: str, engine: str, path: str) -> None:
-    """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
-    from quaternity_cp.svg import grid_svg
-
-    from .view import private_view
-
-    seat, hand, knowledge = private_view(record, result, value, file, engine)
-    note = None
-    if result.error is not None:
-        i = result.error_index
-        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
-    write_text(path, grid_svg(result.position, constraints=knowledge.constraints, mine=hand, viewer=seat, note=note))
-
-
-def _is_quarto(text: str) -> bool:
-    """Whether a file is a Quarto record or position (``quaternity quarto check`` reads those)."""
-    from quaternity_cp.report import is_quarto_text
-
-    return is_quarto_text(text)
+from .common import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, read_text, write_text
 
 
 @click.command()
@@ -69,19 +33,20 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     needs no network. Quarto records show the board after each move. Exit code 1
     when the record has an illegal move (the page is written all the same).
     """
+    from quaternity_cp.games import OptionError, load_all, record_game
+
     name = "<stdin>" if file == "-" else file
     text = read_text(file)
-    if _is_quarto(text):
-        from quaternity_cp.report import quarto_report
-
-        html, valid = quarto_report(text, title=title or name)
-        write_text(output, html)
-        sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
-    from quaternity_cp.replay import replay
-    from quaternity_cp.report import record_report
-
-    record = parse_text(text, rules, name)
-    html = record_report(record, engine=default_engine(engine), title=title or name, explain=not no_explain)
+    spec = load_all()[record_game(text)]
+    options = {"engine": default_engine(engine), "explain": not no_explain}
+    if rules is not None:
+        options["rules"] = rules
+    try:
+        html, valid = spec.report(text, name=name, title=title, **options)
+    except OptionError as err:
+        raise InputError(f"--{err.option.replace('_', '-')}: {err}") from None
     write_text(output, html)
-    valid = replay(record, engine=default_engine(engine), mark_forced=False).valid
     sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
+
+
+__all__ = ["report"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .main import InputError, guarded
+from .common import InputError, guarded
 
 
 @click.command()

@@ -11,15 +11,14 @@ from rich.console import Console
 from rich.tree import Tree
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.formats import _rules_text
 from quaternity_cp.game import Game
 from quaternity_cp.position import Position
 from quaternity_cp.replay import replay
 from quaternity_cp.rules import Rules
-from quaternity_cp.solver import GOALS, SolveResult
+from quaternity_cp.solver import GOALS, Limits, SolveResult
 from quaternity_cp.solver import solve as solve_position
 
-from .main import (
+from .common import (
     EXIT_ILLEGAL,
     EXIT_OK,
     InputError,
@@ -28,6 +27,7 @@ from .main import (
     emit_json,
     guarded,
     load,
+    rules_option,
 )
 
 EXIT_INTERRUPTED = 130
@@ -100,8 +100,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     progress, done = _progress(as_json)
     try:
         res = solve_position(position, goal, seat, max_questions=max_questions, depth=depth,
-                             max_positions=max_positions, max_seconds=max_seconds,
-                             engine=engine, progress=progress)
+                             limits=Limits(max_positions, max_seconds), engine=engine, progress=progress)
     finally:
         done()
     if as_json:
@@ -120,12 +119,7 @@ def _finite_seconds(value: float | None) -> float | None:
 
 
 def _parse_rules(rules: str | None) -> Rules:
-    if rules is None:
-        return Rules()
-    try:
-        return Rules.from_spec(_rules_text(rules, 0))
-    except QuaternityError as err:
-        raise InputError(f"--rules: {err}") from None
+    return Rules() if rules is None else rules_option(rules)
 
 
 def _fail_position(as_json: bool, message: str) -> None:

@@ -10,7 +10,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
-from .main import EXIT_OK, InputError, emit_json, guarded
+from quaternity_cp.experiments import KOOLE_GAME, KOOLE_OPTIONS
+
+from .common import EXIT_OK, InputError, emit_json, guarded
 from .render import console
 
 
@@ -52,12 +54,16 @@ def _pct(x: float | None) -> str:
 
 
 @click.command()
-@click.option("--game", default="quartets", show_default=True, help="A registered game: quartets or quarto.")
-@click.option("--preset", default="classic", show_default=True,
-              help="quartets: the rules preset (classic, quaternity, quaternity-seat, blind, pythagoras).")
-@click.option("--players", type=click.IntRange(2, 100), default=3, show_default=True, help="quartets: players.")
-@click.option("--sets", type=click.IntRange(1, 1000), default=6, show_default=True, help="quartets: sets.")
-@click.option("--set-size", type=click.IntRange(1, 100), default=4, show_default=True, help="quartets: cards per set.")
+@click.option("--game", default=KOOLE_GAME, show_default=True, help="A registered game (quaternity play --help lists them).")
+@click.option("--preset", default=KOOLE_OPTIONS["preset"], show_default=True,
+              help="The rules preset, for a game with presets (quartets: classic, quaternity, quaternity-seat, blind, "
+                   "pythagoras).")
+@click.option("--players", type=click.IntRange(2, 100), default=KOOLE_OPTIONS["players"], show_default=True,
+              help="Players, for a game with a choice.")
+@click.option("--sets", type=click.IntRange(1, 1000), default=KOOLE_OPTIONS["sets"], show_default=True,
+              help="Sets, for a game of sets.")
+@click.option("--set-size", type=click.IntRange(1, 100), default=KOOLE_OPTIONS["set_size"], show_default=True,
+              help="Cards per set, for a game of sets.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE",
               help="Any other game option, e.g. a rule option (tie=shared) or Quarto's squares=true; repeatable.")
 @click.option("--agents", required=True, help="The line-up, one agent per seat, comma-separated.")
@@ -74,14 +80,17 @@ def _pct(x: float | None) -> str:
 def tournament(game, preset, players, sets, set_size, extra, agents, games, seed, workers, cluster, records, plot,
                as_json):
     """Play seeded games between agents, seats rotated, and report win rates with 95% intervals."""
+    from quaternity_cp.games import load_all
     from quaternity_cp.tournament import check_lineup, plot_results, run_tournament
 
     lineup = [a.strip() for a in agents.split(",")]
     if any(not a for a in lineup):
         raise InputError(f"--agents: an empty agent name in {agents!r}")
     options = _parse_options(extra)
-    if game == "quartets":
-        options = {"preset": preset, "players": players, "sets": sets, "set_size": set_size, **options}
+    spec = load_all().get(game)
+    if spec is not None:  # the table options go to a game that has them; their defaults: the seed's experiment
+        table = {"preset": preset, "players": players, "sets": sets, "set_size": set_size}
+        options = {**{k: v for k, v in table.items() if spec.option(k) is not None}, **options}
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise InputError(f"--plot: {plot}: the picture must be a .png or .svg file")
     check_lineup(game, lineup, options)
@@ -153,7 +162,7 @@ def experiment():
 @guarded
 def koole(games, seed, workers, cluster, second_fallback, as_json):
     """The seed's experiment: every combination of the four koole strategies at 3 players x 6 sets of 4."""
-    from quaternity_cp.tournament import koole_experiment
+    from quaternity_cp.experiments import koole_experiment
 
     with _progress() as bar:
         task = bar.add_task("koole experiment", total=games * 20)

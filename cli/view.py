@@ -6,7 +6,7 @@ from quaternity_cp.errors import QuaternityError
 from quaternity_cp.knowledge import Knowledge, PositionView, seat_view
 from quaternity_cp.replay import Replay
 
-from .main import InputError
+from .common import InputError
 
 
 def seat_of(record, value: str, file: str) -> int:
@@ -40,7 +40,7 @@ def view_result(result: Replay, knowledge: Knowledge) -> Replay:
 def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:
     """``analyze --as``: prints the seat's view; returns whether the record and view are valid."""
     from . import render
-    from .main import emit_json
+    from .common import emit_json
 
     seat, hand, knowledge = private_view(record, result, value, file, engine)
     seen = view_result(result, knowledge)

@@ -354,25 +354,6 @@ def parse_record_fields(game: Game, rules: Rules, data: Mapping[str, Any], *, fr
     return hands, first, tie_break
 
 
-def parse_deal_text(text: str, lineno: int) -> Any:
-    """A ``deal:`` header of the plain text format: ``0=A0 A1 B2; 1=...`` (or a JSON object)."""
-    text = text.strip()
-    if text.startswith("{"):
-        from .formats import load_json
-
-        return load_json(text, "JSON")
-    out: dict[str, list[str]] = {}
-    for part in (p for p in text.split(";") if p.strip()):
-        if "=" not in part:
-            raise _format_error(f"line {lineno}: deal: expected player=cards, got {part.strip()!r}")
-        key, cards = part.split("=", 1)
-        key = key.strip()
-        if key in out:
-            raise _format_error(f"line {lineno}: deal: player {key!r} given twice")
-        out[key] = [c for c in cards.replace(",", " ").split() if c]
-    return out
-
-
 def tie_break_problem(position, tie_break: int | None) -> str | None:
     """Why a recorded tie-break does not fit a finished game (not tied, or not among the tied), or None."""
     if tie_break is None or not position.over:

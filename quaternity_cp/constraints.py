@@ -31,9 +31,12 @@ def bits(mask: int) -> Iterator[int]:
         p += 1
 
 
-def _make(players, set_size, in_play, hands, domains, lo, hi) -> "Constraints":
-    """A Constraints value built directly (the dataclass constructor of a frozen class sets each field
-    through object.__setattr__; this is the same value, several times faster: hot in the solver)."""
+def make_constraints(players: int, set_size: int, in_play: tuple[bool, ...], hands: tuple[int, ...],
+                     domains: tuple[int, ...], lo: tuple[tuple[int, ...], ...],
+                     hi: tuple[tuple[int, ...], ...]) -> "Constraints":
+    """``Constraints(players, set_size, in_play, hands, domains, lo, hi)`` built directly: the same value,
+    several times faster (the dataclass constructor of a frozen class sets each field through
+    ``object.__setattr__``); for the hot paths (the derived constraints below, the solver)."""
     c = object.__new__(Constraints)
     c.__dict__.update(players=players, set_size=set_size, in_play=in_play, hands=hands, domains=domains,
                       lo=lo, hi=hi)
@@ -131,7 +134,7 @@ class Constraints:
         """Only the seats in ``mask`` may hold ``card``."""
         domains = list(self.domains)
         domains[card] &= mask
-        return _make(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
+        return make_constraints(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
 
     def with_bounds(self, p: int, s: int, lo: int | None = None, hi: int | None = None) -> "Constraints":
         """Raise seat p's lower bound on set s to ``lo`` and/or lower its upper bound to ``hi``."""
@@ -144,14 +147,14 @@ class Constraints:
             his = his[:p] + (tuple(row),) + his[p + 1:]
         if los is self.lo and his is self.hi:
             return self
-        return _make(self.players, self.set_size, self.in_play, self.hands, self.domains, los, his)
+        return make_constraints(self.players, self.set_size, self.in_play, self.hands, self.domains, los, his)
 
     def with_whole_set(self, p: int, s: int) -> "Constraints":
         """Every card of s is with seat p."""
         domains = list(self.domains)
         for c in self.cards_of(s):
             domains[c] &= 1 << p
-        return _make(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
+        return make_constraints(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
 
     def transfer(self, card: int, giver: int, taker: int) -> "Constraints":
         """``card`` moves from giver to taker (a yes answer).
@@ -174,7 +177,7 @@ class Constraints:
         hi[taker][s] = min(S, hi[taker][s] + 1)
         lo[giver][s] = max(0, lo[giver][s] - 1)
         hi[giver][s] -= 1
-        return _make(self.players, self.set_size, self.in_play, tuple(hands), tuple(domains),
+        return make_constraints(self.players, self.set_size, self.in_play, tuple(hands), tuple(domains),
                      tuple(map(tuple, lo)), tuple(map(tuple, hi)))
 
     def obviously_infeasible(self) -> bool:

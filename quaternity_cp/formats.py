@@ -18,11 +18,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from . import effects, jsonio
+from .classic import parse_record_fields
 from .constraints import Constraints, bits, mask_of
 from .errors import FormatError, QuaternityError
 from .game import Declaration, Game, Move, Question
-from .jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, InputRefused, check_size
-from .jsonio import show as _show
+from .jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, InputRefused, check_size, show
 from .position import Position, State
 from .rules import Rules
 
@@ -121,7 +121,7 @@ def _check_move_count(count: int, where: str) -> None:
 # -- helpers -------------------------------------------------------------------------
 def _int(value: Any, where: str, *, low: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{where}: expected a whole number, got {_show(value)}")
+        raise FormatError(f"{where}: expected a whole number, got {show(value)}")
     if low is not None and value < low:
         raise FormatError(f"{where}: must be at least {low}, got {value}")
     return value
@@ -181,12 +181,12 @@ def _move_from_json(game: Game, item: Any, where: str) -> Move:
             answer = item.get("answer")
             table = {"yes": True, "no": False, "+": True, "-": False, True: True, False: False, None: None}
             if not isinstance(answer, (str, bool, type(None))) or answer not in table:
-                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {_show(answer)}")
+                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {show(answer)}")
             card = item["card"]
             if not isinstance(card, str):
-                raise FormatError(f"{where}: card must be a card name like \"A0\", got {_show(card)}")
+                raise FormatError(f"{where}: card must be a card name like \"A0\", got {show(card)}")
             return Question(game.player(item["asker"]), game.player(item["target"]), game.card(card), table[answer])
-        raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {_show(item)}")
+        raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {show(item)}")
     except FormatError:
         raise
     except QuaternityError as err:
@@ -200,7 +200,7 @@ def _moves(game: Game, items: Any, *, field_name: str = "moves") -> tuple[list[M
     moves, texts = [], []
     for i, item in enumerate(items, 1):
         text = item if isinstance(item, str) else json.dumps(item)
-        move = _move_from_json(game, item, f"move {i} ({text if len(text) <= 60 else _show(item)})")
+        move = _move_from_json(game, item, f"move {i} ({text if len(text) <= 60 else show(item)})")
         moves.append(move)
         texts.append(text)
     _check_open_last(game, moves, texts)
@@ -235,8 +235,6 @@ def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record
     start = None
     if set(data) & POSITION_KEYS:
         start = _position_state(game, rule_set, data)
-    from .classic import parse_record_fields
-
     deal, first, tie_break = parse_record_fields(game, rule_set, data, from_start=start is None)
     if start is not None and rule_set.dealt:  # a position under dealt: every put-down due was made
         start = replace(start, constraints=effects.settle(start.constraints))
@@ -283,8 +281,6 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         data["rules"] = _rules_text(*header["rules"])
     game = _game(data)
     rule_set = _rules(data.get("rules"), rules)
-    from .classic import parse_deal_text, parse_record_fields
-
     extra = {key: header[key][0] for key in ("first", "tie_break") if key in header}
     if "deal" in header:
         extra["deal"] = parse_deal_text(*header["deal"])
@@ -295,7 +291,7 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         try:
             moves.append(game.parse_move(tok))
         except QuaternityError as err:
-            raise FormatError(f"move {i} ({tok if len(tok) <= 60 else _show(tok)}, line {lineno}): {err}") from None
+            raise FormatError(f"move {i} ({tok if len(tok) <= 60 else show(tok)}, line {lineno}): {err}") from None
         texts.append(tok)
     _check_open_last(game, moves, texts)
     return Record(game, rule_set, moves, None, texts, deal, first, tie_break)
@@ -317,6 +313,12 @@ def _rules_text(value: str, lineno: int) -> Any:
         raise FormatError(f"line {lineno}: rules: {err}" if lineno else str(err)) from None
 
 
+def rules_text(value: str) -> Any:
+    """A rules value given outside a file (a command-line option), read as a ``rules:`` header is:
+    the spec for :meth:`Rules.from_spec <quaternity_cp.rules.Rules.from_spec>`."""
+    return _rules_text(value, 0)
+
+
 def _rules_spec(value: str) -> Any:
     value = value.strip()
     if not value:
@@ -329,14 +331,14 @@ def _rules_spec(value: str) -> Any:
     for i, part in enumerate(p for p in re.split(r"[\s,]+", value) if p):
         if "=" not in part:
             if i:
-                raise FormatError(f"expected option=value, got {_show(part)}")
+                raise FormatError(f"expected option=value, got {show(part)}")
             spec["preset"] = part
             continue
         key, val = part.split("=", 1)
         if key.replace("-", "_") in {k.replace("-", "_") for k in spec}:
-            raise FormatError(f"option {_show(key)} given twice")
+            raise FormatError(f"option {show(key)} given twice")
         if not val:
-            raise FormatError(f"option {_show(key)} has no value")
+            raise FormatError(f"option {show(key)} has no value")
         low = val.lower()
         spec[key] = True if low in ("true", "yes") else False if low in ("false", "no") else val
     if not spec:
@@ -351,7 +353,7 @@ def _check_rule_keys(spec: Any) -> None:
         for key in spec:
             norm = str(key).replace("-", "_")
             if norm in seen:
-                raise FormatError(f"option {_show(key)} given twice")
+                raise FormatError(f"option {show(key)} given twice")
             seen.add(norm)
 
 
@@ -563,6 +565,24 @@ def position_to_json(position: Position) -> dict[str, Any]:
     if st.pending is not None:
         out["question"] = g.move_str(st.pending)
     return out
+
+
+def parse_deal_text(text: str, lineno: int) -> Any:
+    """A ``deal:`` header of the plain text format: ``0=A0 A1 B2; 1=...`` (or a JSON object)."""
+    text = text.strip()
+    if text.startswith("{"):
+        return load_json(text, "JSON")
+    out: dict[str, list[str]] = {}
+    for part in (p for p in text.split(";") if p.strip()):
+        if "=" not in part:
+            raise FormatError(f"line {lineno}: deal: expected player=cards, got {part.strip()!r}")
+        key, cards = part.split("=", 1)
+        key = key.strip()
+        if key in out:
+            raise FormatError(f"line {lineno}: deal: player {key!r} given twice")
+        out[key] = [c for c in cards.replace(",", " ").split() if c]
+    return out
+
 
 
 def _rules_json(rules: Rules) -> Any:

@@ -13,15 +13,17 @@ text form comes from :meth:`GameState.action_to_string` and is read back by
 may know and nothing more (in classic Quartets: the public record and its own
 hand, never the deal); it is the only input an agent gets.
 
->>> sorted(GAMES) == sorted(GAMES)  # games register themselves on import
-True
+>>> sorted(load_all())  # every game module registers its game when imported
+['quartets', 'quarto']
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Protocol, runtime_checkable
+from typing import Any, Callable, Hashable, Mapping, Protocol, runtime_checkable
+
+from .errors import QuaternityError
 
 TERMINAL = -1  # current_player() of a finished game
 
@@ -87,16 +89,152 @@ class Agent(Protocol):
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game's ``new_state``, as a front end offers it to a person.
+
+    ``type`` is ``bool``, ``int`` or ``str``; ``default`` is the value a front
+    end proposes; ``choices`` (str) or ``low``..``high`` (int) bound what a
+    person may choose at a table (the game itself may accept more: its
+    ``new_state`` checks its own limits). ``label`` names the field of a form,
+    ``help`` says in one line what it does.
+    """
+
+    name: str
+    type: type
+    default: Any
+    label: str = ""
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The option as JSON (the web page builds its form from it)."""
+        out: dict[str, Any] = {"name": self.name, "type": self.type.__name__, "default": self.default,
+                               "label": self.label or self.name, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.low is not None:
+            out["min"] = self.low
+        if self.high is not None:
+            out["max"] = self.high
+        return out
+
+
+class OptionError(QuaternityError, ValueError):
+    """A bad value of one option of a game's part (``option`` names it, the message says what is wrong)."""
+
+    def __init__(self, option: str, message: str):
+        super().__init__(message)
+        self.option = option
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """A registered game: how to make a fresh state and which agents can play it."""
+    """A registered game: how to make a fresh state, what a front end needs to offer it, and its own parts.
+
+    Metadata: ``min_players``..``max_players`` seats (``players_option``
+    names the option that sets the number, when it varies), ``options`` (what
+    a person chooses at a table), whether the game has ``hidden_information``,
+    ``default_agent`` (fills the other seats) and ``hint_agent`` (suggests a
+    move to a person), and ``seat_label`` (how a front end names a seat:
+    "seat 1", "player 1").
+
+    ``parts`` maps a part's name to where it lives, ``"module:attribute"`` (or
+    ``"module"``), imported on first use so that registering a game loads none
+    of them: ``check`` (see :meth:`check_record`), ``svg`` (see :meth:`svg`),
+    ``report`` (see :meth:`report`) and ``web`` (the module that draws a web
+    table's view: ``view(table, *, probabilities)``, and optionally
+    ``explain(table, *, card, set_name, seat)`` and ``verdict(table)``).
+    The agents are those registered for the game (:func:`register_agent`).
+    """
 
     name: str
     new_state: Callable[..., GameState]  # new_state(seed: int, **options) -> GameState
-    agents: dict[str, Callable[[], Agent]] = field(default_factory=dict)
     description: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    players_option: str | None = None
+    options: tuple[OptionSpec, ...] = ()
+    hidden_information: bool = False
+    default_agent: str | None = None
+    hint_agent: str | None = None
+    seat_label: str = "seat"
+    parts: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def agents(self) -> dict[str, Callable[[], Agent]]:
+        """name -> factory of every agent registered for this game (all of them once :func:`load_all` ran)."""
+        return AGENTS.setdefault(self.name, {})
+
+    def option(self, name: str) -> OptionSpec | None:
+        """The option called ``name``, or None."""
+        return next((o for o in self.options if o.name == name), None)
+
+    def default_options(self) -> dict[str, Any]:
+        """Every option at the value a front end proposes."""
+        return {o.name: o.default for o in self.options}
+
+    def seats(self, options: Mapping[str, Any]) -> int:
+        """The number of seats of a game made with ``options``."""
+        if self.players_option is None:
+            return self.min_players
+        spec = self.option(self.players_option)
+        return int(options.get(self.players_option, spec.default if spec is not None else self.min_players))
+
+    def part(self, name: str) -> Any:
+        """The game's part ``name``, imported on first use (a game without it raises QuaternityError)."""
+        import importlib
+
+        target = self.parts.get(name)
+        if target is None:
+            raise QuaternityError(f"the game {self.name} has no {name} part")
+        module, _, attribute = target.partition(":")
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attribute) if attribute else loaded
+
+    def check_record(self, record: dict) -> None:
+        """Raise the game's error, with a one-line message, unless ``record`` (JSON data) is a legal game of it."""
+        self.part("check")(record)
+
+    def svg(self, state: GameState) -> str:
+        """A picture of ``state`` as an SVG document (the public view of it)."""
+        return str(self.part("svg")(state))
+
+    def report(self, text: str, *, name: str = "<record>", title: str | None = None,
+               **options: Any) -> tuple[str, bool]:
+        """The self-contained HTML page stepping through the record ``text``, and whether the record is legal.
+
+        ``name`` is the file's name for messages, ``title`` the page's; further
+        ``options`` are the game's own (a game ignores those it has none of).
+        A file that cannot be read raises the game's error, a bad option
+        :class:`OptionError`.
+        """
+        html, valid = self.part("report")(text, name=name, title=title, **options)
+        return html, valid
+
+    def to_json(self) -> dict[str, Any]:
+        """What a front end needs to offer the game, as JSON."""
+        return {
+            "description": self.description,
+            "agents": sorted(self.agents),
+            "default_agent": self.default_agent,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "players_option": self.players_option,
+            "seat_label": self.seat_label,
+            "hidden_information": self.hidden_information,
+            "options": [o.to_json() for o in self.options],
+        }
 
 
 GAMES: dict[str, GameSpec] = {}
+
+#: game -> agent name -> factory; filled by :func:`register_agent`, read through :attr:`GameSpec.agents`.
+AGENTS: dict[str, dict[str, Callable[[], Agent]]] = {}
+
+#: The game a front end offers first, and the game of a record that names none.
+DEFAULT_GAME = "quartets"
 
 
 def register_game(spec: GameSpec) -> GameSpec:
@@ -105,9 +243,17 @@ def register_game(spec: GameSpec) -> GameSpec:
     return spec
 
 
-def register_agent(game: str, name: str, factory: Callable[[], Agent]) -> None:
-    """Make an agent known for a registered game."""
-    GAMES[game].agents[name] = factory
+def register_agent(game: str, name: str, factory: Callable[[], Agent] | None = None) -> Any:
+    """Make an agent known for a game (the game need not be registered yet): ``register_agent(game, name,
+    factory)``, or as a decorator of a factory, ``@register_agent(game, name)``."""
+    if factory is None:
+        def decorator(f: Callable[[], Agent]) -> Callable[[], Agent]:
+            AGENTS.setdefault(game, {})[name] = f
+            return f
+
+        return decorator
+    AGENTS.setdefault(game, {})[name] = factory
+    return factory
 
 
 def derive_seed(seed: int, *path: int) -> int:
@@ -118,17 +264,18 @@ def derive_seed(seed: int, *path: int) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-#: The modules that register games, imported by :func:`load_all`.
+#: The modules that register games, then those that register agents, imported by :func:`load_all`.
 GAME_MODULES = ("quaternity_cp.quartets", "quaternity_cp.quarto.game")
+AGENT_MODULES = ("quaternity_cp.agents", "quaternity_cp.quarto.agents")
 
 
 def load_all() -> dict[str, GameSpec]:
-    """Import every game module present (each registers itself) and return the registry."""
+    """Import every game module present, then every agent module (each registers itself); the registry."""
     import importlib
     import importlib.util
     import sys
 
-    for name in GAME_MODULES:
+    for name in GAME_MODULES + AGENT_MODULES:
         if name in sys.modules:
             continue
         parent = name.rpartition(".")[0]
@@ -139,5 +286,26 @@ def load_all() -> dict[str, GameSpec]:
     return GAMES
 
 
-__all__ = ["TERMINAL", "GameState", "Agent", "GameSpec", "GAMES", "register_game", "register_agent", "derive_seed",
-           "load_all"]
+def record_game(text: str) -> str:
+    """The registered game a record or position file belongs to: the one its JSON ``"game"`` field names,
+    else :data:`DEFAULT_GAME` (plain text, JSON without the field, a name no game has).
+
+    >>> record_game('{"game": "quarto", "moves": []}'), record_game("players: 2")
+    ('quarto', 'quartets')
+    """
+    import json
+
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except (ValueError, RecursionError):
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] in load_all():
+            return str(data["game"])
+    return DEFAULT_GAME
+
+
+__all__ = ["TERMINAL", "GameState", "Agent", "OptionSpec", "OptionError", "GameSpec", "GAMES", "AGENTS",
+           "DEFAULT_GAME", "register_game", "register_agent", "derive_seed", "GAME_MODULES", "AGENT_MODULES",
+           "load_all", "record_game"]

@@ -14,7 +14,7 @@ only answer questions about a :class:`~quaternity_cp.constraints.Constraints`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Callable, ClassVar, Iterator, Sequence
 
 from . import effects
 from .constraints import Constraints
@@ -385,8 +385,7 @@ class Position:
         st = replace(st, constraints=c, pending=None, ply=ply)
         if answer and self.rules.dealt:
             st = replace(st, window=(x, y, card // self.game.set_size))
-        st = self._auto_claim(st)
-        return self._hand_over(st, effects.next_order(answer, x, y, self.game.players, self.rules.after_no))
+        return self.finish_move(st, effects.next_order(answer, x, y, self.game.players, self.rules.after_no))
 
     def _declare(self, st: State, move: Declaration) -> State:
         g = self.game
@@ -405,8 +404,7 @@ class Position:
             raise IllegalMoveError(Illegal.IMPOSSIBLE_DECLARATION, move)
         st = replace(st, constraints=whole, ply=st.ply + 1, last_claims=())
         st = self._claim(st, [(s, p)])
-        st = self._auto_claim(st)
-        return self._hand_over(st, (p,))
+        return self.finish_move(st, (p,))
 
     def _claim(self, st: State, claims: Sequence[tuple[int, int]]) -> State:
         if not claims:
@@ -428,6 +426,11 @@ class Position:
             reached=tuple(reached),
             last_claims=st.last_claims + tuple(claims),
         )
+
+    def finish_move(self, st: State, order: tuple[int, ...]) -> State:
+        """The end of a completed answer or declaration in state ``st``: the automatic claims
+        (``auto_claim``), then the hand-over to the first of ``order`` (see :mod:`quaternity_cp.effects`)."""
+        return self._hand_over(self._auto_claim(st), order)
 
     def _auto_claim(self, st: State) -> State:
         if not self.rules.auto_claim:
@@ -588,8 +591,11 @@ class Position:
     def __repr__(self):
         return f"<Position {self.game!r} rules={self.rules.name} ply={self._state.ply} turn={self.turn}>"
 
-    def _repr_html_(self) -> str:
-        """The knowledge grid as SVG, for notebooks (see :mod:`quaternity_cp.svg`)."""
-        from .svg import grid_svg, wrap_html
+    #: Draws a position as HTML for notebooks; set by the game's pictures when they load
+    #: (:func:`quaternity_cp.quartets.svg.position_html`), so that the core imports no picture.
+    html_picture: ClassVar[Callable[["Position"], str] | None] = None
 
-        return wrap_html(grid_svg(self))
+    def _repr_html_(self) -> str | None:
+        """The knowledge grid for notebooks, once the pictures are loaded (None: the plain text form)."""
+        draw = Position.html_picture
+        return None if draw is None else draw(self)

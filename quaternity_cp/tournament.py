@@ -1,7 +1,7 @@
 """Tournaments: many seeded games between agents, for every registered game, on one machine or a cluster.
 
-One runner serves every game of :mod:`quaternity_cp.games` (Quartets in every
-preset, Quarto). Game ``k`` of a tournament is played from the seed
+One runner serves every game of :mod:`quaternity_cp.games` and knows none by
+name: the game and its agents come from the registry. Game ``k`` of a tournament is played from the seed
 ``derive_seed(seed, k)`` (each seat's agent gets ``derive_seed(seed, k, seat + 1)``)
 and with the ``k mod m``-th of the ``m`` distinct seat orders of the line-up, so
 every seat order is played equally often when the number of games is a
@@ -9,6 +9,7 @@ multiple of ``m``, and the results never depend on how many workers ran the
 games or in which order they finished. Games run in batches on a local process
 pool (``workers``) or on a Dask distributed cluster (``cluster``: a scheduler
 address or a ``Client``); the statistics are computed afterwards, in game order.
+Published experiments built on it live in :mod:`quaternity_cp.experiments`.
 
 >>> result = run_tournament("quartets", ["koole-first", "koole-random", "koole-random"], games=6, seed=1,
 ...                         options={"preset": "classic", "players": 3, "sets": 6, "set_size": 4})
@@ -72,7 +73,7 @@ def seat_orders(lineup: Sequence[str]) -> list[tuple[str, ...]]:
 def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: int,
               record: bool = False) -> GameResult:
     """Play game ``index`` of a tournament with seed ``seed``: the agents ``seats`` in seat order."""
-    spec = GAMES.get(game) or load_all()[game]
+    spec = load_all()[game]  # a worker process loads the games (and their agents) here
     state = spec.new_state(derive_seed(seed, index), **options)
     agents = [spec.agents[name]() for name in seats]
     rngs = [random.Random(derive_seed(seed, index, p + 1)) for p in range(len(seats))]
@@ -333,77 +334,3 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
 
 __all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "wilson", "plot_results",
            "TournamentResult", "GameResult", "TournamentError", "check_lineup"]
-
-
-# -- the seed's experiment ------------------------------------------------------------------------
-#: The web app's published win rates (% of its games won; own strategy against the two opponents),
-#: rows own strategy, columns the opponent pairs of KOOLE_PAIRS; about 1,000 games a cell.
-KOOLE_PUBLISHED = {
-    "random": (33, 17, 25, 25, 13, 18, 18, 23, 21, 24),
-    "first": (66, 44, 51, 51, 33, 38, 37, 36, 33, 40),
-    "second": (49, 30, 39, 48, 25, 32, 40, 33, 36, 39),
-    "combined": (51, 31, 32, 38, 26, 27, 30, 28, 30, 33),
-}
-KOOLE_PAIRS = (("random", "random"), ("random", "first"), ("random", "second"), ("random", "combined"),
-               ("first", "first"), ("first", "second"), ("first", "combined"), ("second", "second"),
-               ("second", "combined"), ("combined", "combined"))
-KOOLE_PUBLISHED_GAMES = 1000
-KOOLE_OPTIONS = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
-
-
-def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, cluster: Any = None,
-                     second_fallback: str = "first",
-                     progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Every line-up of three koole strategies at 3 players x 6 sets of 4, ``games`` games each.
-
-    ``second_fallback = "random"`` plays the second-order strategy as the app's
-    earlier code did (agent ``koole-second-random``) instead of its current code.
-
-    Returns ``cells``: one per (own strategy, opponent pair) with our win rate, its
-    standard error and 95% interval, the published figure and the difference in
-    standard errors of the difference (both samples' errors combined), and
-    ``lineups``: the tournament summary of each of the 20 line-ups.
-    """
-    from .agents.koole import STRATEGIES
-
-    if second_fallback not in ("first", "random"):
-        raise TournamentError(f"second_fallback must be first or random, not {second_fallback!r}")
-    agent = {s: f"koole-{s}" for s in STRATEGIES}
-    if second_fallback == "random":
-        agent["second"] = "koole-second-random"
-    lineups = list(itertools.combinations_with_replacement(STRATEGIES, 3))
-    total = games * len(lineups)
-    summaries: dict[tuple[str, ...], dict] = {}
-    start = time.monotonic()
-    for i, lineup in enumerate(lineups):
-        def step(done: int, _n: int, base: int = i * games) -> None:
-            if progress is not None:
-                progress(base + done, total)
-
-        result = run_tournament("quartets", [agent[s] for s in lineup], games, derive_seed(seed, i),
-                                options=KOOLE_OPTIONS, workers=workers, cluster=cluster, progress=step)
-        summaries[lineup] = result.summary()
-    cells = []
-    for own in STRATEGIES:
-        for j, pair in enumerate(KOOLE_PAIRS):
-            lineup = tuple(sorted((own, *pair), key=STRATEGIES.index))
-            entry = summaries[lineup]["results"][agent[own]]
-            n = entry["seats_held"]
-            p = entry["win_rate"]
-            theirs = KOOLE_PUBLISHED[own][j] / 100
-            se_ours = math.sqrt(p * (1 - p) / n) if n else 0.0
-            se_theirs = math.sqrt(theirs * (1 - theirs) / KOOLE_PUBLISHED_GAMES)
-            se = math.hypot(se_ours, se_theirs)
-            cells.append({
-                "strategy": own, "opponents": list(pair), "games": n, "ours": p, "se": se_ours,
-                "ci95": entry["ci95"], "theirs": theirs, "difference": p - theirs,
-                "z": (p - theirs) / se if se > 0 else 0.0,
-            })
-    return {
-        "experiment": "koole", "options": KOOLE_OPTIONS, "games_per_lineup": games, "seed": seed,
-        "second_fallback": second_fallback,
-        "cells": cells,
-        "lineups": [{"lineup": [agent[s] for s in k], **{key: v[key] for key in ("results", "seats", "length")}}
-                    for k, v in summaries.items()],
-        "run": {"seconds": time.monotonic() - start, "workers": workers},
-    }

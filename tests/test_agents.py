@@ -392,3 +392,18 @@ def test_classic_options_initial_quartets_and_unsupported_forced_no_question():
         assert replay(record_from_json(state.record())).valid
     with pytest.raises(Exception, match="forced_no_question"):
         new_state(1, preset="classic", forced_no_question=False)
+
+
+@pytest.mark.parametrize("agent", [KnowledgeAgent, CautiousAgent])
+def test_an_answerer_with_nothing_to_gain_either_way_says_no(agent):
+    """Both answers are legal and neither claims a set: the tie goes to "no" (the answerer then has the turn)."""
+    state = new_state(0, preset="quaternity", players=3, sets=3, set_size=3)
+    state.apply_action(Question(0, 1, 0))
+    legal = state.legal_actions()
+    assert state.current_player() == 1 and {a.answer for a in legal} == {True, False}
+    obs = state.observation(1)
+    for a in legal:
+        assert obs.position().push(a) == ()  # no claim after either answer
+    for order in (legal, legal[::-1]):
+        for seed in range(3):
+            assert agent().step(obs, list(order), random.Random(seed)) == Question(0, 1, 0, False)

@@ -148,7 +148,10 @@ def test_consistent_position_files_still_read(tmp_path):
     data = json.loads(run("check", path, "--json").output)
     assert data["over"] and data["winners"] == [0]
     path.write_text("{" + HEAD + ', "hands": [2, 0, 2], "claimed": {"A": 1}, "turn": [0, 2], "cards": {"B0": [0, 2]}}')
-    assert run("check", path).exit_code == 0
+    result = run("check", path, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["valid"], data["turn"], data["claimed"], data["scores"]) == (True, [0, 2], {"A": 1}, [0, 1, 0])
 
 
 # -- command-line options --------------------------------------------------------------------
@@ -162,7 +165,9 @@ def test_rules_option_errors(tmp_path):
         one_line_error(run(command, path, "--rules", "quaternity", "--rules", "blind"), "--rules: given more than once")
     one_line_error(run("check", path, "--rules", '{"tie": "first", "tie": "shared"}'), 'key "tie" given twice')
     result = run("check", path, "--rules", "blind,handover=seat", "--json")
-    assert result.exit_code == 0
+    assert result.exit_code == 0, result.output
+    rules = json.loads(result.output)["rules"]  # the preset's options, with the one given on top
+    assert (rules["handover"], rules["invalid"], rules["declare"], rules["tie"]) == ("seat", "lose", True, "first")
 
 
 # -- limits ----------------------------------------------------------------------------------
@@ -180,7 +185,11 @@ def test_too_many_moves_is_refused_before_replaying(tmp_path):
     one_line_error(run("count", path), "field 'moves': 100,001 moves")
     # at the limit the record is read (and replayed: its second move is illegal)
     path.write_text(json.dumps({"players": 2, "sets": 2, "set_size": 2, "moves": ["0>1:A0+"] * MAX_MOVES}))
-    assert run("check", path).exit_code == 1
+    result = run("check", path)
+    assert result.exit_code == 1
+    illegal = [line for line in result.output.splitlines() if "ILLEGAL" in line]
+    assert len(illegal) == 1 and illegal[0].split()[:2] == ["2", "0>1:A0+"], result.output[:500]
+    assert "the set is already claimed" in illegal[0] and "1 moves were applied" in result.output
 
 
 def test_too_large_a_file_is_refused(tmp_path):
@@ -206,6 +215,23 @@ def test_library_decoding_functions():
     assert load_json("9" * MAX_NUMBER_DIGITS) == int("9" * MAX_NUMBER_DIGITS)
     with pytest.raises(FormatError, match="digits"):
         load_json("9" * (MAX_NUMBER_DIGITS + 1))
+
+
+@pytest.mark.parametrize("name", ["huge-int", "huge-negative", "deep-list", "deep-object", "just-deep",
+                                  "duplicate-key", "duplicate-nested", "nan", "infinity", "surrogate"])
+def test_quarto_files_have_the_same_json_limits(name):
+    """One strict loader for every game: a Quarto file is refused for the same reason as a record."""
+    from quaternity_cp.quarto.formats import FormatError as QuartoFormatError
+    from quaternity_cp.quarto.formats import parse as parse_quarto
+
+    data, needle = HOSTILE[name]
+    text = data.decode("utf-8")
+    with pytest.raises(FormatError) as record:
+        parse_record(text)
+    with pytest.raises(QuartoFormatError) as quarto:
+        parse_quarto(text)
+    reason = str(record.value).removeprefix("malformed JSON: ")
+    assert needle in reason and str(quarto.value) == f"not valid JSON: {reason}"
 
 
 # -- big counts ------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game, Position
-from quaternity_cp.solver import SolveError, solve
+from quaternity_cp.budget import SearchResult
+from quaternity_cp.solver import Limits, SolveError, solve
 
 
 @pytest.mark.parametrize("goal", ["win", "quartet"])
@@ -44,6 +45,21 @@ def test_bad_max_seconds_is_refused(bad):
 def test_bad_max_positions_is_refused(bad):
     with pytest.raises(SolveError):
         solve(Position(Game(2, 2, 2)), "win", 0, max_positions=bad)
+
+
+def test_limits_object_is_the_keywords():
+    """``limits=Limits(...)`` (the limits object both solvers take) is the same as the keywords."""
+    pos = Position(Game(3, 3, 2))
+    by_keyword = solve(pos, "win", 0, max_positions=7, depth=0)
+    res = solve(pos, "win", 0, limits=Limits(max_positions=7), depth=0)
+    assert isinstance(res, SearchResult)
+    assert (res.status, res.positions) == (by_keyword.status, by_keyword.positions) == ("limit", 7)
+    assert (res.proven, res.verdict, res.stop_reason) == (False, "unproven", "limit")
+    solved = solve(pos, "win", 0, limits=Limits(max_positions=100, max_seconds=600), depth=0)
+    assert (solved.proven, solved.stop_reason) == (True, None)
+    assert solved.verdict == solve(pos, "win", 0, depth=0).verdict in ("yes", "no")
+    with pytest.raises(SolveError, match="not both"):
+        solve(pos, "win", 0, limits=Limits(max_positions=7), max_seconds=5.0)
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "NaN", "abc"])

@@ -11,7 +11,7 @@ import pytest
 from quaternity_cp import Game, Position, Rules
 from quaternity_cp.play import random_move
 from quaternity_cp.solver import solve
-from quaternity_cp.solver.api import _cannot_win
+from quaternity_cp.solver.api import cannot_win
 from quaternity_cp.solver.core import Context
 from quaternity_cp.solver.graph import GameGraph
 
@@ -20,7 +20,7 @@ def full_win(pos: Position, player: int) -> tuple[bool, int | None, int]:
     """Every reachable position, then the attractor (the solver's method before the lazy build):
     whether ``player`` wins, in how many plies, and the graph's size."""
     ctx = Context(pos.game, pos.rules, "flow")
-    graph = GameGraph(ctx, _cannot_win(pos.rules, player))
+    graph = GameGraph(ctx, cannot_win(pos.rules, player))
     rid = graph.build(ctx.describe(pos.state))
     rank = graph.attractor([i for i, w in graph.winners.items() if player in w],
                            lambda u: graph.mover[u] == player)
@@ -71,7 +71,7 @@ def test_lazy_win_solve_explores_fewer_positions_on_a_no():
     res = solve(pos, "win", 0, depth=0)
     assert res.proven and res.result is False
     ctx = Context(pos.game, pos.rules, "flow")
-    graph = GameGraph(ctx, _cannot_win(pos.rules, 0))
+    graph = GameGraph(ctx, cannot_win(pos.rules, 0))
     graph.build(ctx.describe(pos.state))
     assert res.positions < len(graph)
 
@@ -82,7 +82,7 @@ def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case,
     """The opponents' moves generated only until the first in the order (order.early) give the same
     graph, ranks and root as generating every move, with no more engine calls (seed None: the start;
     the 5x5x2 start tells a wrong early test apart, the small positions may not)."""
-    from quaternity_cp.solver.api import _opponent_order
+    from quaternity_cp.solver.api import opponent_order
 
     size, preset = case
     rng = random.Random(seed)
@@ -92,10 +92,10 @@ def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case,
     out = []
     for early in (True, False):
         ctx = Context(pos.game, pos.rules, "sets")
-        order = _opponent_order(ctx, 0)
+        order = opponent_order(ctx, 0)
         if not early:
             order = (lambda full: lambda node, moves: full(node, moves))(order)  # the same order, no early test
-        graph = GameGraph(ctx, _cannot_win(pos.rules, 0))
+        graph = GameGraph(ctx, cannot_win(pos.rules, 0))
         rid, rank = graph.build_lazy(ctx.describe(pos.state), 0, order=order)
         out.append((graph.ids, graph.succ, rank, rid, ctx.engine.calls))
     (ids, succ, rank, rid, calls), (ids2, succ2, rank2, rid2, calls2) = out

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from quaternity_cp.quarto import Board, Piece, Position
+from quaternity_cp.jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH
 from quaternity_cp.quarto.formats import (
-    MAX_BYTES,
     FormatError,
     QuartoPosition,
     QuartoRecord,
@@ -86,11 +86,13 @@ def position_text(**fields) -> str:
         ('{"game": "quarto", "moves": [], "rules": {"squares": 1}}', "option 'squares' must be true or false"),
         ('{"game": "quarto", "moves": [], "rules": {"corners": true}}', "field 'rules': unknown option 'corners'"),
         ('{"game": "quarto", "moves": [], "rules": "squares"}', "field 'rules': expected an object"),
-        ('{"game": "quarto", "game": "quarto", "moves": []}', "field 'game' appears twice"),
-        ('{"game": "quarto", "moves": [NaN]}', "NaN is not a JSON number"),
-        ('{"game": "quarto", "moves": [' + "1" * 5000 + "]}", "not valid JSON"),
-        ("[" * 100_000 + "]" * 100_000, "file too large"),
-        ("[" * 30_000 + "]" * 30_000, "nested too deeply"),
+        ('{"game": "quarto", "game": "quarto", "moves": []}', 'not valid JSON: key "game" given twice in one object'),
+        ('{"game": "quarto", "moves": [NaN]}', "not valid JSON: NaN is not a JSON value"),
+        ('{"game": "quarto", "moves": [-Infinity]}', "not valid JSON: -Infinity is not a JSON value"),
+        ('{"game": "quarto", "moves": [' + "1" * 5000 + "]}", "not valid JSON: a number of 5,000 digits (at most 20)"),
+        ('{"game": "quarto", "moves": ["\\ud800"]}', "not valid JSON: a string with an unpaired surrogate"),
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON: nested more than 20 levels deep"),
+        ("[" * 21 + "]" * 21, "not valid JSON: nested more than 20 levels deep"),
         (position_text(board=GOOD_BOARD[:3]), "field 'board': expected 4 rows from the top"),
         (position_text(board=[[None] * 4] * 3 + [[None] * 5]), "field 'board', row 4 from the top: expected 4 cells, got 5"),
         (position_text(board=[[None] * 4] * 3 + [[None, "LRTQ", None, None]]), "field 'board', cell B1: no piece 'LRTQ'"),
@@ -116,10 +118,13 @@ def test_a_byte_order_mark_is_ignored():
     assert [str(m) for m in rec.moves] == ["LRTS"]
 
 
-def test_size_limit_is_the_documented_one():
-    assert MAX_BYTES == 100_000
-    with pytest.raises(FormatError, match="file too large"):
-        parse(json.dumps({"game": "quarto", "moves": ["LRTS"] * 20_000}))
+def test_limits_are_the_documented_ones_of_every_file():
+    """docs/rules.md, section 10: 16 MiB per file, JSON nested at most 20 levels (those of Quaternity's files)."""
+    assert (MAX_INPUT_BYTES, MAX_JSON_DEPTH) == (16 * 1024 * 1024, 20)
+    with pytest.raises(FormatError, match="^larger than the limit of 16,777,216 bytes for one file$"):
+        parse(" " * MAX_INPUT_BYTES + json.dumps({"game": "quarto", "moves": []}))
+    rec = parse(json.dumps({"game": "quarto", "moves": ["LRTS"] * 20_000}))  # long but within the limit
+    assert len(rec.moves) == 20_000
 
 
 # -- reachability -----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from itertools import permutations, product
 
 import pytest
 
+from quaternity_cp.budget import Limits
 from quaternity_cp.quarto import symmetry
 from quaternity_cp.quarto.solver import SolveResult, SolverError, solve
 
@@ -265,13 +266,33 @@ def test_node_limit_returns_unproven():
 
 
 def test_time_limit_returns_unproven():
-    result = solve([None] * 16, None, max_seconds=0.0)
+    result = solve([None] * 16, None, max_seconds=1e-9)  # passed before the first check (after 1024 nodes)
     assert (result.value, result.best, result.status) == (None, None, "time")
+    assert (result.proven, result.verdict, result.stop_reason) == (False, "unproven", "time")
     board, hand = random_position(random.Random(4), 12)
-    result = solve(board, hand, max_seconds=0.0)
+    result = solve(board, hand, max_seconds=1e-9)
     assert result.status in ("time", "solved")       # solved only if it needed under 1024 nodes
     if result.status == "time":
         assert result.value is None
+
+
+def test_limits_are_the_shared_limits_object():
+    """``limits=Limits(...)`` is the same as the keywords (max_nodes is max_positions); bad limits and
+    limits given both ways are refused as the Quaternity solver refuses them."""
+    board, hand = random_position(random.Random(4), 12)
+    by_keyword = solve(board, hand, max_nodes=3000)
+    by_limits = solve(board, hand, limits=Limits(max_positions=3000))
+    assert (by_limits.status, by_limits.nodes) == (by_keyword.status, by_keyword.nodes) == ("limit", 3000)
+    assert by_limits.positions == by_limits.nodes
+    board, hand = random_position(random.Random(5), 7)
+    solved = solve(board, hand, limits=Limits(max_positions=10**7, max_seconds=600))
+    assert (solved.proven, solved.stop_reason) == (True, None) and solved.verdict == solved.value
+    again = solve(board, hand, max_nodes=10**7, max_seconds=600)
+    assert (again.value, again.best, again.pv, again.nodes) == (solved.value, solved.best, solved.pv, solved.nodes)
+    for bad in (dict(max_nodes=0), dict(max_seconds=0.0), dict(max_seconds=float("nan")),
+                dict(max_seconds=-1), dict(max_nodes=True), dict(limits=Limits(), max_nodes=5)):
+        with pytest.raises(SolverError):
+            solve(board, hand, **bad)
 
 
 # -- symmetries -------------------------------------------------------------------------------
@@ -429,3 +450,62 @@ def test_cli_solve_text_record_and_limits():
 def test_cli_solve_errors(args, text, code):
     result = run_cli("-", *args, input=text)
     assert result.exit_code == code
+
+
+# -- deeper positions: the solver against an independent search ------------------------------------
+
+#: Positions with 10 empty cells on which a wrong bound stored in the transposition table changes the
+#: solver's answer (found by a sweep of random positions: most positions do not show it).
+DEEP_POSITIONS = [  # (board, piece in hand, squares)
+    ([None, None, None, None, 2, 7, 5, None, None, None, 6, None, 9, 15, None, None], 13, False),
+    ([None, 6, None, None, 4, 3, None, 5, None, 11, 0, None, None, None, None, None], 8, False),
+    ([None, 8, None, None, None, None, None, None, 5, 14, 2, None, 3, None, None, 13], 15, True),
+]
+
+
+def check_against_search(board, hand, squares):
+    """The solver's value, best move and principal variation against the independent search."""
+    from quarto_reference import ref_search_value
+
+    result = solve(board, hand, squares=squares)
+    expected = ref_search_value(board, hand, squares)
+    assert VALUE[result.value] == expected, (board, hand, squares)
+    check_pv(board, hand, squares, result)
+    cell, given = result.best
+    after = list(board)
+    after[cell] = hand
+    if ref_wins_at(after, cell, squares):
+        achieved = 1
+    elif None not in after:
+        achieved = 0
+    else:
+        achieved = -ref_search_value(after, given, squares)
+    assert achieved == expected, (board, hand, squares, result.best)
+
+
+@pytest.mark.parametrize("squares", [False, True])
+def test_the_independent_search_agrees_with_brute_force(squares):
+    from quarto_reference import ref_search_value
+
+    rng = random.Random(21 + squares)
+    for empty in (2, 3, 4, 4, 5, 5, 6):
+        board, hand = random_position(rng, empty, squares, careful=rng.random() < 0.8)
+        assert ref_search_value(board, hand, squares) == brute_value(list(board), hand, squares), (board, hand)
+
+
+def test_solver_agrees_with_an_independent_search_at_nine_and_ten_empty_cells():
+    for board, hand, squares in DEEP_POSITIONS:
+        check_against_search(board, hand, squares)
+    rng = random.Random(5)
+    for _ in range(3):
+        board, hand = random_position(rng, 9)
+        check_against_search(board, hand, False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("squares", [False, True])
+def test_solver_agrees_with_an_independent_search_at_nine_and_ten_empty_cells_many(squares):
+    rng = random.Random(31 + squares)
+    for _ in range(30):
+        board, hand = random_position(rng, rng.choice((9, 10)), squares)
+        check_against_search(board, hand, squares)

@@ -1,6 +1,7 @@
-"""The README's command samples and facts, checked against the program so that they cannot drift.
+"""The command samples and facts of the README and the docs pages, checked against the program so that they cannot drift.
 
-**Which samples are checked.** In a fenced code block without a language
+**Which samples are checked.** In README.md and every page of ``docs/`` (the
+documentation site), in a fenced code block without a language
 (```` ``` ````), every line that starts with ``$ quaternity `` is a command,
 run from the project's root through click's runner; the lines after it, up to
 the next ``$`` line or the end of the block, are its output. The output is
@@ -19,8 +20,8 @@ error is compared with standard output, in the order printed). Blocks with a lan
 (```` ```sh ````, ```` ```json ````, ```` ```python ````) and lines not starting
 with ``$ quaternity`` (``machine A$ dask ...``) are not run.
 
-Facts checked besides: the number of puzzles the README states, and that the
-README and the package never send the reader to files outside the project.
+Facts checked besides: the number of puzzles the docs state, and that the
+README, the docs and the package never send the reader to files outside the project.
 """
 
 from __future__ import annotations
@@ -38,17 +39,20 @@ from quaternity_cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+#: Every page whose samples are tests: the README and the docs pages (the API pages hold none).
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 
 
 @dataclass
 class Sample:
-    line: int  # 1-based line of the command in README.md
+    line: int  # 1-based line of the command in its page
     command: str
     expected: list[str] = field(default_factory=list)
     compare: bool = True
+    page: str = "README.md"  # the page, relative to the project's root
 
 
-def samples(text: str) -> list[Sample]:
+def samples(text: str, page: str = "README.md") -> list[Sample]:
     out: list[Sample] = []
     in_block, language = False, ""
     current: Sample | None = None
@@ -70,7 +74,7 @@ def samples(text: str) -> list[Sample]:
             command = re.sub(r"\s+#.*$", "", command).strip()
             current = None
             if command.startswith("quaternity "):
-                current = Sample(number, command, [], compare)
+                current = Sample(number, command, [], compare, page)
                 out.append(current)
             continue
         if current is not None:
@@ -97,7 +101,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return re.fullmatch(pattern, "".join(line + "\n" for line in actual)) is not None
 
 
-README_SAMPLES = samples(README.read_text(encoding="utf-8"))
+SAMPLES = [s for path in PAGES for s in samples(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())]
 
 
 def run_sample(sample: Sample):
@@ -110,8 +114,8 @@ def run_sample(sample: Sample):
         os.chdir(old)
 
 
-@pytest.mark.parametrize("sample", README_SAMPLES, ids=lambda s: f"line{s.line}-{s.command[11:50]}")
-def test_readme_sample(sample):
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: f"{s.page}:{s.line}-{s.command[11:50]}")
+def test_sample(sample):
     result = run_sample(sample)
     error = any(line.startswith("quaternity: ") for line in sample.expected)
     assert result.exit_code in ((2,) if error else (0, 1)), (sample.command, result.exit_code, result.output[-800:])
@@ -120,17 +124,23 @@ def test_readme_sample(sample):
     expected = normalise(sample.expected)
     actual = normalise(result.output.splitlines())
     assert matches(expected, actual), (
-        f"README line {sample.line}: `{sample.command}` printed\n" + "\n".join(actual)
+        f"{sample.page} line {sample.line}: `{sample.command}` printed\n" + "\n".join(actual)
         + "\n--- but the README shows ---\n" + "\n".join(expected)
     )
 
 
 def test_the_core_commands_have_checked_samples():
-    """The checker finds the samples (a parser that found none would pass everything)."""
-    compared = [s for s in README_SAMPLES if s.compare and s.expected]
-    assert len(compared) >= 8
-    for command in ("check", "analyze", "explain", "count", "solve"):
-        assert any(s.command.split()[1] == command for s in compared), command
+    """The checker finds the samples (a parser that found none would pass everything):
+    the README shows one per game, the command-line page every core command."""
+    compared = [s for s in SAMPLES if s.compare and s.expected]
+    assert len(compared) >= 15
+    readme = {s.command.split()[1] for s in compared if s.page == "README.md"}
+    assert {"explain", "count", "quarto"} <= readme, readme
+    for command in ("check", "analyze", "explain", "count"):
+        assert any(s.command.split()[1] == command for s in compared if s.page == "docs/cli.md"), command
+    for page, command in [("docs/solver.md", "solve"), ("docs/quarto.md", "quarto"),
+                          ("docs/classic.md", "tournament"), ("docs/classic.md", "check")]:
+        assert any(s.page == page and s.command.split()[1] == command for s in compared), (page, command)
 
 
 def test_the_sample_checker_catches_drift():
@@ -139,7 +149,8 @@ def test_the_sample_checker_catches_drift():
     assert matches(["...", "c"], ["a", "b", "c", "d"]) and not matches(["...", "c", "b"], ["a", "b", "c", "d"])
     assert normalise(["in 0.01 s with engine flow.  ", ""]) == ["in <time> with engine flow."]
     text = "```\n$ quaternity check x.json   # note\nout\n...\n$ quaternity count y (excerpt)\nz\n```\n```sh\n$ quaternity no\n```\n"
-    found = samples(text)
+    found = samples(text, "docs/x.md")
+    assert {s.page for s in found} == {"docs/x.md"}
     assert [(s.command, s.expected, s.compare) for s in found] == [
         ("quaternity check x.json", ["out", "..."], True), ("quaternity count y", ["z"], False)]
 
@@ -150,10 +161,10 @@ NUMBERS = {word: n for n, word in enumerate(
 
 
 def test_the_puzzle_count():
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(path.read_text(encoding="utf-8") for path in PAGES)
     puzzles = [p for p in (ROOT / "examples" / "puzzles").glob("*.json") if not p.name.endswith(".answer.json")]
     claims = re.findall(r"`examples/puzzles/` holds (\w+) puzzles", text)
-    assert claims, "the README says how many puzzles there are"
+    assert claims, "the docs say how many puzzles there are"
     for word in claims:
         assert NUMBERS.get(word, int(word) if word.isdigit() else None) == len(puzzles), word
 
@@ -161,7 +172,7 @@ def test_the_puzzle_count():
 def test_no_references_outside_the_project():
     """Users who clone the project have no ../shared/: the rules are docs/rules.md."""
     assert (ROOT / "docs" / "rules.md").is_file()
-    for path in [README, ROOT / "docs" / "rules.md", *sorted((ROOT / "quaternity_cp").rglob("*.py")),
+    for path in [*PAGES, *sorted((ROOT / "quaternity_cp").rglob("*.py")),
                  *sorted((ROOT / "cli").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         assert "../shared" not in text and "RULES.md" not in text, path

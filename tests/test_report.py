@@ -14,8 +14,10 @@ from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.formats import parse_record
 from quaternity_cp.replay import replay
-from quaternity_cp.report import deals_text, is_quarto_text, record_report
-from quaternity_cp.svg import grid_svg, quarto_svg
+from quaternity_cp.games import load_all, record_game
+from quaternity_cp.quartets.report import deals_text, record_report
+from quaternity_cp.quartets.svg import grid_svg
+from quaternity_cp.quarto.svg import quarto_svg
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -145,13 +147,36 @@ def test_report_text_survives_script_breaking_names():
 
 def test_quarto_report(tmp_path):
     out = tmp_path / "q.html"
-    assert is_quarto_text((EXAMPLES / "quarto/won.json").read_text())
+    assert record_game((EXAMPLES / "quarto/won.json").read_text()) == "quarto"
     res = run("report", EXAMPLES / "quarto/won.json", "-o", out)
     assert res.exit_code == 0, res.output
     html = out.read_text()
     assert html.count('class=\\"quarto-board\\"') == 16  # the start and 15 moves
     res = run("report", EXAMPLES / "quarto/illegal.json", "-o", out)
     assert res.exit_code == 1
+
+
+def test_the_game_of_a_file_comes_from_the_registry():
+    assert record_game((EXAMPLES / "full-game-4p-8x4.json").read_text()) == "quartets"  # no "game" field
+    assert record_game((EXAMPLES / "three.txt").read_text()) == "quartets"  # plain text
+    assert record_game('\ufeff {"game": "quarto", "board": []}') == "quarto"
+    assert record_game('{"game": "chess", "moves": []}') == "quartets"  # no such game: read as the default
+    assert record_game('{"game": "quarto", "moves": [1e999999999]') == "quartets"  # not JSON
+
+
+@pytest.mark.parametrize("game", ["quartets", "quarto"])
+def test_every_game_draws_its_states(game):
+    import random
+
+    spec = load_all()[game]
+    state = spec.new_state(3, **spec.default_options())
+    rng = random.Random(3)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    root = ET.fromstring(spec.svg(state))
+    assert root.tag == f"{SVG}svg" and len(root) > 1
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
@@ -207,3 +232,32 @@ def test_a_count_too_large_for_the_table_is_said_not_guessed():
             assert s["deals"] is None
         else:
             assert s["deals"] == str(exact)
+
+
+def test_the_history_plot_draws_log10_of_the_deal_counts():
+    """Each step's point is as high as log10 of its number of consistent deals (counted by the brute force
+    of tests/reference.py), on an axis from 0 at the bottom to the largest of them at the top."""
+    import math
+
+    from reference import reference_replay, reference_start
+
+    rec = parse_record((EXAMPLES / "three.txt").read_text())
+    counts = [reference_start(rec.game, rec.rules).deal_count]
+    counts += [step.deal_count for step in reference_replay(rec.game, rec.rules, rec.texts)]
+    assert counts[0] == 1680 and counts[-1] < counts[0] and all(counts)
+    html = record_report(rec, explain=False)
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1))
+    assert [s["log10"] for s in data["steps"]] == pytest.approx([math.log10(n) for n in counts], abs=1e-4)
+    root = ET.fromstring(re.search(r'<div id="history">(.*?)</div>', html, re.S).group(1))
+    axis = next(line for line in root.iter(f"{SVG}line") if line.get("x1") == line.get("x2")
+                and line.get("id") is None)  # the vertical axis: top and bottom of the scale
+    top, bottom = float(axis.get("y1")), float(axis.get("y2"))
+    left = float(axis.get("x1"))
+    right = float(next(root.iter(f"{SVG}line")).get("x2"))  # the horizontal axis's end
+    highest = max(math.log10(n) for n in counts)
+    assert [t.text for t in root.iter(f"{SVG}text")][:2] == [f"{highest:.0f}", "0"]  # the axis labels
+    points = [tuple(map(float, p.split(","))) for p in next(root.iter(f"{SVG}polyline")).get("points").split()]
+    assert len(points) == len(counts)
+    for i, ((x, y), n) in enumerate(zip(points, counts)):
+        assert x == pytest.approx(left + (right - left) * i / (len(counts) - 1), abs=0.06)
+        assert bottom - y == pytest.approx((bottom - top) * math.log10(n) / highest, abs=0.06), (i, n)

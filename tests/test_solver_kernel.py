@@ -17,7 +17,7 @@ from test_solver_fastpath import SHAPES, SOLVER_PRESETS, rule_sets
 from quaternity_cp import Game, Position, Rules
 from quaternity_cp.solver import kernel as kernel_module
 from quaternity_cp.solver import solve
-from quaternity_cp.solver.api import _cannot_win, _opponent_order
+from quaternity_cp.solver.api import cannot_win, opponent_order
 from quaternity_cp.solver.core import Context, Node
 from quaternity_cp.solver.graph import GameGraph
 from quaternity_cp.solver.kernel import Kernel, KNode  # noqa: F401
@@ -48,7 +48,7 @@ def check_walk(rules, shape, seed) -> None:
     kernel = ctx.kernel
     assert kernel is not None
     state = Position(ctx.game, rules).state
-    until = _opponent_order(ctx, rng.randrange(shape[0])).early
+    until = opponent_order(ctx, rng.randrange(shape[0])).early
     for _ in range(40):
         node = ctx.describe(state)
         kn = kernel.node(state)
@@ -79,10 +79,10 @@ def slow_context(game, rules) -> Context:
 
 
 def graph_of(ctx: Context, pos: Position, lazy: bool, player: int = 0):
-    graph = GameGraph(ctx, _cannot_win(pos.rules, player))
+    graph = GameGraph(ctx, cannot_win(pos.rules, player))
     root = ctx.search_root(ctx.describe(pos.state))
     if lazy:
-        rid, rank = graph.build_lazy(root, player, order=_opponent_order(ctx, player))
+        rid, rank = graph.build_lazy(root, player, order=opponent_order(ctx, player))
     else:
         rid, rank = graph.build(root), None
     return graph, rid, rank

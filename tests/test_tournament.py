@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from quaternity_cli.main import main
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.replay import replay
-from quaternity_cp.tournament import TournamentError, koole_experiment, run_tournament, seat_orders, wilson
+from quaternity_cp.experiments import koole_experiment
+from quaternity_cp.tournament import TournamentError, run_tournament, seat_orders, wilson
 
 CLASSIC = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
 LINEUP = ["koole-first", "koole-random", "koole-random"]
@@ -136,7 +137,15 @@ def test_koole_experiment_fills_every_cell():
     assert len(data["cells"]) == 40 and len(data["lineups"]) == 20
     cell = next(c for c in data["cells"] if c["strategy"] == "first" and c["opponents"] == ["random", "random"])
     assert cell["theirs"] == 0.66 and cell["games"] == 3
-    assert math.isclose(cell["z"], (cell["ours"] - 0.66) / math.hypot(cell["se"], math.sqrt(0.66 * 0.34 / 1000)))
+    # computed by hand for each number of wins in 3 games, against 66% of 1,000 published games:
+    # (standard error, z, Wilson 95% interval)
+    by_wins = {0: (0.0, -44.0588, [0.0, 0.5615]), 1: (0.2722, -1.1984, [0.0615, 0.7923]),
+               2: (0.2722, 0.0245, [0.2077, 0.9385]), 3: (0.0, 22.6969, [0.4385, 1.0])}
+    wins = round(cell["ours"] * 3)
+    assert cell["ours"] == pytest.approx(wins / 3)
+    se, z, ci95 = by_wins[wins]
+    assert cell["se"] == pytest.approx(se, abs=1e-4) and cell["z"] == pytest.approx(z, abs=1e-4)
+    assert cell["ci95"] == pytest.approx(ci95, abs=1e-4)
 
 
 def test_exact_agents_are_deterministic_given_the_seed():
@@ -157,3 +166,42 @@ def test_experiment_command_prints_both_tables():
     data = json.loads(out.stdout)
     assert data["second_fallback"] == "random"
     assert any(l["lineup"] == ["koole-second-random"] * 3 for l in data["lineups"])
+
+
+def _claims(record: dict) -> list[int]:
+    """Sets put down per seat, read from the record's ``p!s`` tokens."""
+    out = [0] * record["players"]
+    for move in record["moves"]:
+        if "!" in move:
+            out[int(move.split("!")[0])] += 1
+    return out
+
+
+@pytest.mark.parametrize("tie", ["random", "all-lose"])
+def test_unfinished_games_count_as_won_by_nobody(monkeypatch, tmp_path, tie):
+    """Games stopped by the question limit: nobody wins them, the summary counts them, the table says so."""
+    import quaternity_cp.quartets.game as quartets_game
+
+    monkeypatch.setattr(quartets_game, "MAX_QUESTIONS", 4)
+    options = {"preset": "classic", "players": 3, "sets": 3, "set_size": 2, "tie": tie}
+    result = run_tournament("quartets", ["random"] * 3, 12, seed=1, options=options, records=tmp_path)
+    records = [json.loads(f.read_text()) for f in sorted(tmp_path.glob("game-*.json"))]
+    unfinished = [k for k, rec in enumerate(records) if sum(_claims(rec)) < 3]
+    tied = [k for k, rec in enumerate(records) if k not in unfinished and _claims(rec).count(max(_claims(rec))) > 1]
+    assert 0 < len(unfinished) < 12
+    for k, game in enumerate(result.games):
+        assert game.finished == (k not in unfinished)
+        if k in unfinished:
+            assert game.returns == (0.0, 0.0, 0.0) and game.length == 4
+            assert sum(1 for m in records[k]["moves"] if ">" in m) == 4
+            assert replay(record_from_json(records[k])).valid  # an unfinished game is still a legal record
+    summary = result.summary()
+    no_winner = len(unfinished) + (len(tied) if tie == "all-lose" else 0)
+    assert summary["unfinished"] == len(unfinished)
+    assert summary["no_winner"] == no_winner
+    assert summary["results"]["random"]["wins"] == pytest.approx(12 - no_winner)
+    assert sum(s["wins"] for s in summary["seats"]) == pytest.approx(12 - no_winner)
+    out = CliRunner().invoke(main, ["tournament", "--players", "3", "--sets", "3", "--set-size", "2", "--option",
+                                    f"tie={tie}", "--agents", "random,random,random", "--games", "12", "--seed", "1"])
+    assert out.exit_code == 0, out.output
+    assert f"Games without a winner: {no_winner} (unfinished: {len(unfinished)})" in out.stdout

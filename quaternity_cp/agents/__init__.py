@@ -10,16 +10,22 @@ know (:class:`~quaternity_cp.quartets.game.QuartetsObservation`), never the deal
   second order falling back to random, as the app's earlier code did.
 - ``knowledge``, ``cautious``: exact reasoning on what the seat knows, see :mod:`.exact`.
 - ``solver``: the puzzle solver when the position is small, ``knowledge`` otherwise.
+
+Importing this package registers them for the game (:func:`quaternity_cp.games.register_agent`);
+:func:`quaternity_cp.games.load_all` does.
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
+from ..games import Agent, register_agent
 from .base import RandomAgent
 from .exact import CautiousAgent, KnowledgeAgent, SolverAgent
 from .koole import STRATEGIES, KooleAgent
 
 #: name -> factory, the agents registered for the game "quartets".
-QUARTETS_AGENTS = {
+QUARTETS_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     **{f"koole-{s}": (lambda s=s: KooleAgent(s)) for s in STRATEGIES},
     "koole-second-random": lambda: KooleAgent("second", second_fallback="random"),
@@ -27,6 +33,9 @@ QUARTETS_AGENTS = {
     "cautious": CautiousAgent,
     "solver": SolverAgent,
 }
+
+for _name, _factory in QUARTETS_AGENTS.items():
+    register_agent("quartets", _name, _factory)
 
 __all__ = ["QUARTETS_AGENTS", "RandomAgent", "KooleAgent", "KnowledgeAgent", "CautiousAgent", "SolverAgent",
            "STRATEGIES"]

@@ -18,7 +18,7 @@ a vector being the number whose digits are its counts (one digit per seat but
 the last, whose count follows from the total; a digit's base leaves room for a
 hand plus a set, so adding never carries, and every sum is masked back to
 counts within the hands). A sum is a shift per vector. The bases depend on the
-hands only through caps (see :class:`_Radix`), so the codes of a signature and
+hands only through caps (see :class:`Radix`), so the codes of a signature and
 the masks that test its facts serve many hands.
 
 Sums are cached by the multiset of signatures, whole analyses by the multiset
@@ -47,8 +47,9 @@ CACHE_LIMIT = 200_000
 CACHE_BYTES = 256 << 20
 
 
-class _TooBig(Exception):
-    """A set with too many count vectors for this engine (the flow engine answers instead)."""
+class TooManyVectors(Exception):
+    """A set with too many count vectors for this engine (the flow engine answers instead; callers of
+    :meth:`SetsEngine.facts` and :meth:`SetsEngine.card_owners` catch it and do the same)."""
 
 
 #: The most count vectors one set may have (a set of many cards among many seats has more).
@@ -113,15 +114,15 @@ def _reach(doms, hi: tuple[int, ...], players: int) -> set[tuple[int, ...]]:
                     nxt.add(k[:p] + (k[p] + 1,) + k[p + 1:])
         cur = nxt
         if len(cur) > MAX_VECTORS:
-            raise _TooBig
+            raise TooManyVectors
     return cur
 
 
-#: Bit sets up to this size use one base for every digit (shared by more hands, see _Radix).
+#: Bit sets up to this size use one base for every digit (shared by more hands, see Radix).
 UNIFORM_BITS = 1 << 16
 
 
-class _Radix:
+class Radix:
     """The digits for the hands H: seat p < P-1 has a digit (the last seat's count follows from the
     total) of base ``b_p = c_p + S + 1``, for a cap ``c_p >= max(H_p, 1)``.
 
@@ -167,7 +168,7 @@ class _Radix:
     def bits_for(hands: tuple[int, ...], set_size: int) -> int:
         """The size of the bit sets for these hands (decided before any is built)."""
         size = 1
-        for c in _Radix.caps_for(hands, set_size):
+        for c in Radix.caps_for(hands, set_size):
             size *= c + set_size + 1
         return size
 
@@ -183,7 +184,7 @@ class SetsEngine:
     def __init__(self, max_bits: int = MAX_BITS):
         self.max_bits = max_bits
         self._infos: dict[int, _SetInfo | None] = {}  # None: too many count vectors
-        self._radix: dict[tuple[int, ...], _Radix] = {}
+        self._radixes: dict[tuple[tuple[int, ...], int], Radix] = {}
         self._codes: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> encoded vectors
         self._enc: dict[tuple, tuple[int, ...]] = {}  # (signature, hands) -> code per vector, -1: beyond
         self._sums: dict[tuple, int] = {}  # (sorted signatures, hands) -> bit set of their sums
@@ -195,8 +196,22 @@ class SetsEngine:
         self._ids: dict[tuple, int] = {}
         self._sigs: list[tuple] = []
 
-    def _reset(self) -> None:
-        """Forget every numbered signature and everything keyed by them."""
+    # -- signature numbers (the fast path of the solver numbers its rows here too) ------------
+    def number(self, sig: tuple) -> int:
+        """The number of a signature ``(sorted domains, lo column, hi column)``; numbered on first sight."""
+        sid = self._ids.get(sig)
+        if sid is None:
+            sid = self._ids[sig] = len(self._sigs)
+            self._sigs.append(sig)
+        return sid
+
+    @property
+    def numbered(self) -> int:
+        """How many signatures are numbered (every number is forgotten by :meth:`reset`)."""
+        return len(self._ids)
+
+    def reset(self) -> None:
+        """Forget every numbered signature and everything keyed by them (numbers known outside go stale)."""
         self._ids.clear()
         self._sigs.clear()
         for table in (self._infos, self._codes, self._enc, self._sums, self._probes, self._results):
@@ -216,7 +231,7 @@ class SetsEngine:
             return res is not None
         try:
             return bool(self._sum(key[0], radix) >> radix.target & 1)
-        except _TooBig:
+        except TooManyVectors:
             return self._fallback().feasible(c)
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -229,8 +244,8 @@ class SetsEngine:
         res = self._results.get(key, _MISSING)
         if res is _MISSING:
             try:
-                res = self._solve(key[0], radix)
-            except _TooBig:
+                res = self.facts(key[0], radix)
+            except TooManyVectors:
                 return self._fallback().analyze(c)
             if len(self._results) > CACHE_LIMIT:
                 self._results.clear()
@@ -263,59 +278,53 @@ class SetsEngine:
         live = [s for s, on in enumerate(c.in_play) if on]
         if any(h < 0 for h in hands) or sum(hands) != len(live) * S:
             return None
-        radix = self._radix_of(hands, S)
+        radix = self.radix(hands, S)
         if radix is None:
             return _TOO_BIG
         los = list(zip(*c.lo))
         his = list(zip(*c.hi))
         domains = c.domains
-        ids = self._ids
-        if len(ids) > CACHE_LIMIT:
-            self._reset()
+        if self.numbered > CACHE_LIMIT:
+            self.reset()
         sigs = {}
         for s in live:
             base = s * S
             lo, hi = los[s], his[s]
             if min(lo) < 0 or min(hi) < 0:
                 return None  # negative bounds describe no position
-            sig = (tuple(sorted(domains[base:base + S])), lo, hi)
-            sid = ids.get(sig)
-            if sid is None:
-                sid = ids[sig] = len(self._sigs)
-                self._sigs.append(sig)
-            sigs[s] = sid
+            sigs[s] = self.number((tuple(sorted(domains[base:base + S])), lo, hi))
         key = (tuple(sorted(sigs.values())), hands)
         return sigs, key, radix
 
-    def _radix_of(self, hands: tuple[int, ...], set_size: int) -> _Radix | None:
-        """The radix of these hands; None when its bit sets would pass ``max_bits``."""
+    def radix(self, hands: tuple[int, ...], set_size: int) -> Radix | None:
+        """The radix of these hands; None when its bit sets would pass ``max_bits`` (the flow engine's case)."""
         key = (hands, set_size)
-        radix = self._radix.get(key)
+        radix = self._radixes.get(key)
         if radix is None:
-            if _Radix.bits_for(hands, set_size) > self.max_bits:
+            if Radix.bits_for(hands, set_size) > self.max_bits:
                 return None  # decided before any bit set is built
-            radix = _Radix(hands, set_size)
-            if len(self._radix) > 4096:  # each holds a bit set of up to MAX_BITS bits
-                self._radix.clear()
-            self._radix[key] = radix
+            radix = Radix(hands, set_size)
+            if len(self._radixes) > 4096:  # each holds a bit set of up to MAX_BITS bits
+                self._radixes.clear()
+            self._radixes[key] = radix
         return radix
 
     def _info(self, sid: int, players: int) -> _SetInfo:
         info = self._infos.get(sid)
         if info is None:
             if sid in self._infos:
-                raise _TooBig  # known to be too big
+                raise TooManyVectors  # known to be too big
             if len(self._infos) > CACHE_LIMIT:
                 self._infos.clear()
             doms, lo, hi = self._sigs[sid]
             try:
                 info = self._infos[sid] = _SetInfo(doms, lo, hi, players)
-            except _TooBig:
+            except TooManyVectors:
                 self._infos[sid] = None
                 raise
         return info
 
-    def _encoded(self, sid: int, radix: _Radix) -> tuple[int, ...]:
+    def _encoded(self, sid: int, radix: Radix) -> tuple[int, ...]:
         """The code of each count vector of the signature in this radix, -1 for a vector with a count
         above a cap (it fits no hands of this radix). Shared by every hands with the same caps."""
         key = (sid, radix.caps)
@@ -329,7 +338,7 @@ class SetsEngine:
             self._enc[key] = enc
         return enc
 
-    def _codes_of(self, sid: int, radix: _Radix) -> tuple[int, ...]:
+    def _codes_of(self, sid: int, radix: Radix) -> tuple[int, ...]:
         key = (sid, radix.caps)
         codes = self._codes.get(key)
         if codes is None:
@@ -339,7 +348,7 @@ class SetsEngine:
             self._codes[key] = codes
         return codes
 
-    def _sum(self, multiset: tuple, radix: _Radix) -> int:
+    def _sum(self, multiset: tuple, radix: Radix) -> int:
         """The bit set of the sums of one vector per signature of ``multiset`` (sorted), within the hands."""
         hands = radix.hands
         sums = self._sums
@@ -372,7 +381,7 @@ class SetsEngine:
             self._bytes += 64 + acc.bit_length() // 8
         return acc
 
-    def _probes_of(self, sid: int, radix: _Radix) -> tuple[tuple, tuple]:
+    def _probes_of(self, sid: int, radix: Radix) -> tuple[tuple, tuple]:
         """The masks that test a signature against the sums of the other sets: per domain of its
         cards ``(domain, ((seat bit, mask), ...))`` for possible owners, and ``((seat bit, mask), ...)``
         for possible quartets. A mask has the bit ``top - code(k)`` for each vector ``k`` of its case;
@@ -411,8 +420,26 @@ class SetsEngine:
             self._bytes += count * (64 + (top + 1) // 8)
         return probes
 
-    def _solve(self, multiset: tuple, radix: _Radix):
-        """Per signature: (domain -> possible seats, possible quartet seats); None when no deal exists."""
+    def card_owners(self, sid: int, domain: int, others: tuple[int, ...], radix: Radix) -> int:
+        """The seats (bit p: seat p) that may hold a card of ``domain`` of signature ``sid`` when the other
+        sets in play are the signatures ``others`` (sorted numbers) and the hands those of ``radix``; 0
+        when none. The same as :meth:`facts` gives for that card, from only the probes of its domain
+        (every question on one set shares the sum of the others). Raises :class:`TooManyVectors` as
+        :meth:`facts` does."""
+        rest = self._sum(others, radix) << (radix.top - radix.target)  # where the masks test it
+        owners = 0
+        for d, pairs in self._probes_of(sid, radix)[0]:
+            if d == domain:
+                for bit, mask in pairs:
+                    if rest & mask:
+                        owners |= bit
+                break
+        return owners
+
+    def facts(self, multiset: tuple[int, ...], radix: Radix) -> dict[int, tuple[dict[int, int], int]] | None:
+        """The analysis of the signatures ``multiset`` (sorted numbers) with the hands of ``radix``: per
+        signature number (domain -> possible seats, possible quartet seats); None when no deal exists.
+        Raises :class:`TooManyVectors` when a signature is beyond this engine."""
         if not self._sum(multiset, radix) >> radix.target & 1:
             return None
         if len(self._sums) > CACHE_LIMIT or self._bytes > CACHE_BYTES:

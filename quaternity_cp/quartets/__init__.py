@@ -2,26 +2,47 @@
 
 The Quaternity core (:mod:`quaternity_cp.position`, the engines, the explainer,
 the counter, the solver) is the library; this package is the game built on it:
-its state for the one game interface (:mod:`.game`) and its registration.
+its state for the one game interface (:mod:`.game`), its record checker
+(:mod:`.check`), its pictures (:mod:`.svg`), its report (:mod:`.report`), its
+web view (:mod:`.web`) and, here, its registration. Its agents register
+themselves (:mod:`quaternity_cp.agents`).
 """
 
 from __future__ import annotations
 
-from ..games import GameSpec, register_game
+from ..game import MAX_PLAYERS
+from ..games import GameSpec, OptionSpec, register_game
+from ..position import Position
+from ..rules import PRESETS
 from .game import ClassicState, QuartetsObservation, QuaternityState, new_state
-
-
-def _agents() -> dict:
-    from ..agents import QUARTETS_AGENTS
-
-    return dict(QUARTETS_AGENTS)
-
+from .svg import position_html
 
 SPEC = register_game(GameSpec(
     name="quartets",
     new_state=new_state,
-    agents=_agents(),
     description="Quartets: every Quaternity preset (nothing dealt) and classic Quartets (a real deal)",
+    min_players=2,
+    max_players=MAX_PLAYERS,
+    players_option="players",
+    options=(
+        OptionSpec("preset", str, "quaternity", label="Rules", choices=tuple(PRESETS),
+                   help="the rules preset: " + ", ".join(PRESETS) + " (classic deals the cards)"),
+        OptionSpec("players", int, 3, label="Players", low=2, high=10, help="the number of players"),
+        OptionSpec("sets", int, 3, label="Sets", low=1, high=26, help="the number of sets (A, B, ...)"),
+        OptionSpec("set_size", int, 3, label="Cards per set", low=2, high=10, help="the cards in each set"),
+    ),
+    hidden_information=True,  # classic deals the cards: each seat sees only its own hand
+    default_agent="knowledge",
+    hint_agent="knowledge",
+    seat_label="seat",
+    parts={
+        "check": f"{__name__}.check:check_record",
+        "svg": f"{__name__}.svg:state_svg",
+        "report": f"{__name__}.report:text_report",
+        "web": f"{__name__}.web",
+    },
 ))
+
+Position.html_picture = position_html  # a Position shows its grid in a notebook
 
 __all__ = ["SPEC", "ClassicState", "QuaternityState", "QuartetsObservation", "new_state"]

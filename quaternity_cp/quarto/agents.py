@@ -21,9 +21,10 @@ which the game adapter sets from the runner's seed before each decision.
 from __future__ import annotations
 
 import random
-from typing import Optional, Protocol
+from typing import Callable, Hashable, Optional, Protocol
 
-from .core import Cell, Piece
+from ..games import register_agent
+from .core import Cell, Piece, QuartoError
 from .position import Move, Position
 
 
@@ -169,8 +170,6 @@ def make_agent(name: str, rng: Optional[random.Random] = None) -> QuartoAgent:
     try:
         factory = AGENTS[name]
     except KeyError:
-        from .core import QuartoError
-
         raise QuartoError(f"no Quarto agent {name!r} (known: {', '.join(sorted(AGENTS))})") from None
     return factory(rng)
 
@@ -192,6 +191,29 @@ def play(first: QuartoAgent, second: QuartoAgent, *, squares: bool = False) -> P
     return pos
 
 
+class QuartoGameAgent:
+    """A Quarto agent (quarto-lib's contract) as a :class:`~quaternity_cp.games.Agent` of the game ``"quarto"``."""
+
+    def __init__(self, agent: QuartoAgent):
+        self.agent = agent
+        self.name = agent.name
+
+    def step(self, observation: Position, legal_actions: list[Hashable], rng: random.Random) -> Move:
+        self.agent.rng = rng
+        move = decide(self.agent, observation)
+        if legal_actions and move not in legal_actions:
+            raise QuartoError(f"agent {self.name} chose an illegal move {move}")
+        return move
+
+
+def _game_agent(name: str) -> Callable[[], QuartoGameAgent]:
+    return lambda: QuartoGameAgent(AGENTS[name]())
+
+
+for _name in AGENTS:
+    register_agent("quarto", _name, _game_agent(_name))
+
+
 __all__ = [
     "QuartoAgent",
     "RandomAgent",
@@ -201,4 +223,5 @@ __all__ = [
     "make_agent",
     "decide",
     "play",
+    "QuartoGameAgent",
 ]

@@ -21,15 +21,14 @@ order of the placements completes no line before the last one.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
+from .. import jsonio
+from ..jsonio import InputRefused, check_size, show
 from .core import Board, Cell, NotationError, Piece, QuartoError
 from .position import IllegalMove, Move, Position
 
-#: The largest file read (a whole game is about 200 bytes).
-MAX_BYTES = 100_000
 RECORD_KEYS = {"game", "moves", "rules"}
 POSITION_KEYS = {"game", "board", "piece", "to_move", "rules"}
 RULE_OPTIONS = {"squares"}
@@ -65,44 +64,20 @@ class QuartoPosition:
 
 
 # -- JSON, strictly ---------------------------------------------------------------------
-def _pairs(pairs: list[tuple[str, Any]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise FormatError(f"field {key!r} appears twice")
-        out[key] = value
-    return out
-
-
-def _constant(name: str):
-    raise FormatError(f"{name} is not a JSON number")
-
-
 def load_json(text: str) -> Any:
-    """Parse JSON text strictly: no duplicate keys, no NaN, bounded size and depth."""
-    if len(text) > MAX_BYTES:
-        raise FormatError(f"file too large ({len(text)} characters; a Quarto file has at most {MAX_BYTES})")
+    """Parse JSON text strictly, with the limits of every game's files (:mod:`quaternity_cp.jsonio`):
+    at most 16 MiB, no duplicate keys, no NaN or Infinity, bounded numbers and nesting."""
+    try:
+        check_size(text)
+    except InputRefused as err:
+        raise FormatError(str(err)) from None
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise FormatError("empty file: expected a Quarto record or position (JSON)")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
-    except FormatError:
-        raise
-    except json.JSONDecodeError as err:
-        raise FormatError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-    except RecursionError:
-        raise FormatError("not a Quarto file: JSON nested too deeply") from None
-    except ValueError as err:  # e.g. an integer of thousands of digits
+        return jsonio.load_json(text)
+    except InputRefused as err:
         raise FormatError(f"not valid JSON: {err}") from None
-
-
-def _show(value: Any, limit: int = 40) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _squares(data: dict) -> bool:
@@ -110,23 +85,23 @@ def _squares(data: dict) -> bool:
         return False
     rules = data["rules"]
     if not isinstance(rules, dict):
-        raise FormatError(f"field 'rules': expected an object like {{\"squares\": true}}, got {_show(rules)}")
+        raise FormatError(f"field 'rules': expected an object like {{\"squares\": true}}, got {show(rules)}")
     for key in rules:
         if key not in RULE_OPTIONS:
             raise FormatError(f"field 'rules': unknown option {key!r} (known: squares)")
     squares = rules.get("squares", False)
     if not isinstance(squares, bool):
-        raise FormatError(f"field 'rules': option 'squares' must be true or false, got {_show(squares)}")
+        raise FormatError(f"field 'rules': option 'squares' must be true or false, got {show(squares)}")
     return squares
 
 
 def _check_game(data: Any) -> None:
     if not isinstance(data, dict):
-        raise FormatError(f"expected a JSON object (a Quarto record or position), got {_show(data)}")
+        raise FormatError(f"expected a JSON object (a Quarto record or position), got {show(data)}")
     if "game" not in data:
         raise FormatError("missing field 'game' (expected \"quarto\")")
     if data["game"] != "quarto":
-        raise FormatError(f"field 'game': expected \"quarto\", got {_show(data['game'])}")
+        raise FormatError(f"field 'game': expected \"quarto\", got {show(data['game'])}")
 
 
 def record_from_json(data: Any) -> QuartoRecord:
@@ -139,16 +114,16 @@ def record_from_json(data: Any) -> QuartoRecord:
         raise FormatError("missing field 'moves'")
     items = data["moves"]
     if not isinstance(items, list):
-        raise FormatError(f"field 'moves': expected a list of moves, got {_show(items)}")
+        raise FormatError(f"field 'moves': expected a list of moves, got {show(items)}")
     squares = _squares(data)
     moves, texts = [], []
     for i, item in enumerate(items, 1):
         if not isinstance(item, str):
-            raise FormatError(f"move {i}: expected a string like \"A1 DSSH\", got {_show(item)}")
+            raise FormatError(f"move {i}: expected a string like \"A1 DSSH\", got {show(item)}")
         try:
             moves.append(Move.parse(item))
         except NotationError as err:
-            raise FormatError(f"move {i} ({_show(item)}): {err}") from None
+            raise FormatError(f"move {i} ({show(item)}): {err}") from None
         texts.append(item)
     return QuartoRecord(moves, squares, texts)
 
@@ -157,7 +132,7 @@ def _piece_field(value: Any, where: str) -> Optional[Piece]:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise FormatError(f"{where}: expected a piece like \"DSSH\" or null, got {_show(value)}")
+        raise FormatError(f"{where}: expected a piece like \"DSSH\" or null, got {show(value)}")
     try:
         return Piece.parse(value)
     except NotationError as err:
@@ -175,19 +150,19 @@ def position_from_json(data: Any) -> QuartoPosition:
             raise FormatError(f"missing field {key!r}")
     rows = data["board"]
     if not isinstance(rows, list) or len(rows) != 4:
-        got = f"{len(rows)} rows" if isinstance(rows, list) else _show(rows)
+        got = f"{len(rows)} rows" if isinstance(rows, list) else show(rows)
         raise FormatError(f"field 'board': expected 4 rows from the top, each a list of 4 pieces or null, got {got}")
     cells: list[Optional[Piece]] = []
     for r, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != 4:
-            got = f"{len(row)} cells" if isinstance(row, list) else _show(row)
+            got = f"{len(row)} cells" if isinstance(row, list) else show(row)
             raise FormatError(f"field 'board', row {r + 1} from the top: expected 4 cells, got {got}")
         for c, item in enumerate(row):
             cells.append(_piece_field(item, f"field 'board', cell {Cell.at(r, c)}"))
     piece = _piece_field(data["piece"], "field 'piece'")
     to_move = data["to_move"]
     if to_move is not None and (isinstance(to_move, bool) or to_move not in (0, 1)):
-        raise FormatError(f"field 'to_move': expected 0, 1 or null, got {_show(to_move)}")
+        raise FormatError(f"field 'to_move': expected 0, 1 or null, got {show(to_move)}")
     squares = _squares(data)
     return QuartoPosition(Board(cells), piece, to_move, squares)
 
@@ -360,7 +335,6 @@ def position_to_json(pos: Position) -> dict:
 
 
 __all__ = [
-    "MAX_BYTES",
     "FormatError",
     "QuartoRecord",
     "QuartoPosition",

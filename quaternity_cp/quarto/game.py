@@ -17,11 +17,9 @@ agent may change freely. A draw shares the win: ``returns() == [0.5, 0.5]``.
 
 from __future__ import annotations
 
-import random
 from typing import Any, Hashable, Optional
 
-from ..games import TERMINAL, GameSpec, register_game
-from .agents import AGENTS, QuartoAgent, decide
+from ..games import TERMINAL, GameSpec, OptionSpec, register_game
 from .core import QuartoError
 from .formats import record_to_json
 from .position import Move, Position
@@ -91,21 +89,6 @@ class QuartoState:
         return QuartoState(seed=self.seed, position=self.position.copy())
 
 
-class QuartoGameAgent:
-    """A Quarto agent (quarto-lib's contract) as a :class:`~quaternity_cp.games.Agent`."""
-
-    def __init__(self, agent: QuartoAgent):
-        self.agent = agent
-        self.name = agent.name
-
-    def step(self, observation: Position, legal_actions: list[Hashable], rng: random.Random) -> Move:
-        self.agent.rng = rng
-        move = decide(self.agent, observation)
-        if legal_actions and move not in legal_actions:
-            raise QuartoError(f"agent {self.name} chose an illegal move {move}")
-        return move
-
-
 _TRUE = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
 
 
@@ -127,18 +110,34 @@ def new_state(seed: int = 0, **options: Any) -> QuartoState:
     return QuartoState(squares=_flag(options.get("squares", False), "squares"), seed=seed)
 
 
-def _factory(name: str):
-    return lambda: QuartoGameAgent(AGENTS[name]())
+def check_record(record: dict) -> None:
+    """Raise :class:`QuartoError` (one line) unless ``record`` (JSON data) is a Quarto record whose every move is legal."""
+    from .formats import record_from_json, replay
+
+    result = replay(record_from_json(record))
+    if not result.valid:
+        raise QuartoError(f"move {result.moves_applied + 1} ({result.error_move}): {result.message}")
 
 
 SPEC = register_game(
     GameSpec(
         name="quarto",
         new_state=new_state,
-        agents={name: _factory(name) for name in AGENTS},
         description="Quarto: 4x4 board, 16 pieces of four traits; you choose the piece your opponent places",
+        options=(OptionSpec("squares", bool, False, label="squares of four also win",
+                            help="the 2x2 squares win too, as the lines do"),),
+        default_agent="greedy",
+        hint_agent="solver",
+        seat_label="player",
+        parts={
+            "check": f"{__name__}:check_record",
+            "svg": f"{__package__}.svg:state_svg",
+            "report": f"{__package__}.report:text_report",
+            "web": f"{__package__}.web",
+        },
     )
 )
+
 
 def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: bool = False, workers: int = 1):
     """quarto-lib's arena, as a thin call of the one tournament runner: ``games`` seeded games, who starts alternating.
@@ -151,4 +150,4 @@ def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: 
     return run_tournament("quarto", [first, second], games, seed, options={"squares": squares}, workers=workers)
 
 
-__all__ = ["QuartoState", "QuartoGameAgent", "new_state", "arena", "SPEC"]
+__all__ = ["QuartoState", "new_state", "check_record", "arena", "SPEC"]

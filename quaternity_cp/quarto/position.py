@@ -201,7 +201,8 @@ class Position:
 
     def _repr_html_(self) -> str:
         """The board, the piece in hand and the pieces left as SVG, for notebooks."""
-        from ..svg import quarto_svg, wrap_html
+        from ..svg import wrap_html
+        from .svg import quarto_svg
 
         return wrap_html(quarto_svg(self))
 

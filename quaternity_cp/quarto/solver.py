@@ -1,7 +1,8 @@
 """An exact Quarto solver: win, draw or loss for the player to move, with a best move.
 
 The solver works on plain integers, with no dependency on the rest of the
-package: ``board`` is a 16-sequence indexed by cell number
+package but the limits and result shape every solver shares
+(:mod:`quaternity_cp.budget`): ``board`` is a 16-sequence indexed by cell number
 (``cell = row_from_top * 4 + column``: ``A4 = 0``, ``D4 = 3``, ``A1 = 12``,
 ``D1 = 15``) of piece numbers 0..15 (4 bits, colour the most significant,
 top the least) or ``None``; ``piece`` is the piece in hand of the player to
@@ -35,7 +36,7 @@ How it searches:
 >>> result = solve(board, 4)                        # LSTS in hand completes the top row
 >>> result.value, result.best, result.status
 ('win', (3, None), 'solved')
->>> solve(board, 15, max_nodes=10).status         # 13 empty cells: far too many for 10 nodes
+>>> solve(board, 15, limits=Limits(max_positions=10)).status   # 13 empty cells: far too many for 10 nodes
 'limit'
 
 A position with six empty cells, a draw with best play (a full board at the end):
@@ -50,11 +51,11 @@ A position with six empty cells, a draw with best play (a full board at the end)
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Sequence
 
+from ..budget import SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
 
 Move = tuple  # (cell or None, piece given or None)
@@ -75,15 +76,15 @@ class SolverError(ValueError):
 
 
 @dataclass(frozen=True)
-class SolveResult:
-    """What :func:`solve` found.
+class SolveResult(SearchResult):
+    """What :func:`solve` found (a :class:`~quaternity_cp.budget.SearchResult`).
 
     ``value`` is ``"win"``, ``"draw"`` or ``"loss"`` for the player to move, or
     ``None`` when the search stopped first (``status`` ``"time"`` or
     ``"limit"``); ``best`` is a move reaching the value (``None`` when unproven
     or when the game is over); ``pv`` the principal variation from here (each
-    move the best for the player making it); ``nodes`` the positions searched;
-    ``seconds`` the time spent.
+    move the best for the player making it); ``nodes`` the positions searched
+    (also ``positions``); ``seconds`` the time spent.
     """
 
     value: Optional[str]
@@ -91,16 +92,16 @@ class SolveResult:
     pv: list = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
-    status: str = "solved"
+    status: str = SOLVED
 
     @property
-    def solved(self) -> bool:
-        return self.status == "solved"
+    def positions(self) -> int:  # type: ignore[override]
+        """The positions searched: ``nodes``."""
+        return self.nodes
 
-
-class _Stop(Exception):
-    def __init__(self, status: str):
-        self.status = status
+    def outcome(self) -> str:
+        """The proven value: win, draw or loss."""
+        return str(self.value)
 
 
 @lru_cache(maxsize=None)
@@ -234,18 +235,15 @@ class _Search:
       children without recursive calls (about neutral).
     """
 
-    def __init__(self, squares: bool, max_seconds: Optional[float], max_nodes: Optional[int], *,
-                 use_table: bool = True, full_group: bool = True, order: int = 1,
+    def __init__(self, squares: bool, budget: Budget, *, use_table: bool = True, full_group: bool = True, order: int = 1,
                  mobility_min_empty: int = 7, table_min_empty: int = 7, raw_min_empty: Optional[int] = None,
                  inline_pairs: bool = True, table_size: int = 3_000_000):
         self.squares = squares
         self.three = three_table(squares)
         self.canon = symmetry.canonicaliser(squares) if full_group else _trait_only()
-        self.start = time.perf_counter()
-        self.deadline = None if max_seconds is None else self.start + max_seconds
-        self.max_nodes = max_nodes
+        self.budget = budget
         self.nodes = 0
-        self.next_check = 1024 if max_nodes is None else min(1024, max_nodes)
+        self.next_check = 1024 if budget.max_positions is None else min(1024, budget.max_positions)
         self.use_table = use_table
         self.inline_pairs = inline_pairs
         self.raw_min_empty = raw_min_empty
@@ -257,13 +255,13 @@ class _Search:
 
     # -- limits ------------------------------------------------------------------------------
     def _check(self) -> None:
-        if self.max_nodes is not None and self.nodes >= self.max_nodes:
-            raise _Stop("limit")
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            raise _Stop("time")
+        """The limits, checked every 1024 nodes (and exactly at the node limit)."""
+        budget = self.budget
+        budget.check_positions(self.nodes)
+        budget.check_time()
         step = self.nodes + 1024
-        if self.max_nodes is not None:
-            step = min(step, self.max_nodes)
+        if budget.max_positions is not None:
+            step = min(step, budget.max_positions)
         self.next_check = step
 
     def _by_mobility(self, children: list, rem: int) -> list:
@@ -485,14 +483,16 @@ def _unpack(occ: int, masks: int) -> list:
 
 
 def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool = False,
-          max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
+          limits: Optional[Limits] = None, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
           _table: bool = True, _options: Optional[dict] = None) -> SolveResult:
     """The exact value of a Quarto position for the player to move, a best move and the principal variation.
 
-    ``max_seconds`` / ``max_nodes`` stop the search; the result then has
-    ``value=None`` and ``status`` ``"time"`` or ``"limit"``. A finished game
-    (a line completed, or a full board) with nothing in hand gives
-    ``"loss"`` or ``"draw"`` with no move. Bad input raises :class:`SolverError`.
+    ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
+    nodes searched, ``max_seconds``; or the keywords ``max_nodes`` and
+    ``max_seconds``) stop the search; the result then has ``value=None`` and
+    ``status`` ``"time"`` or ``"limit"``. A finished game (a line completed,
+    or a full board) with nothing in hand gives ``"loss"`` or ``"draw"`` with
+    no move. Bad input (limits included) raises :class:`SolverError`.
 
     >>> board = [None, None, None, 9, 13, 6, 10, 12, 3, 14, None, 5, None, None, 2, 7]
     >>> result = solve(board, 0)       # place LRTS on B4 and give LRTH: a win in two moves
@@ -500,14 +500,18 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     ('win', (1, 1), [(1, 1), (0, 4), (2, None)])
     """
     _check_input(board, piece)
-    search = _Search(squares, max_seconds, max_nodes, use_table=_table, **(_options or {}))
+    try:
+        budget = Limits.given(limits, max_nodes, max_seconds).start()
+    except LimitError as err:
+        raise SolverError(str(err)) from None
+    search = _Search(squares, budget, use_table=_table, **(_options or {}))
     occ, masks, rem = _pack(board)
     finished = bool(winning_lines(board, squares)) or occ == 0xFFFF
     if finished:
         if piece is not None:
             raise SolverError("the game is over: there is no move to make with a piece in hand")
         value = "loss" if winning_lines(board, squares) else "draw"
-        return SolveResult(value, None, [], 0, 0.0, "solved")
+        return SolveResult(value, None, [], 0, 0.0, SOLVED)
     if piece is None:
         if occ:
             raise SolverError("only before the first placement can the player to move hold no piece")
@@ -516,9 +520,9 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     try:
         value, best = _moves_value(search, occ, masks, piece, rem, -1, 1)
         pv = _principal_variation(search, occ, masks, piece, rem, value, best)
-    except _Stop as stop:
-        return SolveResult(None, None, [], search.nodes, time.perf_counter() - search.start, stop.status)
-    return SolveResult(VALUES[value], best, pv, search.nodes, time.perf_counter() - search.start, "solved")
+    except Stopped as stop:
+        return SolveResult(None, None, [], search.nodes, budget.elapsed(), stop.reason)
+    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED)
 
 
 def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
@@ -527,9 +531,9 @@ def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
         search.nodes += 1
         v, reply = _moves_value(search, 0, 0, 0, rem & ~1, -1, 1)
         pv = [(None, 0)] + _principal_variation(search, 0, 0, 0, rem & ~1, v, reply)
-    except _Stop as stop:
-        return SolveResult(None, None, [], search.nodes, time.perf_counter() - search.start, stop.status)
-    return SolveResult(VALUES[-v], (None, 0), pv, search.nodes, time.perf_counter() - search.start, "solved")
+    except Stopped as stop:
+        return SolveResult(None, None, [], search.nodes, search.budget.elapsed(), stop.reason)
+    return SolveResult(VALUES[-v], (None, 0), pv, search.nodes, search.budget.elapsed(), SOLVED)
 
 
 def _principal_variation(search: _Search, occ: int, masks: int, hand: int, rem: int, value: int, best) -> list:

@@ -9,11 +9,14 @@
 Goals: ``quartet`` (an AND-OR search with iterative deepening on the number of
 questions, see :mod:`.quartet`), ``win`` and ``value`` (retrograde analysis:
 attractors on the reachable game graph, see :mod:`.graph`). Positions are keyed
-canonically (see :mod:`.core`).
+canonically (see :mod:`.core`). ``limits`` (:class:`~quaternity_cp.budget.Limits`)
+stop a search: its result is then unproven.
 """
 
+from ..budget import Limits
 from .api import FREE_CHOICE, GOALS, SolveError, SolveResult, solve, start_position
-from .core import Choice, Context, default_engine_name
+from .core import Context, default_engine_name
+from .moves import Choice
 
-__all__ = ["FREE_CHOICE", "GOALS", "Choice", "Context", "SolveError", "SolveResult", "default_engine_name",
-           "solve", "start_position"]
+__all__ = ["FREE_CHOICE", "GOALS", "Choice", "Context", "Limits", "SolveError", "SolveResult",
+           "default_engine_name", "solve", "start_position"]

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import gc
-import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from ..engines import Engine
 from ..errors import QuaternityError
 from ..game import Declaration, Game, Question
 from ..position import Position, State
 from ..rules import Rules
-from .core import INF, Choice, Context, Node, ProgressFn, Stopped, move_text
+from .core import INF, Context, Node, ProgressFn
 from .graph import DOOMED, GameGraph
+from .moves import Choice, move_text
 from .quartet import FAIL, SUCCESS, QuartetSearch
 
 GOALS = ("quartet", "win", "value")
@@ -27,8 +27,8 @@ class SolveError(QuaternityError, ValueError):
 
 
 @dataclass
-class SolveResult:
-    """The outcome of a solve.
+class SolveResult(SearchResult):
+    """The outcome of a solve (a :class:`~quaternity_cp.budget.SearchResult`).
 
     ``result``: for ``quartet`` and ``win`` True or False; for ``value`` ``"win"``,
     ``"loss"`` or ``"draw"`` (seen from ``player``); None when unproven.
@@ -57,15 +57,8 @@ class SolveResult:
     line: dict | None = None
     free_choice: str = FREE_CHOICE
 
-    @property
-    def proven(self) -> bool:
-        return self.status == "solved"
-
-    @property
-    def verdict(self) -> str:
-        """The result in one word: yes, no, win, loss, draw or unproven."""
-        if not self.proven:
-            return "unproven"
+    def outcome(self) -> str:
+        """The proven result in one word: yes, no (quartet, win), win, loss or draw (value)."""
         if isinstance(self.result, bool):
             return "yes" if self.result else "no"
         return str(self.result)
@@ -185,17 +178,17 @@ def _stop_doomed(graph: GameGraph):
 
 # -- the goals ------------------------------------------------------------------------
 def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *, max_questions, depth,
-                   max_positions, deadline, progress) -> None:
-    search = QuartetSearch(ctx, player, max_positions=max_positions, deadline=deadline, progress=progress)
+                   budget: Budget, progress) -> None:
+    search = QuartetSearch(ctx, player, budget=budget, progress=progress)
     try:
         ok, bound = search.deepen(root, max_questions)
     finally:
         result.positions = len(search.tt)
         result.expanded = search.expanded
-    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
+    ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
     result.result = ok
     result.questions = bound if bound < INF else None
-    result.status = "solved"
+    result.status = SOLVED
 
     def end(state: State):
         cls = search.classify(state)
@@ -206,7 +199,7 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
         return None
 
     def after_ok(state: State, k: int) -> bool:
-        return search._after(state, k)[0]
+        return search.after(state, k)[0]
 
     if ok:
         def pick(node: Node, k: int):
@@ -220,7 +213,7 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
             raise AssertionError("no winning move at a proven node")  # pragma: no cover
         result.strategy = _Tree(ctx, pick, end, depth).build(root.state, bound)
     else:
-        budget = max_questions if max_questions is not None else INF
+        allowed = max_questions if max_questions is not None else INF
 
         def pick(node: Node, k: int):
             if node.state.pending is not None:
@@ -231,28 +224,27 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
             if k < 1:
                 return []
             return [(m, k - 1) for m in search.ordered(node)]
-        result.defense = _Tree(ctx, pick, end, depth).build(root.state, budget)
+        result.defense = _Tree(ctx, pick, end, depth).build(root.state, allowed)
 
 
 def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: SolveResult, *, depth,
-                 max_positions, deadline, progress, lazy: bool = True) -> None:
-    graph = GameGraph(ctx, _cannot_win(ctx.rules, player) if goal == "win" else None)
+                 budget: Budget, progress, lazy: bool = True) -> None:
+    graph = GameGraph(ctx, cannot_win(ctx.rules, player) if goal == "win" else None)
     graph.doomed_player = player
     if goal == "win":
         try:
             if lazy:
-                rid, rank = graph.build_lazy(ctx.search_root(root), player, order=_opponent_order(ctx, player),
-                                             max_positions=max_positions, deadline=deadline, progress=progress)
+                rid, rank = graph.build_lazy(ctx.search_root(root), player, order=opponent_order(ctx, player),
+                                             budget=budget, progress=progress)
             else:  # every reachable position first, then the attractor (the same verdict and plies)
-                rid = graph.build(ctx.search_root(root), max_positions=max_positions, deadline=deadline,
-                                  progress=progress)
+                rid = graph.build(ctx.search_root(root), budget=budget, progress=progress)
                 rank = graph.win_ranks(player)
         finally:
             result.positions = len(graph)
             result.expanded = graph.expanded
-        ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
+        ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
         result.result = rid in rank
-        result.status = "solved"
+        result.status = SOLVED
         if result.result:
             result.plies = rank[rid]
             result.strategy = _graph_strategy(ctx, graph, rank, {player}, root, depth)
@@ -260,11 +252,11 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
             result.defense = _graph_defense(ctx, graph, rank, {player}, root, depth)
         return
     try:
-        rid = graph.build(ctx.search_root(root), max_positions=max_positions, deadline=deadline, progress=progress)
+        rid = graph.build(ctx.search_root(root), budget=budget, progress=progress)
     finally:
         result.positions = len(graph)
         result.expanded = graph.expanded
-    ctx.engine.deadline = None  # solved: the strategy tree is built whatever the time
+    ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
     pred = graph.predecessors()
     # value: two players, each side's attractor to "only winner"
     other = 1 - player
@@ -272,7 +264,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
                              lambda u: graph.mover[u] == player, pred)
     rank_q = graph.attractor([i for i, w in graph.winners.items() if w == (other,)],
                              lambda u: graph.mover[u] == other, pred)
-    result.status = "solved"
+    result.status = SOLVED
     if rid in rank_p:
         result.result, result.winner, result.plies = "win", player, rank_p[rid]
         result.strategy = _graph_strategy(ctx, graph, rank_p, {player}, root, depth)
@@ -284,7 +276,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
         result.line = _graph_line(ctx, graph, rank_p, rank_q, player, root, depth)
 
 
-def _cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
+def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
     """Positions where ``player`` can no longer be a winner, whatever happens (pruned for the win goal):
     even with every unclaimed set its score stays below the best other score, or only equals it
     while a tie does not make it a winner (``all-lose``; ``first``: the other reached it earlier)."""
@@ -313,7 +305,7 @@ def _children(ctx: Context, graph: GameGraph, node: Node):
             yield m, child, j
 
 
-def _opponent_order(ctx: Context, player: int):
+def opponent_order(ctx: Context, player: int):
     """The opponents' moves, those most likely to keep ``player`` from winning first (a lazy build
     explores only the first until the player's attractor needs more): a shared turn to another seat;
     a no to the player's question; a declaration; a question the target must answer yes; a question
@@ -383,6 +375,7 @@ def solve(
     *,
     max_questions: int | None = None,
     depth: int = 8,
+    limits: Limits | None = None,
     max_positions: int | None = None,
     max_seconds: float | None = None,
     engine: str | Engine | None = None,
@@ -408,9 +401,10 @@ def solve(
     questions that forces a claim (for a no within ``max_questions``: a proven
     lower bound, None when no number of questions does).
 
-    ``max_positions``, ``max_seconds`` and Ctrl-C stop the search: the result is
-    then unproven (``status`` says why). ``progress`` is called about twice a
-    second with a dict of counters.
+    ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
+    distinct positions stored, ``max_seconds``; or those two keywords) and
+    Ctrl-C stop the search: the result is then unproven (``status`` says why).
+    ``progress`` is called about twice a second with a dict of counters.
     ``engine`` defaults to :func:`~.core.default_engine_name` (``sets``).
     ``lazy=False`` makes the win goal explore every reachable position before
     deciding (the same verdict, plies and strategy, from more positions), as
@@ -424,12 +418,10 @@ def solve(
         player = st.turn[0] if len(st.turn) == 1 else 0
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
         raise SolveError(f"unknown player {player!r} (seats are 0..{game.players - 1})")
-    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
-                                    or not math.isfinite(max_seconds) or max_seconds <= 0):
-        raise SolveError(f"max_seconds must be a finite number of seconds > 0, not {max_seconds!r}")
-    if max_positions is not None and (isinstance(max_positions, bool) or not isinstance(max_positions, int)
-                                      or max_positions < 1):
-        raise SolveError(f"max_positions must be a whole number >= 1, not {max_positions!r}")
+    try:
+        limits = Limits.given(limits, max_positions, max_seconds)
+    except LimitError as err:
+        raise SolveError(str(err)) from None
     if max_questions is not None:
         if goal != "quartet":
             raise SolveError("--max-questions only applies to the quartet goal")
@@ -455,30 +447,29 @@ def solve(
     if not st.over and not ctx.engine.feasible(st.constraints):
         from ..errors import PositionError
         raise PositionError("the position is invalid: no deal is consistent with it")
-    result = SolveResult(goal, player, None, "interrupted", game, rules, engine=ctx.engine.name,
+    result = SolveResult(goal, player, None, INTERRUPTED, game, rules, engine=ctx.engine.name,
                          max_questions=max_questions)
-    start = time.monotonic()
-    deadline = start + max_seconds if max_seconds is not None else None
-    ctx.engine.deadline = deadline
+    budget = limits.start()
+    ctx.engine.budget = budget
     thresholds = gc.get_threshold()
     gc.set_threshold(1_000_000, 50, 100)  # a solve allocates millions of small objects that live long
     try:
         root = ctx.describe(st)
         if goal == "quartet":
             _solve_quartet(ctx, root, player, result, max_questions=max_questions, depth=depth,
-                           max_positions=max_positions, deadline=deadline, progress=progress)
+                           budget=budget, progress=progress)
         else:
-            _solve_graph(ctx, root, player, goal, result, depth=depth, max_positions=max_positions,
-                         deadline=deadline, progress=progress, lazy=lazy)
+            _solve_graph(ctx, root, player, goal, result, depth=depth, budget=budget, progress=progress,
+                         lazy=lazy)
     except Stopped as stop:
         result.status = stop.reason
         result.result = None
     except KeyboardInterrupt:
-        result.status = "interrupted"
+        result.status = INTERRUPTED
         result.result = None
     finally:
         gc.set_threshold(*thresholds)
-    result.seconds = time.monotonic() - start
+    result.seconds = budget.elapsed()
     result.engine_calls = ctx.calls
     return result
 

@@ -40,16 +40,19 @@ the other moves lead to positions with the same key.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..constraints import Constraints, _make
+from .. import effects
+from ..budget import Budget
+from ..constraints import Constraints
 from ..constraints import fast_replace as replace
 from ..engines import ENGINES, Analysis, Engine, get_engine
 from ..game import Declaration, Game, Question
 from ..position import Position, State
 from ..rules import Rules
+from .kernel import Kernel
+from .moves import Choice
 
 INF = 1 << 30  # "never": an unreachable number of questions or plies
 
@@ -62,21 +65,6 @@ def default_engine_name() -> str:
         if name in ENGINES:
             return name
     return "cpsat"
-
-
-class Stopped(Exception):
-    """The search stopped early (``limit``: the position limit, ``time``: the time limit); unproven."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-def restrict(c: Constraints, card: int, mask: int) -> Constraints:
-    """``c.restrict(card, mask)``, built directly (the same value, faster)."""
-    domains = list(c.domains)
-    domains[card] &= mask
-    return _make(c.players, c.set_size, c.in_play, c.hands, tuple(domains), c.lo, c.hi)
 
 
 class CachingEngine:
@@ -93,12 +81,13 @@ class CachingEngine:
         self.analyses: dict[Constraints, Analysis] = {}
         self.feasibles: dict[Constraints, bool] = {}
         self.calls = 0
-        # the time limit, checked before every engine call: a search stops within one call of it
-        self.deadline: float | None = None
+        # the running search's limits: the time limit is checked before every engine call (a search
+        # stops within one call of it); None: no limit (a solved search builds its trees whatever the time)
+        self.budget: Budget | None = None
 
     def _check_time(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Stopped("time")
+        if self.budget is not None:
+            self.budget.check_time()
 
     def feasible(self, c: Constraints) -> bool:
         hit = self.feasibles.get(c)
@@ -165,19 +154,6 @@ class Node:
         return -1
 
 
-@dataclass(frozen=True)
-class Choice:
-    """The free choice of who moves, when the hand-over leaves several seats (``handover = fewest``)."""
-
-    seat: int
-
-
-def move_text(game: Game, move) -> str:
-    if isinstance(move, Choice):
-        return f"{game.player_name(move.seat)} takes the turn"
-    return game.move_str(move)
-
-
 class Context:
     """A game, its rules and a caching engine: describes positions and generates moves."""
 
@@ -197,13 +173,12 @@ class Context:
         self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
         self.first = rules.tie == "first"
         self._counts: dict[int, tuple] = {}  # see _card_counts
-        self._set_descriptions: dict[tuple, tuple] = {}  # see _describe_set
+        self._set_descriptions: dict[tuple, tuple] = {}  # see set_description
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
         # the fast path of graph searches (see .kernel): with the set-signature engine, for the rules it plays
-        self.kernel = None
+        self.kernel: Kernel | None = None
         if inner.name == "sets" and not rules.dealt and rules.empty_hand == "skip":
-            from .kernel import Kernel
             self.kernel = Kernel(self)
 
     @property
@@ -252,14 +227,10 @@ class Context:
             c = pos.question_constraints(x, card, state.constraints)
         else:
             c = state.constraints
-        if move.answer:
-            c = c.transfer(card, y, x)
-            order = (x, y)
-        else:
-            c = restrict(c, card, ~(1 << y))
-            order = ((x + 1) % self.game.players,) if self.rules.after_no == "next" else (y,)
+        c = effects.answer(c, x, y, card, move.answer)
+        order = effects.next_order(move.answer, x, y, self.game.players, self.rules.after_no)
         st = replace(state, constraints=c, pending=None, ply=state.ply + 1, last_claims=())
-        return pos._hand_over(pos._auto_claim(st), order)
+        return pos.finish_move(st, order)
 
     # -- keys ---------------------------------------------------------------------
     def describe(self, state: State) -> Node:
@@ -275,21 +246,13 @@ class Context:
         hands = c.hands
         lo_cols = list(zip(*c.lo))
         hi_cols = list(zip(*c.hi))
-        memo = self._set_descriptions
         sigs = []
         rep_cards: dict[int, tuple[int, ...]] = {}
         for s in c.sets_in_play:
             base = s * S
             ow = owners[base:base + S]
             at = pend - base if base <= pend < base + S else -1
-            mkey = (ow, lo_cols[s], hi_cols[s], hands, at)
-            got = memo.get(mkey)
-            if got is None:
-                got = self._describe_set(*mkey)
-                if len(memo) > 200_000:
-                    memo.clear()
-                memo[mkey] = got
-            body, offsets = got
+            body, offsets = self.set_description(ow, lo_cols[s], hi_cols[s], hands, at)
             rep_cards[s] = tuple([base + i for i in offsets])
             sigs.append((*body, s))
         sigs.sort()
@@ -305,13 +268,26 @@ class Context:
             hands,
             state.turn,
             (q.asker, q.target) if q is not None else None,
-            self._score_key(state),
+            self.score_key(state.scores, state.reached),
         )
         return Node(state, key, a, tuple(rep_sets), rep_cards)
 
-    def _describe_set(self, ow, lo, hi, hands, at):
+    def set_description(self, ow: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...],
+                        hands: tuple[int, ...], at: int) -> tuple[tuple, tuple[int, ...]]:
         """A set's tightened description (sorted card classes, bounds) and the offsets of one card
-        per class, from its cards' possible owners ``ow``, its bounds and the open question's card ``at``."""
+        per class, from its cards' possible owners ``ow``, its bounds and the open question's card ``at``
+        (its offset in the set, -1 for none). Remembered: the slow and the fast path share the table."""
+        key = (ow, lo, hi, hands, at)
+        memo = self._set_descriptions
+        got = memo.get(key)
+        if got is None:
+            got = self._describe_set(ow, lo, hi, hands, at)
+            if len(memo) > 200_000:
+                memo.clear()
+            memo[key] = got
+        return got
+
+    def _describe_set(self, ow, lo, hi, hands, at):
         counts = self._counts
         P = len(hands)
         # per card a (possible, forced) pair of count vectors; summed seat by seat
@@ -338,10 +314,9 @@ class Context:
         got = self._counts[mask] = (possible, possible if single else (0,) * players)
         return got
 
-    def _score_key(self, state: State):
-        return self._score_key_of(state.scores, state.reached)
-
-    def _score_key_of(self, scores: tuple[int, ...], reached: tuple[int, ...]):
+    def score_key(self, scores: tuple[int, ...], reached: tuple[int, ...]):
+        """The scores' part of a key: None when keys carry no scores; under ``tie = first`` with the order
+        in which the seats with points reached their score."""
         if not self.scores:
             return None
         if not self.first:

@@ -22,7 +22,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from .core import Context, Node, ProgressFn, Stopped
+from ..budget import Budget
+from .core import Context, Node, ProgressFn
 
 DOOMED = ("end", "doomed")
 
@@ -39,7 +40,7 @@ class GameGraph:
         self.succ: list[tuple[int, ...]] = []
         self.winners: dict[int, tuple[int, ...]] = {}
         self.expanded = 0
-        self.max_positions: int | None = None  # a new position beyond this many stops the build
+        self.budget = Budget()  # the limits of the build under way (a new position beyond them stops it)
 
     def __len__(self) -> int:
         return len(self.mover)
@@ -55,8 +56,7 @@ class GameGraph:
 
     def _add(self, node: Node) -> int:
         i = len(self.mover)
-        if self.max_positions is not None and i >= self.max_positions:
-            raise Stopped("limit")
+        self.budget.check_positions(i)
         key = self.key_of(node)
         self.ids[key] = i
         if key is DOOMED:
@@ -70,13 +70,13 @@ class GameGraph:
         self.succ.append(())
         return i
 
-    def _play_all(self, node: Node, moves: list, frontier: list, deadline: float | None) -> list[int]:
+    def _play_all(self, node: Node, moves: list, frontier: list) -> list[int]:
         """The ids of the positions after each move at ``node``; new ones are added and put on ``frontier``."""
         ctx = self.ctx
+        check_time = self.budget.check_time
         out = []
         for move in moves:
-            if deadline is not None and time.monotonic() > deadline:
-                raise Stopped("time")  # checked per move (and per engine call): big games stop on time
+            check_time()  # per move (and per engine call): big games stop on time
             child = ctx.child(node, move)
             j = self.ids.get(self.key_of(child))
             if j is None:
@@ -89,16 +89,15 @@ class GameGraph:
         self,
         root: Node,
         *,
-        max_positions: int | None = None,
-        deadline: float | None = None,
+        budget: Budget | None = None,
         progress: ProgressFn | None = None,
         every: float = 0.5,
     ) -> int:
-        """Explore everything reachable from ``root`` (depth first); returns the root's id."""
+        """Explore everything reachable from ``root`` (depth first) within ``budget``; returns the root's id."""
         ctx = self.ctx
         if self.key_of(root) in self.ids:
             return self.id_of(root)
-        self.max_positions = max_positions
+        self.budget = budget if budget is not None else Budget()
         rid = self._add(root)
         stack: list[tuple[int, Node]] = [(rid, root)]
         start = last = time.monotonic()
@@ -107,11 +106,10 @@ class GameGraph:
             if self.mover[i] == -2:
                 continue
             self.expanded += 1
-            self.succ[i] = tuple(dict.fromkeys(self._play_all(node, ctx.moves(node), stack, deadline)))
-            if (progress is not None or deadline is not None) and self.expanded % 16 == 0:
+            self.succ[i] = tuple(dict.fromkeys(self._play_all(node, ctx.moves(node), stack)))
+            if self.expanded % 16 == 0:
+                self.budget.check_time()
                 now = time.monotonic()
-                if deadline is not None and now > deadline:
-                    raise Stopped("time")
                 if progress is not None and now - last >= every:
                     last = now
                     progress({"positions": len(self), "expanded": self.expanded, "frontier": len(stack),
@@ -124,12 +122,12 @@ class GameGraph:
         player: int,
         *,
         order: Callable[[Node, list], list] | None = None,
-        max_positions: int | None = None,
-        deadline: float | None = None,
+        budget: Budget | None = None,
         progress: ProgressFn | None = None,
         every: float = 0.5,
     ) -> tuple[int, dict[int, int]]:
-        """Decide whether ``player`` can force reaching a finished game it wins, exploring lazily.
+        """Decide whether ``player`` can force reaching a finished game it wins, exploring lazily
+        (within ``budget``).
 
         The player's nodes get every move at once; every other node (an opponent
         or a free choice, decided against the player) first gets only its first
@@ -155,7 +153,7 @@ class GameGraph:
         ctx = self.ctx
         if self.key_of(root) in self.ids:  # pragma: no cover - a fresh graph per solve
             raise ValueError("build_lazy needs a fresh graph")
-        self.max_positions = max_positions
+        self.budget = budget if budget is not None else Budget()
         rid = self._add(root)
         todo: list[tuple[int, Node]] = [(rid, root)]
         later: dict[int, tuple[Node, list]] = {}  # opponent nodes with moves not yet explored
@@ -178,7 +176,7 @@ class GameGraph:
                         moves = order(node, moves)
                     later[i] = (node, moves[1:] if complete else None)
                     moves = moves[:1]
-                self.succ[i] = tuple(dict.fromkeys(self._play_all(node, moves, todo, deadline)))
+                self.succ[i] = tuple(dict.fromkeys(self._play_all(node, moves, todo)))
                 if progress is not None and self.expanded % 16 == 0:
                     now = time.monotonic()
                     if now - last >= every:
@@ -197,7 +195,7 @@ class GameGraph:
                     moves = ctx.moves(node)
                     moves = order(node, moves) if order is not None else moves
                     moves = moves[1:]
-                more = self._play_all(node, moves, todo, deadline)
+                more = self._play_all(node, moves, todo)
                 self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))
 
     def predecessors(self) -> list[list[int]]:

@@ -15,7 +15,7 @@ card order and its column of bounds), interned, so that
 - the owners of an asked card come from the engine's masks of the asked set
   against the sum of the other sets, which every question on that set shares;
 - a row's part of the key (its tightened description, see
-  :meth:`.core.Context._describe_set`) is remembered per analysis.
+  :meth:`.core.Context.set_description`) is remembered per analysis.
 
 The rules are the position's own, step for step (question constraints, the
 answer's update, automatic claims, declarations, the hand-over with every
@@ -30,14 +30,12 @@ the move is played the slow way and its result is a slow
 
 from __future__ import annotations
 
-import time
-
-from ..constraints import _make
-from ..engines.sets import CACHE_LIMIT, MAX_BITS, SetsEngine, _Radix, _TooBig
-from ..game import Declaration, Question
 from .. import effects
+from ..constraints import make_constraints
+from ..engines.sets import CACHE_LIMIT, MAX_BITS, Radix, SetsEngine, TooManyVectors
+from ..game import Declaration, Question
 from ..position import State
-from .core import Choice, Stopped
+from .moves import Choice
 
 
 class _Fallback(Exception):
@@ -139,27 +137,30 @@ class Kernel:
     def _sid(self, r: Row) -> int:
         if r.gen == self.gen:
             return r.sid
-        eng = self.engine
-        sid = eng._ids.get(r.sig)
-        if sid is None:
-            sid = eng._ids[r.sig] = len(eng._sigs)
-            eng._sigs.append(r.sig)
+        sid = self.engine.number(r.sig)
         r.sid, r.gen = sid, self.gen
         return sid
 
     def _check_reset(self) -> None:
         eng = self.engine
-        if len(eng._ids) > CACHE_LIMIT:  # the engine renumbers: every number known here goes
-            eng._reset()
+        if eng.numbered > CACHE_LIMIT:  # the engine renumbers: every number known here goes
+            eng.reset()
             self.gen += 1
             self.analyses.clear()
             self.asked.clear()
 
-    def _radix(self, hands: tuple[int, ...]) -> _Radix:
-        radix = self.engine._radix_of(hands, self.S)
+    def _radix(self, hands: tuple[int, ...]) -> Radix:
+        radix = self.engine.radix(hands, self.S)
         if radix is None:
             raise _Fallback
         return radix
+
+    def _check_time(self) -> None:
+        """The running search's time limit, checked before every analysis computed (as the slow path's
+        engine does)."""
+        budget = self.ctx.engine.budget
+        if budget is not None:
+            budget.check_time()
 
     def analysis(self, live: list[Row], hands: tuple[int, ...]) -> _Analysis:
         """The analysis of the rows ``live`` (the sets in play) with these hands."""
@@ -169,16 +170,14 @@ class Kernel:
         an = self.analyses.get(key)
         if an is not None:
             return an
-        deadline = self.ctx.engine.deadline
-        if deadline is not None and time.monotonic() > deadline:
-            raise Stopped("time")
+        self._check_time()
         self.calls += 1
         res = None
         if min(hands) >= 0 and sum(hands) == len(live) * self.S and all([r.ok for r in live]):
             radix = self._radix(hands)
             try:
-                res = self.engine._solve(key[0], radix)
-            except _TooBig:
+                res = self.engine.facts(key[0], radix)
+            except TooManyVectors:
                 raise _Fallback from None
         an = _Analysis(res)
         if len(self.analyses) > CACHE_LIMIT:
@@ -195,14 +194,7 @@ class Kernel:
         ctx = self.ctx
         # the description only depends on the bounds through the signature's (see Row): owners are
         # within domains, so max(lo, forced) and min(hi, possible) come out the same
-        mkey = (ow, r.sig[1], r.sig[2], hands, at)
-        memo = ctx._set_descriptions
-        desc = memo.get(mkey)
-        if desc is None:
-            desc = ctx._describe_set(*mkey)
-            if len(memo) > CACHE_LIMIT:
-                memo.clear()
-            memo[mkey] = desc
+        desc = ctx.set_description(ow, r.sig[1], r.sig[2], hands, at)
         first = ow[0]
         forced = first.bit_length() - 1 if first and not first & (first - 1) and ow.count(first) == len(ow) else -1
         got = (desc[0], desc[1], ow, quartet, forced)
@@ -252,7 +244,7 @@ class Kernel:
     def state(self, n: KNode) -> State:
         """The :class:`State` of a fast node (``last_claims`` empty)."""
         rows = n.rows
-        c = _make(self.P, self.S, tuple(cl == -1 for cl in n.claimed), n.hands,
+        c = make_constraints(self.P, self.S, tuple(cl == -1 for cl in n.claimed), n.hands,
                   tuple(d for r in rows for d in r.doms),
                   tuple(zip(*[r.lo for r in rows])), tuple(zip(*[r.hi for r in rows])))
         return State(c, n.claimed, n.scores, n.reached, n.turn, n.pending, None, n.ply)
@@ -281,7 +273,7 @@ class Kernel:
             hands,
             turn,
             (pending.asker, pending.target) if pending is not None else None,
-            self.ctx._score_key_of(scores, reached),
+            self.ctx.score_key(scores, reached),
         )
         if pending is not None:
             n.mover = pending.target
@@ -469,22 +461,13 @@ class Kernel:
         if owners is None:
             owners = 0
             if r.ok and ok:
-                deadline = self.ctx.engine.deadline
-                if deadline is not None and time.monotonic() > deadline:
-                    raise Stopped("time")
+                self._check_time()
                 self.calls += 1
                 radix = self._radix(hands)
-                eng = self.engine
                 try:
-                    sums = eng._sum(rest_key, radix) << (radix.top - radix.target)  # see SetsEngine._probes_of
-                    probes = eng._probes_of(sid, radix)[0]
-                except _TooBig:
+                    owners = self.engine.card_owners(sid, d, rest_key, radix)
+                except TooManyVectors:
                     raise _Fallback from None
-                for dd, pairs in probes:
-                    if dd == d:
-                        for bit, mask in pairs:
-                            if sums & mask:
-                                owners |= bit
             if len(self.asked) > CACHE_LIMIT:
                 self.asked.clear()
             self.asked[key] = owners

@@ -25,22 +25,24 @@ from __future__ import annotations
 
 import time
 
+from ..budget import Budget
 from ..game import Declaration
 from ..position import State
-from .core import INF, Context, Node, ProgressFn, Stopped
+from .core import INF, Context, Node, ProgressFn
 
 SUCCESS, FAIL, CONTINUE = "success", "fail", "continue"
 
 
 class QuartetSearch:
-    def __init__(self, ctx: Context, player: int, *, max_positions: int | None = None,
-                 deadline: float | None = None, progress: ProgressFn | None = None, every: float = 0.5):
-        self.deadline = deadline
+    """The search of one quartet goal: ``player``'s, within ``budget`` (its positions are those stored)."""
+
+    def __init__(self, ctx: Context, player: int, *, budget: Budget | None = None,
+                 progress: ProgressFn | None = None, every: float = 0.5):
+        self.budget = budget if budget is not None else Budget()
         self.ctx = ctx
         self.player = player
         self.tt: dict[tuple, list[int]] = {}  # key -> [lower bound, upper bound] on d
         self.expanded = 0
-        self.max_positions = max_positions
         self.progress = progress
         self.every = every
         self.start = self.last = time.monotonic()
@@ -81,8 +83,7 @@ class QuartetSearch:
     # -- search ---------------------------------------------------------------------
     def _tick(self) -> None:
         self.expanded += 1
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Stopped("time")
+        self.budget.check_time()
         if self.progress is not None and self.expanded % 16 == 0:
             now = time.monotonic()
             if self.progress is not None and now - self.last >= self.every:
@@ -94,8 +95,7 @@ class QuartetSearch:
         """Whether d(node) <= k; with a proven bound: d when true (<= k), a lower bound (> k) when false."""
         entry = self.tt.get(node.key)
         if entry is None:
-            if self.max_positions is not None and len(self.tt) >= self.max_positions:
-                raise Stopped("limit")  # the positions stored never exceed the limit
+            self.budget.check_positions(len(self.tt))  # the positions stored never exceed the limit
             entry = self.tt[node.key] = [0, INF]
         else:
             if entry[1] <= k:
@@ -107,7 +107,7 @@ class QuartetSearch:
         if node.state.pending is not None:
             worst = 0
             for move in self.ordered(node):
-                ok, b = self._after(ctx.play(node.state, move), k)
+                ok, b = self.after(ctx.play(node.state, move), k)
                 if not ok:
                     entry[0] = max(entry[0], b)
                     return False, b
@@ -124,7 +124,7 @@ class QuartetSearch:
                 continue
             child = ctx.play(node.state, move)
             if child.pending is None:  # a question whose answer was forced
-                ok, b = self._after(child, k - 1)
+                ok, b = self.after(child, k - 1)
             else:
                 ok, b = self.search(ctx.describe(child), k - 1)
             if ok:
@@ -138,10 +138,12 @@ class QuartetSearch:
         """Whether P's question ``move`` forces a claim with ``k`` more questions."""
         child = self.ctx.play(state, move)
         if child.pending is None:
-            return self._after(child, k)[0]
+            return self.after(child, k)[0]
         return self.search(self.ctx.describe(child), k)[0]
 
-    def _after(self, state: State, k: int) -> tuple[bool, int]:
+    def after(self, state: State, k: int) -> tuple[bool, int]:
+        """Whether the position after a completed move forces a claim with ``k`` more questions (as
+        :meth:`search`, a claim made by the move itself counting as done)."""
         cls = self.classify(state)
         if cls == SUCCESS:
             return True, 0

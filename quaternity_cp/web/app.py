@@ -6,13 +6,14 @@ internet. The JavaScript only draws what the JSON API returns and sends the
 person's choices back: every rule, every legal move and every fact shown comes
 from the library, through :mod:`quaternity_cp.web.session`.
 
-API (JSON): ``GET /api/games`` (games, presets, agents); ``POST /api/new``
+API (JSON): ``GET /api/games`` (each game's metadata: seats, options, presets, agents); ``POST /api/new``
 ``{"game", "options", "human", "agents": {seat: name}, "seed"}``;
 ``GET /api/view/{id}?probabilities=1``; ``POST /api/act/{id}`` ``{"action"}``;
 ``POST /api/undo/{id}``; ``GET /api/record/{id}`` (a download that
 ``quaternity check`` / ``quaternity quarto check`` accepts);
-``GET /api/explain/{id}?card=A0&seat=1`` or ``?set=B``; ``GET /api/solve/{id}``
-(Quarto). Errors are ``{"error": message}`` with status 400 or 404.
+``GET /api/explain/{id}?card=A0&seat=1`` or ``?set=B`` and ``GET /api/solve/{id}``
+(for games whose web view offers them: the view's ``features``). Errors are
+``{"error": message}`` with status 400 or 404. No game is known here by name.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import QuaternityError
+from ..games import DEFAULT_GAME
 from .session import WebError, WebGame, catalogue
 
 MAX_GAMES = 64  # games kept in memory (the oldest is dropped)
@@ -91,7 +93,7 @@ def create_app():
 
     async def new(request: Request):
         data = await body(request)
-        table = WebGame.new(str(data.get("game", "quartets")), data.get("options") or {},
+        table = WebGame.new(str(data.get("game", DEFAULT_GAME)), data.get("options") or {},
                             human=int(data.get("human", 0)), agents=data.get("agents") or {},
                             seed=data.get("seed"))
         counter[0] += 1
@@ -119,29 +121,19 @@ def create_app():
 
     async def record(request: Request):
         table = table_of(request)
-        name = "quarto-game.json" if table.game == "quarto" else "quartets-game.json"
+        name = f"{table.game}-game.json"
         return Response(json.dumps(table.record(), indent=2) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def explain(request: Request):
-        from .views import explain as explain_fact
-
         table = table_of(request)
-        if table.game != "quartets":
-            raise WebError("explanations are for quartets games")
         q = request.query_params
         seat = q.get("seat")
-        lines = explain_fact(table, card=q.get("card"), set_name=q.get("set"),
-                             seat=None if seat in (None, "") else int(seat))
+        lines = table.explain(card=q.get("card"), set_name=q.get("set"), seat=None if seat in (None, "") else int(seat))
         return JSONResponse({"lines": lines})
 
     async def solve(request: Request):
-        from .views import quarto_verdict
-
-        table = table_of(request)
-        if table.game != "quarto":
-            raise WebError("the solver's verdict is for Quarto games")
-        return JSONResponse(quarto_verdict(table))
+        return JSONResponse(table_of(request).verdict())
 
     routes = [
         Route("/", index),

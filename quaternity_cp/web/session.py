@@ -3,11 +3,11 @@
 Everything goes through the narrow game interface (:mod:`quaternity_cp.games`):
 the state is made by the registered game's factory, the agents are the
 registered ones, moves are the state's actions and their notation. What the
-page shows is computed by the library from the state's record (replayed by
-:mod:`quaternity_cp.replay`) and the person's observation: the knowledge grid
-(:mod:`quaternity_cp.svg`) is the public view in the Quaternity presets and,
-in classic Quartets, only what the person may know (its own hand and the
-public record). Nothing here knows a rule of any game.
+page shows is the game's own web view (its registered ``web`` part, e.g.
+:mod:`quaternity_cp.quartets.web`, :mod:`quaternity_cp.quarto.web`), computed
+from the state's record and the person's seat; the setup a page offers (seats,
+options, agents) is the game's metadata (:class:`~quaternity_cp.games.GameSpec`).
+Nothing here knows a game, a rule or an agent by name.
 
 >>> table = WebGame.new("quartets", {"preset": "quaternity", "players": 2, "sets": 2, "set_size": 2},
 ...                     human=0, agents={1: "random"}, seed=1)
@@ -23,10 +23,9 @@ import secrets
 from typing import Any, Hashable
 
 from ..errors import QuaternityError
-from ..games import TERMINAL, derive_seed, load_all
+from ..games import TERMINAL, GameSpec, derive_seed, load_all
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
-QUARTETS_PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras", "classic")
 
 
 class WebError(QuaternityError):
@@ -34,14 +33,24 @@ class WebError(QuaternityError):
 
 
 def catalogue() -> dict[str, Any]:
-    """The games and agents the page can offer."""
-    games = load_all()
+    """The games the page can offer, each with its metadata (:meth:`GameSpec.to_json`): seats, options, agents.
+
+    A game with an option ``preset`` also lists its choices as ``presets``.
+    """
     out: dict[str, Any] = {}
-    for name, spec in sorted(games.items()):
-        out[name] = {"agents": sorted(spec.agents), "description": spec.description}
-    if "quartets" in out:
-        out["quartets"]["presets"] = list(QUARTETS_PRESETS)
+    for name, spec in sorted(load_all().items()):
+        out[name] = spec.to_json()
+        preset = spec.option("preset")
+        if preset is not None:
+            out[name]["presets"] = list(preset.choices)
     return out
+
+
+def features(spec: GameSpec) -> dict[str, bool]:
+    """What the game's web view offers beyond the view: exact ``probabilities``, ``explain``, a solver's ``verdict``."""
+    web = spec.part("web")
+    return {"probabilities": bool(getattr(web, "PROBABILITIES", False)), "explain": hasattr(web, "explain"),
+            "verdict": hasattr(web, "verdict")}
 
 
 class WebGame:
@@ -79,7 +88,7 @@ class WebGame:
         for seat in range(players):
             if seat == human:
                 continue
-            name = chosen.get(seat) or _default_agent(spec)
+            name = chosen.get(seat) or default_agent(spec)
             if name not in spec.agents:
                 raise WebError(f"unknown agent {name!r} for {game} (known: {', '.join(sorted(spec.agents))})")
             names[seat] = name
@@ -159,14 +168,14 @@ class WebGame:
             return []
         return [st.action_to_string(a) for a in st.legal_actions()]
 
-    def view(self, *, probabilities: bool = False) -> dict[str, Any]:
-        """Everything the page draws, as JSON-ready data."""
-        from . import views
+    @property
+    def spec(self) -> GameSpec:
+        """The registered game."""
+        return load_all()[self.game]
 
-        if self.game == "quarto":
-            data = views.quarto_view(self)
-        else:
-            data = views.quartets_view(self, probabilities=probabilities)
+    def view(self, *, probabilities: bool = False) -> dict[str, Any]:
+        """Everything the page draws, as JSON-ready data: the game's own view, then what every game has."""
+        data = self.spec.part("web").view(self, probabilities=probabilities)
         data.update({
             "game": self.game,
             "options": self.options,
@@ -179,17 +188,33 @@ class WebGame:
             "scores": list(self.state.scores()),
             "returns": list(self.state.returns()) if self.state.is_terminal() else None,
             "can_undo": bool(self.marks),
+            "seat_label": self.spec.seat_label,
+            "features": features(self.spec),
         })
         return data
 
+    def explain(self, *, card: str | None = None, set_name: str | None = None, seat: int | None = None) -> list[str]:
+        """Why a card is where the view says, or why a set was claimed (games whose web view explains)."""
+        web = self.spec.part("web")
+        if not hasattr(web, "explain"):
+            raise WebError(f"{self.game} games have no explanations")
+        return list(web.explain(self, card=card, set_name=set_name, seat=seat))
 
-def _default_agent(spec) -> str:
-    for name in ("knowledge", "greedy", "koole-combined", "random"):
-        if name in spec.agents:
-            return name
+    def verdict(self) -> dict[str, Any]:
+        """The exact solver's verdict on the position (games whose web view has a solver)."""
+        web = self.spec.part("web")
+        if not hasattr(web, "verdict"):
+            raise WebError(f"{self.game} games have no solver's verdict")
+        return dict(web.verdict(self))
+
+
+def default_agent(spec: GameSpec) -> str:
+    """The agent for a seat nobody chose: the game's default agent, else its first agent by name."""
+    if spec.default_agent is not None and spec.default_agent in spec.agents:
+        return spec.default_agent
     if not spec.agents:
         raise WebError(f"no agents are registered for {spec.name}")
     return sorted(spec.agents)[0]
 
 
-__all__ = ["WebGame", "WebError", "catalogue"]
+__all__ = ["WebGame", "WebError", "catalogue", "features", "default_agent"]

@@ -34,43 +34,81 @@
   const post = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" },
                                            body: JSON.stringify(data || {}) });
 
-  // -- setting up a game ------------------------------------------------------------------
+  // -- setting up a game: the form is built from each game's metadata (/api/games) ---------------
+  const spec = () => catalogue[$("game").value] || { options: [], agents: [], min_players: 2 };
+  const fieldId = (name) => name.replace(/_/g, "-");
+
   function fillSetup() {
     const game = $("game");
     game.innerHTML = "";
     Object.keys(catalogue).forEach((name) => game.appendChild(new Option(name, name)));
-    const presets = (catalogue.quartets && catalogue.quartets.presets) || [];
-    presets.forEach((p) => $("preset").appendChild(new Option(p, p)));
+    fillOptions();
+  }
+
+  function fillOptions() {
+    const box = $("options");
+    box.innerHTML = "";
+    spec().options.forEach((o) => {
+      const label = node("label", o.type === "bool" ? "check" : "");
+      let input;
+      if (o.choices) {
+        input = node("select");
+        o.choices.forEach((c) => input.appendChild(new Option(c, c)));
+      } else {
+        input = node("input");
+        input.type = o.type === "bool" ? "checkbox" : o.type === "int" ? "number" : "text";
+        if (o.min !== undefined) input.min = String(o.min);
+        if (o.max !== undefined) input.max = String(o.max);
+      }
+      input.id = fieldId(o.name);
+      input.title = o.help;
+      if (o.type === "bool") input.checked = !!o.default; else input.value = String(o.default);
+      if (o.type === "bool") { label.appendChild(input); label.appendChild(document.createTextNode(" " + o.label)); }
+      else { label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(input); }
+      if (o.name === spec().players_option) input.addEventListener("change", refreshSeats);
+      box.appendChild(label);
+    });
     refreshSeats();
   }
 
+  function optionValues() {
+    const out = {};
+    spec().options.forEach((o) => {
+      const input = $(fieldId(o.name));
+      out[o.name] = o.type === "bool" ? input.checked : o.type === "int" ? parseInt(input.value, 10) : input.value;
+    });
+    return out;
+  }
+
   function seatCount() {
-    return $("game").value === "quarto" ? 2 : Math.max(2, parseInt($("players").value, 10) || 2);
+    const s = spec();
+    if (!s.players_option) return s.min_players;
+    const n = parseInt($(fieldId(s.players_option)).value, 10) || s.min_players;
+    return Math.max(s.min_players, Math.min(s.max_players, n));
   }
 
   function refreshSeats() {
-    const quarto = $("game").value === "quarto";
-    $("quartets-options").hidden = quarto;
-    $("quarto-options").hidden = !quarto;
+    const s = spec();
+    const word = (s.seat_label || "seat") + " ";
     const n = seatCount();
     const human = $("human");
     const keep = human.value;
     human.innerHTML = "";
-    for (let s = 0; s < n; s++) human.appendChild(new Option(quarto ? "player " + s : "seat " + s, String(s)));
+    for (let i = 0; i < n; i++) human.appendChild(new Option(word + i, String(i)));
     human.value = keep && parseInt(keep, 10) < n ? keep : "0";
     const box = $("agents");
     const previous = {};
     box.querySelectorAll("select").forEach((sel) => { previous[sel.dataset.seat] = sel.value; });
     box.querySelectorAll("label").forEach((l) => l.remove());
-    const agents = (catalogue[$("game").value] || {}).agents || [];
-    const preferred = ["knowledge", "greedy", "koole-combined", "random"].find((a) => agents.includes(a)) || agents[0];
-    for (let s = 0; s < n; s++) {
-      if (String(s) === human.value) continue;
-      const label = node("label", "", (quarto ? "player " : "seat ") + s + " ");
+    const agents = s.agents || [];
+    const preferred = agents.includes(s.default_agent) ? s.default_agent : agents[0];
+    for (let i = 0; i < n; i++) {
+      if (String(i) === human.value) continue;
+      const label = node("label", "", word + i + " ");
       const sel = node("select");
-      sel.dataset.seat = String(s);
+      sel.dataset.seat = String(i);
       agents.forEach((a) => sel.appendChild(new Option(a, a)));
-      sel.value = previous[s] && agents.includes(previous[s]) ? previous[s] : preferred;
+      sel.value = previous[i] && agents.includes(previous[i]) ? previous[i] : preferred;
       label.appendChild(sel);
       box.appendChild(label);
     }
@@ -79,9 +117,9 @@
   async function startGame(ev) {
     if (ev) ev.preventDefault();
     const game = $("game").value;
-    const options = game === "quarto" ? { squares: $("squares").checked }
-      : { preset: $("preset").value, players: seatCount(), sets: parseInt($("sets").value, 10),
-          set_size: parseInt($("set-size").value, 10) };
+    const options = optionValues();
+    const s = spec();
+    if (s.players_option) options[s.players_option] = seatCount();
     const agents = {};
     $("agents").querySelectorAll("select").forEach((sel) => { agents[sel.dataset.seat] = sel.value; });
     const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
@@ -105,9 +143,10 @@
     $("undo").disabled = !data.can_undo;
     $("download").hidden = false;
     $("download").href = "/api/record/" + gid;
-    $("prob-toggle").hidden = data.kind !== "quartets";
-    $("solve").hidden = data.kind !== "quarto";
-    document.querySelectorAll(".why-section").forEach((n) => { n.hidden = data.kind !== "quartets"; });
+    const features = data.features || {};
+    $("prob-toggle").hidden = !features.probabilities;
+    $("solve").hidden = !features.verdict;
+    document.querySelectorAll(".why-section").forEach((n) => { n.hidden = !features.explain; });
     $("probabilities").checked = !!data.probabilities;
 
     const answers = $("answers");
@@ -227,7 +266,8 @@
   });
   $("new-game").addEventListener("click", () => startGame());
   $("new-form").addEventListener("submit", startGame);
-  ["game", "players", "human"].forEach((id) => $(id).addEventListener("change", refreshSeats));
+  $("game").addEventListener("change", fillOptions);
+  $("human").addEventListener("change", refreshSeats);
 
   api("/api/games").then((data) => { catalogue = data; fillSetup(); document.body.dataset.ready = "1"; });
 })();

@@ -1,12 +1,12 @@
-"""What the web table shows, computed by the library from a game's record and the person's view.
+"""The web view of the game ``"quartets"``: what the web table shows, from the game's record and the person's view.
 
-Quartets (every Quaternity preset and classic): the record is replayed
-(:func:`quaternity_cp.replay.replay`); the grid is the public constraint state,
-or in classic the person's private one (:mod:`quaternity_cp.knowledge`: the
-public state plus its own hand, as ``analyze --as SEAT`` shows it).
-Explanations come from :mod:`quaternity_cp.explain`, probabilities from
-:mod:`quaternity_cp.count`. Quarto: the record is replayed by
-:mod:`quaternity_cp.quarto.formats`; the verdict is the exact solver's.
+The record is replayed (:func:`quaternity_cp.replay.replay`); the grid is the
+public constraint state, or in classic the person's private one
+(:mod:`quaternity_cp.knowledge`: the public state plus its own hand, as
+``analyze --as SEAT`` shows it). Explanations come from
+:mod:`quaternity_cp.explain`, probabilities from :mod:`quaternity_cp.count`.
+The game's registered ``web`` part: :func:`view` and :func:`explain`; the
+table is a :class:`quaternity_cp.web.session.WebGame`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..count import CountLimitError, DealCounter
 from ..errors import QuaternityError
 from ..game import Declaration
-from ..svg import grid_svg, quarto_status, quarto_svg
+from .report import explanation_lines
+from .svg import grid_svg
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
-QUARTO_SOLVE_SECONDS = 30.0  # the verdict on demand says "unproven" past this
+PROBABILITIES = True  # the view shows each card's exact probabilities on demand
 
 
 @dataclass
@@ -33,7 +35,8 @@ class QuartetsView:
     classic: bool
 
 
-def quartets_knowledge(table) -> QuartetsView:
+def quartets_knowledge(table: Any) -> QuartetsView:
+    """The person's view of the table's game: its record replayed and, in classic, its private constraints."""
     from ..formats import record_from_json
     from ..replay import replay
 
@@ -53,7 +56,8 @@ def quartets_knowledge(table) -> QuartetsView:
     return QuartetsView(record, result, private_constraints(c, table.human, hand), hand, True)
 
 
-def quartets_view(table, *, probabilities: bool = False) -> dict[str, Any]:
+def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
+    """What the web table shows of a quartets game (its grid, the person's legal moves, the log), as JSON data."""
     k = quartets_knowledge(table)
     record, pos = k.record, k.result.position
     g = record.game
@@ -70,8 +74,6 @@ def quartets_view(table, *, probabilities: bool = False) -> dict[str, Any]:
             answers.append({"text": text, "answer": "yes" if move.answer else "no"})
     probs, note = None, None
     if probabilities:
-        from ..count import CountLimitError, DealCounter
-
         try:
             counter = DealCounter(k.constraints, MAX_COUNT_STATES)
             probs = counter.card_probabilities() if counter.count() else None
@@ -103,13 +105,7 @@ def _mover(move) -> int:
     return move.player if isinstance(move, Declaration) else move.asker
 
 
-def _lines(record, e) -> list[str]:
-    from ..report import _lines as report_lines
-
-    return report_lines(record, e)
-
-
-def explain(table, *, card: str | None = None, set_name: str | None = None, seat: int | None = None) -> list[str]:
+def explain(table: Any, *, card: str | None = None, set_name: str | None = None, seat: int | None = None) -> list[str]:
     """Why a card is where the grid says (or why a set was claimed), as lines of text."""
     from ..explain import Explainer, ExplanationError
 
@@ -128,7 +124,7 @@ def explain(table, *, card: str | None = None, set_name: str | None = None, seat
             raise QuaternityError("say which card or set to explain")
     except ExplanationError:
         facts = []
-    lines = [line for e in facts for line in _lines(record, e)]
+    lines = [line for e in facts for line in explanation_lines(record, e)]
     if not lines and k.classic:
         who = "nobody" if seat is None else (g.player_name(seat) if g.named_players else f"seat {seat}")
         return [f"Not known in public: it follows from the public record together with your own hand"
@@ -137,73 +133,4 @@ def explain(table, *, card: str | None = None, set_name: str | None = None, seat
     return lines or ["Nothing to explain here."]
 
 
-# -- Quarto ------------------------------------------------------------------------------------------
-def quarto_position(table):
-    from ..quarto import formats as qf
-
-    record = qf.record_from_json(table.record())
-    result = qf.replay(record)
-    if not result.valid:  # the state only ever applies legal moves
-        raise QuaternityError(f"the game's record does not replay: {result.message}")
-    return result.position
-
-
-def quarto_view(table) -> dict[str, Any]:
-    pos = quarto_position(table)
-    cells, pieces, placements = set(), set(), {}
-    from ..quarto.core import Cell, Piece
-
-    for text in table.legal_texts():
-        parts = text.split()
-        if len(parts) == 1 and len(parts[0]) == 4:
-            pieces.add(int(Piece.parse(parts[0])))
-        else:
-            cells.add(int(Cell.parse(parts[0])))
-            if len(parts) == 2:
-                pieces.add(int(Piece.parse(parts[1])))
-    return {
-        "kind": "quarto",
-        "svg": quarto_svg(pos, legal_cells=cells, legal_pieces=pieces),
-        "setup": "Quarto" + (", squares also win" if pos.squares else ""),
-        "players": ["player 0", "player 1"],
-        "status": quarto_status(pos),
-        "winner": pos.winner,
-        "piece": None if pos.piece is None else str(pos.piece),
-        "empty_cells": len(pos.empty_cells()),
-        "moves": table.legal_texts(),
-        "log": [{"move": str(m), "you": i % 2 == table.human} for i, m in enumerate(pos.moves)],
-    }
-
-
-def quarto_verdict(table, max_seconds: float = QUARTO_SOLVE_SECONDS) -> dict[str, Any]:
-    """The exact value of the Quarto position for the player to move, with a best move."""
-    from ..quarto.solver import solve
-
-    pos = quarto_position(table)
-    if pos.over:
-        return {"text": quarto_status(pos), "value": None}
-    board = [None if p is None else int(p) for p in pos.board.as_tuple()]
-    piece = None if pos.piece is None else int(pos.piece)
-    res = solve(board, piece, squares=pos.squares, max_seconds=max_seconds)
-    who = f"player {pos.to_move}"
-    if res.value is None:
-        return {"text": f"Unproven: the solver stopped after {res.nodes:,} positions ({res.status}); "
-                        "ask again later in the game.", "value": None, "nodes": res.nodes}
-    best = "" if res.best is None else f" Best move: {_move_text(res.best)}."
-    return {"text": f"{who.capitalize()} (to move) can force a {res.value}.{best} "
-                    f"({res.nodes:,} positions, {res.seconds:.2f} s)",
-            "value": res.value, "best": None if res.best is None else _move_text(res.best), "nodes": res.nodes}
-
-
-def _move_text(best) -> str:
-    """A solver move, a Move or a (cell, piece) pair of numbers, in the record notation."""
-    if not isinstance(best, tuple):
-        return str(best)
-    from ..quarto.core import Cell, Piece
-    from ..quarto.position import Move
-
-    cell, piece = best
-    return str(Move(None if cell is None else Cell(cell), None if piece is None else Piece(piece)))
-
-
-__all__ = ["quartets_view", "quarto_view", "quarto_verdict", "explain", "quartets_knowledge"]
+__all__ = ["view", "explain", "quartets_knowledge", "QuartetsView"]

@@ -1,0 +1,105 @@
+"""``quaternity check`` and ``quaternity analyze``: replay a record, and who may hold each card."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from quaternity_cp.formats import position_to_json
+from quaternity_cp.replay import replay
+
+from . import render
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load,
+                     write_text)
+
+
+# -- check ----------------------------------------------------------------------------
+@click.command()
+@click.argument("file")
+@common_options
+@guarded
+def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> None:
+    """Replay a record: is every move legal, whose turn is it, who has won."""
+    record = load(file, rules)
+    result = replay(record, engine=default_engine(engine), history=False)
+    if record.tie_break is not None:
+        from quaternity_cp.classic import tie_break_problem
+
+        problem = tie_break_problem(result.position, record.tie_break)
+        if problem:
+            raise InputError(f"{'<stdin>' if file == '-' else file}: {problem}")
+    if as_json:
+        emit_json(render.check_json(record, result))
+    else:
+        render.print_check(record, result)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+# -- analyze --------------------------------------------------------------------------
+@click.command()
+@click.argument("file")
+@common_options
+@click.option("--position", "as_position", is_flag=True,
+              help="Print the position after the record as a position file (a puzzle).")
+@click.option("--explain", "explain", is_flag=True,
+              help="Say why each forced card and forced quartet is forced: the moves responsible and a counting argument.")
+@click.option("--svg", "svg_out", metavar="OUT.svg", default=None,
+              help="Also draw the grid of who may hold each card as an SVG picture.")
+@click.option("--as", "seat", metavar="SEAT", default=None,
+              help="The position as this player knows it (its own hand fixed); needs a record with a deal.")
+@guarded
+def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
+            explain: bool, svg_out: str | None = None, seat: str | None = None) -> None:
+    """Who may hold each card, forced cards, possible and forced quartets."""
+    record = load(file, rules)
+    result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
+    if seat is not None:
+        from .view import analyze_as
+
+        for flag, given in (("--position", as_position), ("--explain", explain)):
+            if given:
+                raise InputError(f"--as and {flag} do not combine ({flag} shows the public view; drop --as)")
+        if svg_out is not None:
+            write_grid_svg_as(record, result, seat, file, default_engine(engine), svg_out)
+        valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
+        sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
+    if svg_out is not None:
+        write_grid_svg(record, result, svg_out)
+    if as_position:
+        emit_json(position_to_json(result.position))
+        sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+    if as_json:
+        emit_json(render.analyze_json(record, result, explain=explain))
+    else:
+        render.print_analyze(record, result, explain=explain)
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+# -- analyze --svg ----------------------------------------------------------------------
+def write_grid_svg(record, result, path: str) -> None:
+    """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
+    from quaternity_cp.quartets.svg import grid_svg
+
+    note = None
+    if result.error is not None:
+        i = result.error_index
+        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
+    write_text(path, grid_svg(result.position, note=note))
+
+
+def write_grid_svg_as(record, result, value: str, file: str, engine: str, path: str) -> None:
+    """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
+    from quaternity_cp.quartets.svg import grid_svg
+
+    from .view import private_view
+
+    seat, hand, knowledge = private_view(record, result, value, file, engine)
+    note = None
+    if result.error is not None:
+        i = result.error_index
+        note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
+    write_text(path, grid_svg(result.position, constraints=knowledge.constraints, mine=hand, viewer=seat, note=note))
+
+
+__all__ = ["check", "analyze", "write_grid_svg", "write_grid_svg_as"]

@@ -1,0 +1,161 @@
+"""What every command of ``quaternity`` shares: exit codes, one-line errors, reading input, common options.
+
+Exit codes: 0 valid; 1 an illegal move or an invalid position; 2 bad input
+(unreadable file, malformed record, unknown names, absurd sizes); 3 an internal
+error (a bug: please report it; set QUATERNITY_DEBUG=1 for the traceback).
+The command modules import these; :mod:`.main` only registers the commands.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable
+
+import click
+
+from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.formats import MAX_INPUT_BYTES, FormatError, Record, decode_input, parse_record, rules_text
+from quaternity_cp.rules import Rules
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class InputError(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> None:
+    message = one_line(message)
+    click.echo(f"quaternity: {message}", err=True)
+    sys.exit(code)
+
+
+def one_line(message: str, limit: int = 400) -> str:
+    """A message as one line of bounded length (input can put anything in a message)."""
+    message = message.replace("\r", "\\r").replace("\n", "\\n")
+    message = "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in message)
+    return message if len(message) <= limit else message[: limit - 1] + "\u2026"
+
+
+def guarded(func: Callable) -> Callable:
+    """Turn every error into a one-line message and an exit code, never a traceback."""
+
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except InputError as err:
+            fail(str(err), EXIT_INPUT)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except QuaternityError as err:
+            fail(str(err), EXIT_INPUT)
+        except Exception as err:  # a bug: say so in one line
+            if os.environ.get("QUATERNITY_DEBUG"):
+                raise
+            fail(f"internal error: {type(err).__name__}: {err} (set QUATERNITY_DEBUG=1 for details)", EXIT_INTERNAL)
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+def read_text(path: str) -> str:
+    """The file's text: at most MAX_INPUT_BYTES, strict UTF-8 (a byte-order mark is accepted)."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_INPUT_BYTES + 1) if stream is not None else sys.stdin.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_INPUT_BYTES + 1)
+        if isinstance(data, str):
+            return data
+        return decode_input(data)
+    except FormatError as err:
+        raise InputError(f"{name}: {err}") from None
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a record") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(f"{path!r}: not a usable file name") from None
+
+
+def load(path: str, rules: str | None) -> Record:
+    """The record or position in the file ``path`` (``-``: standard input), ``--rules`` applied."""
+    return parse_text(read_text(path), rules, "<stdin>" if path == "-" else path)
+
+
+def parse_text(text: str, rules: str | None, name: str) -> Record:
+    """A record or position from text already read; ``name`` is the file's name for messages."""
+    override = None if rules is None else rules_option(rules)
+    try:
+        return parse_record(text, rules=override)
+    except FormatError as err:
+        raise InputError(f"{name}: {err}") from None
+
+
+def rules_option(rules: str) -> Rules:
+    """The rules given by ``--rules`` (a preset, optionally with option=value pairs, or JSON)."""
+    try:
+        return Rules.from_spec(rules_text(rules))
+    except QuaternityError as err:
+        raise InputError(f"--rules: {err}") from None
+
+
+def engine_option(func):
+    return click.option(
+        "--engine",
+        type=click.Choice(sorted(ENGINES)),
+        default=None,
+        help="Exact engine to use (default: the fastest available).",
+    )(func)
+
+
+def common_options(func):
+    func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
+    func = click.option("--rules", "rules", metavar="PRESET", default=None, multiple=True, callback=_one_rules,
+                        help="Rules to use instead of the file's: a preset name, optionally with option=value pairs, e.g. 'quaternity,handover=seat'.")(func)
+    return engine_option(func)
+
+
+def _one_rules(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """--rules at most once (a second one would silently replace the first)."""
+    if len(value) > 1:
+        fail("--rules: given more than once; put every option in one value, e.g. --rules 'quaternity,handover=seat'")
+    return value[0] if value else None
+
+
+def default_engine(name: str | None) -> str:
+    return name or DEFAULT_ENGINE
+
+
+def emit_json(data: Any) -> None:
+    """One JSON object, indented; beyond a megabyte compact (Python's indenting encoder is
+    pure Python and takes many seconds on the card tables of the largest games)."""
+    compact = json.dumps(data)
+    click.echo(json.dumps(data, indent=2) if len(compact) < 1_000_000 else compact)
+
+
+def write_text(path: str, text: str) -> None:
+    """Write a file the command produces (a page, a picture); a failure is bad input (exit 2)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as err:
+        raise InputError(f"{path}: cannot write ({err.strerror})") from None
+
+
+__all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "fail", "one_line", "guarded",
+           "read_text", "load", "parse_text", "rules_option", "engine_option", "common_options", "default_engine",
+           "emit_json", "write_text"]

@@ -1,0 +1,107 @@
+"""``quaternity play`` for the game ``"quartets"``: the grid in the terminal, typed moves, explanations.
+
+:mod:`.cmd_play` runs the game loop for every game and finds this module by the game's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.table import Table
+from rich.text import Text
+
+from quaternity_cp.constraints import bits
+from quaternity_cp.count import CountLimitError, DealCounter
+from quaternity_cp.formats import record_from_json
+from quaternity_cp.quartets.web import explain, quartets_knowledge
+
+from .render import owner_cells
+
+
+def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> None:
+    """The grid of who may hold each card (with exact probabilities on demand), the scores, then whose turn it is."""
+    k = quartets_knowledge(table)
+    pos = k.result.position
+    g = k.record.game
+    c = k.constraints
+    analysis = pos.engine.analyze(c)
+    probs = None
+    if probabilities:
+        try:
+            probs = DealCounter(c, 500_000).card_probabilities()
+        except CountLimitError:
+            out.print("Too many deals to count exactly here.")
+    names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
+    if c.sets_in_play and not (quiet and table.state.is_terminal()):
+        grid = Table(title="Who may hold each card (■ forced, ● possible, · impossible"
+                     + ("; ★ your cards)" if k.hand else ")"), title_justify="left")
+        grid.add_column("card")
+        for p in range(g.players):
+            label = "you" if p == table.human else names[p]
+            grid.add_column(f"{label}\n({c.hands[p]})", justify="center")
+        grid.add_column("whole set may be with")
+        for s in c.sets_in_play:
+            for i, card in enumerate(c.cards_of(s)):
+                cells = owner_cells(analysis, card, g.players, probs)
+                whole = ""
+                if i == 0:
+                    holders = [names[p] for p in bits(analysis.quartets[s])]
+                    whole = ", ".join(holders) or "nobody"
+                grid.add_row(g.card_name(card) + (" ★" if card in k.hand else ""), *cells, whole)
+        out.print(grid)
+    view = table.view()
+    scores = ", ".join(f"{'you' if p == table.human else n}: {int(s)}"
+                       for p, (n, s) in enumerate(zip(names, view["scores"])))
+    claimed = ", ".join(f"{s} by {'you' if p == table.human else names[p]}" for s, p in view["claimed"].items())
+    out.print(f"Scores: {scores}" + (f"; claimed: {claimed}" if claimed else ""))
+    if view["your_turn"]:
+        if view["answers"]:
+            out.print(Text(f"You are asked {view['pending']}: answer yes or no.", style="bold"))
+        else:
+            out.print(Text("Your turn: ask (e.g. '1 A0'), " + ("declare a set, " if view["declarations"] else "")
+                           + "or type 'help'.", style="bold"))
+
+
+def to_action(table, line: str) -> str:
+    """The action text for what the person typed: a move as in the records, or a short form (``1 A0``, ``yes``, ``declare B``)."""
+    legal = table.legal_texts()
+    text = line.strip()
+    g = record_from_json(table.record()).game
+    low = text.lower()
+    if low in ("yes", "y", "no", "n"):
+        want = low.startswith("y")
+        for t in legal:
+            m = g.parse_move(t)
+            if getattr(m, "answer", None) is want:
+                return t
+        raise ValueError(f"'{text}' is not a legal answer now" if any(
+            getattr(g.parse_move(t), "answer", None) is not None for t in legal) else "nobody asked you anything")
+    parts = text.split()
+    if parts and parts[0].lower() == "ask":
+        parts = parts[1:]
+    if parts and parts[0].lower() == "declare" and len(parts) == 2:
+        return f"{g.player_name(table.human)}!{parts[1]}"
+    if len(parts) == 2 and not re.search(r"[>!:]", text):
+        return f"{g.player_name(table.human)}>{parts[0]}:{parts[1]}?"
+    if re.fullmatch(r".+>.+:[^?+-]+", text):
+        return text + "?"
+    return text
+
+
+def final_text(table) -> str:
+    """The last line: the scores and the winners."""
+    view = table.view()
+    winners = view["winners"] or []
+    who = ", ".join("you" if p == table.human else view["players"][p] for p in winners) or "nobody"
+    scores = ", ".join(f"{name}: {int(s)}" for name, s in zip(view["players"], view["scores"]))
+    return f"Game over. Scores: {scores}. Winner{'s' if len(winners) > 1 else ''}: {who}."
+
+
+def why(table, subject: str) -> list[str]:
+    """``why A0`` (a card) or ``why B`` (a set): the explanation, as lines."""
+    if re.fullmatch(r"[A-Za-z]+\d+", subject):
+        return explain(table, card=subject)
+    return explain(table, set_name=subject)
+
+
+__all__ = ["show", "to_action", "final_text", "why"]
