@@ -32,7 +32,6 @@ HELP = """Commands (a move is typed as in the records):
   save FILE  write the record         quit       stop (the record is saved with --save)"""
 
 
-
 def game_options(func: Callable) -> Callable:
     """Every registered game's options as options of the command (a game ignores those of other games)."""
     options: dict[str, tuple[str, Any]] = {}
@@ -52,6 +51,7 @@ def game_options(func: Callable) -> Callable:
 
 
 def _each(what: Callable[[GameSpec], Any]) -> str:
+    """``game: what(game)`` for every registered game, for a help text."""
     return ", ".join(f"{name}: {what(spec)}" for name, spec in load_all().items())
 
 
@@ -102,8 +102,8 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
     hint_name = hint_agent or spec.hint_agent or default_agent(spec)
     you = f"{spec.seat_label} {seat}"
     out = console()
-    out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; "
-              + ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items())) + ". Type 'help' for the commands.")
+    others = ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items()))
+    out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; {others}. Type 'help' for the commands.")
     seen = 0
     terminal.show(out, table)
     while True:

@@ -54,7 +54,8 @@ def _pct(x: float | None) -> str:
 
 
 @click.command()
-@click.option("--game", default=KOOLE_GAME, show_default=True, help="A registered game (quaternity play --help lists them).")
+@click.option("--game", default=KOOLE_GAME, show_default=True,
+              help="A registered game (quaternity play --help lists them).")
 @click.option("--preset", default=KOOLE_OPTIONS["preset"], show_default=True,
               help="The rules preset, for a game with presets (quartets: classic, quaternity, quaternity-seat, blind, "
                    "pythagoras).")

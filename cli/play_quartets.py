@@ -63,7 +63,8 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
 
 
 def to_action(table, line: str) -> str:
-    """The action text for what the person typed: a move as in the records, or a short form (``1 A0``, ``yes``, ``declare B``)."""
+    """The action text for what the person typed: a move as written in records, or a short form
+    (``1 A0``, ``ask 1 A0``, ``yes``, ``no``, ``declare B``)."""
     legal = table.legal_texts()
     text = line.strip()
     g = record_from_json(table.record()).game

@@ -17,8 +17,8 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
     pos = replayed_position(table)
     board = Table(show_header=True, title="Board (row 1 at the bottom)", title_justify="left")
     board.add_column("")
-    for col in "ABCD":
-        board.add_column(col, justify="center")
+    for letter in "ABCD":
+        board.add_column(letter, justify="center")
     winning = {c for line in pos.winning_lines for c in line}
     for row in range(4):
         cells = []

@@ -66,8 +66,8 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
     cells = []
     for own in STRATEGIES:
         for j, pair in enumerate(KOOLE_PAIRS):
-            lineup = tuple(sorted((own, *pair), key=STRATEGIES.index))
-            entry = summaries[lineup]["results"][agent[own]]
+            seated = tuple(sorted((own, *pair), key=STRATEGIES.index))
+            entry = summaries[seated]["results"][agent[own]]
             n = entry["seats_held"]
             p = entry["win_rate"]
             theirs = KOOLE_PUBLISHED[own][j] / 100

@@ -13,8 +13,24 @@ text form comes from :meth:`GameState.action_to_string` and is read back by
 may know and nothing more (in classic Quartets: the public record and its own
 hand, never the deal); it is the only input an agent gets.
 
+The registry is all a front end knows of the games: each :class:`GameSpec`
+carries the game's metadata (seats, options with their types, defaults and
+ranges, hidden information, default agent) and names the game's own parts
+(record checker, SVG picture, report, web view), imported on first use. Agents
+register themselves for the games they play (:func:`register_agent`). A new
+game is one package (its state, its parts, a :func:`register_game` call) and
+one line in :data:`GAME_MODULES`; a new agent module is one line in
+:data:`AGENT_MODULES`.
+
 >>> sorted(load_all())  # every game module registers its game when imported
 ['quartets', 'quarto']
+>>> spec = GAMES["quarto"]
+>>> spec.seats(spec.default_options()), spec.option("squares").default, spec.default_agent in spec.agents
+(2, False, True)
+>>> spec.check_record({"game": "quarto", "moves": ["LRTS", "A1 LRTS"]})
+Traceback (most recent call last):
+...
+quaternity_cp.quarto.core.QuartoError: move 2 (A1 LRTS): ...
 """
 
 from __future__ import annotations

@@ -159,8 +159,9 @@ class TournamentResult:
                     for p in range(P)
                 ],
             }
-        seats = [{"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
-                  "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
+        seats: list[dict[str, Any]] = [
+            {"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
+             "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
         rates = [s["win_rate"] for s in seats]
         return {
             "game": self.game,
@@ -239,9 +240,10 @@ def run_tournament(
         raise TournamentError(f"workers must be a whole number >= 1, not {workers!r}")
     check_lineup(game, lineup, options)
     orders = seat_orders(lineup)
-    want_records = records is not None
-    if want_records:
-        Path(records).mkdir(parents=True, exist_ok=True)
+    folder = None if records is None else Path(records)
+    want_records = folder is not None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
     parallel = cluster is not None or workers > 1
     if batch_size is None:
         batch_size = max(1, min(250, games // (8 * (workers if cluster is None else 4)))) if parallel else games
@@ -255,8 +257,8 @@ def run_tournament(
         nonlocal done
         for r in batch_results:
             results[r.index] = r
-            if want_records:
-                path = Path(records) / f"game-{r.index:06d}.json"
+            if folder is not None:
+                path = folder / f"game-{r.index:06d}.json"
                 path.write_text(json.dumps(r.record) + "\n", encoding="utf-8")
                 r.record = None
         done += len(batch_results)

@@ -13,7 +13,9 @@ check at every step:
   changing the clone leaves the original;
 - every legal action's text reads back to the action;
 - returns are shares of one win: each in [0, 1], all 0 before the end; at the end
-  they sum to 1 when somebody wins and to 0 when nobody does (Quarto: always 1);
+  1/k to each of k winners, or 0 to all when nobody wins; the winners are those the
+  game's rules name (Quartets: the top scores and the tie rule; Quarto: the line's
+  maker, or both after a draw);
 - every record, finished or not, is JSON and passes its game's checker
   (``GAMES[name].check_record``).
 
@@ -33,16 +35,12 @@ import pytest
 
 from quaternity_cp.game import Question
 from quaternity_cp.games import GAMES, TERMINAL, load_all
-from quaternity_cp.rules import PRESETS
+from quaternity_cp.rules import PRESETS, Rules
 
 load_all()
 
 #: Decisions after which a playout stops (random play in a rule set where nothing forces an end).
 MAX_STEPS = 600
-
-#: Games whose finished games always give the whole win away (a draw is shared).
-ALWAYS_DECIDED = {"quarto"}
-
 
 def _quartets_option_sets() -> list[dict[str, Any]]:
     out = []
@@ -118,20 +116,48 @@ def assert_record_passes(name: str, record: dict) -> None:
     assert verdict is None or verdict is True or getattr(verdict, "valid", False) is True, (verdict, record)
 
 
-def assert_returns_as_documented(name: str, state) -> None:
+def quartets_winners(options: dict, state) -> list[int] | None:
+    """Who wins a finished Quartets game, from its scores and its tie rule (docs/rules.md, section 5); None: one
+    of the seats tied for first, drawn. No illegal move is played here, and no playout reaches the question limit
+    (an unfinished game has no winner)."""
+    rules = Rules.preset(options.get("preset", "quaternity"),
+                         **{k: v for k, v in options.items() if k not in ("preset", "players", "sets", "set_size")})
+    scores = state.scores()
+    top = [p for p, x in enumerate(scores) if x == max(scores)]
+    if len(top) == 1 or rules.tie == "shared":
+        return top
+    return [] if rules.tie == "all-lose" else None
+
+
+def quarto_winners(options: dict, state) -> list[int] | None:
+    """The player who completed a line (its score is 1), or both after a draw (the win is shared)."""
+    scores = state.scores()
+    return [scores.index(1.0)] if 1.0 in scores else [0, 1]
+
+
+#: Per game, who wins a finished game as its rules say (a game not listed: its returns are only checked to be
+#: shares of one win, or all 0).
+WINNERS = {"quartets": quartets_winners, "quarto": quarto_winners}
+
+
+def assert_returns_as_documented(name: str, options: dict, state) -> None:
+    """Each seat's share of the win in [0, 1]; all 0 before the end; at the end 1/k to each of k winners
+    (summing to 1), or 0 to all when nobody wins."""
     returns = list(state.returns())
     assert len(returns) == state.num_players
     assert all(0.0 <= r <= 1.0 for r in returns), returns
+    winners = [p for p, r in enumerate(returns) if r > 0]
     if not state.is_terminal():
-        assert returns == [0.0] * state.num_players
+        assert winners == [], returns
         return
-    total = math.fsum(returns)
-    winners = [r for r in returns if r > 0]
-    if name in ALWAYS_DECIDED:
-        assert math.isclose(total, 1.0), returns
-    else:  # somebody wins (the shares of one win) or nobody does (a tie that all lose, an unfinished game)
-        assert math.isclose(total, 1.0) or total == 0.0, returns
-    assert all(math.isclose(r, 1 / len(winners)) for r in winners), returns
+    assert all(math.isclose(returns[p], 1 / len(winners)) for p in winners), returns
+    if name in WINNERS:
+        want = WINNERS[name](options, state)
+        scores = state.scores()
+        if want is None:  # drawn among the seats tied for first
+            assert len(winners) == 1 and scores[winners[0]] == max(scores), (returns, scores)
+        else:
+            assert winners == want, (returns, scores)
 
 
 # -- the playouts ----------------------------------------------------------------------------------
@@ -154,7 +180,7 @@ def checked_playout(name: str, options: dict, seed: int):
     for step in range(MAX_STEPS):
         before = snapshot(state)
         assert (before["current_player"] == TERMINAL) == before["terminal"]
-        assert_returns_as_documented(name, state)
+        assert_returns_as_documented(name, options, state)
         legal = before["legal_actions"]
         if state.is_terminal() or not legal:
             assert not state.is_terminal() or legal == []
@@ -177,7 +203,7 @@ def checked_playout(name: str, options: dict, seed: int):
         if not clone.is_terminal() and clone.legal_actions():
             clone.apply_action(clone.legal_actions()[0])
             assert snapshot(state) == after, f"step {step}: the original changed with its clone"
-    assert_returns_as_documented(name, state)
+    assert_returns_as_documented(name, options, state)
     return state
 
 
@@ -191,10 +217,9 @@ def test_random_playouts_conform(case):
         assert_record_passes(name, record)
 
 
-def test_every_registered_game_is_played():
-    """A game registers and is in CASES with at least its defaults; the known games are there."""
-    assert {"quartets", "quarto"} <= set(GAMES)
-    assert {name for name, _ in CASES} == set(GAMES)
+def test_the_option_sets_name_registered_games():
+    """A renamed game would otherwise be played with its defaults only."""
+    assert {"quartets", "quarto"} <= set(OPTION_SETS) <= set(GAMES)
 
 
 # -- chance: draws that undo must restore ----------------------------------------------------------
@@ -279,8 +304,14 @@ def test_undo_and_redo_keep_a_free_choice_of_who_moves_in_quaternity():
 
 
 # -- the larger run ------------------------------------------------------------------------------
+#: Larger tables, for the slow run only.
+LARGE_CASES = [("quartets", {"preset": preset, "players": 3, "sets": 6, "set_size": 4}) for preset in PRESETS]
+LARGE_CASES += [("quartets", {"preset": "classic", "players": 4, "sets": 8, "set_size": 4, "empty_hand": "skip"}),
+                ("quartets", {"preset": "quaternity", "players": 4, "sets": 6, "set_size": 2})]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES + LARGE_CASES, ids=_case_id)
 def test_random_playouts_conform_many(case):
     name, options = case
     for seed in range(10, 60):

@@ -156,6 +156,19 @@ def test_quarto_report(tmp_path):
     assert res.exit_code == 1
 
 
+def test_report_errors_name_the_option_or_the_file(tmp_path):
+    out = tmp_path / "r.html"
+    res = run("report", EXAMPLES / "three.txt", "--rules", "nonsense", "-o", out)
+    assert res.exit_code == 2 and res.output.startswith("quaternity: --rules: unknown rule preset 'nonsense'")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": 2, "sets": 1}')
+    res = run("report", bad, "-o", out)
+    assert res.exit_code == 2 and res.output == f"quaternity: {bad}: missing field 'set_size'\n"
+    # Quarto records have no rules to replace: the option is not read, as before the registry chose the game
+    res = run("report", EXAMPLES / "quarto/won.json", "--rules", "nonsense", "-o", out)
+    assert res.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_the_game_of_a_file_comes_from_the_registry():
     assert record_game((EXAMPLES / "full-game-4p-8x4.json").read_text()) == "quartets"  # no "game" field
     assert record_game((EXAMPLES / "three.txt").read_text()) == "quartets"  # plain text

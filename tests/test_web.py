@@ -61,6 +61,33 @@ def test_games_list_the_registered_games_and_agents(client):
     assert "greedy" in data["quarto"]["agents"]
 
 
+def test_the_setup_form_comes_from_each_games_metadata(client):
+    from quaternity_cp.games import GAMES
+    from quaternity_cp.rules import PRESETS
+
+    data = client.get("/api/games").json()
+    quartets, quarto = data["quartets"], data["quarto"]
+    options = {o["name"]: o for o in quartets["options"]}
+    assert list(options) == ["preset", "players", "sets", "set_size"] and quartets["players_option"] == "players"
+    assert options["preset"]["choices"] == list(PRESETS) == quartets["presets"]
+    assert (options["players"]["min"], options["players"]["max"]) == (2, 10)  # the terminal's range too
+    assert quarto["options"] == [GAMES["quarto"].option("squares").to_json()] and quarto["players_option"] is None
+    assert (quarto["min_players"], quarto["max_players"], quarto["seat_label"]) == (2, 2, "player")
+    assert quartets["default_agent"] in quartets["agents"] and quarto["default_agent"] in quarto["agents"]
+
+
+def test_what_a_game_does_not_offer_is_a_clean_error(client):
+    quarto = client.post("/api/new", json={"game": "quarto", "seed": 1}).json()
+    assert quarto["features"] == {"probabilities": False, "explain": False, "verdict": True}
+    res = client.get(f"/api/explain/{quarto['id']}?card=A0")
+    assert res.status_code == 400 and res.json()["error"] == "quarto games have no explanations"
+    quartets = client.post("/api/new", json={"seed": 1, "options": {"players": 2, "sets": 2, "set_size": 2}}).json()
+    assert quartets["game"] == "quartets"  # the registry's default game
+    assert quartets["features"] == {"probabilities": True, "explain": True, "verdict": False}
+    res = client.get(f"/api/solve/{quartets['id']}")
+    assert res.status_code == 400 and "no solver's verdict" in res.json()["error"]
+
+
 @pytest.mark.parametrize("preset", ["quaternity", "blind", "pythagoras", "quaternity-seat"])
 def test_a_whole_game_through_the_api_gives_a_record_that_check_accepts(client, tmp_path, preset):
     res = client.post("/api/new", json={"game": "quartets", "human": 1, "seed": 4, "agents": {"0": "random", "2": "random"},

@@ -17,6 +17,7 @@ Importing this package registers them for the game (:func:`quaternity_cp.games.r
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from ..games import Agent, register_agent
@@ -27,8 +28,8 @@ from .koole import STRATEGIES, KooleAgent
 #: name -> factory, the agents registered for the game "quartets".
 QUARTETS_AGENTS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
-    **{f"koole-{s}": (lambda s=s: KooleAgent(s)) for s in STRATEGIES},
-    "koole-second-random": lambda: KooleAgent("second", second_fallback="random"),
+    **{f"koole-{s}": partial(KooleAgent, s) for s in STRATEGIES},
+    "koole-second-random": partial(KooleAgent, "second", second_fallback="random"),
     "knowledge": KnowledgeAgent,
     "cautious": CautiousAgent,
     "solver": SolverAgent,

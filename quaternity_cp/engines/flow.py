@@ -32,9 +32,11 @@ nodes (seat, set) and free_p, with residual edges
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache, reduce
 from itertools import compress
 from operator import and_
+from typing import Union
 
 from ..constraints import Constraints, bits
 from .base import Analysis, infeasible_analysis
@@ -156,17 +158,20 @@ def _analysis_of(c: Constraints, deal: "_Deal") -> Analysis:
 
 
 @lru_cache(maxsize=None)
-def _seat_table(players: int):
+def _seat_table(players: int) -> _SeatTable:
     """mask -> tuple of its seats; a list for few players, a filling dict otherwise."""
     if players <= 12:
         return [tuple(bits(m)) for m in range(1 << players)]
     return _SeatTuples()
 
 
-class _SeatTuples(dict):
+class _SeatTuples(dict[int, tuple[int, ...]]):
     def __missing__(self, mask: int) -> tuple[int, ...]:
         seats = self[mask] = tuple(bits(mask))
         return seats
+
+
+_SeatTable = Union[list[tuple[int, ...]], _SeatTuples]
 
 
 class _Deal:
@@ -183,6 +188,25 @@ class _Deal:
 
     __slots__ = ("P", "S", "live", "NP", "dom", "lo", "hi", "room", "seats",
                  "owner", "count", "reach", "spare", "used", "mark", "stamp", "prev", "moved", "local")
+    P: int
+    S: int
+    live: list[int]
+    NP: int
+    dom: list[int]
+    lo: list[int]
+    hi: list[int]
+    room: list[int]
+    seats: _SeatTable
+    owner: list[int]
+    count: list[int]
+    reach: list[int]
+    spare: list[set[int]]
+    used: list[int]
+    mark: list[int]
+    stamp: int
+    prev: list[int]
+    moved: list[int]
+    local: list[int]
 
     @classmethod
     def of(cls, c: Constraints) -> "_Deal | None":

@@ -22,7 +22,7 @@ def check_record(record: dict) -> None:
 
     parsed = record_from_json(record)
     result = replay(parsed, mark_forced=False, history=False)
-    if result.error is not None:
+    if result.error is not None and result.error_index is not None:
         i = result.error_index
         raise QuaternityError(f"move {i} ({parsed.texts[i - 1]}): {result.error}")
     if not result.valid:

@@ -140,7 +140,7 @@ def _name(g, p: int) -> str:
 
 def illegal_data(record: Record, result: Replay) -> dict[str, Any] | None:
     """The first illegal move, its reason and (when the constraints decide it) why."""
-    if result.error is None:
+    if result.error is None or result.error_index is None:
         return None
     i = result.error_index
     lines: list[str] = []

@@ -127,7 +127,8 @@ def grid_svg(
             parts.append(text_element(x + col / 2, head_top + 11, "▼ turn", size=10, fill="#8d6e00"))
         label = "you" if viewer == p else names[p]
         parts.append(text_element(x + col / 2, head_top + 25, label, weight="bold", size=12))
-        parts.append(text_element(x + col / 2, head_top + 38, f"{c.hands[p]} card" + ("" if c.hands[p] == 1 else "s"), size=10, fill="#555"))
+        cards = f"{c.hands[p]} card" + ("" if c.hands[p] == 1 else "s")
+        parts.append(text_element(x + col / 2, head_top + 38, cards, size=10, fill="#555"))
         parts.append(text_element(x + col / 2, head_top + 49, f"score {st.scores[p]}", size=10, fill="#555",
                            cls="score", extra=f' data-score="{st.scores[p]}"'))
         parts.append("</g>")

@@ -42,18 +42,12 @@ def quartets_knowledge(table: Any) -> QuartetsView:
 
     record = record_from_json(table.full_record())
     result = replay(record, mark_forced=False)
-    pos = result.position
     if record.deal is None:
-        return QuartetsView(record, result, pos.constraints, [], False)
-    from ..classic import Table
-    from ..knowledge import private_constraints, public_constraints
+        return QuartetsView(record, result, result.position.constraints, [], False)
+    from ..knowledge import seat_view
 
-    cards = Table(record.game, record.deal)
-    for report in result.reports:
-        cards.apply(report.move)
-    hand = cards.hand(table.human)
-    c = public_constraints(pos, settled=not cards.putdowns_due())
-    return QuartetsView(record, result, private_constraints(c, table.human, hand), hand, True)
+    hand, constraints = seat_view(record, result, table.human)
+    return QuartetsView(record, result, constraints, hand, True)
 
 
 def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:

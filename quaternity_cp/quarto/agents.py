@@ -9,6 +9,8 @@ An agent answers two questions about a :class:`~quaternity_cp.quarto.Position`
 
 Agents draw their random choices from ``self.rng`` (a :class:`random.Random`),
 which the game adapter sets from the runner's seed before each decision.
+Each registers itself for the game ``"quarto"`` on import, as a
+:class:`QuartoGameAgent` (:func:`quaternity_cp.games.register_agent`).
 
 >>> from quaternity_cp.quarto import Position
 >>> pos = Position()

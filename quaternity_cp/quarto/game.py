@@ -42,7 +42,7 @@ class QuartoState:
         to_move = self.position.to_move
         return TERMINAL if to_move is None else to_move
 
-    def legal_actions(self) -> list[Move]:
+    def legal_actions(self) -> list[Hashable]:
         """By cell (A4 first, D1 last), then by piece given (LRTS first); the opening: the 16 pieces."""
         return list(self.position.legal_moves())
 
@@ -111,7 +111,7 @@ def new_state(seed: int = 0, **options: Any) -> QuartoState:
 
 
 def check_record(record: dict) -> None:
-    """Raise :class:`QuartoError` (one line) unless ``record`` (JSON data) is a Quarto record whose every move is legal."""
+    """Raise :class:`QuartoError` (one line) unless ``record`` (JSON data) is a Quarto record of legal moves."""
     from .formats import record_from_json, replay
 
     result = replay(record_from_json(record))

@@ -1,9 +1,9 @@
 """Quarto's report: the board after every move of a record (or the position of a position file),
 for the page of :mod:`quaternity_cp.report`.
 
->>> html, valid = quarto_report('{"game": "quarto", "moves": ["LRTS", "A1 DSSH"]}')
->>> valid and html.count('class="quarto-board"') == 3
-True
+>>> html, valid = quarto_report('{"game": "quarto", "moves": ["LRTS", "A1 DSSH"]}', title="Two moves")
+>>> valid, html.startswith("<!DOCTYPE html>"), "<title>Two moves</title>" in html
+(True, True, True)
 """
 
 from __future__ import annotations

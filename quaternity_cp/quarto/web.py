@@ -58,6 +58,7 @@ def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
 
 def verdict(table: Any, max_seconds: float = SOLVE_SECONDS) -> dict[str, Any]:
     """The exact value of the Quarto position for the player to move, with a best move."""
+    from ..budget import Limits
     from .solver import solve
 
     pos = replayed_position(table)
@@ -65,9 +66,9 @@ def verdict(table: Any, max_seconds: float = SOLVE_SECONDS) -> dict[str, Any]:
         return {"text": quarto_status(pos), "value": None}
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
-    res = solve(board, piece, squares=pos.squares, max_seconds=max_seconds)
+    res = solve(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
     who = f"player {pos.to_move}"
-    if res.value is None:
+    if not res.proven:
         return {"text": f"Unproven: the solver stopped after {res.nodes:,} positions ({res.status}); "
                         "ask again later in the game.", "value": None, "nodes": res.nodes}
     best = "" if res.best is None else f" Best move: {_move_text(res.best)}."
