@@ -7,6 +7,13 @@ actions, apply one, is it over, what each seat gets. Nothing here knows a
 game's rules; each game module implements the protocol and registers a
 factory under a name with :func:`register_game`.
 
+Chance is explicit, as in OpenSpiel, but resolved by the state itself: a
+game's random events (the deal, the first player, a free hand-over choice, a
+tie-break) are :class:`ChanceOutcome` values in the state's ``chance`` list,
+each drawn from the game's seed and the moment it happens (:func:`chance_draw`).
+So undoing a move and playing it again meets the same outcome, a clone carries
+the same outcomes, and a record carries them (``deal``, ``first``, ``tie_break``).
+
 An *action* is a small hashable value of the game's own (a move object); its
 text form comes from :meth:`GameState.action_to_string` and is read back by
 :meth:`GameState.string_to_action`. An *observation* is everything the seat
@@ -87,6 +94,35 @@ class GameState(Protocol):
 
     def clone(self) -> "GameState":
         """An independent copy."""
+
+    @property
+    def chance(self) -> "list[ChanceOutcome]":
+        """The random events so far, in order ([] in a game without chance)."""
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """One random event of a game, as the state recorded it.
+
+    ``kind`` names the event (quartets: ``"deal"``, whose ``outcome`` is the hands
+    as a tuple of sorted card-id tuples, ``"first"``, ``"handover"``,
+    ``"tie_break"``: a seat); ``at`` is the number of moves made before it.
+    """
+
+    kind: str
+    outcome: Any
+    at: int
+
+
+#: Stream tag of the chance draws in :func:`derive_seed` (apart from the agents' seeds).
+CHANCE_STREAM = 0x636861
+
+
+def chance_draw(seed: int, kind: int, at: int, choices: "list[int] | tuple[int, ...]") -> int:
+    """The outcome of the chance event numbered ``kind`` after ``at`` moves of the game of ``seed``: one of
+    ``choices``, uniformly; a pure function of its arguments (so undo and replay meet it again)."""
+    rng = random.Random(derive_seed(seed, CHANCE_STREAM, kind, at))
+    return choices[rng.randrange(len(choices))]
 
 
 @runtime_checkable

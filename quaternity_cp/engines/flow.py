@@ -32,7 +32,7 @@ nodes (seat, set) and free_p, with residual edges
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache, reduce
 from itertools import compress
 from operator import and_
@@ -68,17 +68,18 @@ class FlowEngine:
                 and k.in_play == c.in_play and len(k.domains) == len(c.domains))
 
     def _remembered(self) -> list[int] | None:
-        if self._deal is not None:
+        if self._deal is not None and self._c is not None:  # set and cleared together
             self._last = self._deal.global_owners(len(self._c.domains))
             self._deal = self._c = None
         return self._last
 
     def _place(self, c: Constraints) -> "_Deal | None":
         if self._kept(c):
-            deal = self._deal
-            if self._c is c:
+            deal, old = self._deal, self._c
+            assert deal is not None and old is not None  # kept together; _kept checked old
+            if old is c:
                 return deal
-            done = deal.update(self._c, c)
+            done = deal.update(old, c)
             if done:
                 self._c = c
                 return deal
@@ -217,7 +218,7 @@ class _Deal:
         if sum(c.hands) != n * S or min(c.hands) < 0:
             return None
         full = (1 << P) - 1  # seats that do not exist hold nothing
-        dom = []
+        dom: list[int] = []
         for s in live:
             dom += c.domains[s * S:(s + 1) * S]
         dom = [d & full for d in dom]
@@ -389,10 +390,11 @@ class _Deal:
         paths); False when the maximum flow falls short."""
         P, S, NP = self.P, self.S, self.NP
         dom, room, seats, used = self.dom, self.room, self.seats, self.used
+        left: Sequence[int]
         if not greedy:
             left = range(len(dom))
         else:
-            cards = range(len(dom))
+            cards: Sequence[int] = range(len(dom))
             if last is not None:
                 kept = self._keep(last)
                 if len(kept) <= 16 + len(dom) // 32:
@@ -406,7 +408,7 @@ class _Deal:
             left = self._greedy(cards)
         return self._augment(left)
 
-    def _augment(self, left) -> bool:
+    def _augment(self, left: Iterable[int]) -> bool:
         """Place the cards ``left`` by augmenting paths; False when one finds none."""
         P, S, NP = self.P, self.S, self.NP
         dom, room, seats, used = self.dom, self.room, self.seats, self.used
@@ -463,7 +465,7 @@ class _Deal:
             out[s * S:s * S + S] = owner[k * S:k * S + S]
         return out
 
-    def _greedy(self, cards) -> list[int]:
+    def _greedy(self, cards: Iterable[int]) -> list[int]:
         """Place the given cards that fit directly, fewest seats first, a reserved slot before a free
         one; the cards left."""
         P, S, NP = self.P, self.S, self.NP
@@ -904,7 +906,7 @@ class _Deal:
             roomy.append(r)
         universal: list[list[int]] = []
         for p in range(P):
-            sets_seen = []
+            sets_seen: list[int] = []
             for i in held[p]:
                 t = i // S
                 if dom[i] == full and (roomy[t] == -1 or roomy[t] == p) and (not sets_seen or sets_seen[-1] != t):

@@ -41,7 +41,7 @@ from ..game import Declaration, Game, Move, Question
 from ..classic import deal as draw_deal
 from ..classic import draw_first
 from ..formats import record_to_json
-from ..games import TERMINAL, derive_seed
+from ..games import TERMINAL, ChanceOutcome, chance_draw
 from ..position import Position
 from ..rules import Rules
 
@@ -164,41 +164,18 @@ def _question_table(players: int, cards: int) -> list:
     return table
 
 
-@dataclass(frozen=True)
-class ChanceOutcome:
-    """One random event of a game, as the state recorded it.
-
-    ``kind`` is ``"deal"`` (``outcome``: the hands, seat -> sorted card ids, as a
-    tuple of tuples), ``"first"`` (the first player), ``"handover"`` (the seat
-    drawn among those the hand-over rule leaves a free choice to) or
-    ``"tie_break"`` (the winner drawn among the seats tied for first); ``at`` is
-    the number of moves made before it. The deal and the first player are drawn
-    from the state's seed as a whole; every later event from the seed and the
-    moment it happens (:func:`chance_draw`), so that undoing a move and playing it
-    again meets the same outcome, whatever was drawn in between.
-    """
-
-    kind: str
-    outcome: Any
-    at: int
-
-
-#: Stream tag of the chance draws in :func:`~quaternity_cp.games.derive_seed` (apart from the agents' seeds).
-CHANCE_STREAM = 0x636861
+#: The chance events of a quartets game after the deal, numbered for :func:`~quaternity_cp.games.chance_draw`.
 _CHANCE_KINDS = {"handover": 1, "tie_break": 2}
 
 
-def chance_draw(seed: int, kind: str, at: int, choices: Sequence[int]) -> int:
-    """The outcome of the chance event ``kind`` after ``at`` moves of the game of ``seed``: one of ``choices``
-    (ascending), uniformly; a pure function of its arguments."""
-    rng = random.Random(derive_seed(seed, CHANCE_STREAM, _CHANCE_KINDS[kind], at))
-    return choices[rng.randrange(len(choices))]
+def _draw(seed: int, kind: str, at: int, choices: Sequence[int]) -> int:
+    return chance_draw(seed, _CHANCE_KINDS[kind], at, list(choices))
 
 
 class ClassicState:
     """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores.
 
-    Its random events are :class:`ChanceOutcome` values in :attr:`chance`; the
+    Its random events are :class:`~quaternity_cp.games.ChanceOutcome` values in :attr:`chance`; the
     record carries them (``deal``, ``first``, ``tie_break``; a hand-over drawn
     among tied seats shows as the next asker).
     """
@@ -372,7 +349,7 @@ class ClassicState:
         return seats[0] if seats else -1
 
     def _draw(self, kind: str, choices: Sequence[int]) -> int:
-        outcome = chance_draw(self.seed, kind, len(self.moves), choices)
+        outcome = _draw(self.seed, kind, len(self.moves), choices)
         self.chance.append(ChanceOutcome(kind, outcome, len(self.moves)))
         return outcome
 
@@ -518,7 +495,7 @@ class QuaternityState:
         if len(turn) == 1:
             return turn[0]
         at = len(pos.moves)
-        mover = chance_draw(self.seed, "handover", at, sorted(turn))
+        mover = _draw(self.seed, "handover", at, sorted(turn))
         self.chance.append(ChanceOutcome("handover", mover, at))
         return mover
 
@@ -565,7 +542,7 @@ class QuaternityState:
         self._stack.append((pushed, before, len(self.chance)))
         if pos.over and self.rules.tie == "random" and pos.tie_break is None and len(pos.tied()) > 1:
             at = len(pos.moves)  # a tie for first under tie = random: the winner is drawn (recorded)
-            pos.tie_break = chance_draw(self.seed, "tie_break", at, pos.tied())
+            pos.tie_break = _draw(self.seed, "tie_break", at, pos.tied())
             self.chance.append(ChanceOutcome("tie_break", pos.tie_break, at))
         self._mover = self._draw_mover()
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Optional
 
-from ..games import TERMINAL, GameSpec, OptionSpec, register_game
+from ..games import TERMINAL, ChanceOutcome, GameSpec, OptionSpec, register_game
 from .core import QuartoError
 from .formats import record_to_json
 from .position import Move, Position
@@ -32,6 +32,7 @@ class QuartoState:
 
     def __init__(self, *, squares: bool = False, seed: int = 0, position: Optional[Position] = None):
         self.seed = seed  # Quarto has no chance: kept only to say which game of a run this is
+        self.chance: list[ChanceOutcome] = []
         self.position = position if position is not None else Position(squares=squares)
 
     @property
