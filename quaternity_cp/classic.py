@@ -81,7 +81,7 @@ def _avoidable(game: Game) -> bool:
 def _whole_sets(game: Game, hands: Mapping[int, Sequence[int]]) -> list[tuple[int, int]]:
     """(seat, set) for every set wholly in one hand."""
     S = game.set_size
-    out = []
+    out: list[tuple[int, int]] = []
     for p, cards in hands.items():
         per: dict[int, int] = {}
         for c in cards:

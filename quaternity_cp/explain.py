@@ -495,7 +495,7 @@ class Explainer:
         say = self.say
         k = self.knowledge(index, stage)
         statement = f"{say.P(p)} cannot hold all of set {say.s(s)}"
-        negation = [Holds(card, p) for card in self.game.cards_of(s)]
+        negation: list[Atom] = [Holds(card, p) for card in self.game.cards_of(s)]
         return self._explain("impossible_quartet", statement, negation, f"{say.p(p)} held all of {say.s(s)}",
                              k, index, stage, set=s, player=p)
 
@@ -506,17 +506,20 @@ class Explainer:
         if err is None:
             return None
         i = self.result.error_index
+        assert i is not None  # set with the error
         move = self.record.moves[i - 1]
         say = self.say
-        if err.reason is Illegal.IMPOSSIBLE_YES:
+        if isinstance(move, Declaration):
+            if err.reason not in (Illegal.IMPOSSIBLE_DECLARATION, Illegal.IMPOSSIBLE_PUT_DOWN):
+                return None
+            e = self.impossible_quartet(move.set, move.player, i, BEFORE)
+            prefix = f"{say.P(move.player)} could not declare {say.s(move.set)}"
+        elif err.reason is Illegal.IMPOSSIBLE_YES:
             e = self.excluded_card(move.card, move.target, i, ASKED)
             prefix = "The answer had to be no"
         elif err.reason is Illegal.IMPOSSIBLE_NO:
             e = self.forced_card(move.card, move.target, i, ASKED)
             prefix = "The answer had to be yes"
-        elif err.reason in (Illegal.IMPOSSIBLE_DECLARATION, Illegal.IMPOSSIBLE_PUT_DOWN):
-            e = self.impossible_quartet(move.set, move.player, i, BEFORE)
-            prefix = f"{say.P(move.player)} could not declare {say.s(move.set)}"
         elif err.reason in (Illegal.NO_CONSISTENT_DEAL, Illegal.ONLY_NO):
             k = self.knowledge(i, BEFORE)
             x, y, card = move.asker, move.target, move.card
@@ -570,7 +573,7 @@ def move_information(record: Record, i: int, stage: str = AFTER) -> str:
         return f"{say.p(move.player)} held all of {say.s(move.set)}"
     parts = []
     pending = record.start.pending if record.start is not None else None
-    if record.rules.dealt and record.rules.empty_hand == "ask" and record.start is None and not _hand_before(record, i):
+    if record.rules.dealt and record.rules.empty_hand == "ask" and record.start is None and not _hand_before(record, i, move.asker):
         text = f"{say.p(move.asker)} held no cards (and could ask for any card)"
         parts.append(text + "; nobody held a complete set")
     elif not (i == 1 and pending is not None and move.unanswered() == pending):
@@ -589,7 +592,7 @@ def move_information(record: Record, i: int, stage: str = AFTER) -> str:
     return "; ".join(parts)
 
 
-def _hand_before(record: Record, i: int) -> int:
+def _hand_before(record: Record, i: int, asker: int) -> int:
     """Under dealt cards (claims are put-downs, so hands follow from the moves): the cards the
     asker of move i held when asking."""
     g = record.game
@@ -600,7 +603,7 @@ def _hand_before(record: Record, i: int) -> int:
         elif move.answer:
             hands[move.asker] += 1
             hands[move.target] -= 1
-    return hands[record.moves[i - 1].asker]
+    return hands[asker]
 
 
 # -- CP-SAT: a first core over per-move assumption literals ---------------------------------
@@ -782,9 +785,9 @@ def _crowd_argument(c: Constraints, focus: Sequence[int], hyp: str, say: _Phrase
 
 
 def _hall_argument(c: Constraints, src: _Sources, focus: Sequence[int], hyp: str, say: _Phrases) -> Argument:
-    crowd = _crowd_argument(c, focus, hyp, say)
-    if crowd is not None:
-        return crowd
+    found = _crowd_argument(c, focus, hyp, say)
+    if found is not None:
+        return found
     witness = _Witness(c)
     X, Y, Z = witness.from_min_cut()
     X, Y, Z = witness.simplify(X, Y, Z)
@@ -898,7 +901,7 @@ class _Witness:
                 edge(("slot", p, s), "sink", lo)
             edge(("seat", p), "sink", c.hands[p] - low)
         while True:  # augmenting paths (BFS)
-            parent = {"source": None}
+            parent: dict[Any, Any] = {"source": None}
             queue = deque(["source"])
             while queue and "sink" not in parent:
                 u = queue.popleft()

@@ -281,7 +281,7 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
         data["rules"] = _rules_text(*header["rules"])
     game = _game(data)
     rule_set = _rules(data.get("rules"), rules)
-    extra = {key: header[key][0] for key in ("first", "tie_break") if key in header}
+    extra: dict[str, Any] = {key: header[key][0] for key in ("first", "tie_break") if key in header}
     if "deal" in header:
         extra["deal"] = parse_deal_text(*header["deal"])
     deal, first, tie_break = parse_record_fields(game, rule_set, extra, from_start=True)
@@ -324,9 +324,9 @@ def _rules_spec(value: str) -> Any:
     if not value:
         raise FormatError("empty (give a preset name, e.g. quaternity, optionally with option=value pairs)")
     if value.startswith("{"):
-        spec = load_json(value, "JSON")
-        _check_rule_keys(spec)
-        return spec
+        given = load_json(value, "JSON")
+        _check_rule_keys(given)
+        return given
     spec: dict[str, Any] = {}
     for i, part in enumerate(p for p in re.split(r"[\s,]+", value) if p):
         if "=" not in part:

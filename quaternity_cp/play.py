@@ -26,7 +26,8 @@ def random_questions(position: Position, rng: _random.Random) -> Iterator[Questi
     c = position.constraints
     analysis = position.analysis()
     P = position.game.players
-    likely, rest = [], []
+    likely: list[Question] = []
+    rest: list[Question] = []
     for x in position.turn:
         if c.hands[x] == 0:
             continue
@@ -48,6 +49,7 @@ def random_move(position: Position, rng: _random.Random, yes_bias: float = 0.7) 
     """A random legal move (an answered question or a declaration), or None when there is none."""
     if position.pending is not None:
         ans = position.answers()
+        assert ans is not None  # a question is open
         options = [a for a in (True, False) if ans["yes" if a else "no"]]
         if not options:
             return None
@@ -65,6 +67,7 @@ def random_move(position: Position, rng: _random.Random, yes_bias: float = 0.7) 
         probe = position.copy()
         probe.push(q)
         ans = probe.answers()
+        assert ans is not None  # q, unanswered, is open
         options = [a for a in (True, False) if ans["yes" if a else "no"]]
         if not options:
             continue

@@ -280,6 +280,7 @@ class Position:
             if st.over:
                 return replace(st, turn=())
             return replace(st, turn=self._opening_turn(st))
+        assert window is not None  # not at the deal: a yes opened the window (checked above)
         return self._hand_over(st, (window[0], window[1]))
 
     def _opening_turn(self, st: State) -> tuple[int, ...]:
@@ -541,6 +542,7 @@ class Position:
         q = st.pending
         if q is not None:
             ans = self.answers()
+            assert ans is not None  # a question is open
             for value in (True, False):
                 if ans["yes" if value else "no"]:
                     yield q.answered(value)

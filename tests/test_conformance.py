@@ -42,7 +42,9 @@ load_all()
 #: Decisions after which a playout stops (random play in a rule set where nothing forces an end).
 MAX_STEPS = 600
 
+
 def _quartets_option_sets() -> list[dict[str, Any]]:
+    """Every preset on small tables, then one rule option changed at a time."""
     out = []
     for preset in PRESETS:  # every preset, classic included, on small tables
         for players, sets, set_size in ((2, 2, 2), (3, 3, 2), (3, 4, 3)):

@@ -73,7 +73,8 @@ class KnowledgeAgent:
         me = obs.seat
         pos = obs.position()
 
-        def value(a: Question):
+        def value(a: Hashable) -> tuple[int, bool]:
+            assert isinstance(a, Question)  # an answer to the open question
             claims = pos.copy()
             made = claims.push(a)
             return (sum(1 if p == me else -1 for _, p in made), a.answer is False)

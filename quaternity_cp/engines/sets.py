@@ -241,8 +241,8 @@ class SetsEngine:
         if prep is _TOO_BIG:
             return self._fallback().analyze(c)
         sigs, key, radix = prep
-        res = self._results.get(key, _MISSING)
-        if res is _MISSING:
+        res = self._results.get(key)
+        if res is None and key not in self._results:
             try:
                 res = self.facts(key[0], radix)
             except TooManyVectors:
@@ -497,4 +497,3 @@ class SetsEngine:
 
 
 _TOO_BIG = object()
-_MISSING = object()

@@ -192,6 +192,9 @@ class ClassicState:
         P, N, S = game.players, game.sets, game.set_size
         self._ask_empty = self.options["empty_hand"] == "ask"
         self._after_no = self.options["after_no"]
+        if rules is not None and not rules.dealt:
+            raise RulesError("the classic game state deals the cards: dealt = false is not classic "
+                             "(play a Quaternity preset instead)")
         if rules is not None and not rules.forced_no_question:
             raise RulesError("the classic game state plays forced_no_question = true only "
                              "(with dealt cards every honest question is legal)")
@@ -536,6 +539,7 @@ class QuaternityState:
         pushed = 1
         if pos.pending is not None and not pos.over:
             answers = pos.answers()
+            assert answers is not None  # a question is open
             if answers["yes"] != answers["no"]:  # one legal answer: it is given at once
                 pos.push(pos.pending.answered(answers["yes"]))
                 pushed += 1
@@ -576,6 +580,7 @@ class QuaternityState:
         )
 
     def action_to_string(self, action: Hashable) -> str:
+        assert isinstance(action, (Question, Declaration))  # one of legal_actions()
         return self.game.move_str(action)
 
     def string_to_action(self, text: str) -> Move:

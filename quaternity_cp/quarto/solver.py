@@ -174,14 +174,15 @@ def winning_lines(board: Sequence[Optional[int]], squares: bool = False) -> list
     """
     out = []
     for line in symmetry.lines(squares):
-        pieces = [board[c] for c in line]
-        if None in pieces:
-            continue
         common = 255
-        for p in pieces:
+        for c in line:
+            p = board[c]
+            if p is None:
+                break
             common &= ATTRS[p]
-        if common:
-            out.append(line)
+        else:
+            if common:
+                out.append(line)
     return out
 
 

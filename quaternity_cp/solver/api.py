@@ -87,7 +87,9 @@ class SolveResult(SearchResult):
         if self.result == "win":
             return f"win: {who} forces being the only winner (in at most {self.plies} plies)"
         if self.result == "loss":
-            other = g.player_name(self.winner) if g.named_players else f"seat {self.winner}"
+            winner = self.winner
+            assert winner is not None  # a loss is the other seat's forced win
+            other = g.player_name(winner) if g.named_players else f"seat {winner}"
             return f"loss: {other} forces being the only winner (in at most {self.plies} plies)"
         return "draw: neither player can force being the only winner (a tie or a game that never ends)"
 
@@ -148,7 +150,7 @@ class _Tree:
         chosen = self.pick(node, data)
         if not chosen and not ctx.moves(node):
             return {"end": "stuck", "to_move": list(st.turn)}  # no legal move: the game cannot go on
-        out = {"to_move": node.mover if node.mover >= 0 else list(st.turn), "moves": []}
+        out: dict[str, Any] = {"to_move": node.mover if node.mover >= 0 else list(st.turn), "moves": []}
         for move, child_data in chosen:
             self.size += 1
             child = ctx.play(st, move)
@@ -305,12 +307,25 @@ def _children(ctx: Context, graph: GameGraph, node: Node):
             yield m, child, j
 
 
-def opponent_order(ctx: Context, player: int):
+def opponent_order(ctx: Context, player: int) -> OpponentOrder:
     """The opponents' moves, those most likely to keep ``player`` from winning first (a lazy build
     explores only the first until the player's attractor needs more): a shared turn to another seat;
     a no to the player's question; a declaration; a question the target must answer yes; a question
     to the player; the rest."""
-    def score(node: Node, m) -> int:
+    return OpponentOrder(player)
+
+
+class OpponentOrder:
+    """The order of :func:`opponent_order`, called with a node and its moves, with the ``early`` test
+    that :meth:`.graph.GameGraph.build_lazy` looks for."""
+
+    __slots__ = ("player",)
+
+    def __init__(self, player: int):
+        self.player = player
+
+    def score(self, node: Node, m) -> int:
+        player = self.player
         if isinstance(m, Choice):
             return 1 if m.seat == player else 0
         if isinstance(m, Declaration):
@@ -322,16 +337,14 @@ def opponent_order(ctx: Context, player: int):
             return 1
         return 2 if m.target == player else 3
 
-    def order(node: Node, moves: list) -> list:
+    def __call__(self, node: Node, moves: list) -> list:
+        score = self.score
         return sorted(moves, key=lambda m: score(node, m))
 
-    def early(node: Node, m) -> bool:
+    def early(self, node: Node, m) -> bool:
         # moves are generated declarations first (0), then questions (1 at best): a question of
         # score 1 comes before every move generated after it, and a sort keeps the first of equals
-        return node.pending is None and not isinstance(m, Choice) and score(node, m) <= 1
-
-    order.early = early
-    return order
+        return node.pending is None and not isinstance(m, Choice) and self.score(node, m) <= 1
 
 
 def _graph_strategy(ctx, graph, rank, side, root: Node, depth: int) -> dict:

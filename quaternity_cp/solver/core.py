@@ -51,7 +51,7 @@ from ..engines import ENGINES, Analysis, Engine, get_engine
 from ..game import Declaration, Game, Question
 from ..position import Position, State
 from ..rules import Rules
-from .kernel import Kernel
+from .kernel import Kernel, KNode
 from .moves import Choice
 
 INF = 1 << 30  # "never": an unreachable number of questions or plies
@@ -212,23 +212,24 @@ class Context:
         if isinstance(move, Choice):
             return replace(state, turn=(move.seat,))
         if type(move) is Question and move.answer is not None and not self.rules.dealt:
-            return self._answered(state, move)
+            return self._answered(state, move, move.answer)
         pos = self.position(state)
         pos.push(move)  # a question with its (only legal) answer is one push
         if pos.loser is not None:  # pragma: no cover - the generators only produce legal moves
             raise AssertionError(f"solver generated an illegal move {self.game.move_str(move)}")
         return pos.state
 
-    def _answered(self, state: State, move: Question) -> State:
-        """``Position.push`` of a legal question with its answer (or of the answer to the open question)."""
+    def _answered(self, state: State, move: Question, answer: bool) -> State:
+        """``Position.push`` of a legal question with its answer ``answer`` (``move.answer``; or of the
+        answer to the open question)."""
         pos = self._rules_pos
         x, y, card = move.asker, move.target, move.card
         if state.pending is None:
             c = pos.question_constraints(x, card, state.constraints)
         else:
             c = state.constraints
-        c = effects.answer(c, x, y, card, move.answer)
-        order = effects.next_order(move.answer, x, y, self.game.players, self.rules.after_no)
+        c = effects.answer(c, x, y, card, answer)
+        order = effects.next_order(answer, x, y, self.game.players, self.rules.after_no)
         st = replace(state, constraints=c, pending=None, ply=state.ply + 1, last_claims=())
         return pos.finish_move(st, order)
 
@@ -327,12 +328,13 @@ class Context:
         return scores, tuple(rank[reached[p]] if s > 0 else -1 for p, s in enumerate(scores))
 
     # -- moves ---------------------------------------------------------------------
-    def moves(self, node: Node) -> list:
+    def moves(self, node: Node | KNode) -> list:
         """The legal moves at ``node``, one per symmetry class (free choices for a shared turn).
 
         Questions whose answer is forced come with it (see :meth:`ask_moves`).
         """
-        if type(node) is not Node:
+        if isinstance(node, KNode):
+            assert self.kernel is not None  # only the fast path makes fast nodes
             return self.kernel.moves(node)[0]
         st = node.state
         if st.over:
@@ -343,10 +345,11 @@ class Context:
             return [Choice(p) for p in st.turn]
         return self.ask_moves(node, st.turn[0])
 
-    def moves_until(self, node: Node, until: Callable[[object], bool]) -> tuple[list, bool]:
+    def moves_until(self, node: Node | KNode, until: Callable[[object], bool]) -> tuple[list, bool]:
         """The moves of :meth:`moves`, in the same order, generated only until one for which ``until``
         is true (the questions of a card at a time); and whether the list is complete."""
-        if type(node) is not Node:
+        if isinstance(node, KNode):
+            assert self.kernel is not None  # only the fast path makes fast nodes
             return self.kernel.moves(node, until)
         st = node.state
         if st.over or st.pending is not None or len(st.turn) > 1:
@@ -359,8 +362,10 @@ class Context:
         return out, True
 
     def answers(self, node: Node) -> list[Question]:
-        q = node.state.pending
-        owners = node.analysis.owners[q.card]
+        """The answers to the open question at ``node``."""
+        q, a = node.state.pending, node.analysis
+        assert q is not None and a is not None  # a question is open, so the game is not over
+        owners = a.owners[q.card]
         out = []
         if owners >> q.target & 1:
             out.append(q.answered(True))
@@ -381,7 +386,8 @@ class Context:
         """The moves of :meth:`ask_moves` in batches: the declarations, then the questions of one card at a time."""
         st = node.state
         c = st.constraints
-        a = node.analysis
+        a, rep_cards = node.analysis, node.rep_cards
+        assert a is not None and rep_cards is not None  # the game is not over
         rules = self.rules
         P = c.players
         sets = c.sets_in_play if all_moves else node.rep_sets
@@ -396,7 +402,7 @@ class Context:
         mine = 1 << x
         S = c.set_size
         for s in sets:
-            cards = c.cards_of(s) if all_moves else node.rep_cards[s]
+            cards = c.cards_of(s) if all_moves else rep_cards[s]
             # when x holds a card of s in every deal (a lower bound, or a card forced to x) and the
             # question tells nothing else (no silence), its deals are those without the card at x:
             # the card's owners are then read from this position's analysis, with no engine call

@@ -156,7 +156,7 @@ class GameGraph:
         self.budget = budget if budget is not None else Budget()
         rid = self._add(root)
         todo: list[tuple[int, Node]] = [(rid, root)]
-        later: dict[int, tuple[Node, list]] = {}  # opponent nodes with moves not yet explored
+        later: dict[int, tuple[Node, list | None]] = {}  # opponent nodes with moves not yet explored
         start = last = time.monotonic()
 
         while True:
@@ -190,12 +190,12 @@ class GameGraph:
             if not grow:
                 return rid, rank
             for i in grow:
-                node, moves = later.pop(i)
-                if moves is None:  # generated in part: all of them now, in order, but the first (explored)
-                    moves = ctx.moves(node)
-                    moves = order(node, moves) if order is not None else moves
-                    moves = moves[1:]
-                more = self._play_all(node, moves, todo)
+                node, rest = later.pop(i)
+                if rest is None:  # generated in part: all of them now, in order, but the first (explored)
+                    rest = ctx.moves(node)
+                    rest = order(node, rest) if order is not None else rest
+                    rest = rest[1:]
+                more = self._play_all(node, rest, todo)
                 self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))
 
     def predecessors(self) -> list[list[int]]:
@@ -216,7 +216,7 @@ class GameGraph:
         pred = pred if pred is not None else self.predecessors()
         rank: dict[int, int] = {}
         left = [len(out) for out in self.succ]
-        queue = deque()
+        queue: deque[int] = deque()
         for t in targets:
             if t not in rank:
                 rank[t] = 0

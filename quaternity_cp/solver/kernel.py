@@ -81,7 +81,7 @@ class _Analysis:
 
     __slots__ = ("res", "parts")
 
-    def __init__(self, res):
+    def __init__(self, res) -> None:
         self.res = res
         self.parts: dict = {}
 
@@ -91,6 +91,19 @@ class KNode:
 
     __slots__ = ("rows", "hands", "claimed", "scores", "reached", "turn", "pending", "ply",
                  "key", "parts", "over", "winners", "mover")
+    rows: tuple[Row, ...]
+    hands: tuple[int, ...]
+    claimed: tuple[int, ...]
+    scores: tuple[int, ...]
+    reached: tuple[int, ...]
+    turn: tuple[int, ...]
+    pending: Question | None
+    ply: int
+    key: tuple
+    parts: list  # (set description, set, part) per set in play (see Kernel._parts); empty when over
+    over: bool
+    winners: tuple[int, ...]
+    mover: int
 
     @property
     def sets_left(self) -> int:
@@ -259,7 +272,7 @@ class Kernel:
             n.winners = self._winners(scores, reached)
             n.key = ("end", n.winners)
             n.mover = -2
-            n.parts = None
+            n.parts = []
             return n
         n.over = False
         n.winners = ()
@@ -302,12 +315,12 @@ class Kernel:
         q = n.pending
         if q is not None:
             owners = self._owners(n, q.card)
-            out = []
+            answers = []
             if owners >> q.target & 1:
-                out.append(q.answered(True))
+                answers.append(q.answered(True))
             if owners & ~(1 << q.target):
-                out.append(q.answered(False))
-            return out, True
+                answers.append(q.answered(False))
+            return answers, True
         if len(n.turn) > 1:
             return [Choice(p) for p in n.turn], True
         out: list = []
@@ -499,7 +512,7 @@ class Kernel:
         if type(move) is Declaration:
             p, s = move.player, move.set
             r = n.rows[s]
-            mk = ("all", p)
+            mk: tuple = ("all", p)
             nr = r.moves.get(mk)
             if nr is None:
                 nr = r.moves[mk] = self.row(tuple([d & 1 << p for d in r.doms]), r.lo, r.hi)
