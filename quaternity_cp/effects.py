@@ -43,87 +43,73 @@ from .constraints import Constraints
 
 # -- facts ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Lacks:
-    """``seat`` does not hold ``card``."""
-
+class _CardFact:
     card: int
     seat: int
 
-    def apply(self, c: Constraints) -> Constraints:
-        return c.restrict(self.card, ~(1 << self.seat))
-
     def moved(self, card: int, giver: int, taker: int, S: int) -> "Fact | None":
         """The fact once ``card`` moved from giver to taker (None: settled by the movement)."""
-        return None if card == self.card else self
+        return None if card == self.card else self  # type: ignore[return-value]
 
     def set_of(self, S: int) -> int:
         return self.card // S
+
+
+@dataclass(frozen=True)
+class Lacks(_CardFact):
+    """``seat`` does not hold ``card``."""
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.restrict(self.card, ~(1 << self.seat))
 
     def implied_by(self, c: Constraints) -> bool:
         return not c.domains[self.card] >> self.seat & 1
 
 
 @dataclass(frozen=True)
-class Holds:
+class Holds(_CardFact):
     """``seat`` holds ``card``."""
-
-    card: int
-    seat: int
 
     def apply(self, c: Constraints) -> Constraints:
         return c.restrict(self.card, 1 << self.seat)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Fact | None":
-        return None if card == self.card else self
-
-    def set_of(self, S: int) -> int:
-        return self.card // S
 
     def implied_by(self, c: Constraints) -> bool:
         return c.domains[self.card] & ~(1 << self.seat) == 0
 
 
 @dataclass(frozen=True)
-class AtLeast:
-    """``seat`` holds at least ``count`` cards of ``set``."""
-
+class _CountFact:
     seat: int
     set: int
     count: int
 
-    def apply(self, c: Constraints) -> Constraints:
-        return c.with_bounds(self.seat, self.set, lo=self.count)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Fact | None":
+    def moved(self, card: int, giver: int, taker: int, S: int) -> "Fact":
+        """The fact once ``card`` moved from giver to taker: the count shifts with it."""
         if card // S != self.set:
-            return self
-        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
+            return self  # type: ignore[return-value]
+        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))  # type: ignore[return-value]
 
     def set_of(self, S: int) -> int:
         return self.set
+
+
+@dataclass(frozen=True)
+class AtLeast(_CountFact):
+    """``seat`` holds at least ``count`` cards of ``set``."""
+
+    def apply(self, c: Constraints) -> Constraints:
+        return c.with_bounds(self.seat, self.set, lo=self.count)
 
     def implied_by(self, c: Constraints) -> bool:
         return self.count <= max(0, c.lo[self.seat][self.set])
 
 
 @dataclass(frozen=True)
-class AtMost:
+class AtMost(_CountFact):
     """``seat`` holds at most ``count`` cards of ``set``."""
-
-    seat: int
-    set: int
-    count: int
 
     def apply(self, c: Constraints) -> Constraints:
         return c.with_bounds(self.seat, self.set, hi=self.count)
-
-    def moved(self, card: int, giver: int, taker: int, S: int) -> "Fact | None":
-        if card // S != self.set:
-            return self
-        return replace(self, count=self.count + (self.seat == taker) - (self.seat == giver))
-
-    def set_of(self, S: int) -> int:
-        return self.set
 
     def implied_by(self, c: Constraints) -> bool:
         room = sum(1 for card in c.cards_of(self.set) if c.domains[card] >> self.seat & 1)
