@@ -307,15 +307,15 @@ def _children(ctx: Context, graph: GameGraph, node: Node):
             yield m, child, j
 
 
-def opponent_order(ctx: Context, player: int) -> OpponentOrder:
+def opponent_order(ctx: Context, player: int) -> _OpponentOrder:
     """The opponents' moves, those most likely to keep ``player`` from winning first (a lazy build
     explores only the first until the player's attractor needs more): a shared turn to another seat;
     a no to the player's question; a declaration; a question the target must answer yes; a question
     to the player; the rest."""
-    return OpponentOrder(player)
+    return _OpponentOrder(player)
 
 
-class OpponentOrder:
+class _OpponentOrder:
     """The order of :func:`opponent_order`, called with a node and its moves, with the ``early`` test
     that :meth:`.graph.GameGraph.build_lazy` looks for."""
 
@@ -325,6 +325,7 @@ class OpponentOrder:
         self.player = player
 
     def score(self, node: Node, m) -> int:
+        """The rank of move m at ``node`` (lower first)."""
         player = self.player
         if isinstance(m, Choice):
             return 1 if m.seat == player else 0
