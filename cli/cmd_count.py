@@ -71,6 +71,7 @@ def _history(record, engine, seat: int | None = None) -> list[int]:
             return _counter(position.constraints).count()
         from quaternity_cp.knowledge import private_constraints, public_constraints
 
+        assert seat is not None  # the table is kept for seat
         c = public_constraints(position, settled=not table.putdowns_due())
         return _counter(private_constraints(c, seat, table.hand(seat))).count()
 
@@ -145,6 +146,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     if plot is not None:
         from quaternity_cp.report import plot_history
 
+        assert counts is not None  # --plot needs --history (checked above)
         plot_history(counts, ["start"] + record.texts[: len(counts) - 1], plot)
     seats = range(g.players)
     prob = {card: {p: cards.get(card, {}).get(p, Fraction(0)) for p in seats} for card in c.cards_in_play}
@@ -226,7 +228,7 @@ def _print(record, result, deals, prob, whole, drawn, counts) -> None:
                      for p, v in row.items() if v]
             out.print(f"  {g.set_name(s)}: " + (", ".join(parts) if parts else "nobody"))
     for i, deal in enumerate(drawn, 1):
-        hands = {p: [] for p in range(g.players)}
+        hands: dict[int, list[str]] = {p: [] for p in range(g.players)}
         for card, p in deal.items():
             hands[p].append(g.card_name(card))
         out.print(f"sample {i}: " + "; ".join(f"{g.player_name(p)}: {' '.join(cs) or '-'}" for p, cs in hands.items()))

@@ -68,6 +68,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
         holders = analysis.possible_owners(card_id) if live_sets[g.set_of(card_id)] else None
         about = {"card": subject, "owners": holders}
     else:
+        assert set_id is not None  # exactly one of CARD and --set (checked above)
         explanations = explainer.quartet(set_id, seat)
         subject = f"set {g.set_name(set_id)}"
         holders = analysis.possible_quartets(set_id) if live_sets[set_id] else None
@@ -76,6 +77,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
         error = None
         if result.error is not None:
             i = result.error_index
+            assert i is not None  # set with the error
             error = f"move {i} ({record.texts[i - 1]}): {result.error}"
         emit_json({"valid": result.valid, "moves_applied": result.moves_applied, "error": error, **about,
                    "player": seat, "explanations": [e.to_json(g) for e in explanations]})

@@ -102,8 +102,8 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
     hint_name = hint_agent or spec.hint_agent or default_agent(spec)
     you = f"{spec.seat_label} {seat}"
     out = console()
-    others = ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items()))
-    out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; {others}. Type 'help' for the commands.")
+    seated = ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items()))
+    out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; {seated}. Type 'help' for the commands.")
     seen = 0
     terminal.show(out, table)
     while True:

@@ -7,6 +7,7 @@ other commands do not pay for it.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -148,7 +149,7 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
     result = solve_position(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
-    data = {
+    data: dict[str, Any] = {
         "value": result.verdict,
         "best": None if result.best is None else _move_text(result.best),
         "pv": [_move_text(m) for m in result.pv],

@@ -81,10 +81,12 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         position = Position(game, rule_set, engine=default_engine(engine))
         label = "start of the game"
     else:
+        assert file is not None  # exactly one of FILE and --start (checked above)
         record = load(file, rules)
         result = replay(record, engine=default_engine(engine), mark_forced=False)
         if result.error is not None:
             i = result.error_index
+            assert i is not None  # set with the error
             _fail_position(as_json, f"move {i} ({record.texts[i - 1]}) is illegal: {result.error}")
         if not result.position.is_valid():
             _fail_position(as_json, "the position is invalid: no deal is consistent with it")
@@ -166,6 +168,7 @@ def print_result(label: str, game: Game, res: SolveResult) -> None:
         if tree is None:
             continue
         if title == "Winning strategy" and res.goal == "value" and res.result == "loss":
+            assert res.winner is not None  # a loss is the other seat's forced win
             title = f"Winning strategy of {_who(game, res.winner)}"
         root = Tree(f"[bold]{title}[/bold]:")
         _add(root, game, tree)

@@ -31,12 +31,14 @@ def _turn(result: Replay) -> Any:
 def check_json(record: Record, result: Replay) -> dict[str, Any]:
     pos = result.position
     g = record.game
-    error = None
+    error: dict[str, Any] | None = None
     if result.error is not None:
+        i = result.error_index
+        assert i is not None  # set with the error
         error = {
-            "move": result.error_index,
+            "move": i,
             "kind": result.error.kind,
-            "message": f"move {result.error_index} ({record.texts[result.error_index - 1]}): {result.error}",
+            "message": f"move {i} ({record.texts[i - 1]}): {result.error}",
             "reason": result.error.reason.name.lower(),
             "player": pos.loser if pos.loser is not None else result.error.player,
         }
@@ -148,6 +150,7 @@ def print_explain(record: Record, result: Replay, explanations: list[Explanation
     _header(out, record)
     if result.error is not None:
         i = result.error_index
+        assert i is not None  # set with the error
         out.print(f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): {result.error};"
                   " explaining the position before it.")
     if holders is not None:
@@ -182,6 +185,7 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
     pos = result.position
     if result.error is not None:
         i = result.error_index
+        assert i is not None  # set with the error
         if not error_shown:
             out.print(
                 f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): "
@@ -214,15 +218,15 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
         else:
             out.print("Turn: free choice among " + ", ".join(_name(g, p) for p in turn))
         if record.rules.dealt and pos.putdowns_open and pos.pending is None and result.error is None:
-            window = pos.state.window
             if pos.state.opening:
                 out.print("Put-downs at the deal are open: any seat may put down a set it was dealt"
                           " (the first question closes them).")
-            else:
+            elif (window := pos.state.window) is not None:  # open and not at the deal: right after a yes
                 out.print(f"Right after the yes, {_name(g, window[0])} may put down {g.set_name(window[2])}"
                           " (the next question says it did not complete it).")
         if pos.pending is not None and result.error is None:
             ans = pos.answers()
+            assert ans is not None  # a question is open
             legal = [k for k in ("yes", "no") if ans[k]]
             out.print(
                 f"Open question {g.move_str(pos.pending)}: legal answer{'s' if len(legal) != 1 else ''}: "
@@ -245,6 +249,7 @@ def print_check(record: Record, result: Replay) -> None:
         out.print(line)
     if result.error is not None:
         i = result.error_index
+        assert i is not None  # set with the error
         line = Text(f"{i:>4}  {record.texts[i - 1]:<{width}}")
         line.append(f"ILLEGAL ({result.error.kind}): {result.error}", style="bold red")
         out.print(line)
@@ -306,8 +311,11 @@ def print_analyze(record: Record, result: Replay, explain: bool = False) -> None
         if not why:
             out.print("  Nothing is forced.")
         for kind, title in (("moved", "Known from the cards' movements"), ("start", "Fixed by the starting position")):
-            known = [e for e in why if e.argument is not None and e.argument.kind == kind]
+            # a card's movement or the start explains a card and its player: both are set
+            known = [f"{g.card_name(e.card)} ({_name(g, e.player)})" for e in why
+                     if e.argument is not None and e.argument.kind == kind
+                     and e.card is not None and e.player is not None]
             if known:
-                out.print(f"  {title}: " + ", ".join(f"{g.card_name(e.card)} ({_name(g, e.player)})" for e in known))
+                out.print(f"  {title}: " + ", ".join(known))
         why = [e for e in why if e.argument is None or e.argument.kind not in ("moved", "start")]
         print_explanations(out, record, why, indent="  ")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.knowledge import Knowledge, PositionView, seat_view
+from quaternity_cp.position import Position
 from quaternity_cp.replay import Replay
 
 from .common import InputError
@@ -34,7 +37,8 @@ def private_view(record, result: Replay, value: str, file: str, engine: str) -> 
 
 def view_result(result: Replay, knowledge: Knowledge) -> Replay:
     """The replay with its position seen through ``knowledge``."""
-    return Replay(PositionView(result.position, knowledge), result.reports, result.error, result.error_index)
+    view = cast(Position, PositionView(result.position, knowledge))  # reads like the Position it wraps
+    return Replay(view, result.reports, result.error, result.error_index)
 
 
 def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:

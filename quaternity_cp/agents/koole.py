@@ -69,7 +69,7 @@ class KooleAgent:
         self.strategy = strategy
         self.second_fallback = second_fallback
         self.name = f"koole-{strategy}" + ("-random" if strategy == "second" and second_fallback == "random" else "")
-        self._game = None
+        self._game: tuple[int, int] | None = None  # (game_id, seat) of the record kept
 
     # -- the public record, rebuilt incrementally -------------------------------------------
     def _reset(self, obs, rng: random.Random) -> None:
@@ -78,9 +78,9 @@ class KooleAgent:
         self._game = (obs.game_id, obs.seat)
         self._seen = 0
         self._asked = False  # a question has been seen (put-downs before it are the deal's)
-        self.suits = [[] for _ in range(P)]
-        self.cards = [[] for _ in range(P)]
-        self.not_cards = [[] for _ in range(P)]
+        self.suits: list[list[int]] = [[] for _ in range(P)]
+        self.cards: list[list[int]] = [[] for _ in range(P)]
+        self.not_cards: list[list[int]] = [[] for _ in range(P)]
         self.hands = [g.hand_size] * P
         self._last_received = [-1] * P
         # the app's hand is an array: dealt cards in shuffled order, received cards appended

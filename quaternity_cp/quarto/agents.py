@@ -43,8 +43,15 @@ class QuartoAgent(Protocol):
         """Where to place the piece in hand, and the piece given (None if the placement ends the game)."""
 
 
+def _in_hand(position: Position) -> Piece:
+    """The piece the player to move holds (a turn is only completed once a piece was given)."""
+    piece = position.piece
+    assert piece is not None, "no piece in hand: the game has not started or is over"
+    return piece
+
+
 def _ends(position: Position, cell: Cell) -> bool:
-    after = position.board.place(cell, position.piece)
+    after = position.board.place(cell, _in_hand(position))
     return after.is_full() or after.wins_at(cell, position.squares)
 
 
@@ -83,11 +90,11 @@ class GreedyAgent:
 
     def winning_cells(self, position: Position) -> list[Cell]:
         """The cells where the piece in hand wins now."""
-        return position.board.winning_cells(position.piece, position.squares)
+        return position.board.winning_cells(_in_hand(position), position.squares)
 
     def safe_choices(self, position: Position) -> list[tuple[Cell, Optional[Piece]]]:
         """Placements with the pieces that give the opponent no immediate win (a full board is safe)."""
-        board, piece, squares = position.board, position.piece, position.squares
+        board, piece, squares = position.board, _in_hand(position), position.squares
         free = position.available_pieces()
         out: list[tuple[Cell, Optional[Piece]]] = []
         for cell in board.empty_cells():
@@ -142,7 +149,7 @@ class SolverAgent:
 
         return solve(
             position.board.as_tuple(),
-            int(position.piece),
+            int(_in_hand(position)),
             squares=position.squares,
             max_seconds=self.max_seconds,
             max_nodes=self.max_nodes,
@@ -159,12 +166,12 @@ class SolverAgent:
                 cell, piece = result.best
                 move = Move(Cell(cell), None if piece is None else Piece(piece))
                 if position.is_legal(move):
-                    return move.cell, move.piece
+                    return Cell(cell), move.piece
         return self.greedy.complete_turn(position)
 
 
 #: The agents by name.
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "solver": SolverAgent}
+AGENTS: dict[str, Callable[..., QuartoAgent]] = {"random": RandomAgent, "greedy": GreedyAgent, "solver": SolverAgent}
 
 
 def make_agent(name: str, rng: Optional[random.Random] = None) -> QuartoAgent:
@@ -188,8 +195,8 @@ def play(first: QuartoAgent, second: QuartoAgent, *, squares: bool = False) -> P
     """One game: ``first`` is player 0 (gives the first piece), ``second`` player 1; the finished position."""
     pos = Position(squares=squares)
     seats = (first, second)
-    while not pos.over:
-        pos.push(decide(seats[pos.to_move], pos))
+    while (side := pos.to_move) is not None:  # None once the game is over
+        pos.push(decide(seats[side], pos))
     return pos
 
 
