@@ -345,13 +345,13 @@ def record_game(text: str) -> str:
     >>> record_game('{"game": "quarto", "moves": []}'), record_game("players: 2")
     ('quarto', 'quartets')
     """
-    import json
+    from .jsonio import InputRefused, load_json
 
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{"):
         try:
-            data = json.loads(stripped)
-        except (ValueError, RecursionError):
+            data = load_json(stripped)  # the strict, bounded reader; the game's own reader says what is wrong
+        except InputRefused:
             data = None
         if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] in load_all():
             return str(data["game"])

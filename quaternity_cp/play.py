@@ -91,9 +91,10 @@ def random_game(
     cards (classic rules) the game is a truthful one: see :func:`random_record`.
     """
     rng = rng or _random.Random(0)
-    if Rules.from_spec(rules).dealt:
-        return _classic_game(game, Rules.from_spec(rules), rng, engine=engine, max_moves=max_moves)[0]
-    return play_moves(Position(game, rules, engine=engine), max_moves, rng, yes_bias)
+    rule_set = Rules.from_spec(rules)
+    if rule_set.dealt:
+        return _classic_game(game, rule_set, rng, engine=engine, max_moves=max_moves)[0]
+    return play_moves(Position(game, rule_set, engine=engine), max_moves, rng, yes_bias)
 
 
 def random_record(

@@ -7,14 +7,18 @@ Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``
   ``pythagoras``): nothing is dealt, a :class:`~quaternity_cp.position.Position`
   decides legality. The asker chooses a question (or a declaration); when both
   answers are legal the asked player decides, otherwise the only legal answer is
-  applied at once. A free choice of who moves (``handover = fewest`` ties) is
-  drawn with the state's seeded generator.
-- **Classic** (preset ``classic``): the cards are really dealt by the state's
-  seeded generator, answers are truthful and applied at once, complete sets are
+  applied at once. A free choice of who moves (``handover = fewest`` ties) and
+  a tie-break (``tie = random``) are chance outcomes (see below).
+- **Classic** (preset ``classic``): the cards are really dealt from the state's
+  seed, answers are truthful and applied at once, complete sets are
   put down automatically (``x!s`` tokens in the record). Only the asker decides.
   This state is a plain simulation (no engine call per move): the public
   constraint state is computed only when an agent asks for it
   (:meth:`QuartetsObservation.public_constraints`).
+
+Every random event is a :class:`~quaternity_cp.games.ChanceOutcome` in the
+state's ``chance`` list, drawn from the seed and the moment it happens, so
+``undo`` and replay meet the same outcomes.
 
 >>> state = new_state(7, preset="classic", players=3, sets=6, set_size=4)
 >>> state.current_player() in (0, 1, 2), state.is_terminal()
@@ -30,7 +34,7 @@ Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Hashable, Sequence
 
