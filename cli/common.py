@@ -148,14 +148,56 @@ def emit_json(data: Any) -> None:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write a file the command produces (a page, a picture); a failure is bad input (exit 2)."""
+    """Write a file the command produces (a page, a picture) atomically; a failure is bad input (exit 2)."""
+    from quaternity_cp.files import write_atomic
+
     try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_atomic(path, text)
     except OSError as err:
-        raise InputError(f"{path}: cannot write ({err.strerror})") from None
+        raise InputError(f"{path}: cannot write ({err.strerror or err})") from None
+
+
+def force_option(func):
+    """``--force``: replace output files that exist already (never an input file)."""
+    return click.option("--force", is_flag=True, help="Replace output files that exist already.")(func)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] = (), force: bool = False) -> str:
+    """Check, before any work, that the command may write the file ``path`` given by ``option``.
+
+    Refused (exit 2, one line): an input of the command (never overwritten, even with ``--force``), a
+    folder, an existing file without ``--force``, a folder that cannot take a new file (made and removed
+    at once to find out). Returns ``path``.
+    """
+    from quaternity_cp.files import probe_folder
+
+    if not path or "\x00" in path:
+        raise InputError(f"{option}: {path!r} is not a usable file name")
+    for given in inputs:
+        if given != "-" and os.path.exists(path) and _same_file(path, given):
+            raise InputError(f"{option}: {path} is the input file; write to another file")
+    if os.path.isdir(path):
+        raise InputError(f"{option}: {path} is a folder; give a file name")
+    if os.path.lexists(path) and not force:
+        raise InputError(f"{option}: {path} exists already; pass --force to replace it")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InputError(f"{option}: {path}: the folder {os.path.dirname(path) or '.'} does not exist")
+    try:
+        probe_folder(folder)
+    except OSError as err:
+        raise InputError(f"{option}: {path}: cannot write in {os.path.dirname(path) or '.'} "
+                         f"({err.strerror or err})") from None
+    return path
 
 
 __all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "fail", "one_line", "guarded",
            "read_text", "load", "parse_text", "rules_option", "engine_option", "common_options", "default_engine",
-           "emit_json", "write_text"]
+           "emit_json", "write_text", "force_option", "check_output"]

@@ -1,0 +1,79 @@
+"""Writing output files atomically: a reader sees the old file or the whole new one, never a part.
+
+Every file the package writes (pages, pictures, plots, game records) goes
+through :func:`atomic_path`: the content is written to a temporary file in the
+same folder, then renamed over the target in one step. If writing fails, the
+temporary file is removed and the target is left as it was.
+
+>>> import os, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> target = os.path.join(folder, "page.txt")
+>>> write_atomic(target, "hello")
+>>> open(target).read()
+'hello'
+>>> sorted(os.listdir(folder))
+['page.txt']
+
+This module imports nothing of the package.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from typing import Iterator
+
+__all__ = ["atomic_path", "write_atomic", "probe_folder"]
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
+    """A temporary path beside ``path`` (same folder, same suffix) to write to; renamed to ``path`` on success.
+
+    Raises :class:`OSError` when the folder cannot take a new file.
+    """
+    target = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(target))
+    base = os.path.basename(target)
+    suffix = os.path.splitext(base)[1]
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{base}.", suffix=f".tmp{suffix}")
+    os.close(fd)
+    try:
+        yield tmp
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, _NEW_FILE_MODE)  # mkstemp makes 0600; a written file gets the usual permissions
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        if isinstance(data, str):
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(data)
+        else:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+
+
+def probe_folder(folder: str | os.PathLike) -> None:
+    """Raise :class:`OSError` unless a new file can be made in ``folder`` (made and removed at once)."""
+    fd, tmp = tempfile.mkstemp(dir=os.fspath(folder) or ".", prefix=".quaternity-probe.", suffix=".tmp")
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def _new_file_mode() -> int:
+    """0666 less the process's umask: the mode ``open`` gives a new file (read once, at import: setting
+    the umask to read it is not safe while other threads make files)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_FILE_MODE = _new_file_mode()
