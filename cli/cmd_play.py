@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from types import ModuleType
 from typing import Any, Callable
 
@@ -18,7 +19,7 @@ from rich.text import Text
 
 from quaternity_cp.games import DEFAULT_GAME, GameSpec, load_all
 
-from .common import InputError, guarded
+from .common import InputError, check_output, force_option, guarded, write_text
 from .render import console
 
 HELP = """Commands (a move is typed as in the records):
@@ -29,7 +30,7 @@ HELP = """Commands (a move is typed as in the records):
   legal      the legal moves          grid       the grid again (prob: with exact probabilities)
   why A0     why A0 is where it is    why B      why set B was claimed
   hint       what an agent would play undo       take back your last move
-  save FILE  write the record         quit       stop (the record is saved with --save)"""
+  save FILE  write the record (save! FILE replaces a file)   quit  stop (the record is saved with --save)"""
 
 
 def game_options(func: Callable) -> Callable:
@@ -69,9 +70,10 @@ def _each(what: Callable[[GameSpec], Any]) -> str:
 @click.option("--seed", type=int, default=None, help="Seed of the game and the agents (default: random).")
 @click.option("--save", "save", metavar="FILE", default=None,
               help="Write the record here when the game ends or you quit (it passes quaternity check).")
+@force_option
 @guarded
 def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed: int | None, save: str | None,
-         **given: Any) -> None:
+         force: bool = False, **given: Any) -> None:
     """Play against the agents in the terminal: type your moves, see the grid of who may hold each card.
 
     Type 'help' at the prompt for the commands (moves, undo, hint, why, save).
@@ -81,6 +83,10 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
 
     spec = load_all()[game]
     terminal = terminal_view(spec)
+    written: set[str] = set()  # files this session wrote: 'save' may write them again
+    if save is not None:
+        check_output(save, "--save", force=force)
+        written.add(os.path.abspath(save))
     options = {o.name: given[o.name] for o in spec.options}
     seats = spec.seats(options)
     if not 0 <= seat < seats:
@@ -140,9 +146,16 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
             elif word == "why" and rest:
                 for text in terminal.why(table, rest.strip()):
                     out.print(Text(text))
-            elif word == "save" and rest:
-                write_record(table, rest.strip())
-                out.print(f"Saved {rest.strip()}.")
+            elif word in ("save", "save!") and rest:
+                path = rest.strip()
+                if os.path.abspath(path) not in written:
+                    try:
+                        check_output(path, "save", force=word == "save!")
+                    except InputError as err:
+                        raise ValueError(str(err).replace("pass --force", f"'save! {path}'")) from None
+                write_record(table, path)
+                written.add(os.path.abspath(path))
+                out.print(f"Saved {path}.")
             else:
                 table.act(terminal.to_action(table, line))
                 seen = report_moves(out, table, seen)
@@ -164,12 +177,8 @@ def terminal_view(spec: GameSpec) -> ModuleType:
 
 
 def write_record(table, path: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(table.record(), fh, indent=2)
-            fh.write("\n")
-    except OSError as err:
-        raise InputError(f"{path}: cannot write ({err.strerror})") from None
+    """Write the game's record to ``path`` (atomically)."""
+    write_text(path, json.dumps(table.record(), indent=2) + "\n")
 
 
 def report_moves(out, table, seen: int) -> int:

@@ -140,3 +140,30 @@ def test_bad_options_are_one_line_errors():
     assert res.output.startswith("quaternity: --agents: unknown agent 'nobody'") and res.output.count("\n") == 1
     res = CliRunner().invoke(main, ["play", "--seat", "5"])
     assert res.exit_code == 2 and "--seat" in res.output
+
+
+def test_saving_never_replaces_a_file_unasked(tmp_path):
+    """--save on an existing file needs --force; 'save FILE' in the game refuses an existing file, 'save!' replaces
+    it, and a file the session wrote may be written again."""
+    old = tmp_path / "old.json"
+    old.write_text("keep me\n")
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--save", str(old)], input="quit\n")
+    assert result.exit_code == 2 and "exists already" in result.output and "--force" in result.output
+    assert old.read_text() == "keep me\n"
+    child = spawn("--preset", "quaternity", "--players", "3", "--sets", "3", "--set-size", "3", "--seed", "5")
+    prompt = "seat 0> "
+    child.expect_exact(prompt)
+    child.sendline(f"save {old}")
+    child.expect_exact("save! ")
+    child.expect_exact(prompt)
+    assert old.read_text() == "keep me\n"
+    child.sendline(f"save! {old}")
+    child.expect_exact(f"Saved {old}.")
+    child.expect_exact(prompt)
+    child.sendline(f"save {old}")  # written by this session: no question asked
+    child.expect_exact(f"Saved {old}.")
+    child.expect_exact(prompt)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert json.loads(old.read_text())["moves"] == []
+    assert [p.name for p in tmp_path.iterdir()] == ["old.json"]  # no temporary file left
