@@ -1,4 +1,4 @@
-"""The ``quaternity`` command: check, analyze, explain, solve and count positions; play, report, serve.
+"""The ``quaternity`` command: check, analyse, explain, count and solve games; play, report, serve, tournaments.
 
 Exit codes: 0 valid; 1 an illegal move or an invalid position; 2 bad input
 (unreadable file, malformed record, unknown names, absurd sizes); 3 an internal
@@ -28,6 +28,7 @@ class LazyGroup(click.Group):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.lazy: dict[str, str] = {}
+        self.sections: list[tuple[str, list[str]]] = []  # the headings of --help, in the order a newcomer needs
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """As click's, but a usage error (unknown option, missing argument, bad value) is one line, exit 2."""
@@ -46,11 +47,31 @@ class LazyGroup(click.Group):
             sys.exit(130)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
-    def add_lazy_command(self, name: str, target: str) -> None:
+    def add_lazy_command(self, name: str, target: str, section: str = "Commands") -> None:
         self.lazy[name] = target
+        for heading, names in self.sections:
+            if heading == section:
+                names.append(name)
+                break
+        else:
+            self.sections.append((section, [name]))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+        ordered = [name for _, names in self.sections for name in names]
+        return ordered + sorted(set(super().list_commands(ctx)) - set(ordered))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands under their section headings, in registration order."""
+        width = formatter.width - 6 - max(len(name) for name in self.list_commands(ctx))
+        for heading, names in self.sections:
+            rows = []
+            for name in names:
+                command = self.get_command(ctx, name)
+                if command is not None and not command.hidden:
+                    rows.append((name, command.get_short_help_str(limit=width)))
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str):
         command = super().get_command(ctx, name)
@@ -66,27 +87,29 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="quaternity-cp")
 def main() -> None:
-    """Check, analyze, explain, solve and count Quaternity positions.
+    """Check, analyse, explain, count and solve games of Quaternity (blind Quartets), classic Quartets and
+    Quarto; play them in the terminal or a browser; run tournaments between agents.
 
     FILE is a game record (JSON or plain text) or a position (JSON); '-' reads
     standard input. Exit codes: 0 valid, 1 illegal move or invalid position,
-    2 bad input, 3 internal error.
+    2 bad input, 3 internal error, 130 interrupted. Start with
+    'quaternity check examples/quaternity.json' or 'quaternity play'.
     """
 
 
 # -- every command, each in its own module, imported when the command is run ----------------
 # (`quaternity check` then loads no other command's module: start-up is a checker's latency)
-for _name, _target in (
-    ("check", "cmd_check:check"),
-    ("analyze", "cmd_check:analyze"),
-    ("count", "cmd_count:count"),
-    ("explain", "cmd_explain:explain"),
-    ("solve", "cmd_solve:solve"),
-    ("report", "cmd_report:report"),
-    ("serve", "cmd_serve:serve"),
-    ("play", "cmd_play:play"),
-    ("tournament", "cmd_tournament:tournament"),
-    ("experiment", "cmd_tournament:experiment"),
-    ("quarto", "cmd_quarto:quarto"),  # the command group `quaternity quarto` (Quarto's own commands)
+for _section, _name, _target in (
+    ("Check and understand a game", "check", "cmd_check:check"),
+    ("Check and understand a game", "analyze", "cmd_check:analyze"),
+    ("Check and understand a game", "explain", "cmd_explain:explain"),
+    ("Check and understand a game", "count", "cmd_count:count"),
+    ("Check and understand a game", "solve", "cmd_solve:solve"),
+    ("Check and understand a game", "report", "cmd_report:report"),
+    ("Play", "play", "cmd_play:play"),
+    ("Play", "serve", "cmd_serve:serve"),
+    ("Agents and experiments", "tournament", "cmd_tournament:tournament"),
+    ("Agents and experiments", "experiment", "cmd_tournament:experiment"),
+    ("Quarto", "quarto", "cmd_quarto:quarto"),  # the command group `quaternity quarto` (Quarto's own commands)
 ):
-    main.add_lazy_command(_name, f"{__package__}.{_target}")
+    main.add_lazy_command(_name, f"{__package__}.{_target}", _section)

@@ -13,9 +13,9 @@ from .common import InputError
 
 
 def seat_of(record, value: str, file: str) -> int:
-    """The seat named by ``--as`` (a seat number or a player name)."""
+    """The seat named by ``--as``: a seat number in the digits 0-9, or a player name."""
     try:
-        return record.game.player(int(value) if value.isdigit() else value)
+        return record.game.player(value)
     except QuaternityError as err:
         raise InputError(f"--as: {err}") from None
 

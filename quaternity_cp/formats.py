@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import effects, jsonio
 from .classic import parse_record_fields
@@ -170,7 +170,10 @@ def _move_from_json(game: Game, item: Any, where: str) -> Move:
                 extra = set(item) - {"declare", "set"}
                 if extra or "set" not in item:
                     raise FormatError(f"{where}: a declaration is {{\"declare\": player, \"set\": set}}")
-                return Declaration(game.player(item["declare"]), game.set(item["set"]))
+                name = item["set"]
+                if not isinstance(name, str):
+                    raise FormatError(f"{where}: set must be a set name like \"A\", got {show(name)}")
+                return Declaration(_seat(game, item["declare"], f"{where}: declare"), game.set(name))
             extra = set(item) - {"asker", "target", "card", "answer"}
             missing = {"asker", "target", "card"} - set(item)
             if extra or missing:
@@ -178,14 +181,16 @@ def _move_from_json(game: Game, item: Any, where: str) -> Move:
                     f"{where}: a question is {{\"asker\", \"target\", \"card\", \"answer\"}}"
                     + (f"; unknown key {sorted(extra)[0]!r}" if extra else f"; missing {sorted(missing)[0]!r}")
                 )
-            answer = item.get("answer")
-            table = {"yes": True, "no": False, "+": True, "-": False, True: True, False: False, None: None}
-            if not isinstance(answer, (str, bool, type(None))) or answer not in table:
-                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent, got {show(answer)}")
+            if "answer" in item and item["answer"] not in ("yes", "no"):
+                raise FormatError(f"{where}: answer must be \"yes\", \"no\" or absent (still open), "
+                                  f"got {show(item['answer'])}")
             card = item["card"]
             if not isinstance(card, str):
                 raise FormatError(f"{where}: card must be a card name like \"A0\", got {show(card)}")
-            return Question(game.player(item["asker"]), game.player(item["target"]), game.card(card), table[answer])
+            asker = _seat(game, item["asker"], f"{where}: asker")
+            target = _seat(game, item["target"], f"{where}: target")
+            answer = item["answer"] == "yes" if "answer" in item else None
+            return Question(asker, target, game.card(card), answer)
         raise FormatError(f"{where}: a move is a string like \"0>1:A0+\" or an object, got {show(item)}")
     except FormatError:
         raise
@@ -235,7 +240,8 @@ def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record
     start = None
     if set(data) & POSITION_KEYS:
         start = _position_state(game, rule_set, data)
-    deal, first, tie_break = parse_record_fields(game, rule_set, data, from_start=start is None)
+    deal, first, tie_break = parse_record_fields(game, rule_set, _classic_fields(game, data, _seat),
+                                                 from_start=start is None)
     if start is not None and rule_set.dealt:  # a position under dealt: every put-down due was made
         start = replace(start, constraints=effects.settle(start.constraints))
     moves, texts = _moves(game, data.get("moves", []))
@@ -273,10 +279,11 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
             if len(value) > MAX_NUMBER_DIGITS:
                 raise FormatError(f"line {lineno}: {key}: a number of {len(value):,} digits (at most {MAX_NUMBER_DIGITS})")
             data[key] = int(value)
-        elif key != "set_size" and value:
+        elif key != "set_size" and value and not _NUMBER_LIKE.fullmatch(value):
             data[key] = [v for v in re.split(r"[\s,]+", value) if v]
         else:
-            raise FormatError(f"line {lineno}: {key} must be a number" + ("" if key == "set_size" else " or a list of names"))
+            raise FormatError(f"line {lineno}: {key} must be a whole number written in the digits 0-9 (no sign, "
+                              f"point or prefix){'' if key == 'set_size' else ' or a list of names'}, got {show(value)}")
     if "rules" in header:
         data["rules"] = _rules_text(*header["rules"])
     game = _game(data)
@@ -284,7 +291,8 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
     extra: dict[str, Any] = {key: header[key][0] for key in ("first", "tie_break") if key in header}
     if "deal" in header:
         extra["deal"] = parse_deal_text(*header["deal"])
-    deal, first, tie_break = parse_record_fields(game, rule_set, extra, from_start=True)
+    deal, first, tie_break = parse_record_fields(game, rule_set, _classic_fields(game, extra, _seat_key),
+                                                 from_start=True)
     _check_move_count(len(tokens), "moves")
     moves, texts = [], []
     for i, (tok, lineno) in enumerate(tokens, 1):
@@ -296,6 +304,25 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
     _check_open_last(game, moves, texts)
     return Record(game, rule_set, moves, None, texts, deal, first, tie_break)
 
+
+def _classic_fields(game: Game, data: Mapping[str, Any], seat: Callable[[Game, Any, str], int]
+                    ) -> dict[str, Any]:
+    """The fields ``deal``, ``first`` and ``tie_break`` (when given) for :func:`.classic.parse_record_fields`,
+    their seats read strictly first: ``first`` and ``tie_break`` by ``seat`` (:func:`_seat` for JSON
+    values, :func:`_seat_key` for text headers), the deal's keys as text, exactly."""
+    out = {key: data[key] for key in ("deal", "first", "tie_break") if data.get(key) is not None}
+    if isinstance(out.get("deal"), Mapping):
+        for key in out["deal"]:
+            _seat_key(game, key, "field 'deal'")
+    for key in ("first", "tie_break"):
+        if key in out:
+            out[key] = seat(game, out[key], f"field {key!r}")
+    return out
+
+
+#: A header value meant as a number but not written in the digits 0-9 alone: ``3.0``, ``+3``, ``0x3``, ``1e3``,
+#: ``1_000``, digits of other scripts (``\d`` matches any Unicode digit). Refused, not read as a player's name.
+_NUMBER_LIKE = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?0[xXoObB][0-9A-Fa-f_]+")
 
 #: header keys of the plain text format (deal, first, tie_break: classic quartets)
 _TEXT_HEADERS = ("players", "sets", "set_size", "rules", "deal", "first", "tie_break")
@@ -320,29 +347,42 @@ def rules_text(value: str) -> Any:
 
 
 def _rules_spec(value: str) -> Any:
+    """Items separated by commas (spaces around them allowed): a preset name first, then
+    ``option=value`` items; a value ``true`` or ``false`` is a bool, any other a string (the rules
+    check it). An empty item, a space inside an item, an option given twice (also as ``a-b`` and
+    ``a_b``) and an option without a name or a value are errors."""
+    empty = "empty (give a preset name, e.g. quaternity, optionally with option=value pairs)"
     value = value.strip()
     if not value:
-        raise FormatError("empty (give a preset name, e.g. quaternity, optionally with option=value pairs)")
+        raise FormatError(empty)
     if value.startswith("{"):
         given = load_json(value, "JSON")
         _check_rule_keys(given)
         return given
+    items = [part.strip() for part in value.split(",")]
+    if not any(items):
+        raise FormatError(empty)
     spec: dict[str, Any] = {}
-    for i, part in enumerate(p for p in re.split(r"[\s,]+", value) if p):
+    for i, part in enumerate(items):
+        if not part:
+            raise FormatError(f"an empty item in {show(value)} (separate the items by single commas, "
+                              "e.g. quaternity,handover=seat)")
+        if re.search(r"\s", part):
+            raise FormatError(f"a space inside the item {show(part)} (separate the items by commas, "
+                              "e.g. quaternity,handover=seat)")
         if "=" not in part:
             if i:
-                raise FormatError(f"expected option=value, got {show(part)}")
+                raise FormatError(f"expected option=value, got {show(part)} (the preset name comes first)")
             spec["preset"] = part
             continue
         key, val = part.split("=", 1)
+        if not key:
+            raise FormatError(f"no option name in {show(part)}")
         if key.replace("-", "_") in {k.replace("-", "_") for k in spec}:
             raise FormatError(f"option {show(key)} given twice")
         if not val:
             raise FormatError(f"option {show(key)} has no value")
-        low = val.lower()
-        spec[key] = True if low in ("true", "yes") else False if low in ("false", "no") else val
-    if not spec:
-        raise FormatError("empty (give a preset name, e.g. quaternity, optionally with option=value pairs)")
+        spec[key] = True if val == "true" else False if val == "false" else val
     return spec
 
 
@@ -359,8 +399,19 @@ def _check_rule_keys(spec: Any) -> None:
 
 # -- positions ---------------------------------------------------------------------
 def _seat(game: Game, value: Any, where: str) -> int:
+    """A seat given as a JSON value: a seat number (a JSON integer) or, when the game names its
+    players, a name. A number written as a string, a bool or a float is refused."""
+    named = game.named_players and isinstance(value, str) and value in game.player_names
+    if not named and (isinstance(value, bool) or not isinstance(value, int)):
+        kind = "a seat number (a JSON integer)" + (" or a player name" if game.named_players else "")
+        raise FormatError(f"{where}: expected {kind}, got {show(value)}")
+    return _seat_key(game, value, where)
+
+
+def _seat_key(game: Game, key: Any, where: str) -> int:
+    """A seat given as text (an object key, a text header): its number in the digits 0-9, or a name."""
     try:
-        return game.player(value)
+        return game.player(key)
     except QuaternityError as err:
         raise FormatError(f"{where}: {err}") from None
 
@@ -374,7 +425,7 @@ def _per_seat(game: Game, value: Any, where: str) -> list[int]:
         out = [0] * game.players
         seen: set[int] = set()
         for k, v in value.items():
-            p = _seat(game, k, where)
+            p = _seat_key(game, k, where)
             if p in seen:
                 raise FormatError(f"{where}: {_who(game, p)} given twice (by seat and by name)")
             seen.add(p)
@@ -457,7 +508,7 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
             raise FormatError(f"field {name!r}: expected an object seat -> set -> count")
         seen_seats: set[int] = set()
         for seat_key, per_set in raw.items():
-            p = _seat(game, seat_key, f"field {name!r}")
+            p = _seat_key(game, seat_key, f"field {name!r}")
             if p in seen_seats:
                 raise FormatError(f"field {name!r}: {_who(game, p)} given twice (by seat and by name)")
             seen_seats.add(p)

@@ -145,3 +145,17 @@ def test_usage_errors_are_one_line_and_exit_2(args):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("quaternity"), result.stderr
     assert "--help" in lines[0]
+
+
+def test_help_names_every_game_and_lists_commands_in_a_newcomers_order():
+    result = CliRunner().invoke(main, ["--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    for words in ("Quaternity", "classic Quartets", "Quarto", "tournaments"):
+        assert words in text
+    headings = ["Check and understand a game:", "Play:", "Agents and experiments:", "Quarto:"]
+    assert [text.index(h) for h in headings] == sorted(text.index(h) for h in headings)
+    listed = result.output[result.output.index(headings[0]):]
+    order = [line.split()[0] for line in listed.splitlines() if line.startswith("  ") and line.split()]
+    assert order[:8] == ["check", "analyze", "explain", "count", "solve", "report", "play", "serve"]
+    assert set(order) == set(main.list_commands(None))
