@@ -23,7 +23,7 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
     """Replay a record: is every move legal, whose turn is it, who has won."""
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), history=False)
-    if record.tie_break is not None:
+    if record.tie_break is not None and result.valid:  # an illegal record is exit 1, tie-break or not
         from quaternity_cp.classic import tie_break_problem
 
         problem = tie_break_problem(result.position, record.tie_break)

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from quaternity_cp.games import DEFAULT_GAME, GameSpec, load_all
 
-from .common import InputError, check_output, force_option, guarded, write_text
+from .common import InputError, Whole, check_output, force_option, guarded, write_text
 from .render import console
 
 HELP = """Commands (a move is typed as in the records):
@@ -44,7 +44,7 @@ def game_options(func: Callable) -> Callable:
         if o.type is bool:
             func = click.option(flag, name, is_flag=True, default=o.default, help=help_text)(func)
         elif o.type is int:
-            func = click.option(flag, name, type=click.IntRange(o.low, o.high), default=o.default, show_default=True,
+            func = click.option(flag, name, type=Whole(o.low, o.high), default=o.default, show_default=True,
                                 help=help_text)(func)
         else:
             func = click.option(flag, name, default=o.default, show_default=True, help=help_text)(func)
@@ -60,14 +60,14 @@ def _each(what: Callable[[GameSpec], Any]) -> str:
 @click.option("--game", "game", type=click.Choice(list(load_all())), default=DEFAULT_GAME, show_default=True,
               help="A registered game (an option below that names a game is that game's).")
 @game_options
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 moves first).")
+@click.option("--seat", type=Whole(min=0), default=0, show_default=True, help="Your seat (0 moves first).")
 @click.option("--agents", default=None, metavar="A,B,...",
               help="The agents in the other seats, in seat order (one name: all of them). Default: the game's ("
                    + _each(lambda spec: spec.default_agent) + ").")
 @click.option("--hint-agent", "hint_agent", default=None, metavar="NAME",
               help="The agent that suggests a move on 'hint' (default: the game's, "
                    + _each(lambda spec: spec.hint_agent or spec.default_agent) + ").")
-@click.option("--seed", type=int, default=None, help="Seed of the game and the agents (default: random).")
+@click.option("--seed", type=Whole(), default=None, help="Seed of the game and the agents (default: random).")
 @click.option("--save", "save", metavar="FILE", default=None,
               help="Write the record here when the game ends or you quit (it passes quaternity check).")
 @force_option

@@ -10,7 +10,8 @@ import sys
 
 import click
 
-from .common import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_option, guarded, read_text, write_text
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, default_engine, engine_option, force_option,
+                     guarded, read_text, write_text)
 
 
 @click.command()
@@ -22,9 +23,10 @@ from .common import EXIT_ILLEGAL, EXIT_OK, InputError, default_engine, engine_op
 @click.option("--no-explain", "no_explain", is_flag=True,
               help="Leave out the explanations of forced cards (faster on big tables).")
 @engine_option
+@force_option
 @guarded
 def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,
-           engine: str | None) -> None:
+           engine: str | None, force: bool = False) -> None:
     """Write a self-contained HTML page that steps through the record FILE move by move.
 
     Each step shows the grid of who may hold each card, the number of consistent
@@ -36,6 +38,7 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     from quaternity_cp.games import OptionError, load_all, record_game
 
     name = "<stdin>" if file == "-" else file
+    check_output(output, "-o", inputs=(file,), force=force)
     text = read_text(file)
     spec = load_all()[record_game(text)]
     options = {"engine": default_engine(engine), "explain": not no_explain}

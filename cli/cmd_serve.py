@@ -1,4 +1,4 @@
-"""``quaternity serve``: play against the agents in a browser (a local web app)."""
+"""``quaternity serve``: play in a browser, alone against the agents or with friends at one table (a local web app)."""
 
 from __future__ import annotations
 
@@ -6,29 +6,49 @@ import click
 
 from .common import InputError, guarded
 
+INSTALL_HINT = ('serve needs the web extra (Starlette and uvicorn): in a checkout of quaternity-cp run '
+                'pip install ".[web]", or pip install starlette uvicorn')
+
 
 @click.command()
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="The address to listen on (127.0.0.1: this computer only).")
+              help="The address to listen on (127.0.0.1: this computer only; 0.0.0.0: every address, so other "
+                   "machines can join).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Another name the server answers to (repeatable; NAME or NAME:PORT), e.g. a name other "
+                   "machines use for this one. Requests naming any other host are refused.")
 @guarded
-def serve(port: int, host: str) -> None:
-    """Play Quaternity, classic Quartets or Quarto against the agents in a browser.
+def serve(port: int, host: str, allow_hosts: tuple[str, ...]) -> None:
+    """Play Quaternity, classic Quartets or Quarto in a browser, against the agents or with friends.
 
     Starts a local web server; open http://HOST:PORT/ . Set up a game (any rule
-    preset and size, or Quarto), pick an agent for every other seat and play by
-    clicking; the knowledge grid beside the table shows who may hold each card
-    (in classic, only what you may know), exact probabilities on demand and why
-    a card is forced. Undo, new game and a downloadable record (it passes
-    `quaternity check`). Needs the web extra: pip install "quaternity-cp[web]".
-    Stop it with Ctrl-C.
+    preset and size, or Quarto), choose which seats people play (each gets its
+    own join link) and an agent for every other seat, then play by clicking;
+    the knowledge grid beside the table shows who may hold each card (in
+    classic, only what that seat may know), exact probabilities on demand and
+    why a card is forced. Undo, new game and a downloadable record (it passes
+    `quaternity check`). A table untouched for 2 hours is closed. The server
+    answers only to its own addresses (and --allow-host names) and to its own
+    pages. Needs the web extra: from a checkout, pip install ".[web]". Stop it
+    with Ctrl-C.
     """
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise InputError('serve needs the web extra: pip install "quaternity-cp[web]"') from None
+        raise InputError(INSTALL_HINT) from None
+    from quaternity_cp.web.app import WILDCARDS, Settings, listen, machine_names
     from quaternity_cp.web.app import serve as run
+    from quaternity_cp.web.guard import Hosts
 
-    click.echo(f"Quaternity table on http://{host}:{port}/  (Ctrl-C stops it)")
-    run(host=host, port=port)
+    try:
+        Hosts(allow_hosts)
+    except ValueError as err:
+        raise InputError(f"--allow-host: {err}") from None
+    sock = listen(host, port)  # a busy port or a bad host: one line, exit 2, before the banner
+    shown = machine_names()[0] if host in WILDCARDS and machine_names() else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    everywhere = " (every address of this machine)" if host in WILDCARDS else ""
+    click.echo(f"Quaternity table on http://{shown}:{port}/{everywhere}  (Ctrl-C stops it)")
+    run(sock, host, Settings(allow_hosts=allow_hosts))

@@ -1,9 +1,19 @@
-"""``quaternity tournament`` and ``quaternity experiment koole``: many seeded games between agents."""
+"""``quaternity tournament`` and ``quaternity experiment koole``: many seeded games between agents.
+
+Both stop at once on SIGINT (Ctrl-C) and SIGTERM: the runner ends its worker
+processes; the tournament prints the statistics of the games finished so far,
+marked partial, and exits 130 (SIGINT) or 143 (SIGTERM).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
+import signal
 import sys
+from typing import Iterator
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
@@ -12,9 +22,9 @@ from rich.text import Text
 
 from quaternity_cp.experiments import KOOLE_GAME, KOOLE_OPTIONS
 
-from .common import EXIT_OK, InputError, emit_json, guarded
+from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError, check_output, emit_json, fail, force_option,
+                     guarded, one_line, write_text)
 from .render import console
-
 
 class RateColumn(ProgressColumn):
     """Games finished per second so far."""
@@ -34,6 +44,9 @@ def _progress() -> Progress:
 
 
 def _parse_options(items: tuple[str, ...]) -> dict:
+    """``--option KEY=VALUE`` pairs: the value as strict JSON (true, 3, "x", ...), else as the text itself."""
+    from quaternity_cp.jsonio import InputRefused, load_json
+
     out = {}
     for item in items:
         key, sep, value = item.partition("=")
@@ -43,14 +56,63 @@ def _parse_options(items: tuple[str, ...]) -> dict:
         if key in out:
             raise InputError(f"--option: {key!r} given twice")
         try:
-            out[key] = json.loads(value)
-        except ValueError:
+            out[key] = load_json(value)
+        except InputRefused:
             out[key] = value
     return out
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
+
+
+@contextlib.contextmanager
+def _signals_stop(received: list[int]) -> Iterator[None]:
+    """While running, SIGINT and SIGTERM raise KeyboardInterrupt (the first one only: the runner then ends
+    its workers and hands back the games so far; a second one meanwhile is noted in ``received``)."""
+
+    def handler(signum: int, frame: object) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise KeyboardInterrupt
+
+    old = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: the signals stay as they are
+        pass
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+
+
+def _signal_code(received: list[int]) -> int:
+    """130 after SIGINT (or a plain KeyboardInterrupt), 143 after SIGTERM: 128 + the signal's number."""
+    return 128 + (received[0] if received else signal.SIGINT)
+
+
+def _records_folder(path: str, force: bool) -> None:
+    """Check ``--records DIR`` before any game: a folder (made if missing) that can take new files and
+    holds no game records yet (unless ``--force``: then the records of the same numbers are replaced)."""
+    from quaternity_cp.files import probe_folder
+
+    if not path or "\x00" in path:
+        raise InputError(f"--records: {path!r} is not a usable folder name")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise InputError(f"--records: {path} is a file, not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe_folder(path)
+        with os.scandir(path) as entries:
+            found = next((e.name for e in entries if e.name.startswith("game-") and e.name.endswith(".json")), None)
+    except OSError as err:
+        raise InputError(f"--records: {path}: cannot write in it ({err.strerror or err})") from None
+    if found is not None and not force:
+        raise InputError(f"--records: {path} holds game records already ({found}); pass --force to replace "
+                         "them, or give a new folder")
 
 
 @click.command()
@@ -74,15 +136,20 @@ def _pct(x: float | None) -> str:
               help="Local worker processes.")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed scheduler instead (tcp://host:8786); needs the [cluster] extra.")
+@click.option("--cluster-wait", type=float, default=None, metavar="SECONDS",
+              help="With --cluster: stop (printing the games finished so far) once no Dask worker has been "
+                   "connected for SECONDS; by default the run waits for workers, saying so.")
 @click.option("--records", default=None, metavar="DIR", help="Save every game as a record in DIR.")
 @click.option("--plot", default=None, metavar="FILE.png|svg", help="Draw the win rates with their intervals.")
+@click.option("--output", default=None, metavar="FILE.json", help="Also write the JSON object to FILE.json.")
+@force_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @guarded
-def tournament(game, preset, players, sets, set_size, extra, agents, games, seed, workers, cluster, records, plot,
-               as_json):
+def tournament(game, preset, players, sets, set_size, extra, agents, games, seed, workers, cluster, cluster_wait,
+               records, plot, output, force, as_json):
     """Play seeded games between agents, seats rotated, and report win rates with 95% intervals."""
     from quaternity_cp.games import load_all
-    from quaternity_cp.tournament import check_lineup, plot_results, run_tournament
+    from quaternity_cp.tournament import TournamentInterrupted, check_lineup, plot_results, run_tournament
 
     lineup = [a.strip() for a in agents.split(",")]
     if any(not a for a in lineup):
@@ -92,21 +159,62 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
     if spec is not None:  # the table options go to a game that has them; their defaults: the seed's experiment
         table = {"preset": preset, "players": players, "sets": sets, "set_size": set_size}
         options = {**{k: v for k, v in table.items() if spec.option(k) is not None}, **options}
-    if plot is not None and not plot.lower().endswith((".png", ".svg")):
-        raise InputError(f"--plot: {plot}: the picture must be a .png or .svg file")
+    _check_cluster_wait(cluster, cluster_wait)
     check_lineup(game, lineup, options)
-    with _progress() as bar:
-        task = bar.add_task(f"{game} {','.join(lineup)}", total=games)
-        result = run_tournament(game, lineup, games, seed, options=options, workers=workers, cluster=cluster,
-                                records=records, progress=lambda done, total: bar.update(task, completed=done))
-    data = result.to_json()
     if plot is not None:
-        plot_results(data, plot)
+        if not plot.lower().endswith((".png", ".svg")):
+            raise InputError(f"--plot: {plot}: the picture must be a .png or .svg file")
+        check_output(plot, "--plot", force=force)
+    if output is not None:
+        check_output(output, "--output", force=force)
+        if plot is not None and os.path.realpath(plot) == os.path.realpath(output):
+            raise InputError(f"--output: {output} is the --plot file; give another name")
+    if records is not None:
+        _records_folder(records, force)
+    received: list[int] = []
+    stopped = None
+    try:
+        with _signals_stop(received), _progress() as bar:
+            task = bar.add_task(f"{game} {','.join(lineup)}", total=games)
+            try:
+                result = run_tournament(game, lineup, games, seed, options=options, workers=workers, cluster=cluster,
+                                        records=records, cluster_wait=cluster_wait, notice=_notice(bar),
+                                        progress=lambda done, total: bar.update(task, completed=done))
+            except TournamentInterrupted as err:
+                result, stopped = err.result, err
+    except KeyboardInterrupt:  # before the first game
+        fail("interrupted", _signal_code(received))
+    data = result.to_json()
     if as_json:
         emit_json(data)
     else:
         _print_tournament(data)
+    if output is not None:
+        write_text(output, json.dumps(data, indent=2) + "\n")
+    if stopped is not None:  # the statistics of the games finished are out; no plot of a part
+        code = {"interrupt": _signal_code(received), "lost": EXIT_INTERNAL}.get(stopped.cause, EXIT_INPUT)
+        fail(f"{'internal error: ' if stopped.cause == 'lost' else ''}{stopped}; the statistics are of the "
+             f"{data['games']} games finished", code)
+    if plot is not None:
+        try:
+            plot_results(data, plot)
+        except OSError as err:
+            raise InputError(f"--plot: {plot}: cannot write ({err.strerror or err})") from None
     sys.exit(EXIT_OK)
+
+
+def _check_cluster_wait(cluster: str | None, cluster_wait: float | None) -> None:
+    if cluster_wait is None:
+        return
+    if cluster is None:
+        raise InputError("--cluster-wait: only with --cluster")
+    if not (math.isfinite(cluster_wait) and cluster_wait >= 0):
+        raise InputError(f"--cluster-wait: a number of seconds >= 0, not {cluster_wait}")
+
+
+def _notice(bar: Progress):
+    """What the runner has to say (a worker replaced, no Dask worker left), one line on standard error."""
+    return lambda text: bar.console.print(Text(f"quaternity: {one_line(text)}"), soft_wrap=True)
 
 
 def _print_tournament(data: dict) -> None:
@@ -114,6 +222,9 @@ def _print_tournament(data: dict) -> None:
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items())
     out.print(f"{data['game']} ({opts}): {data['games']} games, seed {data['seed']}, "
               f"line-up {', '.join(data['lineup'])}")
+    if data["partial"]:
+        out.print(f"Partial: the run stopped after {data['games']} of the {data['games_requested']} games asked "
+                  "for; the statistics are of those.")
     table = Table(title="Results per agent (a win shared by k winners counts 1/k)")
     for col in ("agent", "seats held", "wins", "win rate", "95% interval", "mean score"):
         table.add_column(col, justify="left" if col == "agent" else "right")
@@ -136,9 +247,14 @@ def _print_tournament(data: dict) -> None:
               f"min {length['min']}, max {length['max']}")
     if data["no_winner"] or data["unfinished"]:
         out.print(f"Games without a winner: {data['no_winner']} (unfinished: {data['unfinished']})")
+    fallbacks = {name: r["fallbacks"] for name, r in data["results"].items() if r["fallbacks"]}
+    if fallbacks:
+        out.print("Decisions taken by a cheaper rule (a count over the agent's budget): "
+                  + ", ".join(f"{name} {k:,}" for name, k in fallbacks.items()))
     if not data["balanced"]:
         out.print(f"Note: {data['games']} games is not a multiple of the {data['seat_orders']} seat orders; "
-                  "the rotation is not exactly balanced.")
+                  "the rotation is not exactly balanced." if not data["partial"] else
+                  "Note: the games finished do not play every seat order equally often.")
     run = data["run"]
     where = f"cluster {run['cluster']}" if run["cluster"] else f"{run['workers']} worker(s)"
     rate = run["games_per_second"]
@@ -156,19 +272,31 @@ def experiment():
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True)
 @click.option("--cluster", default=None, metavar="ADDRESS", help="A Dask scheduler address.")
+@click.option("--cluster-wait", type=float, default=None, metavar="SECONDS",
+              help="With --cluster: stop once no Dask worker has been connected for SECONDS (default: wait).")
 @click.option("--second-fallback", type=click.Choice(["first", "random"]), default="first", show_default=True,
               help="What the second-order strategy falls back to: first order (the app's current code) or "
                    "random (its earlier code).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @guarded
-def koole(games, seed, workers, cluster, second_fallback, as_json):
+def koole(games, seed, workers, cluster, cluster_wait, second_fallback, as_json):
     """The seed's experiment: every combination of the four koole strategies at 3 players x 6 sets of 4."""
     from quaternity_cp.experiments import koole_experiment
+    from quaternity_cp.tournament import TournamentInterrupted
 
-    with _progress() as bar:
-        task = bar.add_task("koole experiment", total=games * 20)
-        data = koole_experiment(games, seed, workers=workers, cluster=cluster, second_fallback=second_fallback,
-                                progress=lambda done, total: bar.update(task, completed=done))
+    _check_cluster_wait(cluster, cluster_wait)
+    received: list[int] = []
+    try:
+        with _signals_stop(received), _progress() as bar:
+            task = bar.add_task("koole experiment", total=games * 20)
+            data = koole_experiment(games, seed, workers=workers, cluster=cluster, second_fallback=second_fallback,
+                                    cluster_wait=cluster_wait, notice=_notice(bar),
+                                    progress=lambda done, total: bar.update(task, completed=done))
+    except KeyboardInterrupt:
+        fail("interrupted", _signal_code(received))
+    except TournamentInterrupted as err:  # the experiment needs every line-up: nothing to print
+        code = {"interrupt": _signal_code(received), "lost": EXIT_INTERNAL}.get(err.cause, EXIT_INPUT)
+        fail(f"{'internal error: ' if err.cause == 'lost' else ''}{err}", code)
     if as_json:
         emit_json(data)
         sys.exit(EXIT_OK)

@@ -27,6 +27,19 @@ class InputError(Exception):
     """Bad input: printed as one line, exit code 2."""
 
 
+class Whole(click.IntRange):
+    """An integer option written in the digits 0-9 (a leading minus allowed), in a range if given: click's
+    ``int`` would also take other scripts' digits (``\u0661`` as 1), ``+1``, ``1_0`` and spaces."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        digits = value.removeprefix("-") if isinstance(value, str) else None
+        if digits is not None and not (digits.isascii() and digits.isdigit()):
+            self.fail(f"{value!r} is not a whole number written in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def fail(message: str, code: int = EXIT_INPUT) -> None:
     message = one_line(message)
     click.echo(f"quaternity: {message}", err=True)
@@ -198,6 +211,6 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
     return path
 
 
-__all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "fail", "one_line", "guarded",
-           "read_text", "load", "parse_text", "rules_option", "engine_option", "common_options", "default_engine",
-           "emit_json", "write_text", "force_option", "check_output"]
+__all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "Whole", "fail", "one_line",
+           "guarded", "read_text", "load", "parse_text", "rules_option", "engine_option", "common_options",
+           "default_engine", "emit_json", "write_text", "force_option", "check_output"]

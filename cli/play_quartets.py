@@ -100,7 +100,7 @@ def final_text(table) -> str:
 
 def why(table, subject: str) -> list[str]:
     """``why A0`` (a card) or ``why B`` (a set): the explanation, as lines."""
-    if re.fullmatch(r"[A-Za-z]+\d+", subject):
+    if re.fullmatch(r"[A-Za-z]+[0-9]+", subject):
         return explain(table, card=subject)
     return explain(table, set_name=subject)
 

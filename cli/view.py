@@ -14,10 +14,13 @@ from .common import InputError
 
 def seat_of(record, value: str, file: str) -> int:
     """The seat named by ``--as``: a seat number in the digits 0-9, or a player name."""
+    game = record.game
     try:
-        return record.game.player(value)
-    except QuaternityError as err:
-        raise InputError(f"--as: {err}") from None
+        return game.player(value)
+    except QuaternityError:
+        names = " or a player name" if game.named_players else ""
+        raise InputError(f"--as: expected a seat number 0 to {game.players - 1} in the digits 0-9{names}, "
+                         f"got {value!r}") from None
 
 
 def private_view(record, result: Replay, value: str, file: str, engine: str) -> tuple[int, list[int], Knowledge]:

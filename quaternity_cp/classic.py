@@ -355,9 +355,12 @@ def parse_record_fields(game: Game, rules: Rules, data: Mapping[str, Any], *, fr
 
 
 def tie_break_problem(position, tie_break: int | None) -> str | None:
-    """Why a recorded tie-break does not fit a finished game (not tied, or not among the tied), or None."""
-    if tie_break is None or not position.over:
+    """Why a recorded tie-break does not fit the game replayed to its end (not over, nobody tied, or
+    the seat not among the tied), or None. Call it on a legal replay (an illegal move stops it early)."""
+    if tie_break is None:
         return None
+    if not position.over:
+        return "field 'tie_break': the game is not over (a tie-break is drawn only when a finished game ends in a tie)"
     tied = position.tied()
     g = position.game
     if len(tied) < 2:

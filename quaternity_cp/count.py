@@ -86,17 +86,24 @@ hundreds of thousands of states and more; pass ``max_states`` to get a
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from bisect import bisect_right
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
 from math import factorial
+from typing import Callable, Sequence, TypeVar
 
 from .constraints import Constraints
 from .errors import QuaternityError
 
 __all__ = [
     "CountLimitError",
+    "CountLimits",
+    "CountBudget",
+    "STATE_BYTES",
     "DealCounter",
     "count_deals",
     "card_probabilities",
@@ -104,26 +111,185 @@ __all__ = [
     "sample_deals",
 ]
 
+STATES, TIME, WORK = "states", "time", "work"
+#: A :class:`CountLimitError`'s ``reason``: the limit it met.
+REASONS = (STATES, TIME, WORK)
+
+#: Memory one state of a counter's tables takes, in bytes, at most in the measurements of the module
+#: docstring: ``max_states`` states take at most about ``max_states * STATE_BYTES`` bytes.
+STATE_BYTES = 250
+
+_TICK = 20_000  # multiply-adds between two checks of the limits while a table is built
+_CHUNK = 4_096  # a longer list of count vectors is walked in pieces, with a check after each
+
 
 class CountLimitError(QuaternityError):
-    """A DP table grew beyond the ``max_states`` the caller allowed."""
+    """A count would pass one of its limits; it is refused, and nothing is returned.
+
+    ``reason`` says which: ``"states"`` (``max_states``), ``"time"`` (``max_seconds``) or ``"work"``
+    (``max_work``).
+    """
+
+    def __init__(self, message: str, reason: str = STATES):
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CountLimits:
+    """What counting may use; None: no limit.
+
+    - ``max_states``: states held at once by one counter's tables, the per-set tables
+      and the cross-set ones together (memory: about :data:`STATE_BYTES` each);
+    - ``max_seconds``: seconds from :meth:`start` (the clock: what a person waits for);
+    - ``max_work``: big-integer multiply-adds of one counter (no clock: the same
+      answer on every machine, what the agents use).
+
+    ``max_states`` and ``max_work`` are whole numbers >= 1, ``max_seconds`` a finite number > 0
+    (anything else raises ValueError).
+    """
+
+    max_states: int | None = None
+    max_seconds: float | None = None
+    max_work: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("max_states", "max_work"):
+            m = getattr(self, name)
+            if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+                raise ValueError(f"{name} must be a whole number >= 1, not {m!r}")
+        s = self.max_seconds
+        if s is not None and (isinstance(s, bool) or not isinstance(s, (int, float))
+                              or not math.isfinite(s) or s <= 0):
+            raise ValueError(f"max_seconds must be a finite number of seconds > 0, not {s!r}")
+
+    def start(self) -> CountBudget:
+        """These limits on counts starting now."""
+        return CountBudget(self)
+
+
+class CountBudget:
+    """:class:`CountLimits` on counts running now: the clock started when it was made.
+
+    One budget may serve several counters (the counts of one command share its
+    seconds); ``max_states`` and ``max_work`` apply to each counter on its own.
+    """
+
+    __slots__ = ("limits", "deadline")
+
+    def __init__(self, limits: CountLimits | None = None):
+        self.limits = limits if limits is not None else CountLimits()
+        seconds = self.limits.max_seconds
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def check_time(self) -> None:
+        """Raise :class:`CountLimitError` (``time``) once the time limit has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise CountLimitError(f"counting takes longer than {self.limits.max_seconds:g} s", TIME)
+
+
+def _budget(max_states: int | None, limits: CountLimits | CountBudget | None) -> CountBudget:
+    if limits is None:
+        return CountLimits(max_states).start()
+    if max_states is not None:
+        raise ValueError("give the limits either as max_states or as limits, not both")
+    if isinstance(limits, CountLimits):
+        return limits.start()
+    if isinstance(limits, CountBudget):
+        return limits
+    raise ValueError(f"limits must be CountLimits or a CountBudget, not {limits!r}")
+
+
+class _Meter:
+    """One counter's use of its budget: the states it holds, the work done, the clock.
+
+    The tables are built in loops that call :meth:`tick` every few thousand
+    multiply-adds; a table is taken with :meth:`hold` once built (or before, when its
+    size is known). Either raises :class:`CountLimitError` past a limit.
+    """
+
+    __slots__ = ("budget", "max_states", "max_work", "held", "peak", "largest", "work")
+
+    def __init__(self, budget: CountBudget):
+        self.budget = budget
+        self.max_states = budget.limits.max_states
+        self.max_work = budget.limits.max_work
+        self.held = 0  # states held now
+        self.peak = 0  # the most states held at once
+        self.largest = 0  # the largest single table
+        self.work = 0
+
+    def hold(self, n: int) -> None:
+        """Take ``n`` states more (a table built, or one about to be built of known size)."""
+        if n > self.largest:
+            self.largest = n
+        self._states(n)
+        self.held += n
+        if self.held > self.peak:
+            self.peak = self.held
+
+    def release(self, n: int) -> None:
+        """Give back ``n`` states (a table dropped)."""
+        self.held -= n
+
+    def _states(self, extra: int) -> None:
+        if self.max_states is not None and self.held + extra > self.max_states:
+            raise CountLimitError(f"counting needs more than {self.max_states:,} states", STATES)
+
+    def plan(self, ops: int) -> None:
+        """Refuse at once a step known to need ``ops`` multiply-adds past ``max_work``."""
+        if self.max_work is not None and self.work + ops > self.max_work:
+            raise CountLimitError(f"counting needs more than {self.max_work:,} operations", WORK)
+
+    def tick(self, ops: int, size: int = 0) -> None:
+        """``ops`` multiply-adds done; ``size``: states of the table being built. Checks every limit."""
+        self.work += ops
+        if self.max_work is not None and self.work > self.max_work:
+            raise CountLimitError(f"counting needs more than {self.max_work:,} operations", WORK)
+        self._states(size)
+        self.budget.check_time()
+
+
+T = TypeVar("T")
+
+
+def _chunks(items: Sequence[T]) -> list[Sequence[T]]:
+    """``items`` in pieces of at most _CHUNK (one piece when short)."""
+    if len(items) <= _CHUNK:
+        return [items]
+    return [items[i:i + _CHUNK] for i in range(0, len(items), _CHUNK)]
 
 
 Vec = tuple[int, ...]
-Splits = list[tuple[tuple[tuple[int, int], ...], int]]  # ((seat, k), ...) with its number of ways
+Comp = tuple[tuple[int, int], ...]  # ((seat, k), ...) with k > 0
+Splits = list[tuple[Comp, int]]  # a split with its number of ways
 
 
-def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+def _count_compositions(m: int, ub: Sequence[int]) -> int:
+    """How many splits of m cards over seats with at most ``ub[i]`` at seat i (what :func:`_compositions` lists)."""
+    ways = [1] + [0] * m  # ways[t]: splits of t cards over the seats so far
+    for u in ub:
+        acc = list(accumulate(ways))
+        ways = [acc[t] - (acc[t - u - 1] if t > u else 0) for t in range(m + 1)]
+    return ways[m]
+
+
+def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...], meter: _Meter) -> list[Comp]:
     """Every split of m cards over ``seats`` with at most ``ub[i]`` at ``seats[i]``: ((seat, k), ...) with k > 0."""
-    out: list[tuple[tuple[int, int], ...]] = []
+    out: list[Comp] = []
     n = len(seats)
     room = [0] * (n + 1)  # room[i]: most cards seats i.. can take
     for i in range(n - 1, -1, -1):
         room[i] = room[i + 1] + ub[i]
+    due = [_TICK]
 
     def rec(i: int, left: int, acc: list[tuple[int, int]]) -> None:
         if left == 0:
             out.append(tuple(acc))
+            due[0] -= n
+            if due[0] <= 0:
+                meter.tick(_TICK - due[0])
+                due[0] = _TICK
             return
         if i == n or room[i] < left:
             return
@@ -141,13 +307,14 @@ def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...]) -> list[t
 class _SetTable:
     """The per-set DP of one set in play: its domain classes and ``W_s``."""
 
-    __slots__ = ("set", "classes", "splits", "prefix", "W", "lo", "hi", "P")
+    __slots__ = ("set", "classes", "splits", "prefix", "W", "lo", "hi", "P", "meter")
 
-    def __init__(self, s: int, cards: list[int], domains: list[int], lo: Vec, hi: Vec, P: int):
+    def __init__(self, s: int, cards: list[int], domains: list[int], lo: Vec, hi: Vec, P: int, meter: _Meter):
         self.set = s
         self.P = P
         self.lo = lo
         self.hi = hi
+        self.meter = meter
         by_domain: dict[int, list[int]] = {}
         for card, d in zip(cards, domains):
             by_domain.setdefault(d, []).append(card)
@@ -158,17 +325,24 @@ class _SetTable:
             self.classes.append((members, seats))
         # the largest classes first keeps the prefix tables small
         self.classes.sort(key=lambda cl: (-len(cl[0]), cl[0][0]))
-        self.splits = [self._splits(len(members), seats) for members, seats in self.classes]
+        self.splits = []
+        for members, seats in self.classes:
+            # the number of splits is known before they are made: refused early when too many
+            meter.hold(_count_compositions(len(members), [hi[p] for p in seats]))
+            self.splits.append(self._splits(len(members), seats))
         zero = (0,) * P
         self.prefix = [{zero: 1}]
         for splits in self.splits:
-            self.prefix.append(self._extend(self.prefix[-1], splits))
+            table = self._extend(self.prefix[-1], splits)
+            meter.hold(len(table))
+            self.prefix.append(table)
         self.W = self._filter(self.prefix[-1])
+        meter.hold(len(self.W))
 
     def _splits(self, m: int, seats: tuple[int, ...]) -> Splits:
         fm = factorial(m)
         out = []
-        for comp in _compositions(m, seats, tuple(self.hi[p] for p in seats)):
+        for comp in _compositions(m, seats, tuple(self.hi[p] for p in seats), self.meter):
             w = fm
             for _, k in comp:
                 w //= factorial(k)
@@ -177,19 +351,28 @@ class _SetTable:
 
     def _extend(self, table: dict[Vec, int], splits: Splits) -> dict[Vec, int]:
         hi = self.hi
+        meter = self.meter
         out: dict[Vec, int] = {}
+        chunks = _chunks(splits)
+        due = _TICK
         for vec, ways in table.items():
-            for comp, w in splits:
-                new = list(vec)
-                ok = True
-                for p, k in comp:
-                    new[p] += k
-                    if new[p] > hi[p]:
-                        ok = False
-                        break
-                if ok:
-                    key = tuple(new)
-                    out[key] = out.get(key, 0) + ways * w
+            for chunk in chunks:
+                for comp, w in chunk:
+                    new = list(vec)
+                    ok = True
+                    for p, k in comp:
+                        new[p] += k
+                        if new[p] > hi[p]:
+                            ok = False
+                            break
+                    if ok:
+                        key = tuple(new)
+                        out[key] = out.get(key, 0) + ways * w
+                due -= len(chunk)
+                if due <= 0:
+                    meter.tick(_TICK - due, len(out))
+                    due = _TICK
+        meter.tick(_TICK - due, len(out))
         return out
 
     def _filter(self, table: dict[Vec, int]) -> dict[Vec, int]:
@@ -202,7 +385,11 @@ class _SetTable:
         if self.hi[p] < 1:
             return {}
         for i, (members, seats) in enumerate(self.classes):
-            splits = self.splits[i] if i != j else self._splits(len(members) - 1, seats)
+            if i == j:
+                self.meter.tick(0, _count_compositions(len(members) - 1, [self.hi[q] for q in seats]))
+                splits = self._splits(len(members) - 1, seats)
+            else:
+                splits = self.splits[i]
             table = self._extend(table, splits)
         return self._filter(table)
 
@@ -241,21 +428,55 @@ class _SetTable:
 class DealCounter:
     """Tables shared by counting, probabilities and sampling for one position.
 
-    Build once, then ask :meth:`count`, :meth:`card_probabilities`,
+    Make once, then ask :meth:`count`, :meth:`card_probabilities`,
     :meth:`quartet_probabilities` and :meth:`sample`; each table is computed on
-    first use. ``max_states`` (optional) bounds the size of every cross-set
-    table; beyond it a :class:`CountLimitError` is raised.
+    first use (making the counter does no work). ``limits`` bounds the work: a
+    :class:`CountLimits` (its clock starts when the counter is made) or a running
+    :class:`CountBudget` shared with other counters; ``max_states`` alone is short
+    for ``limits=CountLimits(max_states)``. Past a limit the answer asked for
+    raises :class:`CountLimitError`, and so does every later question to this
+    counter: it never answers from a table it did not finish.
     """
 
-    def __init__(self, constraints: Constraints, max_states: int | None = None):
+    def __init__(self, constraints: Constraints, max_states: int | None = None, *,
+                 limits: CountLimits | CountBudget | None = None):
         self.constraints = constraints
-        self.max_states = max_states
-        self.states = 0  # the largest cross-set table built, for benchmarks
+        self._meter = _Meter(_budget(max_states, limits))
+        self.max_states = self._meter.max_states
+        self._ready = False
+        self._refused: CountLimitError | None = None
         self._count: int | None = None
         self._forward: list[dict[int, int]] | None = None
         self._final: list[tuple[int, int]] | None = None  # (state, deals through it) at the last boundary
         self._context: list[dict[Vec, int]] | None = None
-        self._setup()
+
+    @property
+    def states(self) -> int:
+        """The largest table built so far (for benchmarks)."""
+        return self._meter.largest
+
+    @property
+    def peak_states(self) -> int:
+        """The most states held at once so far (what ``max_states`` bounds)."""
+        return self._meter.peak
+
+    @property
+    def work(self) -> int:
+        """Multiply-adds done so far (what ``max_work`` bounds)."""
+        return self._meter.work
+
+    def _run(self, answer: Callable[[], T]) -> T:
+        """``answer()`` under the limits: a refusal is kept and raised again by every later question."""
+        if self._refused is not None:
+            raise CountLimitError(str(self._refused), self._refused.reason)
+        try:
+            if not self._ready:
+                self._setup()
+                self._ready = True
+            return answer()
+        except CountLimitError as err:
+            self._refused = err
+            raise
 
     # -- setup -----------------------------------------------------------------
     def _setup(self) -> None:
@@ -298,7 +519,7 @@ class DealCounter:
             if not all(doms):
                 self.feasible = False
                 return
-            table = _SetTable(s, cards, doms, lo, hi, P)
+            table = _SetTable(s, cards, doms, lo, hi, P, self._meter)
             if not table.W:
                 self.feasible = False
                 return
@@ -372,32 +593,32 @@ class DealCounter:
             ways //= self._fact[r]
         return ways
 
-    def _note(self, size: int) -> None:
-        """Record a table's size; raise when it passes ``max_states`` (a step stops building at that point)."""
-        if size > self.states:
-            self.states = size
-        if self.max_states is not None and size > self.max_states:
-            raise CountLimitError(f"a table of {size} states exceeds the limit of {self.max_states}")
-
     # -- the cross-set DP ----------------------------------------------------------
     def _forward_step(self, table: dict[int, int], i: int) -> dict[int, int]:
         """Deal set ``order[i]`` after the prefix: boundary i -> i+1."""
         add, sub = self._box[i + 1]
         guard = self._guard
         pairs = [(pv + add, w) for pv, _, w in self._vectors[i]]
+        meter = self._meter
+        meter.plan(len(table) * len(pairs))
+        chunks = _chunks(pairs)
         out: dict[int, int] = {}
         get = out.get
-        limit = self.max_states
+        due = _TICK
         for x, f in table.items():
-            for pv, w in pairs:
-                y = x + pv
-                if y & guard or ((y | guard) - sub) & guard != guard:
-                    continue
-                y -= add
-                out[y] = get(y, 0) + f * w
-            if limit is not None and len(out) > limit:
-                break
-        self._note(len(out))
+            for chunk in chunks:
+                for pv, w in chunk:
+                    y = x + pv
+                    if y & guard or ((y | guard) - sub) & guard != guard:
+                        continue
+                    y -= add
+                    out[y] = get(y, 0) + f * w
+                due -= len(chunk)
+                if due <= 0:
+                    meter.tick(_TICK - due, len(out))
+                    due = _TICK
+        meter.tick(_TICK - due)
+        meter.hold(len(out))
         return out
 
     def _backward_step(self, table: dict[int, int], i: int) -> dict[int, int]:
@@ -405,23 +626,33 @@ class DealCounter:
         add, sub = self._box[i]
         guard = self._guard
         pairs = [(pv - add, w) for pv, _, w in self._vectors[i]]
+        meter = self._meter
+        meter.plan(len(table) * len(pairs))
+        chunks = _chunks(pairs)
         out: dict[int, int] = {}
         get = out.get
-        limit = self.max_states
+        due = _TICK
         for y, b in table.items():
-            for pv, w in pairs:
-                x = y - pv  # = (y - v) + add
-                if x & guard or ((x | guard) - sub) & guard != guard:
-                    continue
-                x -= add
-                out[x] = get(x, 0) + b * w
-            if limit is not None and len(out) > limit:
-                break
-        self._note(len(out))
+            for chunk in chunks:
+                for pv, w in chunk:
+                    x = y - pv  # = (y - v) + add
+                    if x & guard or ((x | guard) - sub) & guard != guard:
+                        continue
+                    x -= add
+                    out[x] = get(x, 0) + b * w
+                due -= len(chunk)
+                if due <= 0:
+                    meter.tick(_TICK - due, len(out))
+                    due = _TICK
+        meter.tick(_TICK - due)
+        meter.hold(len(out))
         return out
 
     def count(self) -> int:
         """The exact number of consistent deals."""
+        return self._run(self._counted)
+
+    def _counted(self) -> int:
         if self._count is None:
             if not self.feasible:
                 self._count = 0
@@ -436,22 +667,32 @@ class DealCounter:
         front, back = 0, len(self.order)
         F = {self._start: 1}
         B = {self._offset + self._pack(self.hands): 1}
-        while front < back:
-            if len(F) <= len(B):
-                F = self._forward_step(F, front)
-                front += 1
-            else:
-                back -= 1
-                B = self._backward_step(B, back)
-            if not F or not B:
-                return 0
-        if len(F) > len(B):
-            F, B = B, F
-        return sum(f * B.get(x, 0) for x, f in F.items())
+        meter = self._meter
+        meter.hold(2)
+        try:
+            while front < back:
+                if len(F) <= len(B):
+                    old = len(F)
+                    F = self._forward_step(F, front)
+                    front += 1
+                else:
+                    old = len(B)
+                    back -= 1
+                    B = self._backward_step(B, back)
+                meter.release(old)
+                if not F or not B:
+                    return 0
+            if len(F) > len(B):
+                F, B = B, F
+            meter.tick(len(F))
+            return sum(f * B.get(x, 0) for x, f in F.items())
+        finally:
+            meter.release(len(F) + len(B))
 
     def _forward_tables(self) -> list[dict[int, int]]:
         if self._forward is None:
             tables = [{self._start: 1}]
+            self._meter.hold(1)
             for i in range(len(self.order)):
                 tables.append(self._forward_step(tables[-1], i))
             self._forward = tables
@@ -462,41 +703,58 @@ class DealCounter:
         if self._final is None:
             last = self._forward_tables()[-1]
             if self._M:
+                self._meter.tick(len(last) * self.P)
                 self._final = [(x, f * self._tail_ways(x)) for x, f in last.items()]
             else:
                 self._final = list(last.items())
+            self._meter.hold(len(self._final))
         return self._final
 
     def _contexts(self) -> list[dict[Vec, int]]:
         """Per position i in ``order``: G_i(v), the deals of all other cards when set i goes as v."""
         if self._context is None:
             F = self._forward_tables()
+            meter = self._meter
             B = {x: self._tail_ways(x) if self._M else 1 for x in F[-1]}
+            meter.hold(len(B))
             contexts: list[dict[Vec, int]] = [{} for _ in self.order]
             for i in range(len(self.order) - 1, -1, -1):
-                G: dict[Vec, int] = {}
+                vectors = self._vectors[i]
+                meter.plan(len(F[i]) * len(vectors))
+                acc = [0] * len(vectors)
                 NB: dict[int, int] = {}
                 get = NB.get
-                here = F[i]
-                for pv, v, w in self._vectors[i]:
-                    acc = 0
-                    for x, f in here.items():
-                        b = B.get(x + pv)
-                        if b is None:
-                            continue
-                        acc += f * b
-                        NB[x] = get(x, 0) + w * b
-                    if acc:
-                        G[v] = acc
+                chunks = _chunks(list(enumerate(vectors)))
+                due = _TICK
+                for x, f in F[i].items():
+                    for chunk in chunks:
+                        for j, (pv, _, w) in chunk:
+                            b = B.get(x + pv)
+                            if b is None:
+                                continue
+                            acc[j] += f * b
+                            NB[x] = get(x, 0) + w * b
+                        due -= len(chunk)
+                        if due <= 0:
+                            meter.tick(_TICK - due, len(NB))
+                            due = _TICK
+                meter.tick(_TICK - due)
+                G = {v: a for (_, v, _), a in zip(vectors, acc) if a}
+                meter.hold(len(NB) + len(G))
+                meter.release(len(B))
                 contexts[i] = G
                 B = NB
+            meter.release(len(B))
             self._context = contexts
         return self._context
 
     # -- answers ---------------------------------------------------------------
     def card_probabilities(self) -> dict[int, dict[int, Fraction]]:
         """Card -> seat -> probability, for every card in play and every seat holding it in some deal."""
-        total = self.count() if self.feasible else 0
+        return self._run(self._card_probabilities)
+
+    def _card_probabilities(self) -> dict[int, dict[int, Fraction]]:
+        total = self._counted() if self.feasible else 0
         if not total:
             return {}
         out: dict[int, dict[int, Fraction]] = {}
@@ -504,7 +762,9 @@ class DealCounter:
             for j, (members, seats) in enumerate(t.classes):
                 row: dict[int, Fraction] = {}
                 for p in seats:
-                    num = sum(w * G.get(v, 0) for v, w in t.fixed(j, p).items())
+                    fixed = t.fixed(j, p)
+                    self._meter.tick(len(fixed))
+                    num = sum(w * G.get(v, 0) for v, w in fixed.items())
                     if num:
                         row[p] = Fraction(num, total)
                 for card in members:
@@ -512,7 +772,9 @@ class DealCounter:
         if self._M:
             # a given untouched card is with p in r[p] of the M! / prod r! ways
             nums = [0] * self.P
-            for x, ways in self._final_states():
+            final = self._final_states()
+            self._meter.tick(len(final) * self.P)
+            for x, ways in final:
                 for p, r in enumerate(self._rest(x)):
                     nums[p] += ways * r
             row = {p: Fraction(n, total * self._M) for p, n in enumerate(nums) if n}
@@ -526,7 +788,10 @@ class DealCounter:
         Every set in play is a key; its inner dict lists only the seats with a
         nonzero probability (empty when no seat can hold the whole set).
         """
-        total = self.count() if self.feasible else 0
+        return self._run(self._quartet_probabilities)
+
+    def _quartet_probabilities(self) -> dict[int, dict[int, Fraction]]:
+        total = self._counted() if self.feasible else 0
         if not total:
             return {}
         S = self.constraints.set_size
@@ -545,7 +810,9 @@ class DealCounter:
                 return self._fact[n] // self._fact[n - S] if n >= S else 0
 
             nums = [0] * self.P
-            for x, ways in self._final_states():
+            final = self._final_states()
+            self._meter.tick(len(final) * self.P)
+            for x, ways in final:
                 for p, r in enumerate(self._rest(x)):
                     nums[p] += ways * falling(r)
             den = total * falling(self._M)
@@ -558,11 +825,19 @@ class DealCounter:
         """k independent uniform consistent deals (card -> seat, cards in play in order)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 0:
             raise QuaternityError(f"the number of deals to draw must be a whole number >= 0, not {k!r}")
-        if not self.feasible or not self.count():
+        return self._run(lambda: self._sample(k, rng))
+
+    def _sample(self, k: int, rng: random.Random) -> list[dict[int, int]]:
+        if not self.feasible or not self._counted():
             raise QuaternityError("no consistent deal: nothing to sample")
         final = self._final_states()
         cumulative = list(accumulate(ways for _, ways in final))
-        return [self._sample_one(final, cumulative, rng) for _ in range(k)]
+        per_deal = len(final).bit_length() + sum(len(v) + len(t.splits) for v, t in zip(self._vectors, self.order))
+        drawn = []
+        for _ in range(k):
+            drawn.append(self._sample_one(final, cumulative, rng))
+            self._meter.tick(per_deal)
+        return drawn
 
     def _sample_one(self, final: list[tuple[int, int]], cumulative: list[int], rng: random.Random) -> dict[int, int]:
         F = self._forward_tables()
@@ -596,35 +871,43 @@ class DealCounter:
         return dict(sorted(deal.items()))
 
 
-def count_deals(constraints: Constraints, max_states: int | None = None) -> int:
-    """The exact number of deals consistent with ``constraints`` (1 when no set is in play)."""
-    return DealCounter(constraints, max_states).count()
+def count_deals(constraints: Constraints, max_states: int | None = None, *,
+                limits: CountLimits | CountBudget | None = None) -> int:
+    """The exact number of deals consistent with ``constraints`` (1 when no set is in play).
+
+    ``max_states``, ``limits``: as for :class:`DealCounter`; past a limit :class:`CountLimitError`.
+    """
+    return DealCounter(constraints, max_states, limits=limits).count()
 
 
-def card_probabilities(constraints: Constraints, max_states: int | None = None) -> dict[int, dict[int, Fraction]]:
+def card_probabilities(constraints: Constraints, max_states: int | None = None, *,
+                       limits: CountLimits | CountBudget | None = None) -> dict[int, dict[int, Fraction]]:
     """Card -> seat -> exact probability that the seat holds the card, all consistent deals equally likely.
 
     Every card in play is a key; its inner dict lists exactly the seats holding it
     in some consistent deal (probabilities > 0, summing to 1). Empty when no
-    consistent deal exists.
+    consistent deal exists. Limits as for :class:`DealCounter`.
     """
-    return DealCounter(constraints, max_states).card_probabilities()
+    return DealCounter(constraints, max_states, limits=limits).card_probabilities()
 
 
-def quartet_probabilities(constraints: Constraints, max_states: int | None = None) -> dict[int, dict[int, Fraction]]:
+def quartet_probabilities(constraints: Constraints, max_states: int | None = None, *,
+                          limits: CountLimits | CountBudget | None = None) -> dict[int, dict[int, Fraction]]:
     """Set -> seat -> exact probability that the seat holds the whole set.
 
     Every set in play is a key; its inner dict lists only seats with a nonzero
-    probability. Empty when no consistent deal exists.
+    probability. Empty when no consistent deal exists. Limits as for :class:`DealCounter`.
     """
-    return DealCounter(constraints, max_states).quartet_probabilities()
+    return DealCounter(constraints, max_states, limits=limits).quartet_probabilities()
 
 
 def sample_deals(
-    constraints: Constraints, k: int, rng: random.Random, max_states: int | None = None
+    constraints: Constraints, k: int, rng: random.Random, max_states: int | None = None, *,
+    limits: CountLimits | CountBudget | None = None,
 ) -> list[dict[int, int]]:
     """k independent uniformly random consistent deals (card -> seat), reproducible for a seeded rng.
 
     Raises :class:`~quaternity_cp.errors.QuaternityError` when no consistent deal exists.
+    Limits as for :class:`DealCounter`.
     """
-    return DealCounter(constraints, max_states).sample(k, rng)
+    return DealCounter(constraints, max_states, limits=limits).sample(k, rng)

@@ -35,7 +35,9 @@ KOOLE_OPTIONS = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
 
 def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, cluster: Any = None,
                      second_fallback: str = "first",
-                     progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                     progress: Callable[[int, int], None] | None = None,
+                     notice: Callable[[str], None] | None = None,
+                     cluster_wait: float | None = None) -> dict[str, Any]:
     """Every line-up of three koole strategies at 3 players x 6 sets of 4, ``games`` games each.
 
     ``second_fallback = "random"`` plays the second-order strategy as the app's
@@ -44,7 +46,9 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
     Returns ``cells``: one per (own strategy, opponent pair) with our win rate, its
     standard error and 95% interval, the published figure and the difference in
     standard errors of the difference (both samples' errors combined), and
-    ``lineups``: the tournament summary of each of the 20 line-ups.
+    ``lineups``: the tournament summary of each of the 20 line-ups. ``notice`` and
+    ``cluster_wait`` go to :func:`~quaternity_cp.tournament.run_tournament`; a line-up
+    that stops early raises its :class:`~quaternity_cp.tournament.TournamentInterrupted`.
     """
     if second_fallback not in ("first", "random"):
         raise TournamentError(f"second_fallback must be first or random, not {second_fallback!r}")
@@ -61,7 +65,8 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
                 progress(base + done, total)
 
         result = run_tournament(KOOLE_GAME, [agent[s] for s in lineup], games, derive_seed(seed, i),
-                                options=KOOLE_OPTIONS, workers=workers, cluster=cluster, progress=step)
+                                options=KOOLE_OPTIONS, workers=workers, cluster=cluster, progress=step,
+                                notice=notice, cluster_wait=cluster_wait)
         summaries[lineup] = result.summary()
     cells = []
     for own in STRATEGIES:

@@ -148,7 +148,7 @@ def _game(data: Mapping[str, Any]) -> Game:
         raise FormatError(f"setup: {err}") from None
 
 
-def _rules(value: Any, override: "str | Rules | None") -> Rules:
+def _rules(value: Any, override: "str | Rules | None", where: str = "field 'rules'") -> Rules:
     if override is not None:
         try:
             return Rules.from_spec(override)
@@ -158,7 +158,7 @@ def _rules(value: Any, override: "str | Rules | None") -> Rules:
         _check_rule_keys(value)
         return Rules.from_spec(value)
     except QuaternityError as err:
-        raise FormatError(f"field 'rules': {err}") from None
+        raise FormatError(f"{where}: {err}") from None
 
 
 def _move_from_json(game: Game, item: Any, where: str) -> Move:
@@ -287,7 +287,8 @@ def _record_from_text(text: str, *, rules: "str | Rules | None" = None) -> Recor
     if "rules" in header:
         data["rules"] = _rules_text(*header["rules"])
     game = _game(data)
-    rule_set = _rules(data.get("rules"), rules)
+    where = f"line {header['rules'][1]}: rules" if "rules" in header else "rules"
+    rule_set = _rules(data.get("rules"), rules, where)
     extra: dict[str, Any] = {key: header[key][0] for key in ("first", "tie_break") if key in header}
     if "deal" in header:
         extra["deal"] = parse_deal_text(*header["deal"])

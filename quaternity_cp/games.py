@@ -172,6 +172,23 @@ class OptionSpec:
             out["max"] = self.high
         return out
 
+    def check(self, value: Any, *, bounds: bool = True) -> None:
+        """Raise :class:`OptionError` unless ``value`` has the option's type (``bool``: true or false;
+        ``int``: a whole number, not a bool; ``str``: a string) and is one of its ``choices``; with
+        ``bounds``, also within ``low``..``high`` (what a person may choose at a table)."""
+        from .jsonio import show
+
+        if not isinstance(value, self.type) or (self.type is not bool and isinstance(value, bool)):
+            kind = {bool: "true or false", int: "a whole number", str: "a string"}.get(self.type, self.type.__name__)
+            raise OptionError(self.name, f"option {self.name!r} must be {kind}, not {show(value)}")
+        if self.choices and value not in self.choices:
+            raise OptionError(self.name, f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}, "
+                                         f"not {show(value)}")
+        if bounds and self.low is not None and value < self.low:
+            raise OptionError(self.name, f"option {self.name!r} must be at least {self.low}, not {value}")
+        if bounds and self.high is not None and value > self.high:
+            raise OptionError(self.name, f"option {self.name!r} must be at most {self.high}, not {value}")
+
 
 class OptionError(QuaternityError, ValueError):
     """A bad value of one option of a game's part (``option`` names it, the message says what is wrong)."""
@@ -226,6 +243,39 @@ class GameSpec:
     def default_options(self) -> dict[str, Any]:
         """Every option at the value a front end proposes."""
         return {o.name: o.default for o in self.options}
+
+    def check_options(self, options: Mapping[str, Any], *, bounds: bool = True) -> None:
+        """Raise :class:`OptionError`, naming the option, unless ``options`` may go to :attr:`new_state`.
+
+        Each declared option is checked by :meth:`OptionSpec.check` (``bounds``: within the range of a
+        table; without, the game's ``new_state`` checks its own, wider limits, as in a tournament). A
+        name the game does not declare goes to ``new_state`` only when it takes any keyword (quartets:
+        the rule options), which it then checks itself; the other parameters of ``new_state`` (the seed,
+        an engine) are not options.
+        """
+        import inspect
+
+        try:
+            parameters = list(inspect.signature(self.new_state).parameters.values())
+        except (TypeError, ValueError):  # a factory without a signature: it checks every name itself
+            parameters = [inspect.Parameter("options", inspect.Parameter.VAR_KEYWORD)]
+        named = {p.name for p in parameters if p.kind is not inspect.Parameter.VAR_KEYWORD}
+        anything = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+        for name, value in options.items():
+            spec = self.option(name)
+            if spec is not None:
+                spec.check(value, bounds=bounds)
+            elif name in named or not anything:
+                known = ", ".join(o.name for o in self.options) or "none"
+                raise OptionError(str(name), f"{name!r} is not an option of {self.name} (its options: {known}"
+                                             + (", and the game's own further ones)" if anything else ")"))
+
+    def refusal(self, agent: str, options: Mapping[str, Any]) -> str | None:
+        """Why the agent ``agent`` cannot play a game made with ``options``, or None: its factory (or the
+        class a ``functools.partial`` wraps) may define a classmethod ``refuses(options) -> str | None``."""
+        factory = self.agents[agent]
+        hook = getattr(factory, "refuses", None) or getattr(getattr(factory, "func", None), "refuses", None)
+        return hook(options) if callable(hook) else None
 
     def seats(self, options: Mapping[str, Any]) -> int:
         """The number of seats of a game made with ``options``."""

@@ -6,10 +6,19 @@ name: the game and its agents come from the registry. Game ``k`` of a tournament
 and with the ``k mod m``-th of the ``m`` distinct seat orders of the line-up, so
 every seat order is played equally often when the number of games is a
 multiple of ``m``, and the results never depend on how many workers ran the
-games or in which order they finished. Games run in batches on a local process
-pool (``workers``) or on a Dask distributed cluster (``cluster``: a scheduler
+games or in which order they finished. Games run in batches on local worker
+processes (``workers``) or on a Dask distributed cluster (``cluster``: a scheduler
 address or a ``Client``); the statistics are computed afterwards, in game order.
 Published experiments built on it live in :mod:`quaternity_cp.experiments`.
+
+Faults: a local worker process that dies is replaced and its batch played
+again (a batch lost :data:`MAX_LOSSES` times stops the run: a game that kills
+its process is a bug); Dask replaces its own workers, and a cluster left without
+any is reported through ``notice`` (and, with ``cluster_wait``, stops the run).
+An interrupt (``KeyboardInterrupt``, which the command raises for SIGINT and
+SIGTERM) stops the workers at once. Every early stop raises
+:class:`TournamentInterrupted` carrying the statistics of the games finished so
+far (``partial``); the records already written stay.
 
 >>> result = run_tournament("quartets", ["koole-first", "koole-random", "koole-random"], games=6, seed=1,
 ...                         options={"preset": "classic", "players": 3, "sets": 6, "set_size": 4})
@@ -24,20 +33,45 @@ import json
 import math
 import os
 import random
+import signal
 import statistics
 import time
+import traceback
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import QuaternityError
+from .files import atomic_path, probe_folder, write_atomic
 from .games import GAMES, derive_seed, load_all
 
 Z95 = 1.959963984540054
 
+#: A batch whose worker process dies this many times stops the run (a game that kills its process is a bug).
+MAX_LOSSES = 3
+#: On a cluster, the workers are looked for when no batch has finished for this many seconds.
+CLUSTER_CHECK_SECONDS = 10.0
+
 
 class TournamentError(QuaternityError, ValueError):
     """A tournament that cannot be run as asked (unknown game or agent, wrong line-up size, ...)."""
+
+
+class TournamentInterrupted(QuaternityError):
+    """The run stopped before every game was played; ``result`` holds the games finished so far.
+
+    ``cause`` says why: ``"interrupt"`` (a ``KeyboardInterrupt``: Ctrl-C, or the
+    signal the command turns into one), ``"lost"`` (a batch killed its worker
+    process :data:`MAX_LOSSES` times), ``"cluster"`` (no Dask worker for
+    ``cluster_wait`` seconds, or the scheduler lost) or ``"records"`` (a record
+    could not be written). ``result.summary()`` says ``"partial": true``.
+    """
+
+    def __init__(self, message: str, cause: str, result: "TournamentResult | None" = None):
+        super().__init__(message)
+        self.cause = cause
+        self.result = result
 
 
 @dataclass
@@ -51,17 +85,23 @@ class GameResult:
     length: int  # decisions taken (questions, answers, declarations, placements)
     finished: bool
     record: dict | None = None
+    fallbacks: tuple[int, ...] = ()  # per seat: decisions its agent took by its cheaper rule (its ``fallbacks``)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion (successes may be fractional: shared wins)."""
+    """The Wilson score interval for a proportion (successes may be fractional: shared wins).
+
+    Each bound is computed as its distance from the nearer end, ``2 s^2 / (n (2 s + z^2 + r))`` with
+    ``r = z sqrt(z^2 + 4 s f / n)`` (``s`` successes, ``f`` failures; the same for ``1 -`` the upper
+    bound with ``f``), a sum of positive terms: exactly 0 with no successes, exactly 1 with no failures.
+    """
     if n <= 0:
         return (0.0, 1.0)
-    p = successes / n
+    s = float(successes)
+    f = n - s
     z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    root = z * math.sqrt(z2 + 4 * s * f / n)
+    return (2 * s * s / (n * (2 * s + z2 + root)), 1 - 2 * f * f / (n * (2 * f + z2 + root)))
 
 
 def seat_orders(lineup: Sequence[str]) -> list[tuple[str, ...]]:
@@ -89,7 +129,7 @@ def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: 
         length += 1
     finished = not stuck and not getattr(state, "unfinished", False)
     return GameResult(index, tuple(seats), tuple(state.returns()), tuple(state.scores()), length, finished,
-                      state.record() if record else None)
+                      state.record() if record else None, tuple(int(getattr(a, "fallbacks", 0)) for a in agents))
 
 
 def play_batch(game: str, options: dict, orders: list[tuple[str, ...]], seed: int, indices: list[int],
@@ -105,7 +145,11 @@ def _play_batch_args(args: tuple) -> list[GameResult]:
 # -- the runner --------------------------------------------------------------------------------
 @dataclass
 class TournamentResult:
-    """All games of a tournament, in game order, and the statistics computed from them."""
+    """All games of a tournament, in game order, and the statistics computed from them.
+
+    ``requested`` is the number of games asked for (None: as many as played); fewer
+    were played when the run stopped early (``partial`` in the summary).
+    """
 
     game: str
     options: dict
@@ -117,6 +161,7 @@ class TournamentResult:
     cluster: str | None = None
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    requested: int | None = None
 
     def summary(self) -> dict[str, Any]:
         """The statistics as one JSON-ready dict (independent of workers; timing under ``run``)."""
@@ -126,6 +171,7 @@ class TournamentResult:
         held = {a: 0 for a in names}
         wins = {a: 0.0 for a in names}
         score = {a: 0.0 for a in names}
+        fallbacks = {a: 0 for a in names}
         seat_held = {a: [0] * P for a in names}
         seat_wins = {a: [0.0] * P for a in names}
         seat_total = [0.0] * P
@@ -144,6 +190,8 @@ class TournamentResult:
                 seat_held[a][p] += 1
                 seat_wins[a][p] += r.returns[p]
                 seat_total[p] += r.returns[p]
+            for a, k in zip(r.seats, r.fallbacks):
+                fallbacks[a] += k
         results = {}
         for a in names:
             k = held[a]
@@ -158,11 +206,14 @@ class TournamentResult:
                      "win_rate": seat_wins[a][p] / seat_held[a][p] if seat_held[a][p] else None}
                     for p in range(P)
                 ],
+                "fallbacks": fallbacks[a],
             }
         seats: list[dict[str, Any]] = [
             {"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
              "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
         rates = [s["win_rate"] for s in seats]
+        played = Counter(r.seats for r in self.games)
+        requested = n if self.requested is None else self.requested
         return {
             "game": self.game,
             "options": self.options,
@@ -181,7 +232,9 @@ class TournamentResult:
             "no_winner": no_winner,
             "unfinished": unfinished,
             "seat_orders": len(self.orders),
-            "balanced": n % len(self.orders) == 0,
+            "balanced": len({played[order] for order in self.orders}) == 1,
+            "partial": n < requested,
+            "games_requested": requested,
             **self.extra,
         }
 
@@ -198,7 +251,9 @@ class TournamentResult:
 
 
 def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
-    """Raise :class:`TournamentError` unless the game and agents exist and the line-up fills the table."""
+    """Raise :class:`TournamentError` unless the game and agents exist, the options are the game's (types
+    and choices of its metadata; the game checks its own limits as it makes the first state), every agent
+    accepts them (an agent's ``refuses`` hook) and the line-up fills the table."""
     load_all()
     if game not in GAMES:
         raise TournamentError(f"unknown game {game!r} (known: {', '.join(sorted(GAMES))})")
@@ -206,9 +261,62 @@ def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
     for name in lineup:
         if name not in spec.agents:
             raise TournamentError(f"unknown agent {name!r} for {game} (known: {', '.join(sorted(spec.agents))})")
-    state = spec.new_state(0, **options)
+    try:
+        spec.check_options(options, bounds=False)
+    except QuaternityError as err:
+        raise TournamentError(str(err)) from None
+    for name in dict.fromkeys(lineup):
+        reason = spec.refusal(name, options)
+        if reason:
+            raise TournamentError(f"agent {name!r}: {reason}")
+    try:
+        state = spec.new_state(0, **options)
+    except QuaternityError as err:
+        raise TournamentError(str(err)) from None
+    except Exception as err:  # a value the game did not expect: still the options' fault, not a bug of ours
+        raise TournamentError(f"the options of {game} are refused: {type(err).__name__}: {err}") from None
     if state.num_players != len(lineup):
         raise TournamentError(f"the line-up has {len(lineup)} agents for {state.num_players} seats")
+
+
+class _Run:
+    """The games of one run as they come in (in any order), their records, and the result so far."""
+
+    def __init__(self, game: str, options: dict, lineup: list[str], seed: int, games: int,
+                 orders: list[tuple[str, ...]], workers: int, folder: Path | None,
+                 progress: Callable[[int, int], None] | None):
+        self.head = (game, options, lineup, seed)
+        self.requested = games
+        self.orders = orders
+        self.workers = workers
+        self.folder = folder
+        self.progress = progress
+        self.results: list[GameResult | None] = [None] * games
+        self.done = 0
+        self.cluster: str | None = None
+        self.start = time.monotonic()
+
+    def take(self, batch: list[GameResult]) -> None:
+        """Keep finished games; a game is counted once its record (when asked for) is written."""
+        for r in batch:
+            if self.folder is not None:
+                path = self.folder / f"game-{r.index:06d}.json"
+                try:
+                    write_atomic(path, json.dumps(r.record) + "\n")
+                except OSError as err:
+                    raise TournamentInterrupted(f"records: cannot write {path} ({err.strerror or err})",
+                                                "records") from None
+                r.record = None
+            self.results[r.index] = r
+            self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.requested)
+
+    def result(self) -> TournamentResult:
+        game, options, lineup, seed = self.head
+        return TournamentResult(game, options, lineup, seed, [r for r in self.results if r is not None],
+                                self.orders, workers=self.workers, cluster=self.cluster,
+                                seconds=time.monotonic() - self.start, requested=self.requested)
 
 
 def run_tournament(
@@ -223,14 +331,22 @@ def run_tournament(
     records: str | os.PathLike | None = None,
     batch_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+    cluster_wait: float | None = None,
 ) -> TournamentResult:
     """Play ``games`` games of ``game`` between the agents of ``lineup`` (one per seat, rotated).
 
-    ``workers`` > 1 plays on a local process pool; ``cluster`` (a Dask scheduler
+    ``workers`` > 1 plays on local worker processes; ``cluster`` (a Dask scheduler
     address like ``tcp://host:8786``, or a ``distributed.Client``) plays on a Dask
-    cluster instead. ``records`` is a directory that receives every game as
-    ``game-000000.json`` (a record ``quaternity check`` accepts). ``progress(done,
-    total)`` is called as batches finish.
+    cluster instead. ``records`` is a folder (made if missing, checked before the
+    first game) that receives every game as ``game-000000.json`` (a record
+    ``quaternity check`` accepts), written atomically. ``progress(done, total)`` is
+    called as batches finish; ``notice(text)`` receives what the run has to say
+    (a worker replaced, no Dask worker left). ``cluster_wait``: seconds to wait when
+    no Dask worker is left before stopping (None: wait for one).
+
+    Raises :class:`TournamentInterrupted` (with the games finished so far) when the
+    run stops early: see its ``cause``.
     """
     options = dict(options or {})
     lineup = list(lineup)
@@ -238,78 +354,235 @@ def run_tournament(
         raise TournamentError(f"games must be a whole number >= 1, not {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise TournamentError(f"workers must be a whole number >= 1, not {workers!r}")
+    if cluster_wait is not None and not (isinstance(cluster_wait, (int, float)) and cluster_wait >= 0):
+        raise TournamentError(f"cluster_wait must be a number of seconds >= 0, not {cluster_wait!r}")
     check_lineup(game, lineup, options)
     orders = seat_orders(lineup)
-    folder = None if records is None else Path(records)
-    want_records = folder is not None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+    folder = None if records is None else _records_folder(records)
     parallel = cluster is not None or workers > 1
     if batch_size is None:
         batch_size = max(1, min(250, games // (8 * (workers if cluster is None else 4)))) if parallel else games
     batches = [list(range(i, min(games, i + batch_size))) for i in range(0, games, batch_size)]
-    args = [(game, options, orders, seed, b, want_records) for b in batches]
-    results: list[GameResult | None] = [None] * games
-    done = 0
-    start = time.monotonic()
-
-    def take(batch_results: list[GameResult]) -> None:
-        nonlocal done
-        for r in batch_results:
-            results[r.index] = r
-            if folder is not None:
-                path = folder / f"game-{r.index:06d}.json"
-                path.write_text(json.dumps(r.record) + "\n", encoding="utf-8")
-                r.record = None
-        done += len(batch_results)
-        if progress is not None:
-            progress(done, games)
-
-    cluster_name = None
-    if cluster is not None:
-        cluster_name = _run_dask(cluster, args, take)
-    elif workers > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        # workers start from a clean process, never a fork of this one (which may run threads: a progress bar)
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-            futures = [pool.submit(_play_batch_args, a) for a in args]
-            for fut in as_completed(futures):
-                take(fut.result())
-    else:
-        for a in args:
-            for k in a[4]:
-                take([play_game(game, options, orders[k % len(orders)], seed, k, want_records)])
-    return TournamentResult(game, options, lineup, seed, [r for r in results if r is not None], orders,
-                            workers=workers, cluster=cluster_name, seconds=time.monotonic() - start)
+    args = [(game, options, orders, seed, b, folder is not None) for b in batches]
+    run = _Run(game, options, lineup, seed, games, orders, workers, folder, progress)
+    try:
+        if cluster is not None:
+            _run_dask(cluster, args, run, notice, cluster_wait)
+        elif workers > 1:
+            _run_local(workers, args, run.take, notice)
+        else:
+            for k in range(games):
+                run.take([play_game(game, options, orders[k % len(orders)], seed, k, folder is not None)])
+    except TournamentInterrupted as err:
+        err.result = run.result()
+        raise
+    except KeyboardInterrupt:
+        raise TournamentInterrupted(f"interrupted after {run.done} of {games} games", "interrupt",
+                                    run.result()) from None
+    return run.result()
 
 
-def _run_dask(cluster: Any, args: list[tuple], take: Callable[[list[GameResult]], None]) -> str:
-    """Play the batches on a Dask cluster (the optional extra ``[cluster]``)."""
+def _records_folder(records: str | os.PathLike) -> Path:
+    """The records folder, made if missing; TournamentError unless a new file can be made in it."""
+    folder = Path(records)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe_folder(folder)
+    except (OSError, ValueError) as err:
+        raise TournamentError(f"records: cannot write in {folder} ({getattr(err, 'strerror', None) or err})") from None
+    return folder
+
+
+def _span(indices: list[int]) -> str:
+    return f"game {indices[0]}" if len(indices) == 1 else f"games {indices[0]}-{indices[-1]}"
+
+
+# -- local worker processes --------------------------------------------------------------------
+def _work(conn: Any) -> None:
+    """A local worker process: play each batch the main process sends, send back its games."""
+    # Ctrl-C reaches every process of the terminal: the main process alone decides what it does
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return  # the main process is gone
+        try:
+            message: tuple = ("ok", play_batch(*task), "")
+        except Exception as err:
+            message = ("error", err, traceback.format_exc())
+        try:
+            conn.send(message)
+        except (EOFError, OSError):
+            return
+        except Exception as err:  # an error that cannot be pickled: send its text
+            conn.send(("error", TournamentError(f"{type(message[1]).__name__}: {message[1]}"), str(err)))
+
+
+class _Worker:
+    """One local worker process, its end of the pipe, and the batch it plays (None: idle)."""
+
+    def __init__(self, context: Any):
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_work, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+        self.batch: int | None = None
+
+    def receive(self) -> tuple | None:
+        """The worker's message, or None when it is gone."""
+        try:
+            return self.conn.recv() if self.conn.poll() else None
+        except (EOFError, OSError):
+            return None
+
+    def stop(self) -> None:
+        """End the process at once (it may be in the middle of a batch) and wait for it."""
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(5)
+            if self.process.is_alive():
+                self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def _run_local(workers: int, args: list[tuple], take: Callable[[list[GameResult]], None],
+               notice: Callable[[str], None] | None) -> None:
+    """Play the batches on ``workers`` local processes, one batch each at a time, so that a worker that
+    dies is known with its batch: it is replaced and the batch played again, at most MAX_LOSSES times."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    # workers start from a clean process, never a fork of this one (which may run threads: a progress bar)
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    todo = deque(range(len(args)))
+    losses = [0] * len(args)
+    pool: list[_Worker] = []
+    try:
+        while todo or any(w.batch is not None for w in pool):
+            while len(pool) < min(workers, len(todo) + sum(w.batch is not None for w in pool)):
+                pool.append(_Worker(context))
+            for w in pool:
+                if w.batch is None and todo:
+                    w.batch = todo.popleft()
+                    try:
+                        w.conn.send(args[w.batch])
+                    except OSError:  # gone already: its sentinel says so below; the batch never started
+                        todo.appendleft(w.batch)
+                        w.batch = None
+            ready = wait([w.conn for w in pool] + [w.process.sentinel for w in pool])
+            for w in list(pool):
+                if w.conn not in ready and w.process.sentinel not in ready:
+                    continue
+                message = w.receive()
+                if message is not None:
+                    kind, payload, text = message
+                    if kind == "error":
+                        payload.add_note(f"in a worker process:\n{text}")
+                        raise payload
+                    w.batch = None
+                    take(payload)
+                    continue
+                pool.remove(w)
+                w.stop()
+                if w.batch is None:
+                    continue
+                losses[w.batch] += 1
+                span = _span(args[w.batch][4])
+                if losses[w.batch] >= MAX_LOSSES:
+                    raise TournamentInterrupted(
+                        f"the {span} ended their worker process {MAX_LOSSES} times (last exit code "
+                        f"{w.process.exitcode}); stopped: this is a bug, please report it", "lost")
+                todo.appendleft(w.batch)
+                if notice is not None:
+                    notice(f"a worker process ended (exit code {w.process.exitcode}) while playing the {span}; "
+                           "another one plays them again")
+    finally:
+        for w in pool:
+            w.stop()
+
+
+# -- Dask ---------------------------------------------------------------------------------------
+def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str], None] | None,
+              cluster_wait: float | None) -> None:
+    """Play the batches on a Dask cluster (the optional extra ``[cluster]``); Dask replaces lost workers.
+
+    When no batch has finished for :data:`CLUSTER_CHECK_SECONDS`, the workers are looked
+    for: none left is said through ``notice`` (and again when one is back), and stops
+    the run after ``cluster_wait`` seconds (None: never).
+    """
     try:
         from dask.distributed import Client, as_completed
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise TournamentError("--cluster needs Dask: pip install 'quaternity-cp[cluster]'") from None
+    from concurrent.futures import CancelledError
+
     own = not isinstance(cluster, Client)
     try:
         client = Client(cluster) if own else cluster
     except (OSError, TimeoutError, ValueError) as err:
         raise TournamentError(f"cannot reach the Dask scheduler at {cluster}: {err}") from None
+    futures: list = []
     try:
+        run.cluster = address = str(client.scheduler.address)
         futures = client.map(_play_batch_args, args, pure=False)
-        for fut in as_completed(futures):
-            take(fut.result())
-        return str(client.scheduler.address)
+        pending = as_completed(futures)
+        quiet_since = time.monotonic()
+        gone_since: float | None = None
+        while not pending.is_empty():
+            if pending.has_ready():
+                for fut in pending.next_batch(block=False):
+                    try:
+                        batch = fut.result()
+                    except CancelledError:
+                        raise TournamentInterrupted(f"the Dask scheduler at {address} cancelled the games "
+                                                    "(lost or restarted)", "cluster") from None
+                    run.take(batch)
+                quiet_since = time.monotonic()
+                continue
+            time.sleep(0.05)
+            now = time.monotonic()
+            if now - quiet_since < CLUSTER_CHECK_SECONDS:
+                continue
+            quiet_since = now
+            if _dask_workers(client):
+                if gone_since is not None and notice is not None:
+                    notice(f"a Dask worker is connected to {address} again: playing on")
+                gone_since = None
+                continue
+            if gone_since is None:
+                gone_since = now
+                if notice is not None:
+                    notice(f"no Dask worker is connected to {address}: waiting for one"
+                           + (f" for up to {cluster_wait:g} s" if cluster_wait is not None else "")
+                           + f" ({run.done} of {run.requested} games played; Ctrl-C stops with those)")
+            if cluster_wait is not None and now - gone_since >= cluster_wait:
+                raise TournamentInterrupted(f"no Dask worker connected to {address} for {cluster_wait:g} s",
+                                            "cluster")
     finally:
-        if own:
-            client.close()
+        left = [f for f in futures if not f.done()]
+        try:
+            if left:
+                client.cancel(left)
+        finally:
+            if own:
+                client.close()
+
+
+def _dask_workers(client: Any) -> int:
+    """The number of workers the scheduler knows (0 when it cannot be asked)."""
+    try:
+        return len(client.nthreads())
+    except Exception:  # the scheduler cannot be reached: no worker either
+        return 0
 
 
 # -- pictures ---------------------------------------------------------------------------------
 def plot_results(summary: dict, path: str | os.PathLike, title: str | None = None) -> None:
-    """Draw each agent's win rate with its 95% interval (matplotlib, the optional extra ``[plot]``)."""
+    """Draw each agent's win rate with its 95% interval (matplotlib, the optional extra ``[plot]``), written
+    atomically; the format is the file's suffix (.png, .svg, ...)."""
     try:
         import matplotlib
 
@@ -319,20 +592,25 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
         raise TournamentError("--plot needs matplotlib: pip install 'quaternity-cp[plot]'") from None
     names = list(summary["results"])
     rates = [summary["results"][a]["win_rate"] for a in names]
-    low = [r - summary["results"][a]["ci95"][0] for a, r in zip(names, rates)]
-    high = [summary["results"][a]["ci95"][1] - r for a, r in zip(names, rates)]
+    low = [max(0.0, r - summary["results"][a]["ci95"][0]) for a, r in zip(names, rates)]
+    high = [max(0.0, summary["results"][a]["ci95"][1] - r) for a, r in zip(names, rates)]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(names) + 1), 3.6))
-    ax.bar(range(len(names)), rates, yerr=[low, high], capsize=6, color="#4c72b0")
-    ax.set_xticks(range(len(names)), names)
-    ax.set_ylabel("win rate (95% Wilson interval)")
-    ax.set_ylim(0, 1)
-    fair = 1 / len(summary["lineup"])
-    ax.axhline(fair, color="grey", linestyle=":", linewidth=1)
-    ax.set_title(title or f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        ax.bar(range(len(names)), rates, yerr=[low, high], capsize=6, color="#4c72b0")
+        ax.set_xticks(range(len(names)), names)
+        ax.set_ylabel("win rate (95% Wilson interval)")
+        ax.set_ylim(0, 1)
+        fair = 1 / len(summary["lineup"])
+        ax.axhline(fair, color="grey", linestyle=":", linewidth=1)
+        ax.set_title(title or f"{summary['game']}: {summary['games']} games, seed {summary['seed']}")
+        fig.tight_layout()
+        suffix = os.path.splitext(os.fspath(path))[1].lstrip(".").lower()
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=suffix or None)
+    finally:
+        plt.close(fig)
 
 
 __all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "wilson", "plot_results",
-           "TournamentResult", "GameResult", "TournamentError", "check_lineup"]
+           "TournamentResult", "GameResult", "TournamentError", "TournamentInterrupted", "check_lineup",
+           "MAX_LOSSES", "CLUSTER_CHECK_SECONDS"]

@@ -41,26 +41,44 @@ def browser():
             chromium.close()
 
 
-@pytest.fixture
-def page(browser):
-    """A fresh page; any JavaScript error on it fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+def open_page(browser, width: int = 1280, height: int = 860, *, speed: str = "instant"):
+    """A page in a fresh browser context (its own storage: one person) of that size, and the list its
+    problems go to: JavaScript errors, console errors and every answer of status 400 or more.
+
+    ``speed``: the table's pace for other players' moves (stored as the page stores it).
+    """
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"try {{ localStorage.setItem('quaternity.speed', '{speed}'); }} catch (e) {{}}")
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda err: errors.append(str(err)))
     pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    pg.set_default_timeout(60_000)
+    pg.on("response", lambda res: errors.append(f"{res.status} {res.url}") if res.status >= 400 else None)
+    pg.set_default_timeout(30_000)
+    return pg, errors
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page (1280 x 860); any JavaScript error or failed request on it fails the test."""
+    pg, errors = open_page(browser)
     yield pg
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    pg.context.close()
+    assert not errors, f"errors on the page: {errors}"
 
 
-def screenshot(pg, name: str) -> Path:
+def screenshot(pg, name: str, *, full_page: bool = False) -> Path:
     """Save a screenshot of the page as a test artifact."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    pg.screenshot(path=str(path), full_page=False)
+    pg.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+def assert_no_sideways_scroll(pg, what: str = "the page") -> None:
+    """Nothing on the page is wider than the window (no horizontal scrolling)."""
+    wide, window = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert wide <= window, f"{what} is {wide} px wide in a window of {window} px"
 
 
 def shown_grid(pg, root: str = "#grid") -> dict[str, dict]:

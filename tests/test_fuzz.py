@@ -5,7 +5,9 @@ files (fields deleted, duplicated and swapped; moves deleted, duplicated and
 swapped; numbers replaced by extremes; strings by random unicode; text records
 with tokens and lines mutated). Each is fed to a command (check, analyze,
 explain, count, solve with a small position limit) through click's runner. An
-exit code 2 must come with exactly one line on standard error.
+exit code 2 must come with exactly one line on standard error. Quarto positions:
+each field (board, a row, a cell, piece, to_move, the rules object and its
+option) given a value of each wrong JSON type must be exit 2 naming the field.
 
 The default run is bounded and derandomized (profile ``fuzz``); ``--runslow``
 uses the profile ``fuzz-slow``: many more examples, random ones.
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from quaternity_cli.main import main
@@ -28,6 +30,10 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 settings.register_profile(
     "fuzz", max_examples=25, deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+settings.register_profile(
+    "fuzz-quarto", max_examples=8, deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 settings.register_profile(
@@ -271,6 +277,111 @@ def test_the_mutator_changes_its_input():
     assert changed > 120
     assert len(JSON_SEEDS) >= 10 and len(TEXT_SEEDS) >= 5
     assert any("hands" in load_seed(p) for p in JSON_SEEDS)  # position files are among the seeds
+
+
+# -- Quarto positions: one field given a value of a wrong JSON type ----------------------------------------------
+QUARTO_COMMANDS = [["quarto", "check"], ["quarto", "check", "--json"], ["quarto", "solve", "--max-seconds", "2"]]
+
+#: A JSON value of each type; integers stay within the 20 digits of the loader (beyond, the loader refuses first).
+LEAVES = {
+    "integer": st.one_of(st.integers(-(10**19), 10**19), st.sampled_from([0, 1, 2, -1, 15, 16])),
+    "float": st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([0.0, 1.0, -0.0, 0.5, 1e308])),
+    "bool": st.booleans(),
+    "null": st.none(),
+    "string": st.one_of(st.text(max_size=8), st.sampled_from(["0", "1", "\u0661", "A1", "DSSH ", "dssh", "DSSX",
+                                                                "null", "true", ""])),
+}
+JSON_TYPES = {
+    **LEAVES,
+    "array": st.one_of(st.lists(st.one_of(*LEAVES.values()), max_size=5),
+                       st.sampled_from([[], [None] * 4, [[None] * 4] * 3, [[None] * 5] * 4, ["DSSH"] * 4])),
+    "object": st.dictionaries(st.one_of(st.text(max_size=6), st.sampled_from(["squares", "board", "0"])),
+                              st.one_of(*LEAVES.values()), max_size=3),
+}
+
+
+def _piece(value) -> bool:
+    from quaternity_cp.quarto import Piece
+
+    try:
+        Piece.parse(value)
+    except Exception:
+        return False
+    return True
+
+
+def _cell_ok(value) -> bool:
+    return value is None or isinstance(value, str) and _piece(value)
+
+
+#: field -> (where the value goes, whether a value is right there, the field the message names)
+QUARTO_FIELDS = {
+    "to_move": (lambda v: v is None or type(v) is int and v in (0, 1), "to_move"),
+    "piece": (lambda v: v is None or isinstance(v, str) and _piece(v), "piece"),
+    "board": (lambda v: isinstance(v, list) and len(v) == 4 and all(isinstance(r, list) and len(r) == 4 for r in v),
+              "board"),
+    "board-row": (lambda v: isinstance(v, list) and len(v) == 4 and all(map(_cell_ok, v)), "board"),
+    "board-cell": (_cell_ok, "board"),
+    "rules": (lambda v: isinstance(v, dict) and set(v) <= {"squares"} and all(type(x) is bool for x in v.values()),
+              "rules"),
+    "rules-squares": (lambda v: type(v) is bool, "rules"),
+}
+#: (field, JSON type) pairs where some value of the type is wrong for the field
+QUARTO_CASES = [(f, t) for f in QUARTO_FIELDS for t in JSON_TYPES
+                if (f, t) not in {("to_move", "null"), ("piece", "null"), ("board-cell", "null"),
+                                  ("rules-squares", "bool")}]
+
+
+def quarto_position(seed: int, plies: int) -> dict:
+    """A reachable position after ``plies`` random moves (the game may be over)."""
+    from quaternity_cp.quarto import Position
+    from quaternity_cp.quarto.formats import position_to_json
+
+    rng = random.Random(seed)
+    pos = Position(squares=rng.random() < 0.5)
+    while not pos.over and pos.ply < plies:
+        pos.push(rng.choice(list(pos.legal_moves())))
+    return position_to_json(pos)
+
+
+def put(data: dict, field: str, value, index: int) -> dict:
+    if field in ("to_move", "piece", "board", "rules"):
+        data[field] = value
+    elif field == "board-row":
+        data["board"][index % 4] = value
+    elif field == "board-cell":
+        data["board"][index // 4 % 4][index % 4] = value
+    else:
+        data["rules"] = {"squares": value}
+    return data
+
+
+@pytest.mark.parametrize("field, kind", QUARTO_CASES, ids=[f"{f}-{t}" for f, t in QUARTO_CASES])
+def test_quarto_position_fields_of_a_wrong_json_type(request, field, kind):
+    """Each field of a valid position given a wrong value of each JSON type: exit 2 (never 0, 1 or 3) and one
+    line naming the field, for check and solve."""
+    ok, named = QUARTO_FIELDS[field]
+    inputs = st.tuples(st.integers(0, 2**32), st.integers(0, 17), JSON_TYPES[kind], st.integers(0, 15),
+                       st.sampled_from(QUARTO_COMMANDS))
+
+    def check(args) -> None:
+        seed, plies, value, index, command = args
+        assume(not ok(value))
+        data = put(quarto_position(seed, plies), field, value, index)
+        result = CliRunner().invoke(main, [*command, "-"], input=json.dumps(data))
+        detail = (command, data, result.output[-300:])
+        assert result.exit_code == 2, detail
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith(f"quaternity: <stdin>: field '{named}'"), detail
+
+    run_with("fuzz-quarto", request, inputs, check)
+
+
+def test_quarto_fuzz_bases_are_valid_positions():
+    """The positions the Quarto fuzz starts from pass check, so every refusal above is the changed field's."""
+    for seed, plies in [(0, 0), (1, 5), (2, 17), (3, 9)]:
+        result = CliRunner().invoke(main, ["quarto", "check", "-"], input=json.dumps(quarto_position(seed, plies)))
+        assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from quaternity_cp.quarto import Cell, Illegal, IllegalMove, Move, NotationError, Piece, Position, QuartoError
+from quaternity_cp.quarto import Board, Cell, Illegal, IllegalMove, Move, NotationError, Piece, Position, QuartoError
 from quarto_reference import ref_winning_lines
 
 
@@ -183,3 +183,20 @@ def test_copy_is_independent():
     other = pos.copy()
     other.push("B1 LRTH")
     assert pos.ply == 2 and other.ply == 3 and pos.piece == Piece.DSSH
+
+
+@pytest.mark.parametrize("to_move", [1.0, 0.0, True, False, "1", 2, -1])
+def test_a_position_set_up_directly_takes_to_move_as_0_1_or_none(to_move):
+    with pytest.raises(QuartoError, match="to_move must be 0, 1 or None"):
+        Position.from_board(Board.empty(), Piece.DSSH, to_move)
+    assert Position.from_board(Board.empty(), Piece.DSSH, 1).to_move == 1
+
+
+def test_position_inputs_have_their_types():
+    with pytest.raises(QuartoError, match="piece must be a Piece or None"):
+        Position.from_board(Board.empty(), "DSSH", 0)
+    with pytest.raises(QuartoError, match="board must be a Board"):
+        Position.from_board([None] * 16, None, 0)
+    for squares in (1, "yes", None):
+        with pytest.raises(QuartoError, match="squares must be True or False"):
+            Position(squares=squares)

@@ -13,13 +13,16 @@ pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
 from starlette.testclient import TestClient  # noqa: E402
 
 from quaternity_cli.main import main  # noqa: E402
-from quaternity_cp.web.app import create_app  # noqa: E402
+from quaternity_cp.web.app import Settings, create_app  # noqa: E402
 from quaternity_cp.web.session import WebError, WebGame  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    """The app in one event loop (its tables, workers and agents live there); a move waits for the agents'
+    replies however long they take (the server's default answers "thinking" after a second)."""
+    with TestClient(create_app(Settings(act_seconds=600))) as test_client:
+        yield test_client
 
 
 def check_record(tmp_path, record: dict, *extra: str) -> dict:
@@ -80,12 +83,12 @@ def test_what_a_game_does_not_offer_is_a_clean_error(client):
     quarto = client.post("/api/new", json={"game": "quarto", "seed": 1}).json()
     assert quarto["features"] == {"probabilities": False, "explain": False, "verdict": True}
     res = client.get(f"/api/explain/{quarto['id']}?card=A0")
-    assert res.status_code == 400 and res.json()["error"] == "quarto games have no explanations"
+    assert res.status_code == 422 and res.json()["error"] == "quarto games have no explanations"
     quartets = client.post("/api/new", json={"seed": 1, "options": {"players": 2, "sets": 2, "set_size": 2}}).json()
     assert quartets["game"] == "quartets"  # the registry's default game
     assert quartets["features"] == {"probabilities": True, "explain": True, "verdict": False}
     res = client.get(f"/api/solve/{quartets['id']}")
-    assert res.status_code == 400 and "no solver's verdict" in res.json()["error"]
+    assert res.status_code == 422 and "no solver's verdict" in res.json()["error"]
 
 
 @pytest.mark.parametrize("preset", ["quaternity", "blind", "pythagoras", "quaternity-seat"])
@@ -148,16 +151,20 @@ def test_undo_goes_back_to_the_persons_last_decision():
 
 
 def test_bad_requests_are_clean_errors(client):
-    assert client.post("/api/new", json={"game": "chess"}).status_code == 400
+    """400: not a request the API understands; 422: understood, but not acceptable (unknown game or agent,
+    illegal move); 404: no such table. More in test_web_attacks.py."""
+    assert client.post("/api/new", json={"game": "chess"}).status_code == 422
     res = client.post("/api/new", json={"game": "quartets", "agents": {"1": "nobody"}})
-    assert res.status_code == 400 and "unknown agent" in res.json()["error"]
+    assert res.status_code == 422 and "unknown agent" in res.json()["error"]
     gid = client.post("/api/new", json={"game": "quartets", "seed": 1,
                                         "options": {"players": 2, "sets": 2, "set_size": 2}}).json()["id"]
     res = client.post(f"/api/act/{gid}", json={"action": "1>0:A0?"})
-    assert res.status_code == 400
+    assert res.status_code == 422
     assert client.post(f"/api/act/{gid}", content=b"not json").status_code == 400
+    assert client.post("/api/new", json={"seed": "1"}).status_code == 400
     assert client.get("/api/view/nope").status_code == 404
     assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/static/app.py").status_code == 404
 
 
 def test_explanations_and_probabilities(client):
@@ -182,3 +189,65 @@ def test_quarto_to_the_end_and_the_solvers_verdict(client, tmp_path):
     assert json.loads(res.output)["winner"] == end["winner"]
     verdict = client.get(f"/api/solve/{gid}").json()
     assert verdict["text"].startswith("Game over")
+
+
+def legal_moves(view: dict) -> list[str]:
+    """The person's legal moves a view offers (every game the page plays)."""
+    if view["kind"] == "quarto":
+        return list(view["moves"])
+    if view["answers"]:
+        return [a["text"] for a in view["answers"]]
+    return _cells(view["svg"]) + [d["text"] for d in view["declarations"]]
+
+
+def test_two_people_play_one_classic_table_through_their_links(client, tmp_path):
+    """Each seat acts and sees through its own token: its own hand only, the other's moves as they happen."""
+    res = client.post("/api/new", json={"game": "quartets", "humans": [0, 2], "agents": {"1": "random"}, "seed": 3,
+                                        "options": {"preset": "classic", "players": 3, "sets": 3, "set_size": 4}})
+    assert res.status_code == 200, res.text
+    first = res.json()
+    gid, links = first["id"], first["links"]
+    assert first["seat"] == 0 and first["humans"] == [0, 2] and set(links) == {"0", "2"}
+    tokens = {int(seat): link.rsplit("/", 1)[1] for seat, link in links.items()}
+    assert links["0"] == f"/t/{gid}/{first['token']}" and tokens[0] == first["token"]
+    page = client.get(links["2"])
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert page.headers["x-frame-options"] == "DENY" and page.headers["referrer-policy"] == "no-referrer"
+    assert client.get(f"/api/view/{gid}").status_code == 403  # two people: a token is needed
+    rng = random.Random(7)
+    hands = {}
+    for _ in range(400):
+        views = {seat: client.get(f"/api/view/{gid}", headers={"X-Seat-Token": token}).json()
+                 for seat, token in tokens.items()}
+        assert views[0]["version"] == views[2]["version"] and len(views[0]["log"]) == len(views[2]["log"])
+        assert {v["seat"] for v in views.values()} == {0, 2} and "links" not in views[2]
+        for seat, view in views.items():
+            hands[seat] = set(view["hand"])
+        assert hands[0].isdisjoint(hands[2]) or views[0]["over"]
+        if views[0]["over"]:
+            break
+        mover = next(seat for seat, view in views.items() if view["your_turn"])
+        version = views[mover]["version"]
+        res = client.post(f"/api/act/{gid}?token={tokens[mover]}", json={"action": rng.choice(legal_moves(views[mover]))})
+        assert res.status_code == 200, res.text
+        assert res.json()["version"] > version
+    else:
+        raise AssertionError("the game did not end")
+    end = views[0]
+    assert end["result"]["winners"] == views[2]["result"]["winners"]
+    assert set(end["result"]["hands"]) == {"0", "1", "2"}
+    record = client.get(f"/api/record/{gid}", headers={"X-Seat-Token": tokens[2]}).json()
+    check_record(tmp_path, record)
+
+
+def test_versions_and_undo_through_the_api(client):
+    table = client.post("/api/new", json={"game": "quartets", "seed": 5, "agents": {"1": "random"},
+                                          "options": {"players": 2, "sets": 2, "set_size": 2}}).json()
+    gid, start = table["id"], table["version"]
+    assert table["thinking"] is None and table["your_turn"]
+    moved = client.post(f"/api/act/{gid}", json={"action": legal_moves(table)[0]}).json()
+    assert moved["version"] > start and moved["can_undo"] and len(moved["log"]) > len(table["log"])
+    back = client.post(f"/api/undo/{gid}").json()
+    assert back["version"] > moved["version"] and back["log"] == table["log"] and not back["can_undo"]
+    res = client.post(f"/api/undo/{gid}")
+    assert res.status_code == 422 and "nothing to undo" in res.json()["error"]

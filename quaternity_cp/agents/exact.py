@@ -115,6 +115,14 @@ class SolverAgent(KnowledgeAgent):
         self.max_cards = max_cards
         self.max_positions = max_positions
 
+    @classmethod
+    def refuses(cls, options: dict[str, Any]) -> str | None:
+        """Why it cannot play a game made with ``options`` (of quartets' ``new_state``), or None: it plays
+        the Quaternity presets only (in classic it would only ever play as ``knowledge``)."""
+        if options.get("preset") == "classic":
+            return "plays the Quaternity presets only, not classic (knowledge plays classic)"
+        return None
+
     def _small(self, obs: Any) -> bool:
         return obs.hand is None and sum(obs.hands) <= self.max_cards
 

@@ -38,7 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
 ROW = 22  # height of a card row
 GAP = 6  # space between two sets
 LABEL = 56  # width of the card-name column
-QUARTET = 92  # width of the "whole set" column
+QUARTET = 112  # width of the "whole set" column (its text wraps)
+LINE = 13  # height of one line of wrapped 11 px text
 
 FORCED_FILL = "#2e7d32"
 POSSIBLE_FILL = "#37474f"
@@ -48,6 +49,25 @@ QUESTION_STROKE = "#d84315"
 LEGAL_FILL = "#e3f2fd"
 CLAIM_FILL = "#6a1b9a"
 
+
+def wrap_words(text: str, width: float, size: int = 11) -> list[str]:
+    """``text`` cut at spaces into lines about ``width`` pixels wide at font ``size`` (a long word keeps a line)."""
+    room = max(4, int(width / (0.6 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _lines(x: float, y: float, lines: list[str], *, size: int, step: float, cls: str, fill: str = "#222",
+           weight: str = "normal", extra: str = "") -> str:
+    """Lines of text as one ``text`` element (one ``tspan`` a line), the first line's baseline at ``y``."""
+    spans = "".join(f'<tspan x="{x:g}" y="{y + i * step:g}">{escape(t)}</tspan>' for i, t in enumerate(lines))
+    return (f'<text font-size="{size}" text-anchor="start" font-weight="{weight}" fill="{fill}" class="{cls}"'
+            f'{extra}>{spans}</text>')
 
 
 def _fraction_text(p: Fraction) -> str:
@@ -84,26 +104,28 @@ def grid_svg(
     c = constraints if constraints is not None else st.constraints
     analysis = position.analysis() if constraints is None else position.engine.analyze(c)
     P = g.players
-    names = _names(g)
+    names = ["you" if p == viewer else n for p, n in enumerate(_names(g))]
     col = max([44] + [7 * len(n) + 14 for n in names])
     legal = dict(legal or {})
     mine = set(mine)
     sets = list(c.sets_in_play)
     forced_q = analysis.forced_quartets(c) if analysis.feasible else {}
 
+    qx = LABEL + P * col + 8  # the "whole set" column
+    width = qx + QUARTET
+    text_room = width - 16
     parts: list[str] = []
     y = 18
-    # -- status lines ----------------------------------------------------------------
-    status = _status_line(position)
-    parts.append(text_element(8, y, status, anchor="start", weight="bold", size=13, cls="status"))
-    y += 18
+    # -- status lines (wrapped to the grid's width) ---------------------------------------
+    status = _status_line(position, viewer)
+    lines = wrap_words(status, text_room, 13)
+    parts.append(_lines(8, y, lines, size=13, step=17, cls="status", weight="bold"))
+    y += 17 * len(lines) + 1
+    notes: list[tuple[str, str, str]] = []
     if note:
-        parts.append(text_element(8, y, note, anchor="start", fill="#b71c1c", size=12, cls="note"))
-        y += 18
+        notes.append((note, "#b71c1c", "note"))
     if not analysis.feasible:
-        parts.append(text_element(8, y, "No consistent deal: the position is invalid.", anchor="start", fill="#b71c1c",
-                           cls="invalid"))
-        y += 18
+        notes.append(("No consistent deal: the position is invalid.", "#b71c1c", "invalid"))
     if st.pending is not None:
         ans = position.answers() if constraints is None else None
         text = f"Open question {g.move_str(st.pending)}"
@@ -111,8 +133,11 @@ def grid_svg(
             legal_answers = [k for k in ("yes", "no") if ans[k]]
             text += ": legal answer" + ("s " if len(legal_answers) != 1 else " ") + (
                 " and ".join(legal_answers) if legal_answers else "none")
-        parts.append(text_element(8, y, text, anchor="start", fill=QUESTION_STROKE, cls="question"))
-        y += 18
+        notes.append((text, QUESTION_STROKE, "question"))
+    for text, fill, cls in notes:
+        lines = wrap_words(text, text_room, 12)
+        parts.append(_lines(8, y, lines, size=12, step=15, cls=cls, fill=fill))
+        y += 15 * len(lines) + 3
 
     # -- column heads -------------------------------------------------------------------
     head_top = y + 2
@@ -125,14 +150,12 @@ def grid_svg(
         if p in turn:
             parts.append(f'<rect x="{x + 1}" y="{head_top}" width="{col - 2}" height="50" rx="4" fill="{TURN_FILL}"/>')
             parts.append(text_element(x + col / 2, head_top + 11, "▼ turn", size=10, fill="#8d6e00"))
-        label = "you" if viewer == p else names[p]
-        parts.append(text_element(x + col / 2, head_top + 25, label, weight="bold", size=12))
+        parts.append(text_element(x + col / 2, head_top + 25, names[p], weight="bold", size=12))
         cards = f"{c.hands[p]} card" + ("" if c.hands[p] == 1 else "s")
         parts.append(text_element(x + col / 2, head_top + 38, cards, size=10, fill="#555"))
         parts.append(text_element(x + col / 2, head_top + 49, f"score {st.scores[p]}", size=10, fill="#555",
                            cls="score", extra=f' data-score="{st.scores[p]}"'))
         parts.append("</g>")
-    qx = x0 + P * col + 8
     if sets:
         parts.append(text_element(qx, head_top + 25, "whole set", anchor="start", size=10, fill="#555"))
         parts.append(text_element(qx, head_top + 38, "may be with", anchor="start", size=10, fill="#555"))
@@ -190,22 +213,24 @@ def grid_svg(
                 parts.append("</g>")
             parts.append("</g>")
             y += ROW
-        # whole-set column for this set
+        # whole-set column for this set: its text wraps, and a set whose text needs more lines than it has
+        # rows gets the room below its rows
         holders = list(bits(analysis.quartets[s])) if analysis.feasible else []
         fq = forced_q.get(s)
         if fq is not None:
             text, fill, weight = f"{names[fq]} (forced)", FORCED_FILL, "bold"
         else:
-            text = ", ".join(names[p] for p in holders) if holders else "nobody"
+            text = "anyone" if P > 2 and len(holders) == P else ", ".join(names[p] for p in holders) or "nobody"
             fill, weight = "#555", "normal"
+        lines = wrap_words(f"{g.set_name(s)}: {text}", QUARTET - 6, 11)
+        first = top + ROW / 2 + 4 if len(lines) == 1 else top + 12
         attrs = f' data-set="{escape(g.set_name(s))}"' + (f' data-forced="{fq}"' if fq is not None else "")
         parts.append(f'<g class="quartet"{attrs}>')
-        parts.append(text_element(qx, top + ROW / 2 + 4, f"{g.set_name(s)}: {text}", anchor="start", size=11,
-                           fill=fill, weight=weight))
+        parts.append(_lines(qx, first, lines, size=11, step=LINE, cls="holders", fill=fill, weight=weight))
         parts.append("</g>")
-        y += GAP
+        y = max(y, first + LINE * (len(lines) - 1) + 4) + GAP
 
-    # -- claimed sets ------------------------------------------------------------------------
+    # -- claimed sets: chips that wrap onto new rows -------------------------------------------
     claimed = sorted(position.claimed.items())
     if claimed:
         y += 8
@@ -214,6 +239,8 @@ def grid_svg(
         for s, p in claimed:
             label = f"{g.set_name(s)} by {names[p]}"
             w = 7 * len(label) + 16
+            if x > 70 and x + w > width - 4:
+                x, y = 70, y + 24
             parts.append(f'<g class="claimed" data-set="{escape(g.set_name(s))}" data-seat="{p}">')
             parts.append(f'<rect x="{x}" y="{y - 10}" width="{w}" height="20" rx="10" fill="{CLAIM_FILL}"/>')
             parts.append(text_element(x + w / 2, y + 4, label, size=11, fill="#fff"))
@@ -221,11 +248,9 @@ def grid_svg(
             x += w + 6
         y += 16
     y += 6
-    right = x if claimed else 0
-    width = max(qx + QUARTET + 60, 8 * len(status) + 16, 8 * len(note or "") + 16, right + 8)
     body = "\n".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="quaternity-grid" width="{width:g}" height="{y:g}" '
-            f'viewBox="0 0 {width:g} {y:g}" style="{FONT}">\n'
+            f'viewBox="0 0 {width:g} {y:g}" style="max-width:100%;height:auto;{FONT}">\n'
             f'<rect width="100%" height="100%" fill="#fff"/>\n{body}\n</svg>\n')
 
 
@@ -233,9 +258,9 @@ def _names(g) -> list[str]:
     return [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
 
 
-def _status_line(position: Position) -> str:
+def _status_line(position: Position, viewer: int | None = None) -> str:
     g = position.game
-    names = _names(g)
+    names = ["you" if p == viewer else n for p, n in enumerate(_names(g))]
     if position.over:
         if position.loser is not None:
             lead = f"Game over: {names[position.loser]} lost by an illegal move."

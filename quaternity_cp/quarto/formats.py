@@ -161,7 +161,7 @@ def position_from_json(data: Any) -> QuartoPosition:
             cells.append(_piece_field(item, f"field 'board', cell {Cell.at(r, c)}"))
     piece = _piece_field(data["piece"], "field 'piece'")
     to_move = data["to_move"]
-    if to_move is not None and (isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1)):
+    if to_move is not None and (type(to_move) is not int or to_move not in (0, 1)):
         raise FormatError(f"field 'to_move': expected 0, 1 or null, got {show(to_move)}")
     squares = _squares(data)
     return QuartoPosition(Board(cells), piece, to_move, squares)

@@ -117,7 +117,9 @@ class Position:
     """
 
     def __init__(self, *, squares: bool = False, state: Optional[State] = None):
-        self.squares = bool(squares)
+        if not isinstance(squares, bool):
+            raise QuartoError(f"squares must be True or False, not {squares!r}")
+        self.squares = squares
         self._state = state if state is not None else State(Board.empty(), None, 0)
         self._stack: list[tuple[Move, State]] = []
 
@@ -125,7 +127,16 @@ class Position:
     def from_board(
         cls, board: Board, piece: Optional[Piece], to_move: Optional[int], *, squares: bool = False
     ) -> "Position":
-        """A position set up directly (no check that a game reaches it: see ``formats.position_status``)."""
+        """A position set up directly (no check that a game reaches it: see ``formats.unreachable_reason``).
+
+        ``to_move`` is 0, 1 or None (an int, not a bool or a float); ``piece`` a :class:`Piece` or None.
+        """
+        if to_move is not None and (type(to_move) is not int or to_move not in (0, 1)):
+            raise QuartoError(f"to_move must be 0, 1 or None, not {to_move!r}")
+        if piece is not None and not isinstance(piece, Piece):
+            raise QuartoError(f"piece must be a Piece or None, not {piece!r}")
+        if not isinstance(board, Board):
+            raise QuartoError(f"board must be a Board, not {board!r}")
         winner = None
         last = None
         lines = board.winning_lines(squares)

@@ -112,7 +112,7 @@ def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] 
     height = max(top + 4 * C + 32, top + C + 58 + 4 * small + 8)
     body = "\n".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="quarto-board" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" style="{FONT}">\n'
+            f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto;{FONT}">\n'
             f'<rect width="100%" height="100%" fill="#fff"/>\n{body}\n</svg>\n')
 
 

@@ -1,160 +1,490 @@
-"""``quaternity serve``: the local web table (Starlette), with the page's files served from the package.
+"""``quaternity serve``: the web table (Starlette on uvicorn), with the page's files served from the package.
 
-Needs the ``[web]`` extra (``pip install "quaternity-cp[web]"``). The page is
-plain HTML, CSS and JavaScript (``static/``); nothing is fetched from the
-internet. The JavaScript only draws what the JSON API returns and sends the
-person's choices back: every rule, every legal move and every fact shown comes
-from the library, through :mod:`quaternity_cp.web.session`.
+Needs the ``[web]`` extra (Starlette and uvicorn; from a checkout: ``pip
+install ".[web]"``). The page is plain HTML, CSS and JavaScript
+(``static/``); nothing is fetched from the internet. The JavaScript only draws
+what the JSON API returns and sends the person's choices back: every rule,
+every legal move and every fact shown comes from the library, through
+:mod:`quaternity_cp.web.session`. No game is known here by name.
 
-API (JSON): ``GET /api/games`` (each game's metadata: seats, options, presets, agents); ``POST /api/new``
-``{"game", "options", "human", "agents": {seat: name}, "seed"}``;
-``GET /api/view/{id}?probabilities=1``; ``POST /api/act/{id}`` ``{"action"}``;
-``POST /api/undo/{id}``; ``GET /api/record/{id}`` (a download that
-``quaternity check`` / ``quaternity quarto check`` accepts);
-``GET /api/explain/{id}?card=A0&seat=1`` or ``?set=B`` and ``GET /api/solve/{id}``
-(for games whose web view offers them: the view's ``features``). Errors are
-``{"error": message}`` with status 400 or 404. No game is known here by name.
+The JSON API (documented in ``docs/web-api.md``): ``GET /api/games``; ``POST
+/api/new``; per table ``GET /api/view/{id}``, ``POST /api/act/{id}``, ``POST
+/api/undo/{id}``, ``GET /api/record/{id}``, ``GET /api/explain/{id}``, ``GET
+/api/solve/{id}`` and ``GET /api/events/{id}`` (server-sent events), each with
+the seat's token (``?token=`` or the header ``X-Seat-Token``); the page at
+``/``, ``/t/{id}/{token}`` and ``/t/{id}``. Errors are ``{"error": message}``
+with 400, 403, 404, 408, 410, 413, 421, 422 or 503; a fault of the server's own
+is logged and answered 500 with no details.
+
+What keeps it safe (:class:`Settings`): the tables, their worker pool and time
+budgets (:mod:`.tables`); request bodies capped and read with a timeout; the
+``Host`` and ``Origin`` checks and the header timeout (:mod:`.guard`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import errno
 import json
-import threading
-from collections import OrderedDict
+import logging
+import socket
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from typing import Any
 
 from ..errors import QuaternityError
 from ..games import DEFAULT_GAME
+from ..jsonio import InputRefused, decode_input, load_json, show
+from .guard import Guard, Hosts, header_timeout_protocol
 from .session import WebError, WebGame, catalogue
+from .tables import SERVER_FAULT, NoTable, Table, TableBusy, Tables, duration, new_key, render, snapshot
 
-MAX_GAMES = 64  # games kept in memory (the oldest is dropped)
+log = logging.getLogger("quaternity_cp.web")
 
 
-def create_app():
-    """The Starlette application."""
+@dataclass(frozen=True)
+class Settings:
+    """The limits of one server (the defaults are ``quaternity serve``'s)."""
+
+    idle_seconds: float = 7200.0  #: a table untouched this long is closed
+    max_tables: int = 64  #: open tables at most (a new one closes the longest-idle)
+    workers: int = 4  #: threads that compute (views, moves, agents, explanations, the solver)
+    request_seconds: float = 60.0  #: the most a request waits for its table and its answer (then 503)
+    act_seconds: float = 1.0  #: how long a move waits for the agents' replies before answering "thinking"
+    max_body: int = 64 * 1024  #: bytes of a request body (then 413)
+    body_seconds: float = 10.0  #: the most a request body may take to arrive (then 408)
+    header_seconds: float = 10.0  #: the most a request head may take to arrive (then the connection is closed)
+    max_connections: int = 256  #: open connections at most (then uvicorn answers 503)
+    max_streams: int = 16  #: event streams per table
+    ping_seconds: float = 15.0  #: a comment on a quiet event stream this often (finds dead connections)
+    allow_hosts: tuple[str, ...] = ()  #: names the server answers to besides its own addresses (see guard)
+
+
+class Refused(Exception):
+    """A request refused before it reaches a table: ``status`` and a message in the person's words."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+# -- reading requests -----------------------------------------------------------------------------
+async def read_json(request, settings: Settings) -> dict[str, Any]:
+    """The request's body as a JSON object (empty: ``{}``), read within the size and time limits."""
+    from starlette.requests import ClientDisconnect
+
+    limit = settings.max_body
+    too_large = Refused(f"the request is larger than {limit:,} bytes, the most this server reads", 413)
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not (length.isascii() and length.isdigit()):
+            raise Refused("the request's Content-Length is not a number")
+        if len(length) > 12 or int(length) > limit:
+            raise too_large
+    chunks, size = [], 0
+    try:
+        async with asyncio.timeout(settings.body_seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise too_large
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Refused(f"the request's body did not arrive within {duration(settings.body_seconds)}", 408) from None
+    except ClientDisconnect:
+        raise Refused("the request was cut off") from None
+    data = b"".join(chunks)
+    if not data.strip():
+        return {}
+    try:
+        value = load_json(decode_input(data))
+    except InputRefused as err:
+        raise Refused(f"the request is not valid JSON: {err}") from None
+    if not isinstance(value, dict):
+        raise Refused("the request must be a JSON object")
+    return value
+
+
+def known_fields(data: dict[str, Any], *names: str) -> None:
+    """Refuse a field that is not one of ``names``."""
+    for key in data:
+        if key not in names:
+            raise Refused(f"unknown field {show(key)} (known: {', '.join(names)})")
+
+
+def text_field(data: dict[str, Any], name: str, default: str | None = None, *, limit: int = 200) -> str:
+    """A string field (``default`` when absent or null; required when no default)."""
+    value = data.get(name)
+    if value is None:
+        if default is None:
+            raise Refused(f"the field {name} is missing")
+        return default
+    if not isinstance(value, str):
+        raise Refused(f"{name} must be a string, not {show(value)}")
+    if len(value) > limit:
+        raise Refused(f"{name} is longer than {limit} characters")
+    return value
+
+
+def whole(value: Any, name: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    """An integer (never a bool or a float) from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(f"{name} must be a whole number, not {show(value)}")
+    if not low <= value <= high:
+        raise Refused(f"{name} must be from {low} to {high}, not {value}")
+    return value
+
+
+def flag(data: dict[str, Any], name: str) -> bool:
+    """A true/false field (false when absent or null)."""
+    value = data.get(name)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise Refused(f"{name} must be true or false, not {show(value)}")
+    return value
+
+
+def query_flag(request, name: str) -> bool:
+    """A query parameter ``1``/``true`` or ``0``/``false`` (false when absent)."""
+    value = request.query_params.get(name, "")
+    if value in ("1", "true"):
+        return True
+    if value in ("", "0", "false"):
+        return False
+    raise Refused(f"{name} must be 1 or 0, not {show(value)}")
+
+
+def seat_number(text: str, name: str = "seat") -> int:
+    """A seat written in the digits 0-9."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise Refused(f"{name} must be a seat number, not {show(text)}")
+    return int(text)
+
+
+def new_game_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of :meth:`WebGame.new` from ``POST /api/new``'s body, every field's type checked."""
+    known_fields(data, "game", "options", "human", "humans", "agents", "seed")
+    out: dict[str, Any] = {"game": text_field(data, "game", DEFAULT_GAME, limit=100)}
+    options = data.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise Refused(f"options must be an object of option names and values, not {show(options)}")
+    out["options"] = options or {}
+    if "human" in data and "humans" in data:
+        raise Refused("give either human (one seat) or humans (a list of seats), not both")
+    humans = data.get("humans")
+    if humans is not None:
+        if not isinstance(humans, list) or not humans or len(humans) > 64:
+            raise Refused(f"humans must be a list of seat numbers, not {show(humans)}")
+        out["humans"] = [whole(seat, "a seat in humans", 0, 999) for seat in humans]
+    else:
+        out["human"] = whole(data.get("human", 0), "human", 0, 999)
+    agents = data.get("agents")
+    if agents is not None and not isinstance(agents, dict):
+        raise Refused(f"agents must be an object of seats and agent names, like {{\"1\": \"random\"}}, not {show(agents)}")
+    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, limit=100)
+                     for seat in (agents or {})}
+    seed = data.get("seed")
+    out["seed"] = None if seed is None else whole(seed, "seed")
+    return out
+
+
+# -- the application ------------------------------------------------------------------------------
+def create_app(settings: Settings | None = None):
+    """The ASGI application: the Starlette routes behind the ``Host``/``Origin`` guard."""
     from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
+    settings = settings or Settings()
     static = files("quaternity_cp") / "web" / "static"
-    games: "OrderedDict[str, WebGame]" = OrderedDict()
-    lock = threading.Lock()  # agents and engines are not shared between requests at once
-    counter = [0]
+    tables = Tables(workers=settings.workers, max_tables=settings.max_tables, idle_seconds=settings.idle_seconds,
+                    request_seconds=settings.request_seconds)
+    known: dict[str, Any] = {}  # the catalogue, computed once
 
-    def error(message: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
+    def error(message: str, status: int) -> JSONResponse:
+        headers = {"Connection": "close"} if status in (408, 413) else None  # a body may be left unread
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
 
-    def table_of(request: Request) -> WebGame:
-        key = request.path_params["gid"]
-        if key not in games:
-            raise LookupError(key)
-        return games[key]
-
-    def handler(func):
+    def endpoint(func):
         async def wrapped(request: Request):
             try:
-                with lock:
-                    return await func(request)
-            except LookupError:
-                return error("no such game (the server was restarted?): start a new one", 404)
-            except (WebError, QuaternityError, ValueError, TypeError) as err:
-                return error(str(err))
-            except Exception as err:  # a bug: say so on the page instead of a bare 500
-                return error(f"internal error: {type(err).__name__}: {err}", 500)
+                return await func(request)
+            except Refused as err:
+                return error(str(err), err.status)
+            except NoTable as err:
+                return error(str(err), err.status)
+            except TableBusy as err:
+                return error(str(err), 503)
+            except QuaternityError as err:  # WebError and the library's own refusals: in the person's words
+                return error(str(err), 422)
+            except Exception:  # a fault of the server's: logged, not shown
+                log.exception("%s %s failed", request.method, request.url.path)
+                return error(SERVER_FAULT, 500)
         return wrapped
 
+    def locate(request: Request) -> tuple[Table, int]:
+        """The table of the path and the seat of the request's token."""
+        key = request.path_params["gid"]
+        if len(key) > 64:
+            raise NoTable("no such table", 404)
+        table = tables.get(key)
+        token = request.headers.get("x-seat-token") or request.query_params.get("token") or ""
+        game = table.game
+        if not token:
+            if len(game.humans) == 1:
+                return table, game.humans[0]
+            raise Refused("this table has several players: open it through your seat's link", 403)
+        seat = game.seat_of(token) if token.isascii() and len(token) <= 100 else None
+        if seat is None:
+            raise Refused("this seat link is not valid for this table (check that it was copied whole)", 403)
+        return table, seat
+
+    def answer(table: Table, view: dict[str, Any], **extra: Any) -> JSONResponse:
+        data = {**extra, **view, "thinking": table.thinking}
+        if table.error is not None:
+            data["error"] = table.error
+        return JSONResponse(data)
+
+    async def current_view(table: Table, seat: int, probabilities: bool) -> dict[str, Any]:
+        table.probabilities[seat] = probabilities
+        view = table.cached(seat, probabilities)
+        if view is None:
+            view = await tables.run(table, lambda: table.render(seat, probabilities))
+        return view
+
+    async def move(request: Request, fields: tuple[str, ...], parse, *, undo: bool = False) -> JSONResponse:
+        """A person's move or undo (``parse(body)`` gives it as ``play(game, seat)``), then the agents' replies
+        awaited up to ``act_seconds``. A move while an agent thinks is refused at once (it is not the
+        person's turn); an undo waits for the agent's move, then takes it back."""
+        data = await read_json(request, settings)
+        known_fields(data, *fields)
+        probabilities = flag(data, "probabilities")
+        play = parse(data)
+        table, seat = locate(request)
+        if not undo and table.thinking is not None:
+            raise Refused(f"it is not your turn: seat {table.thinking} is thinking", 422)
+        table.probabilities[seat] = probabilities
+        table.error = None  # the agents try again after a person's move
+
+        def job() -> dict[str, Any]:
+            play(table.game, seat)
+            table.refresh()
+            return table.views[seat, probabilities][1]
+
+        view = await tables.run(table, job)
+        if table.runner is not None:
+            await tables.settle(table, settings.act_seconds)
+            view = await current_view(table, seat, probabilities)
+        return answer(table, view)
+
+    # -- routes ------------------------------------------------------------------------------
+    def page() -> Response:
+        return Response((static / "index.html").read_bytes(), media_type="text/html; charset=utf-8",
+                        headers={"Cache-Control": "no-store"})
+
     async def index(request: Request):
-        return HTMLResponse((static / "index.html").read_text(encoding="utf-8"))
+        return page()
 
     async def asset(request: Request):
         name = request.path_params["name"]
-        kinds = {".js": "text/javascript", ".css": "text/css"}
+        kinds = {".js": "text/javascript", ".css": "text/css", ".html": "text/html; charset=utf-8",
+                 ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
         suffix = name[name.rfind("."):] if "." in name else ""
-        if suffix not in kinds or "/" in name or name.startswith("."):
-            return Response("not found", status_code=404)
         item = static / name
-        if not item.is_file():
-            return Response("not found", status_code=404)
-        return Response(item.read_text(encoding="utf-8"), media_type=kinds[suffix])
+        if suffix not in kinds or "/" in name or "\\" in name or name.startswith(".") or not item.is_file():
+            return error("no such file", 404)
+        return Response(item.read_bytes(), media_type=kinds[suffix])
+
+    async def rules(request: Request):
+        game = request.path_params["game"]
+        item = static / f"rules-{game}.html"
+        if not (game.isascii() and game.replace("-", "").isalnum()) or not item.is_file():
+            return error("no rules page for that game", 404)
+        return Response(item.read_bytes(), media_type="text/html; charset=utf-8")
 
     async def list_games(request: Request):
-        return JSONResponse(catalogue())
-
-    async def body(request: Request) -> dict[str, Any]:
-        try:
-            data = json.loads(await request.body() or b"{}")
-        except ValueError:
-            raise WebError("the request is not JSON") from None
-        if not isinstance(data, dict):
-            raise WebError("the request must be a JSON object")
-        return data
+        if not known:
+            known.update(await tables.compute(catalogue, "the list of games took too long"))
+        return JSONResponse(known)
 
     async def new(request: Request):
-        data = await body(request)
-        table = WebGame.new(str(data.get("game", DEFAULT_GAME)), data.get("options") or {},
-                            human=int(data.get("human", 0)), agents=data.get("agents") or {},
-                            seed=data.get("seed"))
-        counter[0] += 1
-        key = f"g{counter[0]}"
-        games[key] = table
-        while len(games) > MAX_GAMES:
-            games.popitem(last=False)
-        return JSONResponse({"id": key, **table.view()})
+        args = new_game_arguments(await read_json(request, settings))
+        key = new_key()
+
+        def job():
+            game = WebGame.new(advance=False, **args)
+            views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
+            return game, snapshot(game), views
+
+        game, state, views = await tables.compute(job, "setting up the table took too long: try a smaller one")
+        table = tables.add(game, key, state, views)
+        seat = game.humans[0]
+        if table.runner is not None:
+            await tables.settle(table, settings.act_seconds)
+        view = await current_view(table, seat, False)
+        return answer(table, view, seat=seat, token=game.tokens[seat])
 
     async def view(request: Request):
-        table = table_of(request)
-        return JSONResponse(table.view(probabilities=request.query_params.get("probabilities") == "1"))
+        table, seat = locate(request)
+        return answer(table, await current_view(table, seat, query_flag(request, "probabilities")))
 
     async def act(request: Request):
-        table = table_of(request)
-        data = await body(request)
-        table.act(str(data.get("action", "")))
-        return JSONResponse(table.view(probabilities=bool(data.get("probabilities"))))
+        def parse(data: dict[str, Any]):
+            action = text_field(data, "action", limit=1000)
+            return lambda game, seat: game.act(action, seat)
+
+        return await move(request, ("action", "probabilities"), parse)
 
     async def undo(request: Request):
-        table = table_of(request)
-        data = await body(request)
-        table.undo()
-        return JSONResponse(table.view(probabilities=bool(data.get("probabilities"))))
+        return await move(request, ("probabilities",), lambda data: lambda game, seat: game.undo(seat), undo=True)
 
     async def record(request: Request):
-        table = table_of(request)
-        name = f"{table.game}-game.json"
-        return Response(json.dumps(table.record(), indent=2) + "\n", media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        table, seat = locate(request)
+        game = table.game
+        text = await tables.run(table, lambda: json.dumps(game.record(seat), indent=2) + "\n")
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{game.game}-game.json"'})
 
     async def explain(request: Request):
-        table = table_of(request)
+        table, viewer = locate(request)
         q = request.query_params
-        seat = q.get("seat")
-        lines = table.explain(card=q.get("card"), set_name=q.get("set"), seat=None if seat in (None, "") else int(seat))
-        return JSONResponse({"lines": lines})
+        card, set_name, seat = q.get("card"), q.get("set"), q.get("seat")
+        for name, value in (("card", card), ("set", set_name)):
+            if value is not None and len(value) > 40:
+                raise Refused(f"{name} is longer than 40 characters")
+        number = None if seat in (None, "") else seat_number(seat)
+        lines = await tables.run(table, lambda: table.game.explain(viewer, card=card, set_name=set_name, seat=number))
+        return JSONResponse({"lines": list(lines)})
 
     async def solve(request: Request):
-        return JSONResponse(table_of(request).verdict())
+        table, _ = locate(request)
+        return JSONResponse(await tables.run(table, table.game.verdict))
+
+    async def events(request: Request):
+        table, _ = locate(request)
+        if table.streams >= settings.max_streams:
+            raise Refused(f"this table already has {settings.max_streams} open pages: close one", 503)
+
+        async def stream():
+            table.streams += 1
+            try:
+                last = None
+                while True:
+                    changed = table.changed
+                    if table.closed is not None:
+                        yield f"event: closed\ndata: {json.dumps({'error': table.closed})}\n\n"
+                        return
+                    status = table.status()
+                    if status != last:
+                        yield f"data: {json.dumps(status)}\n\n"
+                        last = status
+                    try:
+                        await asyncio.wait_for(changed.wait(), settings.ping_seconds)
+                    except TimeoutError:
+                        yield ": ping\n\n"
+            finally:
+                table.streams -= 1
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def table_page(request: Request):
+        if len(request.path_params["gid"]) > 64:
+            return error("no such table", 404)
+        return page()
+
+    async def not_found(request: Request, exc: Exception):
+        status = getattr(exc, "status_code", 404)
+        message = "this address does not take that method" if status == 405 else "no such address"
+        return error(message, status)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        sweeper = asyncio.get_running_loop().create_task(tables.sweeper())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            tables.stop()
 
     routes = [
         Route("/", index),
+        Route("/t/{gid}", table_page),
+        Route("/t/{gid}/{token}", table_page),
         Route("/static/{name}", asset),
-        Route("/api/games", handler(list_games)),
-        Route("/api/new", handler(new), methods=["POST"]),
-        Route("/api/view/{gid}", handler(view)),
-        Route("/api/act/{gid}", handler(act), methods=["POST"]),
-        Route("/api/undo/{gid}", handler(undo), methods=["POST"]),
-        Route("/api/record/{gid}", handler(record)),
-        Route("/api/explain/{gid}", handler(explain)),
-        Route("/api/solve/{gid}", handler(solve)),
+        Route("/rules/{game}", rules),
+        Route("/api/games", endpoint(list_games)),
+        Route("/api/new", endpoint(new), methods=["POST"]),
+        Route("/api/view/{gid}", endpoint(view)),
+        Route("/api/act/{gid}", endpoint(act), methods=["POST"]),
+        Route("/api/undo/{gid}", endpoint(undo), methods=["POST"]),
+        Route("/api/record/{gid}", endpoint(record)),
+        Route("/api/explain/{gid}", endpoint(explain)),
+        Route("/api/solve/{gid}", endpoint(solve)),
+        Route("/api/events/{gid}", endpoint(events)),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
+    return Guard(app, Hosts(settings.allow_hosts))
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Run the web table until interrupted."""
+# -- serving ----------------------------------------------------------------------------------------
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, before anything is printed; :class:`WebError` in plain words if it cannot be."""
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError):
+        raise WebError(f"cannot listen on {host!r}: not an address or a known name of this machine") from None
+    family, kind, proto, _, address = next((i for i in infos if i[0] == socket.AF_INET), infos[0])
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as err:
+        sock.close()
+        reasons = {errno.EADDRINUSE: "the port is in use (another server?): choose another with --port",
+                   errno.EACCES: "permission denied: ports below 1024 need privileges, choose another with --port",
+                   errno.EADDRNOTAVAIL: "that address is not one of this machine's"}
+        reason = reasons.get(err.errno or 0, err.strerror or "refused by the system")
+        raise WebError(f"cannot listen on {host}:{port}: {reason}") from None
+    return sock
+
+
+def machine_names() -> tuple[str, ...]:
+    """This machine's names (for a server listening on every address)."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    return tuple(sorted(n for n in names if n))
+
+
+def server(app, settings: Settings):
+    """A uvicorn server for ``app`` with the limits of ``settings`` (h11, with the header timeout)."""
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(app, http=header_timeout_protocol(settings.header_seconds), ws="none", lifespan="on",
+                            log_level="warning", timeout_keep_alive=5, limit_concurrency=settings.max_connections,
+                            timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
+                            h11_max_incomplete_event_size=16 * 1024)
+    return uvicorn.Server(config)
 
 
-__all__ = ["create_app", "serve"]
+def serve(sock: socket.socket, host: str, settings: Settings | None = None) -> None:
+    """Serve the web table on a socket bound to ``host`` (:func:`listen`) until interrupted.
+
+    Besides its own addresses and ``settings.allow_hosts``, the server answers
+    to ``host``; bound to every address (``0.0.0.0``, ``::``), to the machine's
+    names (:func:`machine_names`).
+    """
+    settings = settings or Settings()
+    extra = machine_names() if host in WILDCARDS else (host,)
+    settings = replace(settings, allow_hosts=(*settings.allow_hosts, *extra))
+    server(create_app(settings), settings).run(sockets=[sock])
+
+
+__all__ = ["Settings", "create_app", "listen", "serve", "server", "machine_names", "read_json",
+           "new_game_arguments", "Refused"]

@@ -1,55 +1,142 @@
-// The web table. It draws what the server says and sends the person's choices back;
-// every rule, legal move and fact comes from the quaternity_cp library on the server.
+// The web table. It draws what the server says and sends the person's choices back; every rule,
+// legal move and fact comes from the quaternity_cp library on the server (the view's keys:
+// status, log, table, hand, result, legend, ...). No game is known here by name: the page lays out
+// a card table when the seats hold cards, and puts the game's picture on the table otherwise.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  let catalogue = {};
-  let gid = null;
-  let view = null;
-  let chosenCell = null; // Quarto: the cell picked before the piece to give
+  const SPEEDS = { slow: 1800, normal: 900, fast: 300, instant: 0 }; // pause before another player's move (ms)
+  const PALETTE = ["#b3261e", "#1f5fae", "#2e7d32", "#8e44ad", "#c25e00", "#00838f", "#ad1457", "#5d6d1e"];
 
+  const S = {
+    catalogue: {},
+    id: null, token: null, seat: null,
+    view: null,        // the view drawn
+    target: null,      // the newest view received (drawn once the moves before it are shown)
+    shown: [],         // the log entries on the page
+    pending: 0,        // requests that change the table, in flight
+    revealing: false,  // showing other players' moves one at a time
+    refreshing: false, again: false,
+    thinking: null,    // the seat the server says is thinking
+    events: null, closed: false,
+    askSeat: null, chosenCell: null, lastShownAt: 0, wake: null,
+    links: null,       // seat -> link, for the person who made the table
+  };
+
+  // -- small helpers ---------------------------------------------------------------------
   function node(tag, cls, text) {
     const n = document.createElement(tag);
     if (cls) n.className = cls;
-    if (text !== undefined) n.textContent = text;
+    if (text !== undefined && text !== null) n.textContent = text;
     return n;
   }
+  const setOf = (card) => String(card).replace(/\d+$/, "");
+  function colourOf(set) {
+    let h = 0;
+    if (/^[A-Z]$/.test(set)) h = set.charCodeAt(0) - 65;
+    else for (const ch of set) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+    return PALETTE[h % PALETTE.length];
+  }
+  function card(name, cls) {
+    const c = node("span", "card " + (cls || ""));
+    c.dataset.card = name;
+    c.style.setProperty("--suit", colourOf(setOf(name)));
+    c.appendChild(node("span", "card-set", setOf(name)));
+    c.appendChild(node("span", "card-name", name));
+    return c;
+  }
+  const shortName = (name) => String(name).replace(/\s*\([^)]*\)$/, "");
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  const speed = () => SPEEDS[$("speed").value] ?? SPEEDS.normal;
+  function sleep(ms) {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() { clearTimeout(t); S.wake = null; resolve(); }
+      S.wake = done;
+    });
+  }
 
-  async function api(path, options) {
-    document.body.dataset.busy = "1";
+  // -- talking to the server ----------------------------------------------------------------
+  class TableError extends Error {
+    constructor(message, status) { super(message); this.status = status; }
+  }
+  function words(status, data) {
+    if (data && typeof data.error === "string" && data.error && !/^internal error/i.test(data.error)) return data.error;
+    if (status === 403) return "This link does not open a seat at this table.";
+    if (status === 404 || status === 410) return "This table is no longer open (it was closed, or the server restarted).";
+    if (status === 413) return "That request is too large for the table.";
+    return "The table could not do that just now. Reload the page to see the game as it is.";
+  }
+  async function call(path, method, body) {
+    const headers = {};
+    if (S.token) headers["X-Seat-Token"] = S.token;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let res;
     try {
-      const res = await fetch(path, options);
-      const data = await res.json();
-      if (!res.ok) throw new Error(data.error || res.statusText);
-      $("error").hidden = true;
-      return data;
+      res = await fetch(path, { method: method || "GET", headers, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) {
-      $("error").textContent = String(err.message || err);
-      $("error").hidden = false;
-      throw err;
+      throw new TableError("The connection to the table was lost. Is the server still running?", 0);
+    }
+    let data = null;
+    try { data = await res.json(); } catch (err) { data = null; }
+    if (!res.ok || data === null) throw new TableError(words(res.status, data), res.status);
+    return data;
+  }
+  const tableUrl = (route, query) => {
+    const q = new URLSearchParams(query || {});
+    if (S.token) q.set("token", S.token);
+    const qs = q.toString();
+    return "/api/" + route + "/" + encodeURIComponent(S.id) + (qs ? "?" + qs : "");
+  };
+  const withProbabilities = () => ($("probabilities").checked ? { probabilities: "1" } : {});
+
+  // one change to the table at a time: a second click while a request runs is ignored
+  async function run(task) {
+    if (S.pending || S.revealing || S.closed) return;
+    S.pending++;
+    sync();
+    let failed = null;
+    try {
+      await task();
+      hideError();
+    } catch (err) {
+      failed = err;
     } finally {
-      document.body.dataset.busy = "0";
+      S.pending--;
+      sync();
+    }
+    if (failed) {
+      showError(failed);
+      if (failed.status === 404 || failed.status === 410) closeTable(failed.message);
+      else if (S.id && failed.status && failed.status < 500) refresh();
     }
   }
-  const post = (path, data) => api(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                           body: JSON.stringify(data || {}) });
+  function showError(err) {
+    const box = S.id ? $("error") : $("setup-error");
+    box.textContent = err instanceof TableError ? err.message : "Something went wrong on this page; reload it to go on.";
+    box.hidden = false;
+  }
+  function hideError() { $("error").hidden = true; $("setup-error").hidden = true; }
 
-  // -- setting up a game: the form is built from each game's metadata (/api/games) ---------------
-  const spec = () => catalogue[$("game").value] || { options: [], agents: [], min_players: 2 };
-  const fieldId = (name) => name.replace(/_/g, "-");
+  // -- the setup form: built from each game's metadata (/api/games) ------------------------------
+  const spec = () => S.catalogue[$("game").value] || { options: [], agents: [], min_players: 2, max_players: 2 };
+  const fieldId = (name) => "opt-" + name.replace(/_/g, "-");
 
   function fillSetup() {
     const game = $("game");
     game.innerHTML = "";
-    Object.keys(catalogue).forEach((name) => game.appendChild(new Option(name, name)));
+    Object.keys(S.catalogue).forEach((name) => game.appendChild(new Option(name, name)));
     fillOptions();
   }
 
   function fillOptions() {
+    const s = spec();
+    $("game-about").textContent = s.description || "";
+    $("rules-link").href = rulesUrl($("game").value);
     const box = $("options");
     box.innerHTML = "";
-    spec().options.forEach((o) => {
-      const label = node("label", o.type === "bool" ? "check" : "");
+    s.options.forEach((o) => {
+      const label = node("label", o.type === "bool" ? "check" : "row");
       let input;
       if (o.choices) {
         input = node("select");
@@ -57,217 +144,800 @@
       } else {
         input = node("input");
         input.type = o.type === "bool" ? "checkbox" : o.type === "int" ? "number" : "text";
-        if (o.min !== undefined) input.min = String(o.min);
-        if (o.max !== undefined) input.max = String(o.max);
+        if (o.min !== undefined && o.min !== null) input.min = String(o.min);
+        if (o.max !== undefined && o.max !== null) input.max = String(o.max);
+        if (o.type === "int") input.inputMode = "numeric";
       }
       input.id = fieldId(o.name);
-      input.title = o.help;
+      input.dataset.option = o.name;
+      if (o.help) input.title = o.help;
       if (o.type === "bool") input.checked = !!o.default; else input.value = String(o.default);
       if (o.type === "bool") { label.appendChild(input); label.appendChild(document.createTextNode(" " + o.label)); }
       else { label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(input); }
-      if (o.name === spec().players_option) input.addEventListener("change", refreshSeats);
+      if (o.name === s.players_option) input.addEventListener("input", fillSeats);
       box.appendChild(label);
     });
-    refreshSeats();
-  }
-
-  function optionValues() {
-    const out = {};
-    spec().options.forEach((o) => {
-      const input = $(fieldId(o.name));
-      out[o.name] = o.type === "bool" ? input.checked : o.type === "int" ? parseInt(input.value, 10) : input.value;
-    });
-    return out;
+    fillSeats();
   }
 
   function seatCount() {
     const s = spec();
     if (!s.players_option) return s.min_players;
-    const n = parseInt($(fieldId(s.players_option)).value, 10) || s.min_players;
-    return Math.max(s.min_players, Math.min(s.max_players, n));
+    const n = parseInt($(fieldId(s.players_option)).value, 10);
+    const most = Math.min(s.max_players, optionMax(s.players_option) ?? s.max_players);
+    return Math.max(s.min_players, Math.min(most, Number.isFinite(n) ? n : s.min_players));
+  }
+  function optionMax(name) {
+    const o = spec().options.find((x) => x.name === name);
+    return o && o.max !== undefined && o.max !== null ? o.max : null;
   }
 
-  function refreshSeats() {
+  function fillSeats() {
     const s = spec();
-    const word = (s.seat_label || "seat") + " ";
-    const n = seatCount();
-    const human = $("human");
-    const keep = human.value;
-    human.innerHTML = "";
-    for (let i = 0; i < n; i++) human.appendChild(new Option(word + i, String(i)));
-    human.value = keep && parseInt(keep, 10) < n ? keep : "0";
-    const box = $("agents");
-    const previous = {};
-    box.querySelectorAll("select").forEach((sel) => { previous[sel.dataset.seat] = sel.value; });
-    box.querySelectorAll("label").forEach((l) => l.remove());
+    const word = s.seat_label || "seat";
+    const list = $("seat-list");
+    const before = {};
+    list.querySelectorAll("select").forEach((sel) => { before[sel.dataset.seat] = sel.value; });
+    list.innerHTML = "";
     const agents = s.agents || [];
     const preferred = agents.includes(s.default_agent) ? s.default_agent : agents[0];
-    for (let i = 0; i < n; i++) {
-      if (String(i) === human.value) continue;
-      const label = node("label", "", word + i + " ");
+    for (let i = 0; i < seatCount(); i++) {
+      const label = node("label", "row seat-row");
+      label.appendChild(node("span", "", word.charAt(0).toUpperCase() + word.slice(1) + " " + i));
       const sel = node("select");
       sel.dataset.seat = String(i);
-      agents.forEach((a) => sel.appendChild(new Option(a, a)));
-      sel.value = previous[i] && agents.includes(previous[i]) ? previous[i] : preferred;
+      sel.appendChild(new Option("a person", "person"));
+      agents.forEach((a) => sel.appendChild(new Option("agent: " + a, a)));
+      const old = before[i];
+      sel.value = old && (old === "person" || agents.includes(old)) ? old : i === 0 ? "person" : preferred;
       label.appendChild(sel);
-      box.appendChild(label);
+      list.appendChild(label);
     }
   }
 
-  async function startGame(ev) {
-    if (ev) ev.preventDefault();
-    const game = $("game").value;
-    const options = optionValues();
+  function setupRequest() {
     const s = spec();
+    const options = {};
+    s.options.forEach((o) => {
+      const input = $(fieldId(o.name));
+      options[o.name] = o.type === "bool" ? input.checked : o.type === "int" ? parseInt(input.value, 10) : input.value;
+    });
     if (s.players_option) options[s.players_option] = seatCount();
+    const humans = [];
     const agents = {};
-    $("agents").querySelectorAll("select").forEach((sel) => { agents[sel.dataset.seat] = sel.value; });
-    const seed = $("seed").value === "" ? null : parseInt($("seed").value, 10);
-    const data = await post("/api/new", { game, options, human: parseInt($("human").value, 10), agents, seed });
-    gid = data.id;
-    $("explanation").textContent = "Click a card's name for why it is where the grid says; a claimed set for why it was claimed.";
-    $("verdict").hidden = true;
-    show(data);
+    $("seat-list").querySelectorAll("select").forEach((sel) => {
+      if (sel.value === "person") humans.push(parseInt(sel.dataset.seat, 10));
+      else agents[sel.dataset.seat] = sel.value;
+    });
+    const seedText = $("seed").value.trim();
+    const seed = seedText === "" ? null : parseInt(seedText, 10);
+    return { game: $("game").value, options, humans, human: humans[0], agents, seed: Number.isFinite(seed) ? seed : null };
   }
 
-  // -- drawing ---------------------------------------------------------------------------------
-  function show(data) {
-    view = data;
-    chosenCell = null;
-    document.body.dataset.game = data.game;
-    $("setup").textContent = data.setup + " — agents: " + Object.entries(data.agents).map(([s, a]) => s + ": " + a).join(", ");
-    $("board").innerHTML = data.svg;
-    const status = $("status");
-    status.className = "status" + (data.your_turn ? " your-turn" : "") + (data.over ? " over" : "");
-    status.textContent = statusText(data);
-    $("undo").disabled = !data.can_undo;
-    $("download").hidden = false;
-    $("download").href = "/api/record/" + gid;
-    const features = data.features || {};
-    $("prob-toggle").hidden = !features.probabilities;
-    $("solve").hidden = !features.verdict;
-    document.querySelectorAll(".why-section").forEach((n) => { n.hidden = !features.explain; });
-    $("probabilities").checked = !!data.probabilities;
+  async function create(request) {
+    if (!request.humans.length) throw new TableError("Choose a person for at least one seat (you).", 400);
+    const data = await call("/api/new", "POST", request);
+    enterTable(data, true);
+  }
 
+  // -- opening a table -----------------------------------------------------------------------------
+  function enterTable(data, fresh) {
+    closeEvents();
+    S.id = data.id;
+    S.seat = data.seat ?? data.human ?? 0;
+    S.token = data.token || null;
+    S.links = data.links || null;
+    S.view = null; S.target = null; S.shown = []; S.thinking = null; S.closed = false;
+    S.askSeat = null; S.chosenCell = null;
+    $("verdict").hidden = true;
+    resetExplanation();
+    if (S.links) {
+      const own = S.links[String(S.seat)];
+      if (own && location.pathname !== own) history.pushState(null, "", own);
+    }
+    const others = S.links ? Object.keys(S.links).filter((k) => k !== String(S.seat)) : [];
+    showLinks(others.length > 0 && fresh);
+    document.body.dataset.screen = "table";
+    $("setup-panel").hidden = true;
+    $("play").hidden = false;
+    $("side").hidden = false;
+    $("new-table").hidden = false;
+    if (fresh) {
+      // the agents' opening moves are shown one at a time, like every later move
+      drawTable(data, []);
+      S.view = data;
+      receive(data);
+    } else {
+      draw(data);
+    }
+    openEvents();
+  }
+
+  async function openFromUrl() {
+    const m = location.pathname.match(/^\/t\/([^/]+)(?:\/([^/]+))?\/?$/);
+    if (!m) return false;
+    S.id = decodeURIComponent(m[1]);
+    S.token = m[2] ? decodeURIComponent(m[2]) : null;
+    try {
+      const data = await call(tableUrl("view"));
+      enterTable(Object.assign({ id: S.id, token: S.token }, data, { seat: data.seat ?? data.human }), false);
+    } catch (err) {
+      S.id = null;
+      showSetup();
+      showError(err);
+    }
+    return true;
+  }
+
+  function showSetup() {
+    closeEvents();
+    S.id = null; S.token = null; S.view = null; S.target = null; S.shown = []; S.closed = false;
+    document.body.dataset.screen = "setup";
+    document.body.dataset.state = "";
+    $("setup-panel").hidden = false;
+    $("links-panel").hidden = true;
+    $("play").hidden = true;
+    $("side").hidden = true;
+    $("new-table").hidden = true;
+    $("setup").textContent = "";
+    $("rules-link").href = rulesUrl($("game").value);
+    if (location.pathname !== "/") history.pushState(null, "", "/");
+    sync();
+  }
+
+  // -- join links --------------------------------------------------------------------------------
+  function linkRows(list, withOwn) {
+    list.innerHTML = "";
+    if (!S.links) return;
+    Object.keys(S.links).sort((a, b) => a - b).forEach((seat) => {
+      const own = seat === String(S.seat);
+      if (own && !withOwn) return;
+      const url = location.origin + S.links[seat];
+      const li = node("li", "link-row");
+      li.dataset.seat = seat;
+      li.appendChild(node("span", "link-seat", (own ? "You, " : "") + seatWord() + " " + seat));
+      const input = node("input", "link-url");
+      input.type = "text";
+      input.readOnly = true;
+      input.value = url;
+      input.setAttribute("aria-label", "link to " + seatWord() + " " + seat);
+      input.addEventListener("focus", () => input.select());
+      const copy = node("button", "copy", "Copy");
+      copy.type = "button";
+      copy.addEventListener("click", () => copyText(input, copy));
+      li.appendChild(input);
+      li.appendChild(copy);
+      list.appendChild(li);
+    });
+  }
+  function showLinks(open) {
+    const several = S.links && Object.keys(S.links).length > 1;
+    $("invite").hidden = !several;
+    if (several) linkRows($("invite-links"), true);
+    if (open) {
+      linkRows($("links"), true);
+      $("links-panel").hidden = false;
+    } else {
+      $("links-panel").hidden = true;
+    }
+  }
+  async function copyText(input, button) {
+    let ok = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(input.value); ok = true; }
+    } catch (err) { ok = false; }
+    if (!ok) {
+      input.focus();
+      input.select();
+      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+    }
+    button.textContent = ok ? "Copied" : "Select and copy";
+    setTimeout(() => { button.textContent = "Copy"; }, 1800);
+  }
+  const seatWord = () => ((S.view && S.view.seat_label) || spec().seat_label || "seat");
+
+  // -- events: every browser at the table hears of every change at once ---------------------------
+  function openEvents() {
+    if (!S.id || typeof EventSource === "undefined") return;
+    const source = new EventSource(tableUrl("events"));
+    S.events = source;
+    source.onmessage = (ev) => {
+      let data = null;
+      try { data = JSON.parse(ev.data); } catch (err) { return; }
+      if (!data || S.events !== source) return;
+      S.thinking = data.thinking ?? null;
+      const known = S.target ? S.target.version : undefined;
+      if (data.version !== undefined && data.version !== known) refresh();
+      else sync();
+    };
+    source.addEventListener("closed", (ev) => {
+      let text = "";
+      try { text = JSON.parse(ev.data).error || ""; } catch (err) { text = ""; }
+      closeTable(text || "This table was closed after a long time without a move.");
+    });
+    source.onerror = () => {
+      // the browser reconnects by itself; when it gives up, ask the table how it is
+      if (source.readyState === EventSource.CLOSED && S.events === source) { S.events = null; refresh(); }
+    };
+  }
+  function closeEvents() {
+    if (S.events) S.events.close();
+    S.events = null;
+  }
+  function closeTable(message) {
+    closeEvents();
+    S.closed = true;
+    S.thinking = null;
+    $("status").textContent = message;
+    document.body.dataset.state = "closed";
+    sync();
+  }
+
+  async function refresh() {
+    if (!S.id || S.closed) return;
+    if (S.refreshing) { S.again = true; return; }
+    S.refreshing = true;
+    sync();
+    try {
+      do {
+        S.again = false;
+        receive(await call(tableUrl("view", withProbabilities())));
+      } while (S.again);
+    } catch (err) {
+      if (err.status === 404 || err.status === 410) closeTable(err.message);
+      else if (err.status === 0) showError(err);
+    } finally {
+      S.refreshing = false;
+      sync();
+    }
+  }
+
+  // -- receiving views: other players' moves are shown one at a time -----------------------------
+  const sameMove = (a, b) => a.move === b.move && a.seat === b.seat;
+  function extends_(shown, log) {
+    return log.length >= shown.length && shown.every((e, i) => sameMove(e, log[i]));
+  }
+  function receive(v) {
+    if (S.target && v.version !== undefined && S.target.version !== undefined && v.version < S.target.version) return;
+    S.target = v;
+    if (v.thinking !== undefined) S.thinking = v.thinking;
+    if (S.revealing) return; // the running reveal goes on to this view
+    if (S.view && extends_(S.shown, v.log) && v.log.length > S.shown.length) reveal();
+    else draw(v);
+  }
+
+  async function reveal() {
+    S.revealing = true;
+    sync();
+    try {
+      for (;;) {
+        const t = S.target;
+        if (!extends_(S.shown, t.log) || S.shown.length >= t.log.length) break;
+        const e = t.log[S.shown.length];
+        if (!isMine(e)) {
+          const wait = speed() - (Date.now() - S.lastShownAt);
+          if (wait > 0) {
+            markThinking(e.seat);
+            await sleep(wait);
+            if (S.target !== t && !extends_(S.shown, S.target.log)) break;
+          }
+        }
+        addMove(e, t);
+      }
+    } finally {
+      S.revealing = false;
+      draw(S.target);
+    }
+  }
+  const isMine = (e) => (e.you !== undefined ? e.you : e.seat === S.seat);
+
+  // -- drawing ---------------------------------------------------------------------------------------
+  function names(v) {
+    if (Array.isArray(v.names)) return v.names;
+    const players = v.players || [];
+    return players.map((p, i) => (i === S.seat ? "You" : p.charAt(0).toUpperCase() + p.slice(1)
+      + (v.agents && v.agents[i] ? " (" + v.agents[i] + ")" : "")));
+  }
+  function seatsOf(v) {
+    if (Array.isArray(v.table)) return v.table;
+    const n = names(v);
+    return n.map((name, seat) => ({ seat, name, cards: null, claimed: Object.keys(v.claimed || {}).filter((s) => v.claimed[s] === seat),
+                                    score: (v.scores || [])[seat] }));
+  }
+  const cardsLayout = (v) => seatsOf(v).some((t) => t.cards !== null && t.cards !== undefined) || Array.isArray(v.hand);
+  const humans = (v) => (Array.isArray(v.humans) ? v.humans : [v.human ?? S.seat]);
+
+  function thinkingSeat() {
+    const v = S.view;
+    if (!v || v.over || S.closed) return null;
+    if (S.thinking !== null && S.thinking !== undefined) return S.thinking;
+    if (v.thinking !== null && v.thinking !== undefined) return v.thinking;
+    if (!v.your_turn && v.to_move !== null && v.to_move !== undefined && !humans(v).includes(v.to_move)) return v.to_move;
+    return null;
+  }
+
+  function draw(v) {
+    S.view = v;
+    S.target = v;
+    S.shown = v.log.slice();
+    drawTable(v, v.log);
+  }
+
+  function drawTable(v, log) {
+    S.seat = v.seat ?? v.human ?? S.seat;
+    document.body.dataset.layout = cardsLayout(v) ? "cards" : "board";
+    $("setup").textContent = v.setup || "";
+    if (v.links) { S.links = v.links; showLinks(!$("links-panel").hidden); }
+    if (typeof v.error === "string" && v.error) showError(new TableError(v.error, 200));
+    $("rules-link").href = v.rules || rulesUrl(v.game);
+    const board = $("board");
+    board.innerHTML = v.svg || "";
+    const slot = cardsLayout(v) ? $("board-home") : $("board-slot");
+    if (board.parentElement !== slot) slot.appendChild(board);
+    makeKeyboardUsable(board);
+    $("board-title").textContent = cardsLayout(v) ? (v.classic ? "What you know" : "What everyone knows") : "Pieces";
+    drawLegend(v);
+    drawSeats(v);
+    drawActions(v);
+    drawLog(log);
+    drawEnd(v);
+    const features = v.features || {};
+    $("prob-toggle").hidden = !features.probabilities;
+    $("probabilities").checked = !!v.probabilities;
+    $("solve").hidden = !features.verdict || v.over;
+    $("why-panel").hidden = !features.explain;
+    $("download").href = tableUrl("record");
+    $("end-download").href = tableUrl("record");
+    sync();
+  }
+
+  function drawLegend(v) {
+    const list = $("legend");
+    list.innerHTML = "";
+    (v.legend || []).forEach((item) => {
+      const li = node("li");
+      li.appendChild(node("span", "mark", item.mark));
+      li.appendChild(node("span", "meaning", item.meaning));
+      list.appendChild(li);
+    });
+    list.hidden = !list.children.length;
+  }
+
+  // what the picture says each seat must hold (face up on the table)
+  function knownCards(seat) {
+    return Array.from($("board").querySelectorAll('[data-state="forced"][data-seat="' + seat + '"]'))
+      .map((e) => e.dataset.card);
+  }
+
+  function drawSeats(v) {
+    const around = $("seats-around");
+    around.innerHTML = "";
+    const seats = seatsOf(v);
+    const n = seats.length;
+    const mine = seats.find((t) => t.seat === S.seat);
+    const lastSeat = v.log.length ? v.log[v.log.length - 1].seat : null;
+    for (let k = 1; k < n; k++) {
+      const t = seats[(seats.indexOf(mine) + k) % n] || seats[k];
+      around.appendChild(plate(v, t, lastSeat));
+    }
+    const me = $("me");
+    me.innerHTML = "";
+    if (mine) me.appendChild(plate(v, mine, lastSeat));
+  }
+
+  function plate(v, t, lastSeat) {
+    const own = t.seat === S.seat;
+    const box = node("div", "plate" + (own ? " own" : ""));
+    box.dataset.seat = String(t.seat);
+    if (!v.over && v.to_move === t.seat) box.classList.add("turn");
+    if (t.seat === lastSeat) box.classList.add("acted");
+    const head = node("div", "plate-head");
+    head.appendChild(node("span", "plate-name", own ? "You" : t.name));
+    if (!own && humans(v).includes(t.seat)) head.appendChild(node("span", "tag", "person"));
+    const score = t.score ?? (v.scores || [])[t.seat];
+    if (score !== undefined && score !== null) head.appendChild(node("span", "plate-score", plural(score, "point")));
+    head.appendChild(node("span", "thinking", "thinking"));
+    box.appendChild(head);
+    if (cardsLayout(v)) {
+      const hand = node("div", own ? "hand" : "backs");
+      const faceUp = own && Array.isArray(v.hand) && v.hand.length ? v.hand : knownCards(t.seat);
+      faceUp.forEach((c) => hand.appendChild(card(c, own ? "" : "small")));
+      const count = t.cards ?? faceUp.length;
+      const hidden = Math.max(0, count - faceUp.length);
+      for (let i = 0; i < Math.min(hidden, own ? 16 : 10); i++) hand.appendChild(node("span", "back" + (own ? "" : " small")));
+      if (hidden > (own ? 16 : 10)) hand.appendChild(node("span", "more", "+" + (hidden - (own ? 16 : 10))));
+      box.appendChild(hand);
+      const facts = [plural(count, "card")];
+      if (faceUp.length && hidden && !(own && v.hand && v.hand.length)) facts.push(faceUp.length + " known");
+      box.appendChild(node("div", "plate-count", facts.join(", ")));
+    }
+    const claimed = t.claimed || [];
+    if (claimed.length) {
+      const chips = node("div", "chips");
+      claimed.forEach((s) => {
+        const chip = node("button", "chip", "set " + s);
+        chip.type = "button";
+        chip.dataset.set = s;
+        chip.style.setProperty("--suit", colourOf(s));
+        chip.title = "Why was set " + s + " claimed?";
+        chip.addEventListener("click", () => explain("set=" + encodeURIComponent(s)));
+        chips.appendChild(chip);
+      });
+      box.appendChild(chips);
+    }
+    if (!own) box.addEventListener("click", (ev) => {
+      if (ev.target.closest("button")) return;
+      if (questionsBySeat().has(t.seat)) { S.askSeat = t.seat; drawAsk(S.view); }
+    });
+    return box;
+  }
+
+  function markThinking(seat) {
+    document.querySelectorAll(".plate.thinking-now").forEach((p) => p.classList.remove("thinking-now"));
+    const p = document.querySelector('.plate[data-seat="' + seat + '"]');
+    if (p) p.classList.add("thinking-now");
+    const name = p ? p.querySelector(".plate-name").textContent : seatWord() + " " + seat;
+    $("status").textContent = name + " is thinking…";
+  }
+
+  // the move list and the narration
+  function drawLog(log) {
+    const list = $("moves");
+    list.innerHTML = "";
+    log.forEach((e) => list.appendChild(moveItem(e)));
+    markLast();
+  }
+  function moveItem(e) {
+    const li = node("li", isMine(e) ? "you" : "");
+    li.dataset.seat = String(e.seat);
+    li.appendChild(node("span", "say", e.text || e.move));
+    if (e.text) li.appendChild(node("code", "notation", e.move));
+    return li;
+  }
+  function markLast() {
+    const list = $("moves");
+    list.querySelectorAll("li.last").forEach((li) => li.classList.remove("last"));
+    const last = list.lastElementChild;
+    if (last) {
+      last.classList.add("last");
+      const box = list.parentElement;
+      if (box.scrollHeight > box.clientHeight) box.scrollTop = box.scrollHeight;
+    }
+    const say = last ? last.querySelector(".say").textContent : "";
+    $("narration").textContent = say;
+    $("narration").hidden = !say;
+    document.querySelectorAll(".plate.acted").forEach((p) => p.classList.remove("acted"));
+    if (last) {
+      const p = document.querySelector('.plate[data-seat="' + last.dataset.seat + '"]');
+      if (p) p.classList.add("acted");
+    }
+  }
+  function addMove(e) {
+    S.shown.push(e);
+    $("moves").appendChild(moveItem(e));
+    markLast();
+    document.querySelectorAll(".plate.thinking-now").forEach((p) => p.classList.remove("thinking-now"));
+    S.lastShownAt = Date.now();
+  }
+
+  // -- the person's moves -----------------------------------------------------------------------------
+  function questionsBySeat() {
+    const bySeat = new Map();
+    $("board").querySelectorAll("[data-legal][data-action][data-card][data-seat]").forEach((e) => {
+      const seat = parseInt(e.dataset.seat, 10);
+      if (!bySeat.has(seat)) bySeat.set(seat, []);
+      bySeat.get(seat).push({ card: e.dataset.card, action: e.dataset.action });
+    });
+    return bySeat;
+  }
+
+  function drawActions(v) {
     const answers = $("answers");
     answers.innerHTML = "";
-    (data.answers || []).forEach((a) => {
-      const b = node("button", "", a.answer === "yes" ? "Yes, I have it" : "No");
-      b.dataset.action = a.text;
+    const asked = v.pending ? (String(v.pending).match(/:([^:?]+)\?$/) || [])[1] : null;
+    (v.answers || []).forEach((a) => {
+      const yes = a.answer === "yes";
+      const label = yes ? (asked ? "Yes, I have " + asked : "Yes") : (asked ? "No, I don't have " + asked : "No");
+      const b = actButton(label, a.text, yes ? "yes" : "no");
       b.dataset.answer = a.answer;
-      b.addEventListener("click", () => act(a.text));
       answers.appendChild(b);
     });
     const decl = $("declarations");
     decl.innerHTML = "";
-    (data.declarations || []).forEach((d) => {
-      const b = node("button", "", "Declare set " + d.set);
-      b.dataset.action = d.text;
-      b.addEventListener("click", () => act(d.text));
-      decl.appendChild(b);
+    (v.declarations || []).forEach((d) => {
+      decl.appendChild(actButton(d.label || (v.classic ? "Put down set " : "Declare set ") + d.set, d.text, "declare"));
     });
-    $("hint").textContent = hintText(data);
-
-    const log = $("log");
-    log.innerHTML = "";
-    data.log.forEach((m) => {
-      const li = node("li", m.you ? "you" : "", m.move);
-      log.appendChild(li);
-    });
-    log.scrollTop = log.scrollHeight;
+    drawAsk(v);
+    $("hint").textContent = hintText(v);
   }
 
-  function statusText(d) {
-    const names = d.players || [];
-    if (d.over) {
-      if (d.kind === "quarto") return d.status;
-      const w = d.winners || [];
-      const who = w.length ? w.map((p) => (p === d.human ? "you" : names[p])).join(", ") : "nobody";
-      return "Game over. Scores " + d.scores.join(" : ") + ". Winner" + (w.length > 1 ? "s" : "") + ": " + who + ".";
-    }
-    if (d.your_turn) {
-      if (d.kind === "quarto") return d.piece ? "Your move: place " + d.piece + ", then give a piece." : "Your move: choose the first piece to give.";
-      if (d.answers && d.answers.length) return "You are asked " + d.pending + ": answer.";
-      return "Your turn.";
-    }
-    return (names[d.to_move] || "seat " + d.to_move) + " to move.";
+  function actButton(label, action, cls) {
+    const b = node("button", "act " + (cls || ""), label);
+    b.type = "button";
+    b.dataset.action = action;
+    b.addEventListener("click", () => act(action));
+    return b;
   }
 
-  function hintText(d) {
-    if (!d.your_turn) return "";
-    if (d.kind === "quarto") {
-      if (!d.piece) return "Click a piece on the right: your opponent must place it.";
-      return "Click a tinted cell to place " + d.piece + ", then a tinted piece to give.";
+  function drawAsk(v) {
+    const box = $("ask");
+    box.innerHTML = "";
+    if (!v.your_turn || (v.answers && v.answers.length)) return;
+    const bySeat = questionsBySeat();
+    if (!bySeat.size) return;
+    const seats = seatsOf(v);
+    const order = seats.map((t) => t.seat).filter((s) => bySeat.has(s))
+      .sort((a, b) => ((a - S.seat + seats.length) % seats.length) - ((b - S.seat + seats.length) % seats.length));
+    if (!order.includes(S.askSeat)) S.askSeat = order[0];
+    const head = node("div", "ask-head");
+    head.appendChild(node("span", "", "Ask"));
+    const who = node("div", "ask-seats");
+    who.setAttribute("role", "group");
+    who.setAttribute("aria-label", "the player to ask");
+    order.forEach((seat) => {
+      const t = seats.find((x) => x.seat === seat);
+      const b = node("button", "seat-pick", t ? shortName(t.name) : seatWord() + " " + seat);
+      b.type = "button";
+      b.dataset.seat = String(seat);
+      b.setAttribute("aria-pressed", String(seat === S.askSeat));
+      b.addEventListener("click", () => { S.askSeat = seat; drawAsk(S.view); sync(); });
+      who.appendChild(b);
+    });
+    head.appendChild(who);
+    head.appendChild(node("span", "", "for"));
+    box.appendChild(head);
+    const cards = node("div", "ask-cards");
+    const target = seats.find((x) => x.seat === S.askSeat);
+    bySeat.get(S.askSeat).forEach((q) => {
+      const b = card(q.card, "ask-card");
+      const button = node("button", "card-button");
+      button.type = "button";
+      button.dataset.action = q.action;
+      button.dataset.card = q.card;
+      button.dataset.seat = String(S.askSeat);
+      button.setAttribute("aria-label", "Ask " + (target ? target.name : "seat " + S.askSeat) + " for " + q.card);
+      button.appendChild(b);
+      button.addEventListener("click", () => act(q.action));
+      cards.appendChild(button);
+    });
+    box.appendChild(cards);
+    document.querySelectorAll(".plate").forEach((p) => {
+      p.classList.toggle("askable", bySeat.has(parseInt(p.dataset.seat, 10)));
+      p.classList.toggle("asked", parseInt(p.dataset.seat, 10) === S.askSeat);
+    });
+  }
+
+  function hintText(v) {
+    if (!v.your_turn) return "";
+    if (Array.isArray(v.moves)) { // a board game: cells and pieces in the picture
+      if (!v.piece) return "Choose the piece your opponent must place: click it under “Pieces left”.";
+      return S.chosenCell ? "Now click the piece to give." : "Click a tinted cell to place " + v.piece + ", then the piece to give.";
     }
-    if (d.questions) return "Click a tinted cell: you ask that seat for that card." + (d.classic ? " (★ marks your cards.)" : "");
+    if (v.answers && v.answers.length) return "";
+    if (questionsBySeat().size) return "Choose a player and the card to ask for (or click a tinted square in the grid).";
+    if (v.declarations && v.declarations.length) return "";
     return "";
   }
 
-  // -- acting ------------------------------------------------------------------------------------
-  async function act(action) {
-    show(await post("/api/act/" + gid, { action, probabilities: $("probabilities").checked }));
+  function act(action) {
+    return run(async () => {
+      const v = await call(tableUrl("act"), "POST", { action, probabilities: $("probabilities").checked });
+      S.chosenCell = null;
+      receive(v);
+    });
   }
 
-  $("board").addEventListener("click", async (ev) => {
-    if (!view) return;
-    if (view.kind === "quarto") return quartoClick(ev);
-    const legal = ev.target.closest("[data-legal][data-action]");
-    if (legal && view.your_turn) return act(legal.dataset.action);
-    const forced = ev.target.closest("[data-state=forced]");
-    const label = ev.target.closest(".card-label");
-    const claimed = ev.target.closest(".claimed");
-    if (forced) {
-      explain("card=" + encodeURIComponent(forced.dataset.card) + "&seat=" + forced.dataset.seat);
-    } else if (label) {
-      explain("card=" + encodeURIComponent(label.closest("[data-card]").dataset.card));
-    } else if (claimed) {
-      explain("set=" + encodeURIComponent(claimed.dataset.set));
-    }
-  });
-
-  async function explain(query) {
-    const data = await api("/api/explain/" + gid + "?" + query);
-    const box = $("explanation");
-    box.innerHTML = "";
-    data.lines.forEach((l) => box.appendChild(node("p", "", l)));
+  // clicks on the picture: a question, a Quarto cell or piece, an explanation
+  function boardClick(target) {
+    const v = S.view;
+    if (!v) return;
+    if (Array.isArray(v.moves)) return boardGameClick(target, v);
+    const legal = target.closest("[data-legal][data-action]");
+    if (legal && v.your_turn) return act(legal.dataset.action);
+    const forced = target.closest("[data-state=forced]");
+    const label = target.closest(".card-label");
+    const claimed = target.closest(".claimed");
+    if (forced) explain("card=" + encodeURIComponent(forced.dataset.card) + "&seat=" + forced.dataset.seat);
+    else if (label) explain("card=" + encodeURIComponent(label.closest("[data-card]").dataset.card));
+    else if (claimed) explain("set=" + encodeURIComponent(claimed.dataset.set));
   }
 
-  function quartoClick(ev) {
-    if (!view.your_turn) return;
-    const cell = ev.target.closest(".cell[data-legal]");
-    const piece = ev.target.closest(".left[data-legal]");
-    const moves = view.moves || [];
+  function boardGameClick(target, v) {
+    if (!v.your_turn || !canAct()) return;
+    const cell = target.closest(".cell[data-legal]");
+    const piece = target.closest(".left[data-legal]");
+    const moves = v.moves;
     if (cell) {
       const name = cell.dataset.cell;
       if (moves.includes(name)) return act(name); // the last placement: nothing left to give
-      chosenCell = name;
+      S.chosenCell = name;
       $("board").querySelectorAll(".cell.selected").forEach((c) => c.classList.remove("selected"));
       cell.classList.add("selected");
-      $("hint").textContent = "Now click the piece to give.";
+      $("hint").textContent = hintText(v);
     } else if (piece) {
       const name = piece.dataset.piece;
       if (moves.includes(name)) return act(name); // the opening choice
-      if (chosenCell && moves.includes(chosenCell + " " + name)) return act(chosenCell + " " + name);
-      $("hint").textContent = "First click a cell to place " + view.piece + ".";
+      if (S.chosenCell && moves.includes(S.chosenCell + " " + name)) return act(S.chosenCell + " " + name);
+      $("hint").textContent = "First click a cell to place " + v.piece + ".";
     }
   }
 
-  $("undo").addEventListener("click", async () => {
-    show(await post("/api/undo/" + gid, { probabilities: $("probabilities").checked }));
-  });
-  $("probabilities").addEventListener("change", async () => {
-    if (gid) show(await api("/api/view/" + gid + ($("probabilities").checked ? "?probabilities=1" : "")));
-  });
-  $("solve").addEventListener("click", async () => {
-    $("verdict").hidden = false;
-    $("verdict").textContent = "Solving…";
-    const data = await api("/api/solve/" + gid);
-    $("verdict").textContent = data.text;
-  });
-  $("new-game").addEventListener("click", () => startGame());
-  $("new-form").addEventListener("submit", startGame);
-  $("game").addEventListener("change", fillOptions);
-  $("human").addEventListener("change", refreshSeats);
+  // the picture's clickable parts can be reached with the keyboard too
+  function makeKeyboardUsable(board) {
+    board.querySelectorAll("[data-legal], .card-label, .claimed, [data-state=forced]").forEach((e) => {
+      e.setAttribute("tabindex", "0");
+      e.setAttribute("role", "button");
+      const what = e.dataset.action || e.dataset.cell || e.dataset.piece || e.dataset.set || e.textContent.trim();
+      if (what) e.setAttribute("aria-label", what);
+    });
+  }
 
-  api("/api/games").then((data) => { catalogue = data; fillSetup(); document.body.dataset.ready = "1"; });
+  // -- explanations, the verdict ------------------------------------------------------------------
+  let explaining = false;
+  async function explain(query) {
+    const v = S.view;
+    if (!v || !(v.features || {}).explain || explaining) return;
+    explaining = true;
+    const box = $("explanation");
+    try {
+      const q = Object.fromEntries(new URLSearchParams(query));
+      const data = await call(tableUrl("explain", q));
+      box.innerHTML = "";
+      (data.lines || []).forEach((l) => box.appendChild(node("p", "", l)));
+    } catch (err) {
+      box.innerHTML = "";
+      box.appendChild(node("p", "hint", err instanceof TableError ? err.message : "No explanation now."));
+    } finally {
+      explaining = false;
+    }
+    if (window.matchMedia("(max-width: 980px)").matches) $("why-panel").scrollIntoView({ block: "nearest" });
+  }
+  function resetExplanation() {
+    const box = $("explanation");
+    box.innerHTML = "";
+    box.appendChild(node("p", "hint", "Click a card's name in the grid (or a green square) to see why it is where the grid "
+      + "says; click a claimed set to see why it was claimed."));
+  }
+
+  let solving = false;
+  async function solve() {
+    if (solving || !S.id) return;
+    solving = true;
+    sync();
+    const box = $("verdict");
+    box.hidden = false;
+    box.textContent = "Working out the best play…";
+    try {
+      box.textContent = (await call(tableUrl("solve"))).text;
+    } catch (err) {
+      box.textContent = err instanceof TableError ? err.message : "No verdict now.";
+    } finally {
+      solving = false;
+      sync();
+    }
+  }
+
+  // -- the end of the game -------------------------------------------------------------------------
+  function drawEnd(v) {
+    const panel = $("end-panel");
+    panel.hidden = !v.over;
+    $("felt").classList.toggle("over", !!v.over);
+    if (!v.over) return;
+    const r = v.result || {};
+    $("end-title").textContent = r.you_won === true ? "You won!" : r.you_won === false ? "You lost" : "Game over";
+    panel.dataset.outcome = r.you_won === true ? "won" : r.you_won === false ? "lost" : "over";
+    $("end-text").textContent = r.text || v.status || "";
+    const hands = $("end-hands");
+    hands.innerHTML = "";
+    const n = names(v);
+    Object.keys(r.hands || {}).sort((a, b) => a - b).forEach((seat) => {
+      const row = node("div", "end-hand");
+      row.dataset.seat = seat;
+      row.appendChild(node("span", "end-name", parseInt(seat, 10) === S.seat ? "You" : n[seat] || seatWord() + " " + seat));
+      const cards = node("span", "end-cards");
+      const held = r.hands[seat];
+      if (held.length) held.forEach((c) => cards.appendChild(card(c, "small")));
+      else cards.appendChild(node("span", "hint", "no cards"));
+      row.appendChild(cards);
+      hands.appendChild(row);
+    });
+    hands.hidden = !hands.children.length;
+  }
+
+  function playAgain() {
+    const v = S.view;
+    if (!v) return;
+    const agents = Object.assign({}, v.agents || {});
+    run(() => create({ game: v.game, options: v.options, humans: humans(v), human: humans(v)[0], agents, seed: null }));
+  }
+
+  // -- enabling and disabling --------------------------------------------------------------------------
+  function canAct() { return !S.pending && !S.revealing && !S.closed && !!S.view && !!S.view.your_turn; }
+
+  function sync() {
+    const v = S.view;
+    const ready = canAct();
+    document.querySelectorAll("#actions button").forEach((b) => { b.disabled = !ready; });
+    $("board").classList.toggle("locked", !ready);
+    $("undo").disabled = !v || !v.can_undo || !!S.pending || S.revealing || S.closed;
+    $("play-again").disabled = $("end-new").disabled = !!S.pending;
+    $("start").disabled = !!S.pending;
+    $("solve").disabled = solving;
+    const thinker = S.revealing ? null : thinkingSeat();
+    document.querySelectorAll(".plate").forEach((p) => {
+      if (!S.revealing) p.classList.toggle("thinking-now", thinker !== null && p.dataset.seat === String(thinker));
+    });
+    if (v && !S.closed && !S.revealing) {
+      const name = thinker !== null ? names(v)[thinker] || seatWord() + " " + thinker : null;
+      $("status").textContent = thinker !== null && !v.your_turn ? name + " is thinking…" : statusText(v);
+    }
+    const busy = !!S.pending || S.revealing || S.refreshing || (thinker !== null && !S.closed);
+    document.body.dataset.busy = busy ? "1" : "0";
+    if (v && !S.closed) document.body.dataset.state = v.over ? "over" : v.your_turn ? "your-turn" : "waiting";
+    $("felt").classList.toggle("your-turn", !!(v && v.your_turn && !S.revealing));
+  }
+
+  function statusText(v) {
+    if (v.status) return v.status;
+    if (v.over) return "Game over.";
+    if (v.your_turn) return v.answers && v.answers.length ? "You are asked a question: answer it." : "Your turn.";
+    const n = names(v);
+    return "Waiting for " + (n[v.to_move] || seatWord() + " " + v.to_move) + ".";
+  }
+
+  function rulesUrl(game) { return "/static/rules-" + encodeURIComponent(game || "quartets") + ".html"; }
+
+  // -- wiring ----------------------------------------------------------------------------------------
+  $("board").addEventListener("click", (ev) => boardClick(ev.target));
+  $("board").addEventListener("keydown", (ev) => {
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.getAttribute("role") === "button") {
+      ev.preventDefault();
+      boardClick(ev.target);
+    }
+  });
+  $("undo").addEventListener("click", () => run(async () => {
+    receive(await call(tableUrl("undo"), "POST", { probabilities: $("probabilities").checked }));
+  }));
+  $("probabilities").addEventListener("change", () => run(async () => {
+    draw(await call(tableUrl("view", withProbabilities())));
+  }));
+  $("solve").addEventListener("click", solve);
+  $("speed").addEventListener("change", () => {
+    try { localStorage.setItem("quaternity.speed", $("speed").value); } catch (err) { /* private mode */ }
+    if (S.wake) S.wake();
+  });
+  $("new-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    run(() => create(setupRequest()));
+  });
+  $("game").addEventListener("change", fillOptions);
+  $("new-table").addEventListener("click", showSetup);
+  $("end-new").addEventListener("click", showSetup);
+  $("play-again").addEventListener("click", playAgain);
+  $("links-done").addEventListener("click", () => { $("links-panel").hidden = true; $("felt").scrollIntoView({ block: "start" }); });
+  window.addEventListener("popstate", () => { if (!openFromUrlSafe()) showSetup(); });
+  window.addEventListener("unhandledrejection", (ev) => { ev.preventDefault(); });
+
+  function openFromUrlSafe() {
+    if (!/^\/t\//.test(location.pathname)) return false;
+    openFromUrl();
+    return true;
+  }
+
+  try {
+    const saved = localStorage.getItem("quaternity.speed");
+    if (saved && SPEEDS[saved] !== undefined) $("speed").value = saved;
+    else $("speed").value = "normal";
+  } catch (err) { $("speed").value = "normal"; }
+
+  call("/api/games").then(async (data) => {
+    // every game with its options (other keys, such as limits, are not games)
+    S.catalogue = Object.fromEntries(Object.entries(data || {}).filter(([, g]) => g && Array.isArray(g.options)));
+    fillSetup();
+    if (!(await openFromUrl())) showSetup();
+    document.body.dataset.ready = "1";
+  }).catch((err) => {
+    showError(err);
+    document.body.dataset.ready = "1";
+  });
 })();

@@ -53,8 +53,7 @@
     el("first").disabled = el("prev").disabled = current === 0;
     el("next").disabled = el("last").disabled = current === last;
     list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", li.dataset.step === String(current)));
-    const cur = list.querySelector("li.current");
-    if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+    keepInView(list.querySelector("li.current"));
 
     const info = el("step-info");
     info.innerHTML = "";
@@ -98,6 +97,16 @@
       const back = node("button", "", "show all");
       back.addEventListener("click", () => { selected = null; show(current); });
       why.appendChild(back);
+    }
+  }
+
+  // scroll the move list (never the page) so that the current move shows
+  function keepInView(li) {
+    const box = list.parentElement;
+    if (!li || box.scrollHeight <= box.clientHeight) return;
+    if (li.offsetTop < box.scrollTop) box.scrollTop = li.offsetTop - 8;
+    else if (li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = li.offsetTop + li.offsetHeight - box.clientHeight + 8;
     }
   }
 

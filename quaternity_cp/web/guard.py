@@ -1,0 +1,234 @@
+"""What keeps the web table to its own pages and its own address, and slow clients from holding it.
+
+* :class:`Hosts` and :class:`Guard` (ASGI middleware): a request whose
+  ``Host`` is not one of the server's own names is refused with 421 (no DNS
+  rebinding: a page at ``evil.example`` whose name resolves to this machine is
+  not served); a request from another page (an ``Origin`` that is not the
+  server's own, or a browser's ``Sec-Fetch-Site: cross-site`` on the API) with
+  403. The server's own names: ``localhost``, ``127.0.0.1``, ``[::1]``, the
+  address the connection came in on, and the names given (the ``--host`` it
+  listens on, the machine's names when it listens on every address, and
+  ``--allow-host``), each with the port the server listens on.
+* :func:`header_timeout_protocol`: uvicorn's h11 protocol, closing a
+  connection that has not sent a whole request head within a time limit
+  (uvicorn itself waits forever for half-sent headers).
+
+This module needs the ``[web]`` extra (Starlette, uvicorn) and names no game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+#: Names every server answers to, besides the address a connection came in on.
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A ``Host`` value (``name``, ``name:port``, ``[v6]:port``) as (lower-case name, port or None); None if malformed.
+
+    >>> split_host("LocalHost:8000"), split_host("[::1]:80"), split_host("example.org")
+    (('localhost', 8000), ('::1', 80), ('example.org', None))
+    >>> split_host("a:b") is None, split_host("[::1") is None
+    (True, True)
+    """
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[1:end], value[end + 1:]
+    else:
+        name, colon, port = value.partition(":")
+        rest = colon + port
+    if not name:
+        return None
+    if not rest:
+        return name, None
+    digits = rest[1:]
+    if rest[0] != ":" or not (digits.isascii() and digits.isdigit()) or len(digits) > 5:
+        return None
+    return name, int(digits)
+
+
+class Hosts:
+    """The names a server answers to (:data:`LOOPBACK`, the connection's own address and ``names``), on its port.
+
+    An entry of ``names`` with a port (``example.org:443``) also matches a
+    ``Host`` header equal to it whatever port the server listens on (a proxy
+    in front of it).
+    """
+
+    def __init__(self, names: Iterable[str] = ()):
+        self.names = set(LOOPBACK)
+        self.exact: set[str] = set()
+        for entry in names:
+            bare_v6 = entry.count(":") > 1 and not entry.startswith("[")
+            parts = (entry.strip().lower(), None) if bare_v6 else split_host(entry)
+            if parts is None:
+                raise ValueError(f"{entry!r} is not a host name, an address or NAME:PORT")
+            self.names.add(parts[0])
+            if parts[1] is not None:
+                self.exact.add(entry.strip().lower())
+
+    def allows(self, value: str, scheme: str, local: Any) -> bool:
+        """Whether a ``Host`` value names this server for a connection on ``local`` (the ASGI ``server``)."""
+        parts = split_host(value)
+        if parts is None:
+            return False
+        if value.strip().lower() in self.exact:
+            return True
+        name, port = parts
+        local_name, local_port = (local[0], local[1]) if local else (None, None)
+        if name not in self.names and name != str(local_name).lower():
+            return False
+        if local_port is None:
+            return True
+        return (port if port is not None else (443 if scheme in ("https", "wss") else 80)) == local_port
+
+
+def origin_host(origin: str) -> tuple[str, str] | None:
+    """An ``Origin`` value as (scheme, host part); None for ``null`` or anything but http(s)."""
+    scheme, sep, rest = origin.strip().partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or not rest or "/" in rest:
+        return None
+    return scheme.lower(), rest
+
+
+class Guard:
+    """ASGI middleware: 421 for a ``Host`` that is not this server's, 403 for a request from another page.
+
+    Pages (``/``, ``/t/...``, the static files) may be opened from anywhere (a
+    join link pasted in a chat); the API (``/api/``) answers only the
+    server's own pages: a request carrying an ``Origin`` must come from one of
+    the server's own addresses, and one a browser marks ``Sec-Fetch-Site:
+    cross-site`` or ``same-site`` without an ``Origin`` is refused too.
+    """
+
+    def __init__(self, app, hosts: Hosts):
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers: dict[str, list[str]] = {}
+        for key, value in scope["headers"]:
+            headers.setdefault(key.decode("latin-1"), []).append(value.decode("latin-1"))
+        refusal = self.refusal(scope, headers)
+        if refusal is None:
+            await self.app(scope, receive, _with_headers(send, scope["path"].startswith("/api/")))
+            return
+        status, message = refusal
+        send = _with_headers(send, True)
+        body = json.dumps({"error": message}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    def refusal(self, scope, headers: dict[str, list[str]]) -> tuple[int, str] | None:
+        """(status, message) when the request must be refused, else None."""
+        scheme, local = scope.get("scheme", "http"), scope.get("server")
+        host = headers.get("host", [])
+        if len(host) != 1:
+            return 400, "the request must name the server in exactly one Host header"
+        if not self.hosts.allows(host[0], scheme, local):
+            return 421, (f"this server does not answer to the name {_short(host[0])}: open it by its own address "
+                         "(the one 'quaternity serve' printed), or start it with --allow-host NAME")
+        if not scope["path"].startswith("/api/"):
+            return None
+        origin = headers.get("origin", [])
+        if origin:
+            parts = origin_host(origin[0]) if len(origin) == 1 else None
+            if parts is None or not self.hosts.allows(parts[1], parts[0], local):
+                return 403, f"requests from other pages are refused (this one came from {_short(origin[0])})"
+            return None
+        site = headers.get("sec-fetch-site", [""])[0].lower()
+        if site in ("cross-site", "same-site"):
+            return 403, "requests from other pages are refused"
+        return None
+
+
+#: Headers of every answer: no sniffing, no framing by other pages, no address (with a seat's token) sent onwards.
+SAFETY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                  (b"content-security-policy", b"frame-ancestors 'none'"), (b"referrer-policy", b"no-referrer")]
+
+
+def _with_headers(send, api: bool):
+    """``send`` adding :data:`SAFETY_HEADERS` (and, for the API, ``Cache-Control: no-store``) to the answer."""
+
+    async def wrapped(message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", [])) + SAFETY_HEADERS
+            if api and not any(k.lower() == b"cache-control" for k, _ in headers):
+                headers.append((b"cache-control", b"no-store"))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return wrapped
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """Client text for a message: printable ASCII, shortened."""
+    clean = "".join(ch if " " <= ch <= "~" else "?" for ch in text)
+    return repr(clean if len(clean) <= limit else clean[: limit - 1] + "...")
+
+
+def header_timeout_protocol(seconds: float) -> type:
+    """uvicorn's h11 HTTP protocol, closing a connection that sends no whole request head within ``seconds``.
+
+    The clock starts when the connection opens and again when a response
+    ends; it is stopped by a complete request head (the app's own limits then
+    take over: the body's read timeout, the request's time budget). uvicorn's
+    ``timeout_keep_alive`` alone does not do this: it stops counting at the
+    first byte a client sends. When the server stops, an answer still being
+    streamed (an event stream) is cut at once instead of holding the shutdown.
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeoutProtocol(H11Protocol):
+        header_seconds = seconds
+        _header_timer: Any = None
+
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def shutdown(self) -> None:
+            cycle = getattr(self, "cycle", None)
+            super().shutdown()
+            if cycle is not None and cycle.response_started and not cycle.response_complete:
+                self.transport.close()  # an answer that never ends (an event stream) ends with the server
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            if not self.transport.is_closing():
+                self._header_timer = self.loop.call_later(self.header_seconds, self._expire)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _expire(self) -> None:
+            self._header_timer = None
+            cycle = getattr(self, "cycle", None)
+            waiting = cycle is None or cycle.response_complete  # no request of this connection being answered
+            if waiting and not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderTimeoutProtocol
+
+
+__all__ = ["LOOPBACK", "SAFETY_HEADERS", "split_host", "Hosts", "origin_host", "Guard", "header_timeout_protocol"]

@@ -1,0 +1,393 @@
+"""The tables a web server keeps: computation in a bounded worker pool, one job per table at a time, agents
+played one move at a time, every change announced, idle tables closed.
+
+* :class:`Workers`: a fixed number of daemon threads. Every computation
+  (making a game, views, moves, agents, explanations, the solver) runs there,
+  never on the event loop, so a long one delays only its own table.
+* :class:`Table`: one game (:class:`~quaternity_cp.web.session.WebGame`) with
+  its lock (an :class:`asyncio.Lock` taken on the event loop before a job is
+  queued and released when the job ends: it is never held while a request is
+  read or an answer written), its ``version`` (+1 per move or undo), the agent
+  to move, and the views of its human seats computed after every change (so a
+  page that asks for the view after an event gets it at once, even while the
+  next agent thinks).
+* :class:`Tables`: the tables by id (unguessable, ``secrets``), at most
+  ``max_tables`` (a new table closes the longest-idle one, whose players are
+  told why when they come back), closed after ``idle_seconds`` without a
+  request; every request waits at most ``request_seconds`` (:class:`TableBusy`).
+
+Nothing here knows a game: the table's game is the session's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from .session import WebGame
+
+log = logging.getLogger("quaternity_cp.web")
+
+#: What a player is told when an agent's move fails for a reason that is not theirs (the details go to the log).
+SERVER_FAULT = "something went wrong on the server"
+
+
+class TableBusy(Exception):
+    """A request that did not get its answer within the server's time budget (HTTP 503)."""
+
+
+class NoTable(LookupError):
+    """An id that names no open table: never known (404) or closed, saying why (410)."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class Workers:
+    """A fixed number of daemon threads running jobs in turn.
+
+    A job cancelled before it starts never runs; a job still running never
+    delays the process's exit (the library's own budgets end it).
+    """
+
+    def __init__(self, count: int):
+        self.count = max(1, count)
+        self.jobs: "queue.SimpleQueue[tuple[concurrent.futures.Future, Callable[[], Any]] | None]" = queue.SimpleQueue()
+        self.threads: list[threading.Thread] = []
+        self.lock = threading.Lock()
+
+    def submit(self, fn: Callable[[], Any]) -> concurrent.futures.Future:
+        """Queue ``fn``; its future."""
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        with self.lock:
+            if len(self.threads) < self.count:
+                thread = threading.Thread(target=self._work, name=f"quaternity-web-{len(self.threads)}", daemon=True)
+                self.threads.append(thread)
+                thread.start()
+        self.jobs.put((future, fn))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            item = self.jobs.get()
+            if item is None:
+                return
+            future, fn = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn()
+            except BaseException as err:  # handed to the waiting request, which answers it
+                future.set_exception(err)
+            else:
+                future.set_result(result)
+
+    def stop(self) -> None:
+        """Let every thread end after its current job."""
+        with self.lock:
+            for _ in self.threads:
+                self.jobs.put(None)
+            self.threads = []
+
+
+def snapshot(game: WebGame) -> tuple[int, int | None, bool]:
+    """(version, the agent to move or None, whether the game is over): read under the table's lock."""
+    return game.version, game.agent_to_move(), game.state.is_terminal()
+
+
+class Table:
+    """One open table: the game, its lock, what the event streams report, the latest views of its seats."""
+
+    def __init__(self, key: str, game: WebGame, state: tuple[int, int | None, bool], views: dict):
+        self.key = key
+        self.game = game
+        self.lock = asyncio.Lock()
+        self.touched = time.monotonic()
+        self.closed: str | None = None  # why, once closed
+        self.version, self.to_play, self.over = state
+        self.error: str | None = None  # why the agents stopped, until the next human move
+        self.runner: asyncio.Task | None = None  # plays the agents, one move per job
+        self.changed = asyncio.Event()  # set (and replaced) on every change
+        self.views: dict[tuple[int, bool], tuple[int, dict]] = views  # (seat, probabilities) -> (version, view)
+        self.probabilities: dict[int, bool] = {}  # what each seat asked for last
+        self.pending: tuple[int, int | None, bool] | None = None  # the last job's snapshot, until applied
+        self.streams = 0
+
+    @property
+    def thinking(self) -> int | None:
+        """The agent seat being played now, or None."""
+        return self.to_play if self.runner is not None else None
+
+    def status(self) -> dict[str, Any]:
+        """What an event stream sends: ``version``, ``thinking``, ``over`` and, when the agents stopped, ``error``."""
+        out: dict[str, Any] = {"version": self.version, "thinking": self.thinking, "over": self.over}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+    def notify(self) -> None:
+        """Wake every event stream and waiter."""
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+    # -- in a worker, under the lock ---------------------------------------------------
+    def render(self, seat: int, probabilities: bool) -> dict[str, Any]:
+        """The view of ``seat`` (the game's, plus the table's id and, for the first human seat, the join links)."""
+        return render(self.game, self.key, seat, probabilities)
+
+    def refresh(self) -> None:
+        """Compute the view of every human seat (as each asked for it last) for the game's current version."""
+        for seat in self.game.humans:
+            probabilities = self.probabilities.get(seat, False)
+            self.views[seat, probabilities] = (self.game.version, self.render(seat, probabilities))
+
+    def cached(self, seat: int, probabilities: bool) -> dict | None:
+        """The view of ``seat`` at the current version if already computed, else None."""
+        entry = self.views.get((seat, probabilities))
+        return entry[1] if entry is not None and entry[0] == self.version else None
+
+
+def render(game: WebGame, key: str, seat: int, probabilities: bool) -> dict[str, Any]:
+    """The view of ``seat`` at the table ``key`` (the join links in the view of the first human seat)."""
+    data = game.view(seat, probabilities=probabilities)
+    data["id"] = key
+    if seat == game.humans[0]:
+        data["links"] = {str(s): f"/t/{key}/{token}" for s, token in sorted(game.tokens.items())}
+    return data
+
+
+def duration(seconds: float) -> str:
+    """Seconds in words: ``"2 hours"``, ``"90 minutes"``, ``"0.3 seconds"``.
+
+    >>> duration(7200), duration(5400), duration(60), duration(0.3)
+    ('2 hours', '90 minutes', '1 minute', '0.3 seconds')
+    """
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}" + ("s" if n != 1 else "")
+    return f"{seconds:g} second" + ("s" if seconds != 1 else "")
+
+
+class Tables:
+    """The open tables of one server, their worker pool and their limits (see the module's docstring)."""
+
+    def __init__(self, *, workers: int = 4, max_tables: int = 64, idle_seconds: float = 7200.0,
+                 request_seconds: float = 60.0):
+        self.pool = Workers(workers)
+        self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.request_seconds = request_seconds
+        self.open: dict[str, Table] = {}
+        self.gone: "OrderedDict[str, str]" = OrderedDict()  # ids of closed tables -> why (the latest few)
+        self.remember = max(1000, 4 * max_tables)
+        self.background: set[asyncio.Task] = set()  # tasks that free closed tables
+
+    # -- finding, adding, closing --------------------------------------------------------
+    def get(self, key: str) -> Table:
+        """The open table ``key``, marked as touched now; :class:`NoTable` if there is none."""
+        self.sweep()
+        table = self.open.get(key)
+        if table is None:
+            if key in self.gone:
+                raise NoTable(self.gone[key], 410)
+            raise NoTable("no such table (closed when the server stopped, or a mistyped link): start a new game", 404)
+        table.touched = time.monotonic()
+        return table
+
+    def add(self, game: WebGame, key: str, state: tuple[int, int | None, bool], views: dict) -> Table:
+        """Open a table for ``game``; at the limit, the longest-idle table is closed first (its players are told)."""
+        self.sweep()
+        while len(self.open) >= self.max_tables:
+            oldest = min(self.open.values(), key=lambda t: t.touched)
+            self.close(oldest, f"this table was closed to make room for a newer one (the server keeps at most "
+                               f"{self.max_tables} tables): start a new game")
+        table = Table(key, game, state, views)
+        self.open[key] = table
+        self.start_agents(table)
+        return table
+
+    def sweep(self) -> None:
+        """Close every table untouched for ``idle_seconds``."""
+        now = time.monotonic()
+        for table in [t for t in self.open.values() if now - t.touched > self.idle_seconds]:
+            self.close(table, f"this table was closed after {duration(self.idle_seconds)} without a move: "
+                              "start a new game")
+
+    def close(self, table: Table, reason: str) -> None:
+        """Close ``table``: its agents stop, its event streams say why, later requests get ``reason`` (410)."""
+        if table.closed is not None:
+            return
+        table.closed = reason
+        self.open.pop(table.key, None)
+        self.gone[table.key] = reason
+        while len(self.gone) > self.remember:
+            self.gone.popitem(last=False)
+        if table.runner is not None:
+            table.runner.cancel()
+        table.notify()
+        task = asyncio.get_running_loop().create_task(self._dispose(table))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _dispose(self, table: Table) -> None:
+        async with table.lock:  # after the job running now, if any
+            table.game.close()
+
+    def close_all(self, reason: str) -> None:
+        """Close every table (the server stops)."""
+        for table in list(self.open.values()):
+            self.close(table, reason)
+
+    async def sweeper(self) -> None:
+        """Close idle tables as they expire (runs while the server runs)."""
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, self.idle_seconds / 4)))
+            self.sweep()
+
+    # -- running jobs ------------------------------------------------------------------
+    async def compute(self, fn: Callable[[], Any], slow: str) -> Any:
+        """``fn()`` in a worker, for no table; :class:`TableBusy` (``slow``) past the request budget."""
+        future = self.pool.submit(fn)
+        waiter = asyncio.wrap_future(future)
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), self.request_seconds)
+        except TimeoutError:
+            waiter.add_done_callback(_consume)
+            raise TableBusy(slow) from None
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+
+    async def run(self, table: Table, fn: Callable[[], Any], *, budget: bool = True) -> Any:
+        """``fn()`` in a worker under the table's lock, then the table's new state announced.
+
+        With ``budget`` (requests), the wait for the lock and the job together
+        are bounded by ``request_seconds`` (:class:`TableBusy`); a job past it
+        still ends and its changes are announced. Without (the agents' runner),
+        it waits as long as the job takes (the library bounds every agent move).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.request_seconds
+        try:
+            if budget:
+                await asyncio.wait_for(table.lock.acquire(), self.request_seconds)
+            else:
+                await table.lock.acquire()
+        except TimeoutError:
+            raise TableBusy("the table is still busy with an earlier request: try again in a moment") from None
+        if table.closed is not None:
+            table.lock.release()
+            raise NoTable(table.closed, 410)
+
+        def job() -> Any:
+            try:
+                return fn()
+            finally:
+                table.pending = snapshot(table.game)
+
+        try:
+            future = self.pool.submit(job)
+        except BaseException:
+            table.lock.release()
+            raise
+        waiter = asyncio.wrap_future(future)
+        waiter.add_done_callback(lambda _: self._finished(table))
+        try:
+            if not budget:
+                return await asyncio.shield(waiter)
+            return await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline - loop.time()))
+        except TimeoutError:
+            waiter.add_done_callback(_consume)
+            raise TableBusy(f"this took longer than {duration(self.request_seconds)}, the most the web table "
+                            "waits: try a smaller table") from None
+        except asyncio.CancelledError:
+            future.cancel()  # a job not started yet never runs; one running ends under the lock
+            raise
+
+    def _finished(self, table: Table) -> None:
+        """A job ended (on the event loop): apply its snapshot, release the lock, announce, go on with the agents."""
+        state, table.pending = table.pending, None
+        if state is not None and state != (table.version, table.to_play, table.over):
+            table.version, table.to_play, table.over = state
+            table.notify()
+        table.lock.release()
+        self.start_agents(table)
+
+    # -- the agents ------------------------------------------------------------------------
+    def start_agents(self, table: Table) -> None:
+        """Let the agents play, one move per job, while one of them is to move."""
+        if table.closed is None and table.runner is None and table.to_play is not None and table.error is None:
+            table.runner = asyncio.get_running_loop().create_task(self._play(table))
+            table.notify()
+
+    async def _play(self, table: Table) -> None:
+        def step() -> None:
+            table.game.agent_step()
+            table.refresh()
+
+        try:
+            while table.closed is None and table.to_play is not None:
+                await self.run(table, step, budget=False)
+        except asyncio.CancelledError:
+            raise
+        except NoTable:
+            pass
+        except Exception as err:
+            table.error = agent_failure(table, err)
+        finally:
+            table.runner = None
+            table.notify()
+
+    async def settle(self, table: Table, seconds: float) -> None:
+        """Wait until the agents stop (a human's turn or the end), at most ``seconds``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while table.runner is not None and table.closed is None:
+            changed = table.changed
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                return
+
+    def stop(self) -> None:
+        """Close every table and stop the workers (the server stops)."""
+        self.close_all("the server was stopped: start it again and a new game")
+        self.pool.stop()
+
+
+def agent_failure(table: Table, err: Exception) -> str:
+    """What the players are told when an agent's move fails; a fault that is not the game's is logged."""
+    from ..errors import QuaternityError
+
+    seat = table.to_play
+    if isinstance(err, QuaternityError):
+        return f"seat {seat} could not move: {err}"
+    log.error("table %s: the agent of seat %s failed", table.key, seat, exc_info=err)
+    return f"seat {seat} could not move: {SERVER_FAULT}"
+
+
+def new_key() -> str:
+    """An unguessable table id (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def _consume(future: asyncio.Future) -> None:
+    """Retrieve the outcome of a job nobody waits for any more (its failure is logged, not lost)."""
+    if not future.cancelled() and future.exception() is not None:
+        log.error("a job that outlived its request failed", exc_info=future.exception())
+
+
+__all__ = ["Workers", "Table", "Tables", "TableBusy", "NoTable", "render", "snapshot", "duration", "new_key",
+           "agent_failure", "SERVER_FAULT"]
