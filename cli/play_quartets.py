@@ -101,8 +101,8 @@ def final_text(table) -> str:
 def why(table, subject: str) -> list[str]:
     """``why A0`` (a card) or ``why B`` (a set): the explanation, as lines."""
     if re.fullmatch(r"[A-Za-z]+[0-9]+", subject):
-        return explain(table, card=subject)
-    return explain(table, set_name=subject)
+        return explain(table, table.human, card=subject)
+    return explain(table, table.human, set_name=subject)
 
 
 __all__ = ["show", "to_action", "final_text", "why"]

@@ -43,7 +43,7 @@ def to_action(table, line: str) -> str:
 
 def final_text(table) -> str:
     """The last line: who completed a line, or a draw."""
-    return table.view()["status"]
+    return "Game over. " + table.view()["result"]["text"]
 
 
 def why(table, subject: str) -> list[str]:

@@ -94,7 +94,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
 from math import factorial
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from .constraints import Constraints
 from .errors import QuaternityError
@@ -120,6 +120,7 @@ REASONS = (STATES, TIME, WORK)
 STATE_BYTES = 250
 
 _TICK = 20_000  # multiply-adds between two checks of the limits while a table is built
+_BITS = 2_048  # every so many bits of the counts in a cross-set table weigh one state more
 _CHUNK = 4_096  # a longer list of count vectors is walked in pieces, with a check after each
 
 
@@ -244,6 +245,8 @@ class _Meter:
     def tick(self, ops: int, size: int = 0) -> None:
         """``ops`` multiply-adds done; ``size``: states of the table being built. Checks every limit."""
         self.work += ops
+        if self.held + size > self.peak:
+            self.peak = self.held + size
         if self.max_work is not None and self.work > self.max_work:
             raise CountLimitError(f"counting needs more than {self.max_work:,} operations", WORK)
         self._states(size)
@@ -251,6 +254,11 @@ class _Meter:
 
 
 T = TypeVar("T")
+
+
+def _weight(values: Iterable[int], n: int) -> int:
+    """The states a cross-set table of ``n`` entries weighs: one each, one more per _BITS bits of its counts."""
+    return n + sum(v.bit_length() for v in values) // _BITS
 
 
 def _chunks(items: Sequence[T]) -> list[Sequence[T]]:
@@ -307,7 +315,7 @@ def _compositions(m: int, seats: tuple[int, ...], ub: tuple[int, ...], meter: _M
 class _SetTable:
     """The per-set DP of one set in play: its domain classes and ``W_s``."""
 
-    __slots__ = ("set", "classes", "splits", "prefix", "W", "lo", "hi", "P", "meter")
+    __slots__ = ("set", "classes", "splits", "prefix", "W", "lo", "hi", "P", "meter", "unit")
 
     def __init__(self, s: int, cards: list[int], domains: list[int], lo: Vec, hi: Vec, P: int, meter: _Meter):
         self.set = s
@@ -315,6 +323,7 @@ class _SetTable:
         self.lo = lo
         self.hi = hi
         self.meter = meter
+        self.unit = unit = 1 + P // 16  # an entry here holds a tuple of one number per seat
         by_domain: dict[int, list[int]] = {}
         for card, d in zip(cards, domains):
             by_domain.setdefault(d, []).append(card)
@@ -328,16 +337,16 @@ class _SetTable:
         self.splits = []
         for members, seats in self.classes:
             # the number of splits is known before they are made: refused early when too many
-            meter.hold(_count_compositions(len(members), [hi[p] for p in seats]))
+            meter.hold(unit * _count_compositions(len(members), [hi[p] for p in seats]))
             self.splits.append(self._splits(len(members), seats))
         zero = (0,) * P
         self.prefix = [{zero: 1}]
         for splits in self.splits:
             table = self._extend(self.prefix[-1], splits)
-            meter.hold(len(table))
+            meter.hold(unit * len(table))
             self.prefix.append(table)
         self.W = self._filter(self.prefix[-1])
-        meter.hold(len(self.W))
+        meter.hold(unit * len(self.W))
 
     def _splits(self, m: int, seats: tuple[int, ...]) -> Splits:
         fm = factorial(m)
@@ -370,9 +379,9 @@ class _SetTable:
                         out[key] = out.get(key, 0) + ways * w
                 due -= len(chunk)
                 if due <= 0:
-                    meter.tick(_TICK - due, len(out))
+                    meter.tick(_TICK - due, self.unit * len(out))
                     due = _TICK
-        meter.tick(_TICK - due, len(out))
+        meter.tick(_TICK - due, self.unit * len(out))
         return out
 
     def _filter(self, table: dict[Vec, int]) -> dict[Vec, int]:
@@ -386,7 +395,7 @@ class _SetTable:
             return {}
         for i, (members, seats) in enumerate(self.classes):
             if i == j:
-                self.meter.tick(0, _count_compositions(len(members) - 1, [self.hi[q] for q in seats]))
+                self.meter.tick(0, self.unit * _count_compositions(len(members) - 1, [self.hi[q] for q in seats]))
                 splits = self._splits(len(members) - 1, seats)
             else:
                 splits = self.splits[i]
@@ -594,8 +603,8 @@ class DealCounter:
         return ways
 
     # -- the cross-set DP ----------------------------------------------------------
-    def _forward_step(self, table: dict[int, int], i: int) -> dict[int, int]:
-        """Deal set ``order[i]`` after the prefix: boundary i -> i+1."""
+    def _forward_step(self, table: dict[int, int], i: int) -> tuple[dict[int, int], int]:
+        """Deal set ``order[i]`` after the prefix: boundary i -> i+1. The new table and the states it holds."""
         add, sub = self._box[i + 1]
         guard = self._guard
         pairs = [(pv + add, w) for pv, _, w in self._vectors[i]]
@@ -618,11 +627,12 @@ class DealCounter:
                     meter.tick(_TICK - due, len(out))
                     due = _TICK
         meter.tick(_TICK - due)
-        meter.hold(len(out))
-        return out
+        weight = _weight(out.values(), len(out))
+        meter.hold(weight)
+        return out, weight
 
-    def _backward_step(self, table: dict[int, int], i: int) -> dict[int, int]:
-        """Put set ``order[i]`` in front of the suffix: boundary i+1 -> i."""
+    def _backward_step(self, table: dict[int, int], i: int) -> tuple[dict[int, int], int]:
+        """Put set ``order[i]`` in front of the suffix: boundary i+1 -> i. The new table and the states it holds."""
         add, sub = self._box[i]
         guard = self._guard
         pairs = [(pv - add, w) for pv, _, w in self._vectors[i]]
@@ -645,8 +655,9 @@ class DealCounter:
                     meter.tick(_TICK - due, len(out))
                     due = _TICK
         meter.tick(_TICK - due)
-        meter.hold(len(out))
-        return out
+        weight = _weight(out.values(), len(out))
+        meter.hold(weight)
+        return out, weight
 
     def count(self) -> int:
         """The exact number of consistent deals."""
@@ -669,17 +680,19 @@ class DealCounter:
         B = {self._offset + self._pack(self.hands): 1}
         meter = self._meter
         meter.hold(2)
+        weights = [1, 1]  # of F and B, held
         try:
             while front < back:
                 if len(F) <= len(B):
-                    old = len(F)
-                    F = self._forward_step(F, front)
+                    F, weight = self._forward_step(F, front)
                     front += 1
+                    meter.release(weights[0])
+                    weights[0] = weight
                 else:
-                    old = len(B)
                     back -= 1
-                    B = self._backward_step(B, back)
-                meter.release(old)
+                    B, weight = self._backward_step(B, back)
+                    meter.release(weights[1])
+                    weights[1] = weight
                 if not F or not B:
                     return 0
             if len(F) > len(B):
@@ -687,14 +700,14 @@ class DealCounter:
             meter.tick(len(F))
             return sum(f * B.get(x, 0) for x, f in F.items())
         finally:
-            meter.release(len(F) + len(B))
+            meter.release(sum(weights))
 
     def _forward_tables(self) -> list[dict[int, int]]:
         if self._forward is None:
             tables = [{self._start: 1}]
             self._meter.hold(1)
             for i in range(len(self.order)):
-                tables.append(self._forward_step(tables[-1], i))
+                tables.append(self._forward_step(tables[-1], i)[0])
             self._forward = tables
         return self._forward
 
@@ -707,7 +720,7 @@ class DealCounter:
                 self._final = [(x, f * self._tail_ways(x)) for x, f in last.items()]
             else:
                 self._final = list(last.items())
-            self._meter.hold(len(self._final))
+            self._meter.hold(_weight((w for _, w in self._final), len(self._final)))
         return self._final
 
     def _contexts(self) -> list[dict[Vec, int]]:
@@ -716,7 +729,8 @@ class DealCounter:
             F = self._forward_tables()
             meter = self._meter
             B = {x: self._tail_ways(x) if self._M else 1 for x in F[-1]}
-            meter.hold(len(B))
+            held = _weight(B.values(), len(B))
+            meter.hold(held)
             contexts: list[dict[Vec, int]] = [{} for _ in self.order]
             for i in range(len(self.order) - 1, -1, -1):
                 vectors = self._vectors[i]
@@ -740,11 +754,14 @@ class DealCounter:
                             due = _TICK
                 meter.tick(_TICK - due)
                 G = {v: a for (_, v, _), a in zip(vectors, acc) if a}
-                meter.hold(len(NB) + len(G))
-                meter.release(len(B))
+                meter.hold(_weight(G.values(), len(G)))
+                weight = _weight(NB.values(), len(NB))
+                meter.hold(weight)
+                meter.release(held)
+                held = weight
                 contexts[i] = G
                 B = NB
-            meter.release(len(B))
+            meter.release(held)
             self._context = contexts
         return self._context
 

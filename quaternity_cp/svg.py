@@ -5,6 +5,8 @@ A game's picture of a state is its registered part (``GAMES[name].svg(state)``).
 
 >>> text_element(8, 18, "Turn: seat 0", anchor="start")
 '<text x="8" y="18" font-size="12" text-anchor="start" font-weight="normal" fill="#222">Turn: seat 0</text>'
+>>> wrap_words("A: seat 0, seat 1, seat 2", 70)
+['A: seat 0,', 'seat 1,', 'seat 2']
 """
 
 from __future__ import annotations
@@ -22,9 +24,29 @@ def text_element(x: float, y: float, body: str, *, size: int = 12, anchor: str =
             f'fill="{fill}"{c}{extra}>{escape(body)}</text>')
 
 
+def wrap_words(text: str, width: float, size: int = 11) -> list[str]:
+    """``text`` cut at spaces into lines about ``width`` pixels wide at font ``size`` (a long word keeps a line)."""
+    room = max(4, int(width / (0.6 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def text_lines(x: float, y: float, lines: list[str], *, size: int, step: float, cls: str, fill: str = "#222",
+               weight: str = "normal", extra: str = "") -> str:
+    """Lines of text as one ``text`` element (one ``tspan`` a line), the first line's baseline at ``y``."""
+    spans = "".join(f'<tspan x="{x:g}" y="{y + i * step:g}">{escape(t)}</tspan>' for i, t in enumerate(lines))
+    return (f'<text font-size="{size}" text-anchor="start" font-weight="{weight}" fill="{fill}" class="{cls}"'
+            f'{extra}>{spans}</text>')
+
+
 def wrap_html(svg: str) -> str:
     """An SVG picture as an HTML fragment (for notebooks)."""
     return f'<div class="quaternity" style="overflow:auto;max-height:640px">{svg}</div>'
 
 
-__all__ = ["FONT", "text_element", "wrap_html"]
+__all__ = ["FONT", "text_element", "text_lines", "wrap_words", "wrap_html"]

@@ -541,6 +541,7 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
                                                     "(lost or restarted)", "cluster") from None
                     run.take(batch)
                 quiet_since = time.monotonic()
+                gone_since = _back(gone_since, address, notice)
                 continue
             time.sleep(0.05)
             now = time.monotonic()
@@ -548,9 +549,7 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
                 continue
             quiet_since = now
             if _dask_workers(client):
-                if gone_since is not None and notice is not None:
-                    notice(f"a Dask worker is connected to {address} again: playing on")
-                gone_since = None
+                gone_since = _back(gone_since, address, notice)
                 continue
             if gone_since is None:
                 gone_since = now
@@ -569,6 +568,13 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
         finally:
             if own:
                 client.close()
+
+
+def _back(gone_since: float | None, address: str, notice: Callable[[str], None] | None) -> None:
+    """Say that workers are back, after saying that none was left; the new ``gone_since`` (None)."""
+    if gone_since is not None and notice is not None:
+        notice(f"a Dask worker is connected to {address} again: playing on")
+    return None
 
 
 def _dask_workers(client: Any) -> int:

@@ -216,7 +216,7 @@ def test_the_tournament_runner_plays_quarto_through_the_registration(tmp_path):
     from quaternity_cp.quarto.formats import check, parse
     from quaternity_cp.tournament import run_tournament
 
-    result = run_tournament("quarto", ["greedy", "random"], 6, seed=2, options={"squares": "true"}, records=tmp_path)
+    result = run_tournament("quarto", ["greedy", "random"], 6, seed=2, options={"squares": True}, records=tmp_path)
     summary = result.summary()
     assert summary["results"]["greedy"]["wins"] + summary["results"]["random"]["wins"] == 6
     for path in sorted(tmp_path.glob("game-*.json")):

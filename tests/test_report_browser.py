@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from browser import browser, expected_grid, page, screenshot, shown_grid  # noqa: F401 (fixtures)
+from browser import (assert_no_sideways_scroll, browser, expected_grid, open_page, page,  # noqa: F401 (fixtures)
+                     screenshot, shown_grid)
 from quaternity_cli.main import main
 from quaternity_cp.formats import parse_record
 
@@ -109,3 +110,25 @@ def test_a_quarto_report_shows_the_board_after_each_move(tmp_path, page):
     winning = page.eval_on_selector_all("#grid [data-winning]", "els => els.map(e => e.dataset.cell).sort()")
     assert winning == sorted(str(c) for line in pos.winning_lines for c in line)
     screenshot(page, "report-quarto-end")
+
+
+@pytest.mark.parametrize("name", ["full-game-4p-8x4.json", "illegal-three.txt", "quarto/won.json"])
+def test_a_report_fits_a_phone_at_every_step(tmp_path, browser, name):
+    source = EXAMPLES / name
+    out = tmp_path / "report.html"
+    res = CliRunner().invoke(main, ["report", str(source), "-o", str(out)])
+    assert res.exit_code in (0, 1), res.output
+    pg, errors = open_page(browser, 390, 844)
+    pg.goto(out.as_uri())
+    pg.wait_for_selector("#grid svg")
+    steps = pg.evaluate("JSON.parse(document.getElementById('report-data').textContent).steps.length")
+    for k in range(steps):
+        assert_no_sideways_scroll(pg, f"the report at step {k}")
+        box = pg.locator("#slider").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # the slider stays on the screen
+        if k == steps // 2:
+            screenshot(pg, f"report-{source.stem}-390")
+        pg.keyboard.press("ArrowRight")
+    screenshot(pg, f"report-{source.stem}-390-end", full_page=True)
+    pg.context.close()
+    assert not errors, errors

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
+from dataclasses import replace
+from decimal import Decimal, localcontext
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import quaternity_cp.tournament as tournament
 from quaternity_cli.main import main
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.replay import replay
 from quaternity_cp.experiments import koole_experiment
-from quaternity_cp.tournament import TournamentError, run_tournament, seat_orders, wilson
+from quaternity_cp.tournament import (Z95, TournamentError, TournamentInterrupted, check_lineup, run_tournament,
+                                      seat_orders, wilson)
 
 CLASSIC = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
 LINEUP = ["koole-first", "koole-random", "koole-random"]
@@ -205,3 +212,254 @@ def test_unfinished_games_count_as_won_by_nobody(monkeypatch, tmp_path, tie):
                                     f"tie={tie}", "--agents", "random,random,random", "--games", "12", "--seed", "1"])
     assert out.exit_code == 0, out.output
     assert f"Games without a winner: {no_winner} (unfinished: {len(unfinished)})" in out.stdout
+
+
+# -- Wilson intervals ------------------------------------------------------------------------------------
+def _wilson_decimal(successes: float, n: int) -> tuple[Decimal, Decimal]:
+    """The textbook form (centre plus or minus half the width) at 60 digits, from the exact float values."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        z, s = Decimal(Z95), Decimal(successes)
+        p, z2 = s / n, z * z
+        centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+        half = z * (p * (1 - p) / n + z2 / (4 * n * n)).sqrt() / (1 + z2 / n)
+        return centre - half, centre + half
+
+
+def test_wilson_bounds_are_exact_at_the_ends_and_agree_with_the_textbook_form():
+    for n in range(1, 2001):
+        for s in (0, n, 0.5, n - 0.5, n / 3, 1 / 3, n - 1 / 3):
+            if not 0 <= s <= n:
+                continue
+            low, high = wilson(s, n)
+            ref_low, ref_high = _wilson_decimal(s, n)
+            assert abs(Decimal(low) - ref_low) < Decimal("1e-14") and abs(Decimal(high) - ref_high) < Decimal("1e-14")
+            assert 0.0 <= low <= s / n <= high <= 1.0
+            assert (low == 0.0) == (s == 0) and (high == 1.0) == (s == n), (s, n, low, high)
+
+
+def test_plot_of_a_clean_sweep(tmp_path):
+    """All wins for one agent, none for the other: the bars' intervals end exactly at 0 and 1."""
+    pytest.importorskip("matplotlib")
+    out = CliRunner().invoke(main, ["tournament", "--game", "quarto", "--agents", "greedy,random", "--games", "10",
+                                    "--seed", "1", "--plot", str(tmp_path / "x.png"), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["results"]["greedy"]["ci95"][1] == 1.0 and data["results"]["random"]["ci95"][0] == 0.0
+    assert (tmp_path / "x.png").read_bytes().startswith(b"\x89PNG")
+
+
+# -- options, line-ups ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args, message", [
+    (["--option", "seed=5"], "'seed' is not an option of quartets"),
+    (["--option", "engine=cpsat"], "'engine' is not an option of quartets"),
+    (["--option", "sets=[1, 2]"], "option 'sets' must be a whole number, not [1, 2]"),
+    (["--option", "players=3.0"], "option 'players' must be a whole number, not 3.0"),
+    (["--option", "players=true"], "option 'players' must be a whole number, not true"),
+    (["--option", "preset=koole"], "option 'preset' must be one of quaternity, quaternity-seat, blind, pythagoras"),
+    (["--option", "tie={\"a\": 1}"], "rule option 'tie' must be one of"),
+    (["--option", "nobody=1"], "unknown rule option 'nobody'"),
+    (["--game", "quarto", "--agents", "random,random", "--option", "squares=yes"],
+     "option 'squares' must be true or false, not \"yes\""),
+    (["--game", "quarto", "--agents", "random,random", "--option", "squares=1"],
+     "option 'squares' must be true or false, not 1"),
+    (["--game", "quarto", "--agents", "random,random", "--option", "seed=1"], "'seed' is not an option of quarto"),
+    (["--agents", "solver,random,random"], "agent 'solver': plays the Quaternity presets only"),
+])
+def test_options_and_agents_are_checked_before_any_game(args, message):
+    base = ["tournament", "--agents", "random,random,random", "--games", "2"]
+    out = CliRunner().invoke(main, base + args if "--agents" not in args else ["tournament", "--games", "2", *args])
+    assert out.exit_code == 2, out.output
+    assert out.stderr.startswith(f"quaternity: {message}") and out.stdout == "", out.stderr
+
+
+def test_option_bounds_are_the_games_in_a_tournament_and_the_tables_elsewhere():
+    from quaternity_cp.games import GAMES, OptionError, load_all
+
+    spec = load_all()["quartets"]
+    assert spec.option("players").high == 8  # the web table's bound (quaternity_cp.quartets.web)
+    with pytest.raises(OptionError, match="option 'players' must be at most 8, not 12") as info:
+        spec.check_options({"players": 12})
+    assert info.value.option == "players"
+    spec.check_options({"players": 12}, bounds=False)  # a tournament: the game's own limit (100 players)
+    with pytest.raises(TournamentError, match="101 players is beyond the limit of 100"):
+        check_lineup("quartets", ["random"] * 101, {"preset": "classic", "players": 101})
+    out = CliRunner().invoke(main, ["tournament", "--players", "12", "--agents", ",".join(["random"] * 12),
+                                    "--games", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    assert GAMES["quarto"].refusal("solver", {}) is None  # Quarto's solver is another agent
+
+
+def test_the_solver_plays_the_quaternity_presets():
+    options = {"preset": "quaternity", "players": 3, "sets": 3, "set_size": 2}
+    result = run_tournament("quartets", ["solver", "random", "random"], 3, seed=1, options=options)
+    assert result.summary()["results"]["solver"]["seats_held"] == 3
+    with pytest.raises(TournamentError, match="agent 'solver': plays the Quaternity presets only, not classic"):
+        run_tournament("quartets", ["solver", "random", "random"], 3, options={**options, "preset": "classic"})
+
+
+def test_a_game_error_while_making_the_first_state_is_bad_input(monkeypatch):
+    from quaternity_cp.games import GAMES
+
+    def broken(seed, **options):
+        raise KeyError("x")
+
+    monkeypatch.setitem(GAMES, "quarto", replace(GAMES["quarto"], new_state=broken))
+    with pytest.raises(TournamentError, match="the options of quarto are refused: KeyError"):
+        check_lineup("quarto", ["random", "random"], {})
+
+
+# -- output files -----------------------------------------------------------------------------------------
+QUICK = ["tournament", "--game", "quarto", "--agents", "greedy,random", "--games", "4", "--seed", "1"]
+
+
+def test_records_folder_is_checked_before_the_first_game(tmp_path):
+    runner = CliRunner()
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for target, message in [(a_file, "is a file, not a folder"), ("/proc/no/such/folder", "cannot write in it")]:
+        out = runner.invoke(main, [*QUICK, "--records", str(target)])
+        assert out.exit_code == 2 and message in out.stderr and out.stdout == "", out.output
+    folder = tmp_path / "new" / "records"
+    out = runner.invoke(main, [*QUICK, "--records", str(folder)])
+    assert out.exit_code == 0, out.output
+    first = (folder / "game-000000.json").read_text()
+    (folder / "game-000000.json").write_text("mine")
+    out = runner.invoke(main, [*QUICK, "--records", str(folder)])
+    assert out.exit_code == 2 and "holds game records already (game-" in out.stderr and "--force" in out.stderr
+    assert (folder / "game-000000.json").read_text() == "mine"
+    out = runner.invoke(main, [*QUICK, "--records", str(folder), "--force"])
+    assert out.exit_code == 0 and (folder / "game-000000.json").read_text() == first
+    assert sorted(p.name for p in folder.iterdir()) == [f"game-{k:06d}.json" for k in range(4)]  # no temporary files
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
+def test_a_read_only_records_folder_is_refused(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        out = CliRunner().invoke(main, [*QUICK, "--records", str(folder)])
+    finally:
+        folder.chmod(0o700)
+    assert out.exit_code == 2 and "cannot write in it" in out.stderr
+
+
+def test_output_and_plot_files_are_checked_before_and_written_after(tmp_path, monkeypatch):
+    runner = CliRunner()
+    target = tmp_path / "summary.json"
+    out = runner.invoke(main, [*QUICK, "--json", "--output", str(target)])
+    assert out.exit_code == 0, out.output
+    written = json.loads(target.read_text())
+    printed = json.loads(out.stdout)
+    assert written["results"] == printed["results"] and written["partial"] is False
+    out = runner.invoke(main, [*QUICK, "--output", str(target)])
+    assert out.exit_code == 2 and "exists already; pass --force" in out.stderr and out.stdout == ""
+    assert runner.invoke(main, [*QUICK, "--output", str(target), "--force"]).exit_code == 0
+    for args, message in [(["--plot", str(tmp_path / "no" / "x.png")], "does not exist"),
+                          (["--plot", str(tmp_path / "x.svg"), "--output", str(tmp_path / "x.svg")], "is the --plot file"),
+                          (["--plot", str(tmp_path)], "must be a .png or .svg")]:
+        out = runner.invoke(main, [*QUICK, *args])
+        assert out.exit_code == 2 and message in out.stderr and out.stdout == "", (args, out.output)
+
+    def failing(summary, path, title=None):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tournament, "plot_results", failing)
+    out = runner.invoke(main, [*QUICK, "--plot", str(tmp_path / "late.png")])
+    assert out.exit_code == 2 and "cannot write (No space left on device)" in out.stderr
+    assert "Results per agent" in out.stdout  # the results came first
+
+
+# -- early stops, fallbacks ------------------------------------------------------------------------------
+def _stop_after(games: int):
+    def progress(done: int, total: int) -> None:
+        if done >= games:
+            raise KeyboardInterrupt
+
+    return progress
+
+
+def test_an_interrupt_gives_the_games_finished_so_far(tmp_path):
+    with pytest.raises(TournamentInterrupted, match="interrupted after 5 of 20 games") as info:
+        run_tournament("quarto", ["greedy", "random"], 20, seed=1, records=tmp_path, progress=_stop_after(5))
+    err = info.value
+    summary = err.result.summary()
+    assert err.cause == "interrupt" and summary["partial"] and summary["games_requested"] == 20
+    assert summary["games"] == 5 and len(list(tmp_path.glob("game-*.json"))) == 5
+    whole = run_tournament("quarto", ["greedy", "random"], 5, seed=1).summary()
+    assert {k: v for k, v in summary.items() if k not in ("partial", "games_requested")} == \
+        {k: v for k, v in whole.items() if k not in ("partial", "games_requested")}
+
+
+def test_the_command_prints_the_partial_statistics(monkeypatch):
+    real = tournament.run_tournament
+
+    def interrupted(*args, **kwargs):
+        return real(*args, **{**kwargs, "progress": _stop_after(3)})
+
+    monkeypatch.setattr(tournament, "run_tournament", interrupted)
+    out = CliRunner().invoke(main, [*QUICK, "--games", "10"])
+    assert out.exit_code == 130
+    assert "Partial: the run stopped after 3 of the 10 games asked for" in out.stdout
+    assert out.stderr == "quaternity: interrupted after 3 of 10 games; the statistics are of the 3 games finished\n"
+    out = CliRunner().invoke(main, [*QUICK, "--games", "10", "--json"])
+    data = json.loads(out.stdout)
+    assert out.exit_code == 130 and data["partial"] is True and data["games"] == 3 and data["games_requested"] == 10
+
+
+class CountingAgent:
+    """Plays the first legal action and counts every decision as a fallback."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.fallbacks = 0
+
+    def step(self, observation, legal_actions, rng):
+        self.fallbacks += 1
+        return legal_actions[0]
+
+
+def test_fallbacks_are_counted_per_agent_and_printed(monkeypatch):
+    from quaternity_cp.games import AGENTS, load_all
+
+    load_all()
+    monkeypatch.setitem(AGENTS["quarto"], "counting", CountingAgent)
+    result = run_tournament("quarto", ["counting", "counting"], 4, seed=1)
+    summary = result.summary()
+    assert summary["results"]["counting"]["fallbacks"] == sum(g.length for g in result.games) > 0
+    mixed = run_tournament("quarto", ["counting", "random"], 4, seed=1).summary()["results"]
+    assert mixed["random"]["fallbacks"] == 0 and mixed["counting"]["fallbacks"] > 0
+    out = CliRunner().invoke(main, ["tournament", "--game", "quarto", "--agents", "counting,random", "--games", "4"])
+    assert out.exit_code == 0, out.output
+    assert f"Decisions taken by a cheaper rule (a count over the agent's budget): counting " \
+           f"{mixed['counting']['fallbacks']:,}" in out.stdout
+    assert "cheaper rule" not in CliRunner().invoke(main, QUICK).stdout
+
+
+# -- fuzz: the tournament's options through the command -----------------------------------------------
+NAMES = ["preset", "players", "sets", "set_size", "set-size", "squares", "tie", "handover", "seed", "engine",
+         "dealt", "auto_claim", "silence", "invalid", "empty_hand", "after_no", "declare", "x", "__class__", ""]
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from([10**6, 2**63, -(2**63), 10**30])
+    | st.floats(allow_nan=False) | st.text(max_size=12)
+    | st.sampled_from(["classic", "quaternity", "shared", "random", "seat", "fewest"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["quartets", "quarto"]),
+       options=st.lists(st.tuples(st.sampled_from(NAMES) | st.text(max_size=8),
+                                  VALUES.map(json.dumps) | st.text(max_size=12)), max_size=3))
+def test_fuzz_options_never_crash_the_command(game, options):
+    agents = "random,random,random" if game == "quartets" else "random,random"
+    args = ["tournament", "--game", game, "--agents", agents, "--games", "1", "--sets", "3", "--set-size", "2"]
+    for name, value in options:
+        args += ["--option", f"{name}={value}"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code in (0, 2), (args, out.output)
+    assert "Traceback" not in out.output
+    if out.exit_code == 2:
+        assert out.stderr.startswith("quaternity: ") and out.stderr.count("\n") == 1, out.stderr

@@ -228,7 +228,8 @@ def test_two_people_play_one_classic_table_through_their_links(client, tmp_path)
             break
         mover = next(seat for seat, view in views.items() if view["your_turn"])
         version = views[mover]["version"]
-        res = client.post(f"/api/act/{gid}?token={tokens[mover]}", json={"action": rng.choice(legal_moves(views[mover]))})
+        action = rng.choice(legal_moves(views[mover]))
+        res = client.post(f"/api/act/{gid}?token={tokens[mover]}", json={"action": action})
         assert res.status_code == 200, res.text
         assert res.json()["version"] > version
     else:

@@ -239,7 +239,7 @@ def test_its_own_names_are_served(live, host):
     (b'{"human": "0"}', "human must be a whole number"),
     (b'{"humans": [0, "1"]}', "a seat in humans must be a whole number"),
     (b'{"humans": []}', "humans must be a list"),
-    (b'{"human": 0, "humans": [0]}', "not both"),
+    (b'{"human": 1, "humans": [0, 1]}', "must be its first seat"),
     (b'{"options": [1, 2]}', "options must be an object"),
     (b'{"game": 7}', "game must be a string"),
     (b'{"colour": "red"}', 'unknown field "colour"'),

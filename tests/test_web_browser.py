@@ -1,5 +1,10 @@
-"""The web table in a real browser (Debian's Chromium, headless, through Playwright): whole games
-played by clicking, the grid shown compared at every step with ``analyze --json`` of the record so far."""
+"""The web table in a real browser (Debian's Chromium, headless, through Playwright).
+
+Two people play one classic table through their own links (each sees the other's moves at once and never the
+other's hand; a reload resumes the seat); whole Quaternity and Quarto games against agents, played by clicking,
+with the grid shown compared at every step with ``analyze --json`` of the record so far; agents' moves shown one
+at a time; double clicks that never produce an error; and the page at 390 and 1280 px without sideways scrolling.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +18,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from browser import browser, expected_grid, page, screenshot, shown_grid  # noqa: F401 (fixtures)
+from browser import (assert_no_sideways_scroll, browser, expected_grid, open_page, page,  # noqa: F401 (fixtures)
+                     screenshot, shown_grid)
 from quaternity_cli.main import main
 
 pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 
 
-@pytest.fixture(scope="module")
-def server():
-    """The app on a free local port, in a thread of this process."""
+def serving(settings=None):
+    """The app on a free local port, in a thread of this process: its address, then stopped."""
     import uvicorn
 
     from quaternity_cp.web.app import create_app
@@ -29,7 +34,8 @@ def server():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_graceful_shutdown=1))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     while not srv.started:  # started within a second; a dead thread fails below
@@ -41,35 +47,92 @@ def server():
     thread.join()
 
 
+@pytest.fixture(scope="module")
+def server():
+    yield from serving()
+
+
+# -- driving the page ------------------------------------------------------------------------------
 def settle(pg) -> None:
+    """Wait until no request runs, no move is being shown and no agent thinks."""
     pg.wait_for_function("document.body.dataset.busy === '0'")
 
 
-def new_game(pg, url: str, *, game: str = "quartets", preset: str = "quaternity", players: int = 3, sets: int = 3,
-             set_size: int = 3, human: int = 0, agents: dict | None = None, seed: int = 1) -> None:
+def state(pg) -> str:
+    """``your-turn``, ``waiting`` (another player's turn) or ``over``."""
+    return pg.evaluate("document.body.dataset.state")
+
+
+def moves_shown(pg) -> int:
+    return pg.locator("#moves li").count()
+
+
+def start_table(pg, url: str, *, game: str = "quartets", seats: dict[int, str], seed: int,
+                **options) -> dict[str, str]:
+    """Fill the form (options by name, each seat "person" or an agent) and start; the join links, by seat."""
     pg.goto(url)
     pg.wait_for_selector("body[data-ready='1']")
     pg.select_option("#game", game)
-    if game == "quartets":
-        pg.select_option("#preset", preset)
-        pg.fill("#players", str(players))
-        pg.dispatch_event("#players", "change")
-        pg.fill("#sets", str(sets))
-        pg.fill("#set-size", str(set_size))
-    pg.select_option("#human", str(human))
-    pg.dispatch_event("#human", "change")
-    for seat, name in (agents or {}).items():
-        pg.select_option(f'#agents select[data-seat="{seat}"]', name)
+    for name, value in options.items():
+        field = "#opt-" + name.replace("_", "-")
+        if pg.get_attribute(field, "type") == "checkbox":
+            pg.set_checked(field, bool(value))
+        elif pg.evaluate(f"document.querySelector('{field}').tagName") == "SELECT":
+            pg.select_option(field, str(value))
+        else:
+            pg.fill(field, str(value))
+            pg.dispatch_event(field, "input")
+    for seat, who in seats.items():
+        pg.select_option(f'#seat-list select[data-seat="{seat}"]', who)
+    pg.click("details.more summary")
     pg.fill("#seed", str(seed))
+    pg.evaluate("""() => { window.__shown = []; new MutationObserver(() => window.__shown.push(
+        [document.querySelectorAll('#moves li').length, performance.now()])).observe(
+        document.getElementById('moves'), { childList: true }); }""")
     pg.click("#start")
-    pg.wait_for_selector("#board svg")
+    pg.wait_for_selector("body[data-screen='table'] #board svg")
     settle(pg)
+    return {li.get_attribute("data-seat"): li.locator("input").input_value()
+            for li in pg.locator("#links li").all()}
+
+
+def notation(pg) -> list[str]:
+    """The moves shown, in the record's notation."""
+    return pg.eval_on_selector_all("#moves li .notation", "els => els.map(e => e.textContent)")
+
+
+def hand(pg) -> list[str]:
+    return pg.eval_on_selector_all("#me .hand .card", "els => els.map(e => e.dataset.card)")
+
+
+def click_a_move(pg, rng: random.Random) -> str:
+    """Play one legal move by clicking: an answer, a declaration, a card to ask for, or a tinted grid cell."""
+    answers = pg.locator("#answers button")
+    if answers.count():
+        choice = answers.nth(rng.randrange(answers.count()))
+    else:
+        picks = pg.locator("#ask .seat-pick")
+        declarations = pg.locator("#declarations button")
+        if picks.count() and (not declarations.count() or rng.random() < 0.8):
+            if rng.random() < 0.5:  # through the grid
+                cells = pg.locator("#board [data-legal][data-action]")
+                choice = cells.nth(rng.randrange(cells.count()))
+            else:
+                picks.nth(rng.randrange(picks.count())).click()
+                cards = pg.locator("#ask .card-button")
+                choice = cards.nth(rng.randrange(cards.count()))
+        else:
+            assert declarations.count(), "the person is on turn but nothing can be clicked"
+            choice = declarations.nth(rng.randrange(declarations.count()))
+    action = choice.get_attribute("data-action")
+    choice.click()
+    settle(pg)
+    return action
 
 
 def record_so_far(pg, tmp_path: Path) -> Path:
     """The record as the page's download link gives it."""
-    href = pg.eval_on_selector("#download", "a => a.href")
-    res = pg.request.get(href)
+    res = pg.request.get(pg.eval_on_selector("#download", "a => a.href"))
     assert res.ok
     path = tmp_path / "so-far.json"
     path.write_text(res.text())
@@ -82,100 +145,164 @@ def cli_json(*args, code=(0, 1)) -> dict:
     return json.loads(res.output)
 
 
-def click_a_move(pg, rng: random.Random) -> str:
-    """Play one legal move by clicking: an answer button, a declaration, or a tinted grid cell."""
-    answers = pg.locator("#answers button")
-    declarations = pg.locator("#declarations button")
-    cells = pg.locator("#board [data-legal][data-action]")
-    options = [answers.nth(i) for i in range(answers.count())]
-    if not options:
-        options = [cells.nth(i) for i in range(cells.count())] + \
-                  [declarations.nth(i) for i in range(declarations.count())]
-    assert options, "the person is on turn but nothing can be clicked"
-    choice = rng.choice(options)
-    action = choice.get_attribute("data-action")
-    choice.click()
-    settle(pg)
-    return action
+def assert_table_drawn(pg) -> None:
+    """One move list item per move with the last one highlighted, and no error shown."""
+    last = pg.locator("#moves li.last")
+    assert last.count() == (1 if moves_shown(pg) else 0)
+    if moves_shown(pg):
+        assert pg.locator("#moves li").last.get_attribute("class").split().count("last") == 1
+        assert pg.inner_text("#narration") == pg.inner_text("#moves li.last .say")
+    assert pg.locator("#error").is_hidden(), pg.inner_text("#error")
 
 
-def play_by_clicking(pg, tmp_path, rng, *, seat_view: list[str], limit: int = 300) -> Path:
-    """Click moves until the game ends, comparing the grid with analyze --json of the record at every step.
+# -- two people at one table ------------------------------------------------------------------------
+def test_two_people_share_a_classic_table(browser, server):
+    alice, alice_errors = open_page(browser, 1280, 860)
+    bob, bob_errors = open_page(browser, 390, 844)
+    links = start_table(alice, server, seats={0: "person", 1: "person", 2: "knowledge"}, seed=4,
+                        preset="classic", players=3, sets=3, set_size=3)
+    assert sorted(links) == ["0", "1"] and links["0"] != links["1"]
+    assert all("/t/" in link for link in links.values())
+    screenshot(alice, "web-links-1280")
+    alice.click("#links-done")
+    assert alice.evaluate("location.href") == links["0"]  # the table's address: a reload resumes the seat
+    bob.goto(links["1"])
+    bob.wait_for_selector("body[data-screen='table'] #board svg")
+    settle(bob)
 
-    With ``seat_view`` (classic: ``--as SEAT``) the comparison waits for the end: until then the
-    downloadable record leaves the deal out, and ``--as`` needs it; each step is compared with the
-    final record cut at that step's number of moves.
-    """
-    later: list[tuple[int, dict, dict, list]] = []
+    def hands_stay_private():
+        mine = {"alice": hand(alice), "bob": hand(bob)}
+        assert not set(mine["alice"]) & set(mine["bob"])
+        for pg, other in ((alice, 1), (bob, 0)):
+            face_up = pg.eval_on_selector_all(f'#seats-around .plate[data-seat="{other}"] .card',
+                                              "els => els.map(e => e.dataset.card)")
+            known = pg.eval_on_selector_all(f'#board [data-state="forced"][data-seat="{other}"]',
+                                            "els => els.map(e => e.dataset.card)")
+            assert sorted(face_up) == sorted(known)  # only what this seat may know of the other
+        return mine
+
+    start = hands_stay_private()
+    assert start["alice"] and start["bob"]
+    assert alice.locator("#invite").is_visible() and bob.locator("#invite").is_hidden()  # only the host has the links
+    rng = random.Random(3)
+    reloaded = False
+    for step in range(200):
+        if state(alice) == "over" and state(bob) == "over":
+            break
+        mover = alice if state(alice) == "your-turn" else bob if state(bob) == "your-turn" else None
+        assert mover is not None, (state(alice), state(bob))
+        other = bob if mover is alice else alice
+        click_a_move(mover, rng)
+        # the other browser hears of the move at once (server-sent events), without doing anything
+        count = moves_shown(mover)
+        other.wait_for_function(f"document.querySelectorAll('#moves li').length >= {count}")
+        settle(other)
+        settle(mover)
+        assert notation(alice) == notation(bob)  # the same moves, each told in its own words
+        for pg in (alice, bob):
+            assert_table_drawn(pg)
+        hands_stay_private()
+        if step == 3:
+            screenshot(alice, "web-table-1280")
+            screenshot(bob, "web-table-390", full_page=True)
+            assert_no_sideways_scroll(alice, "the table at 1280 px")
+            assert_no_sideways_scroll(bob, "the table at 390 px")
+        if not reloaded and step >= 2 and state(bob) != "over":
+            before, cards = bob.inner_text("#moves"), hand(bob)
+            bob.reload()
+            bob.wait_for_selector("body[data-screen='table'] #board svg")
+            settle(bob)
+            assert bob.inner_text("#moves") == before and hand(bob) == cards
+            reloaded = True
+    else:
+        raise AssertionError("the game did not end")
+    assert reloaded
+    for pg, me in ((alice, 0), (bob, 1)):
+        pg.wait_for_selector("#end-panel:not([hidden])")
+        hands = pg.locator("#end-hands .end-hand")
+        assert hands.count() == 3  # every hand revealed
+        title = pg.inner_text("#end-title")
+        assert title in ("You won!", "You lost")
+        assert_no_sideways_scroll(pg, "the end panel")
+    screenshot(alice, "web-end-1280")
+    bob.locator("#end-panel").scroll_into_view_if_needed()
+    screenshot(bob, "web-end-390")
+    final = alice.request.get(alice.eval_on_selector("#download", "a => a.href")).json()
+    assert "deal" in final  # the deal (every hand) only once the game is over
+    alice.context.close()
+    bob.context.close()
+    assert not alice_errors and not bob_errors, (alice_errors, bob_errors)
+
+
+# -- against agents -----------------------------------------------------------------------------------
+def play_by_clicking(pg, tmp_path, rng, *, limit: int = 300) -> Path:
+    """Click moves until the game ends, comparing the grid with analyze --json of the record at every step."""
     for step in range(limit):
         path = record_so_far(pg, tmp_path)
-        status = pg.inner_text("#status")
+        if state(pg) == "over":
+            break
+        assert state(pg) == "your-turn", state(pg)
+        analysis = cli_json("analyze", path, "--json")
+        assert analysis["valid"]
         shown = shown_grid(pg, "#board")
-        shown_claims = pg.eval_on_selector_all(
+        claims = pg.eval_on_selector_all(
             "#board .claimed", "els => Object.fromEntries(els.map(e => [e.dataset.set, parseInt(e.dataset.seat, 10)]))")
         scores = pg.eval_on_selector_all("#board [data-score]", "els => els.map(e => parseInt(e.dataset.score, 10))")
-        if status.startswith("Game over"):
-            break
-        if seat_view:
-            data = json.loads(path.read_text())
-            assert "deal" not in data
-            assert cli_json("check", path, "--json", code=(0,))["valid"]
-            later.append((len(data["moves"]), shown, shown_claims, scores))
-        else:
-            analysis = cli_json("analyze", path, "--json")
-            assert analysis["valid"]
-            assert (shown, shown_claims, scores) == (expected_grid(analysis), analysis["claimed"], analysis["scores"]), \
-                f"step {step}"
-        assert status.startswith(("Your turn", "You are asked")), status
+        assert (shown, claims, scores) == (expected_grid(analysis), analysis["claimed"], analysis["scores"]), step
+        assert_table_drawn(pg)
         click_a_move(pg, rng)
     else:
         raise AssertionError("the game did not end")
-    final = json.loads(path.read_text())
-    for n, shown, shown_claims, scores in later:
-        cut = tmp_path / f"cut-{n}.json"
-        cut.write_text(json.dumps(dict(final, moves=final["moves"][:n])))
-        analysis = cli_json("analyze", cut, "--json", *seat_view)
-        assert (shown, shown_claims, scores) == (expected_grid(analysis), analysis["claimed"], analysis["scores"]), \
-            f"after {n} moves"
-    assert not seat_view or later, "no step was compared"
     return path
 
 
-def test_a_whole_quaternity_game_by_clicking(page, server, tmp_path):
-    new_game(page, server, preset="quaternity", players=3, sets=3, set_size=3, human=1,
-             agents={0: "random", 2: "knowledge"}, seed=11)
+def test_a_whole_quaternity_game_against_agents(browser, server, tmp_path):
+    page, errors = open_page(browser, speed="fast")
+    start_table(page, server, seats={0: "random", 1: "person", 2: "knowledge"}, seed=11,
+                preset="quaternity", players=3, sets=3, set_size=3)
+    # the agents' moves before the person's first turn came one at a time, the newest highlighted
+    shown = page.evaluate("window.__shown")
+    counts = [n for n, _ in shown]
+    assert len(counts) >= 2 and counts == list(range(1, len(counts) + 1)), counts
+    assert all(b - a >= 150 for (_, a), (_, b) in zip(shown, shown[1:])), shown
+    page.select_option("#speed", "instant")
     screenshot(page, "web-quaternity-start")
     rng = random.Random(2)
-    # undo: two moves, then back
-    before = record_so_far(page, tmp_path).read_text()
-    click_a_move(page, rng)
-    assert record_so_far(page, tmp_path).read_text() != before
+    # a double click plays once and shows no error (and no request is refused: checked at the end);
+    # one undo takes that move back with the agents' replies
+    before = notation(page)
+    page.locator("#answers button, #ask .card-button").first.dblclick()
+    settle(page)
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
+    assert notation(page) != before
     page.click("#undo")
     settle(page)
-    assert record_so_far(page, tmp_path).read_text() == before
-    path = play_by_clicking(page, tmp_path, rng, seat_view=[])
+    assert notation(page) == before
+    path = play_by_clicking(page, tmp_path, rng)
     checked = cli_json("check", path, "--json", code=(0,))
     assert checked["over"]
-    winners = checked["winners"]
-    status = page.inner_text("#status")
-    assert ("Winner: nobody" in status) if not winners else all(
-        ("you" if p == 1 else f"seat {p}") in status for p in winners)
+    page.wait_for_selector("#end-panel:not([hidden])")
+    title = page.inner_text("#end-title")
+    assert title == ("You won!" if 1 in checked["winners"] else "You lost")
+    if not checked["winners"]:
+        assert "tie" in page.inner_text("#end-text").lower()  # the tie rule, when it decides, is said
     screenshot(page, "web-quaternity-end")
-
-
-def test_a_whole_classic_game_shows_the_players_own_view(page, server, tmp_path):
-    new_game(page, server, preset="classic", players=3, sets=3, set_size=4, human=0,
-             agents={1: "koole-combined", 2: "knowledge"}, seed=5)
-    path = play_by_clicking(page, tmp_path, random.Random(4), seat_view=["--as", "0"])
-    assert cli_json("check", path, "--json", code=(0,))["over"]
+    # play again: a new table with the same seats
+    old = page.evaluate("location.href")
+    page.click("#play-again")
+    page.wait_for_function(f"location.href !== {json.dumps(old)}")
+    settle(page)
+    assert page.locator("#end-panel").is_hidden()
+    page.context.close()
+    assert not errors, errors
 
 
 def test_probabilities_and_explanations_on_demand(page, server, tmp_path):
-    new_game(page, server, preset="quaternity", players=3, sets=3, set_size=3, human=0,
-             agents={1: "random", 2: "random"}, seed=3)
+    start_table(page, server, seats={0: "person", 1: "random", 2: "random"}, seed=3,
+                preset="quaternity", players=3, sets=3, set_size=3)
     rng = random.Random(9)
     for _ in range(2):
-        if page.inner_text("#status").startswith("Game over"):
+        if state(page) == "over":
             break
         click_a_move(page, rng)
     page.check("#probabilities")
@@ -192,43 +319,48 @@ def test_probabilities_and_explanations_on_demand(page, server, tmp_path):
     forced = page.locator("#board [data-state=forced]")
     assert forced.count(), "nothing forced after two answered questions"
     card = forced.first.get_attribute("data-card")
-    page.click(f'#board [data-card="{card}"] .card-label')
-    settle(page)
+    label = page.locator(f'#board [data-card="{card}"] .card-label')
+    label.focus()
+    page.keyboard.press("Enter")  # the grid's names are buttons for the keyboard too
+    page.wait_for_function("document.querySelector('#explanation p:not(.hint)') !== null")
     expected = CliRunner().invoke(main, ["explain", str(path), card]).output.splitlines()[2]
     assert page.inner_text("#explanation").splitlines()[0] == expected
+    assert page.locator("#legend li").count() >= 3  # the grid's marks explained
     screenshot(page, "web-explanation")
 
 
-def test_a_quarto_game_to_its_end(page, server, tmp_path):
-    new_game(page, server, game="quarto", human=0, agents={1: "greedy"}, seed=2)
+def test_a_quarto_game_against_an_agent(page, server, tmp_path):
+    start_table(page, server, game="quarto", seats={0: "person", 1: "greedy"}, seed=2)
     from quaternity_cp.quarto import Cell, Piece
     from quaternity_cp.quarto import formats as qf
+    from quaternity_cp.quarto.solver import solve
 
+    legend = page.inner_text("#legend")
+    assert "light" in legend and "hollow" in legend  # the piece letters explained
     rng = random.Random(6)
     solved = False
     for _ in range(40):
         path = record_so_far(page, tmp_path)
-        result = qf.replay(qf.parse(path.read_text()))
-        pos = result.position
+        pos = qf.replay(qf.parse(path.read_text())).position
         board = page.eval_on_selector_all(
             "#board [data-cell]", "els => Object.fromEntries(els.map(e => [e.dataset.cell, e.dataset.piece || null]))")
         assert board == {str(c): None if pos.board[c] is None else str(pos.board[c]) for c in Cell}
         if pos.over:
             break
+        assert state(page) == "your-turn"
         if not solved and len(pos.empty_cells()) <= 7:
             page.click("#solve")
-            page.wait_for_function("!document.getElementById('verdict').textContent.startsWith('Solving')")
-            settle(page)
-            from quaternity_cp.quarto.solver import solve
-
+            page.wait_for_function("!document.getElementById('solve').disabled")
             value = solve(list(pos.board.as_tuple()), None if pos.piece is None else int(pos.piece)).value
-            assert f"can force a {value}" in page.inner_text("#verdict")
+            words = {"win": "wins", "loss": "loses", "draw": "draw"}[value]
+            verdict = page.inner_text("#verdict")
+            assert "best play" in verdict.lower() and words in verdict, verdict
             screenshot(page, "web-quarto-verdict")
             solved = True
         pieces = page.locator("#board .left[data-legal]")
         offered = [pieces.nth(i).get_attribute("data-piece") for i in range(pieces.count())]
         if pos.piece is None:  # the opening: choose the first piece
-            page.click(f'#board .left[data-piece="{rng.choice(offered)}"]')
+            page.dblclick(f'#board .left[data-piece="{rng.choice(offered)}"]')  # a double click plays once
         else:
             cells = page.locator("#board .cell[data-legal]")
             cell = rng.choice([cells.nth(i).get_attribute("data-cell") for i in range(cells.count())])
@@ -239,13 +371,43 @@ def test_a_quarto_game_to_its_end(page, server, tmp_path):
                 safe = [p for p in offered if not after >> int(Piece.parse(p)) & 1]
                 page.click(f'#board .left[data-piece="{rng.choice(safe or offered)}"]')
         settle(page)
+        assert page.locator("#error").is_hidden(), page.inner_text("#error")
     else:
         raise AssertionError("the Quarto game did not end")
     assert solved
     checked = CliRunner().invoke(main, ["quarto", "check", str(path), "--json"])
     assert checked.exit_code == 0, checked.output
     winner = json.loads(checked.output)["winner"]
-    status = page.inner_text("#status")
-    assert status.startswith("Game over")
-    assert (f"player {winner} completed a line" in status) if winner is not None else "draw" in status
+    page.wait_for_selector("#end-panel:not([hidden])")
+    title = page.inner_text("#end-title")
+    assert title == ("You won!" if winner == 0 else "You lost" if winner == 1 else "Game over")
     screenshot(page, "web-quarto-end")
+
+
+def test_the_setup_form_fits_a_phone(browser, server):
+    pg, errors = open_page(browser, 390, 844)
+    pg.goto(server)
+    pg.wait_for_selector("body[data-ready='1']")
+    for game in ("quartets", "quarto"):
+        pg.select_option("#game", game)
+        assert_no_sideways_scroll(pg, f"the setup of {game}")
+    screenshot(pg, "web-setup-390", full_page=True)
+    rules = pg.request.get(server + pg.get_attribute("#rules-link", "href"))
+    assert rules.ok and "Quarto" in rules.text()
+    pg.context.close()
+    assert not errors, errors
+
+
+def test_a_table_closed_for_idleness_says_so(browser):
+    from quaternity_cp.web.app import Settings
+
+    for url in serving(Settings(idle_seconds=1.0)):
+        pg, errors = open_page(browser, 390, 844)
+        start_table(pg, url, seats={0: "person", 1: "random"}, seed=1, preset="quaternity", players=2, sets=2,
+                    set_size=2)
+        pg.wait_for_function("document.body.dataset.state === 'closed'")  # told through the event stream
+        assert "closed" in pg.inner_text("#status")
+        assert pg.locator("#actions button:not([disabled])").count() == 0
+        assert_no_sideways_scroll(pg, "a closed table")
+        pg.context.close()
+        assert not errors, errors

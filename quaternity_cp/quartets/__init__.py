@@ -27,7 +27,7 @@ SPEC = register_game(GameSpec(
     options=(
         OptionSpec("preset", str, "quaternity", label="Rules", choices=tuple(PRESETS),
                    help="the rules preset: " + ", ".join(PRESETS) + " (classic deals the cards)"),
-        OptionSpec("players", int, 3, label="Players", low=2, high=10, help="the number of players"),
+        OptionSpec("players", int, 3, label="Players", low=2, high=8, help="the number of players"),
         OptionSpec("sets", int, 3, label="Sets", low=1, high=26, help="the number of sets (A, B, ...)"),
         OptionSpec("set_size", int, 3, label="Cards per set", low=2, high=10, help="the cards in each set"),
     ),

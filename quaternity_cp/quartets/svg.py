@@ -30,7 +30,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..constraints import Constraints, bits
-from ..svg import FONT, text_element, wrap_html
+from ..svg import FONT, text_element, text_lines, wrap_html, wrap_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..position import Position
@@ -48,26 +48,6 @@ TURN_FILL = "#fff3c4"
 QUESTION_STROKE = "#d84315"
 LEGAL_FILL = "#e3f2fd"
 CLAIM_FILL = "#6a1b9a"
-
-
-def wrap_words(text: str, width: float, size: int = 11) -> list[str]:
-    """``text`` cut at spaces into lines about ``width`` pixels wide at font ``size`` (a long word keeps a line)."""
-    room = max(4, int(width / (0.6 * size)))
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= room:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines or [""]
-
-
-def _lines(x: float, y: float, lines: list[str], *, size: int, step: float, cls: str, fill: str = "#222",
-           weight: str = "normal", extra: str = "") -> str:
-    """Lines of text as one ``text`` element (one ``tspan`` a line), the first line's baseline at ``y``."""
-    spans = "".join(f'<tspan x="{x:g}" y="{y + i * step:g}">{escape(t)}</tspan>' for i, t in enumerate(lines))
-    return (f'<text font-size="{size}" text-anchor="start" font-weight="{weight}" fill="{fill}" class="{cls}"'
-            f'{extra}>{spans}</text>')
 
 
 def _fraction_text(p: Fraction) -> str:
@@ -119,7 +99,7 @@ def grid_svg(
     # -- status lines (wrapped to the grid's width) ---------------------------------------
     status = _status_line(position, viewer)
     lines = wrap_words(status, text_room, 13)
-    parts.append(_lines(8, y, lines, size=13, step=17, cls="status", weight="bold"))
+    parts.append(text_lines(8, y, lines, size=13, step=17, cls="status", weight="bold"))
     y += 17 * len(lines) + 1
     notes: list[tuple[str, str, str]] = []
     if note:
@@ -136,7 +116,7 @@ def grid_svg(
         notes.append((text, QUESTION_STROKE, "question"))
     for text, fill, cls in notes:
         lines = wrap_words(text, text_room, 12)
-        parts.append(_lines(8, y, lines, size=12, step=15, cls=cls, fill=fill))
+        parts.append(text_lines(8, y, lines, size=12, step=15, cls=cls, fill=fill))
         y += 15 * len(lines) + 3
 
     # -- column heads -------------------------------------------------------------------
@@ -226,7 +206,7 @@ def grid_svg(
         first = top + ROW / 2 + 4 if len(lines) == 1 else top + 12
         attrs = f' data-set="{escape(g.set_name(s))}"' + (f' data-forced="{fq}"' if fq is not None else "")
         parts.append(f'<g class="quartet"{attrs}>')
-        parts.append(_lines(qx, first, lines, size=11, step=LINE, cls="holders", fill=fill, weight=weight))
+        parts.append(text_lines(qx, first, lines, size=11, step=LINE, cls="holders", fill=fill, weight=weight))
         parts.append("</g>")
         y = max(y, first + LINE * (len(lines) - 1) + 4) + GAP
 

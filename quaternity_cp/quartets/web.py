@@ -1,64 +1,116 @@
-"""The web view of the game ``"quartets"``: what the web table shows, from the game's record and the person's view.
+"""The web view of the game ``"quartets"``: what one seat at the web table sees, from the game's record.
 
-The record is replayed (:func:`quaternity_cp.replay.replay`); the grid is the
-public constraint state, or in classic the person's private one
-(:mod:`quaternity_cp.knowledge`: the public state plus its own hand, as
-``analyze --as SEAT`` shows it). Explanations come from
-:mod:`quaternity_cp.explain`, probabilities from :mod:`quaternity_cp.count`.
-The game's registered ``web`` part: :func:`view` and :func:`explain`; the
+The record is replayed (:func:`quaternity_cp.replay.replay`) once per change of
+the game, for every seat; the grid is the public constraint state, or in
+classic the seat's private one (:func:`quaternity_cp.knowledge.seat_view`: the
+public state plus its own hand, as ``analyze --as SEAT`` shows it). A seat's
+view holds its own hand and never another's; at the end of a classic game the
+hands as dealt are shown to everybody. Moves are told in plain words from the
+viewer's side ("Seat 2 asked you for C2: you said no."); explanations come
+from :mod:`quaternity_cp.explain`, probabilities from :mod:`quaternity_cp.count`
+within a time and size budget. The game's registered ``web`` part:
+:func:`view`, :func:`explain`, :func:`refuse_size` and :data:`LIMITS`; the
 table is a :class:`quaternity_cp.web.session.WebGame`.
+
+Table sizes (:data:`MOST_CARDS_PER_HAND`): the exact agents and the
+probabilities count the deals a seat thinks possible, which costs about
+``(H+1)^(P-1)`` table states for P seats holding H cards each (see
+:mod:`quaternity_cp.count`). Measured on the 2-core test machine under load
+(classic, a seat's view at the deal, where the count is largest; whole games of
+``knowledge`` agents at the largest sizes offered): 4 x 16 x 10 (40 cards each)
+0.5 s, 4 x 20 x 10 (50 each) 1.4 s; 5 x 5 x 10 (10 each) 0.25 s, 5 x 8 x 10
+(16 each) 1.6 s; 6 x 6 x 6 (6 each) 0.2 s, 6 x 8 x 6 and 6 x 6 x 8 (8 each)
+1.3-3.3 s; 7 x 4 x 7 (4 each) 1.0 s, 7 x 5 x 7 (5 each) 3.0 s; 8 x 3 x 8 (3
+each) 1.3 s (the slowest agent move of a whole game 2.0 s), 8 x 4 x 8 (4 each)
+9 s. The web offers the sizes of about a second or two: with 2 or 3 players
+any size the options allow (the count stays small), with more the most cards
+per hand below.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
-from ..count import CountLimitError, DealCounter
+from ..count import CountLimitError, CountLimits, DealCounter
 from ..errors import QuaternityError
-from ..game import Declaration
+from ..game import Declaration, Question
 from .report import explanation_lines
+from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_FILL, QUESTION_STROKE, TURN_FILL
 from .svg import grid_svg
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
+COUNT_SECONDS = 3.0  # ... and beyond this time
 PROBABILITIES = True  # the view shows each card's exact probabilities on demand
+
+#: players -> the most cards in one hand the web table offers (fewer players: any size the options allow).
+MOST_CARDS_PER_HAND = {4: 40, 5: 10, 6: 6, 7: 4, 8: 3}
+
+#: The bounds on combinations of options (the session's ``WEB_LIMITS`` shows them with each option's range).
+LIMITS: dict[str, Any] = {
+    "cards_per_hand": {str(p): h for p, h in MOST_CARDS_PER_HAND.items()},
+    "text": "Every hand gets sets x cards per set / players cards. With 2 or 3 players any size; with "
+            + ", ".join(f"{p} players at most {h} cards each" for p, h in MOST_CARDS_PER_HAND.items())
+            + " (larger tables take the agents and the counts too long for the web table).",
+}
+
+
+def refuse_size(options: Mapping[str, Any]) -> str | None:
+    """Why a table made with ``options`` is too large for the web table (:data:`MOST_CARDS_PER_HAND`), or None."""
+    players, sets, size = options.get("players"), options.get("sets"), options.get("set_size")
+    if not all(isinstance(v, int) for v in (players, sets, size)) or not players:
+        return None  # the game's own checks say what is wrong
+    most = MOST_CARDS_PER_HAND.get(players)
+    hand = sets * size // players
+    if most is not None and hand > most:
+        return (f"{players} players with {hand} cards each is too large for the web table: with {players} "
+                f"players at most {most} cards each (choose fewer sets, smaller sets or fewer players)")
+    return None
 
 
 @dataclass
 class QuartetsView:
-    """The person's view of a quartets game: the record, its replay, the grid's constraints."""
+    """What one seat knows of a quartets game: the record, its replay, the grid's constraints, its hand."""
 
     record: Any
     result: Any
-    constraints: Any  # the private constraints in classic, the public ones otherwise
+    constraints: Any  # the seat's private constraints in classic, the public ones otherwise
     hand: list[int]
     classic: bool
 
 
-def quartets_knowledge(table: Any) -> QuartetsView:
-    """The person's view of the table's game: its record replayed and, in classic, its private constraints."""
-    from ..formats import record_from_json
-    from ..replay import replay
-
-    record = record_from_json(table.full_record())
-    result = replay(record, mark_forced=False)
+def quartets_knowledge(table: Any, seat: int | None = None) -> QuartetsView:
+    """What ``seat`` (default: the table's first person) knows of the table's game: its record replayed
+    (once per change of the game) and, in classic, its private constraints."""
+    seat = table.human if seat is None else seat
+    record, result = table.memo("quartets-replay", lambda: _replayed(table))
     if record.deal is None:
         return QuartetsView(record, result, result.position.constraints, [], False)
     from ..knowledge import seat_view
 
-    hand, constraints = seat_view(record, result, table.human)
+    hand, constraints = table.memo(("quartets-seat", seat), lambda: seat_view(record, result, seat))
     return QuartetsView(record, result, constraints, hand, True)
 
 
-def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
-    """What the web table shows of a quartets game (its grid, the person's legal moves, the log), as JSON data."""
-    k = quartets_knowledge(table)
+def _replayed(table: Any) -> tuple[Any, Any]:
+    from ..formats import record_from_json
+    from ..replay import replay
+
+    record = record_from_json(table.full_record())
+    return record, replay(record, mark_forced=False, history=False)
+
+
+# -- the view -----------------------------------------------------------------------------------
+def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees of a quartets game (its grid, its legal moves, the moves told in words, the table,
+    its hand, the legend, the result at the end), as JSON data."""
+    k = quartets_knowledge(table, seat)
     record, pos = k.record, k.result.position
     g = record.game
     questions: dict[tuple[int, int], str] = {}
     answers: list[dict[str, str]] = []
     declarations: list[dict[str, str]] = []
-    for text in table.legal_texts():
+    for text in table.legal_texts(seat):
         move = g.parse_move(text)
         if isinstance(move, Declaration):
             declarations.append({"text": text, "set": g.set_name(move.set)})
@@ -69,14 +121,18 @@ def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
     probs, note = None, None
     if probabilities:
         try:
-            counter = DealCounter(k.constraints, MAX_COUNT_STATES)
+            counter = DealCounter(k.constraints, limits=CountLimits(MAX_COUNT_STATES, COUNT_SECONDS))
             probs = counter.card_probabilities() if counter.count() else None
         except CountLimitError:
-            note = "Too many deals to count exactly here; the grid shows who may hold each card."
+            note = ("Too many deals to count exactly on the web table; the grid shows who may hold each card "
+                    "(download the record and try quaternity count).")
     svg = grid_svg(pos, constraints=k.constraints if k.classic else None, probabilities=probs, legal=questions,
-                   mine=k.hand, viewer=table.human)
+                   mine=k.hand, viewer=seat)
     names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
-    return {
+    claimed_by: dict[int, list[str]] = {p: [] for p in range(g.players)}
+    for s, p in sorted(pos.claimed.items()):
+        claimed_by[p].append(g.set_name(s))
+    data: dict[str, Any] = {
         "kind": "quartets",
         "svg": svg,
         "setup": f"{g.players} players, {g.sets} sets of {g.set_size} cards, rules {record.rules.name}",
@@ -91,19 +147,155 @@ def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
         "pending": None if pos.pending is None else g.move_str(pos.pending),
         "probabilities": probs is not None,
         "note": note,
-        "log": [{"move": text, "you": _mover(move) == table.human} for move, text in zip(record.moves, record.texts)],
+        "log": narration(table, seat, record, k.result),
+        "table": [{"seat": p, "name": table.names(seat)[p], "cards": pos.hands[p], "claimed": claimed_by[p],
+                   "score": pos.scores[p]} for p in range(g.players)],
+        "status": status(table, seat, k, bool(answers), bool(declarations)),
+        "legend": legend(k.classic),
     }
+    if table.state.is_terminal():
+        data["result"] = result(table, seat, k)
+    return data
 
 
-def _mover(move) -> int:
-    return move.player if isinstance(move, Declaration) else move.asker
+def _sets(n: int) -> str:
+    return f"{n} set" + ("" if n == 1 else "s")
 
 
-def explain(table: Any, *, card: str | None = None, set_name: str | None = None, seat: int | None = None) -> list[str]:
-    """Why a card is where the grid says (or why a set was claimed), as lines of text."""
+def narration(table: Any, viewer: int, record: Any, replayed: Any) -> list[dict[str, Any]]:
+    """Every move of the record told in plain words from ``viewer``'s side, with its notation and mover."""
+    g = record.game
+    dealt = record.deal is not None
+
+    def who(p: int, start: bool = True) -> str:
+        return table.seat_name(p, viewer, start=start)
+
+    out: list[dict[str, Any]] = []
+    for i, (move, text) in enumerate(zip(record.moves, record.texts)):
+        claims = replayed.reports[i].claims if i < len(replayed.reports) else ()
+        if isinstance(move, Declaration):
+            mover = move.player
+            words = (f"{who(mover)} put down set {g.set_name(move.set)}." if dealt else
+                     f"{who(mover)} declared set {g.set_name(move.set)} and claimed it.")
+            claims = tuple(c for c in claims if c != (move.set, move.player))
+        else:
+            mover = move.asker
+            ask = f"{who(move.asker)} asked {who(move.target, False)} for {g.card_name(move.card)}"
+            if move.answer is None:
+                words = f"{who(move.asker)} asks {who(move.target, False)} for {g.card_name(move.card)}."
+            elif move.answer:
+                words = f"{ask}: {who(move.target, False)} said yes and handed it over."
+            else:
+                words = f"{ask}: {who(move.target, False)} said no."
+        for s, p in claims:
+            words += f" Set {g.set_name(s)} is now claimed by {who(p, False)}: every card of it is known to be there."
+        out.append({"seat": mover, "move": text, "text": words, "you": mover == viewer})
+    return out
+
+
+def status(table: Any, seat: int, k: QuartetsView, answering: bool, declaring: bool) -> str:
+    """One plain sentence for ``seat``: whose turn it is and what to do."""
+    pos = k.result.position
+    g = k.record.game
+    if table.state.is_terminal():
+        return result(table, seat, k)["text"]
+    q = pos.pending
+    if q is not None:
+        card = g.card_name(q.card)
+        if answering:
+            return f"{table.seat_name(q.asker, seat)} asks you for {card}: answer yes or no (both are possible)."
+        if q.asker == seat:
+            return f"You asked {table.seat_name(q.target, seat)} for {card}: waiting for the answer."
+        return (f"{table.seat_name(q.asker, seat)} asked {table.seat_name(q.target, seat)} for {card}: "
+                "waiting for the answer.")
+    mover = table.state.current_player()
+    if mover == seat:
+        return "Your turn: ask a player for a card" + (", or declare a set." if declaring else ".")
+    return f"{table.seat_name(mover, seat)} is to ask for a card."
+
+
+def legend(classic: bool) -> list[dict[str, str]]:
+    """What the grid's marks mean (each with the colour it is drawn in)."""
+    items = [
+        {"mark": "■", "colour": FORCED_FILL, "meaning": "green square: the seat holds this card in every deal "
+                                                        "consistent with what you know"},
+        {"mark": "●", "colour": POSSIBLE_FILL, "meaning": "dot: the seat may hold this card"},
+        {"mark": "·", "colour": IMPOSSIBLE_FILL, "meaning": "faint point: the seat cannot hold this card"},
+    ]
+    if classic:
+        items.append({"mark": "★", "colour": "#222222", "meaning": "a card in your hand"})
+    items += [
+        {"mark": "tint", "colour": LEGAL_FILL, "meaning": "you may ask that seat for that card now (click it)"},
+        {"mark": "outline", "colour": QUESTION_STROKE, "meaning": "the open question"},
+        {"mark": "▼ turn", "colour": TURN_FILL, "meaning": "the seat whose turn it is"},
+        {"mark": "chip", "colour": CLAIM_FILL, "meaning": "a claimed set and who claimed it"},
+        {"mark": "whole set may be with", "colour": "#555555",
+         "meaning": "the seats that may hold every card of the set"},
+        {"mark": "0.25", "colour": "#1565c0", "meaning": "with probabilities on: the exact chance that the seat "
+                                                        "holds the card, every consistent deal equally likely"},
+    ]
+    return items
+
+
+def result(table: Any, seat: int, k: QuartetsView) -> dict[str, Any]:
+    """Who won and why, in plain words from ``seat``'s side (the tie rule when it decides); in classic
+    every hand as it was dealt."""
+    pos = k.result.position
+    record = k.record
+    g = record.game
+    scores = list(pos.scores)
+    P = g.players
+
+    def who(p: int, start: bool = True) -> str:
+        return table.seat_name(p, seat, start=start)
+
+    def listed(seats: list[int]) -> str:
+        parts = [who(p, False) for p in seats]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+    tally = "Sets: " + ", ".join(f"{who(p, False)} {scores[p]}" for p in range(P)) + "."
+    out: dict[str, Any] = {}
+    if record.deal is not None:
+        out["hands"] = {str(p): [g.card_name(c) for c in sorted(record.deal[p])] for p in range(P)}
+    if not pos.over:  # the table's limit stopped a classic game
+        out["winners"] = []
+        out["text"] = (f"The game stopped unfinished after {len(record.moves):,} moves (the table's limit): "
+                       f"nobody wins. {tally}")
+        return out
+    winners = list(pos.winners())
+    out["winners"] = winners
+    lead = f"{who(pos.loser)} lost by an illegal move. " if pos.loser is not None else ""
+    contenders = [p for p in range(P) if p != pos.loser]
+    top = max(scores[p] for p in contenders)
+    tied = [p for p in contenders if scores[p] == top]
+    if len(tied) == 1:
+        w = tied[0]
+        text = ("You won" if w == seat else f"{who(w)} won") + f" with {_sets(top)}. {tally}"
+        out["text"] = lead + text
+        return out
+    rule = record.rules.tie
+    text = f"Tie for first: {listed(tied)} have {_sets(top)} each; under the rule tie={rule} "
+    if rule == "all-lose":
+        text += "a tie for first means nobody wins."
+    elif rule == "shared":
+        text += "the tied players share the win" + (": you share it." if seat in tied else ".")
+    elif rule == "first":
+        text += (f"the one who reached {_sets(top)} first wins: " + (
+            "you." if winners == [seat] else f"{listed(winners)}."))
+    else:  # random
+        text += ("one of them was drawn at random to win: " + ("you." if winners == [seat] else f"{listed(winners)}."))
+    out["text"] = lead + text + " " + tally
+    return out
+
+
+# -- explanations -------------------------------------------------------------------------------
+def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str | None = None,
+            seat: int | None = None) -> list[str]:
+    """Why a card is where ``viewer``'s grid says (with ``seat``: why it is or is not with that seat), or why a
+    set was claimed, as lines of text."""
     from ..explain import Explainer, ExplanationError
 
-    k = quartets_knowledge(table)
+    k = quartets_knowledge(table, viewer)
     record = k.record
     g = record.game
     try:
@@ -120,11 +312,11 @@ def explain(table: Any, *, card: str | None = None, set_name: str | None = None,
         facts = []
     lines = [line for e in facts for line in explanation_lines(record, e)]
     if not lines and k.classic:
-        who = "nobody" if seat is None else (g.player_name(seat) if g.named_players else f"seat {seat}")
-        return [f"Not known in public: it follows from the public record together with your own hand"
-                f" ({' '.join(g.card_name(c) for c in k.hand) or 'no cards'})"
-                + ("" if card is None else f" that {card} is with {who}") + "."]
+        mine = " ".join(g.card_name(c) for c in k.hand) or "no cards"
+        return [f"Not known in public: what your grid shows here follows from the public record together with "
+                f"your own hand ({mine})."]
     return lines or ["Nothing to explain here."]
 
 
-__all__ = ["view", "explain", "quartets_knowledge", "QuartetsView"]
+__all__ = ["view", "explain", "refuse_size", "narration", "status", "legend", "result", "quartets_knowledge",
+           "QuartetsView", "LIMITS", "MOST_CARDS_PER_HAND", "PROBABILITIES"]

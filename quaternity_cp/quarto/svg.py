@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..svg import FONT, text_element
+from ..svg import FONT, text_element, text_lines, wrap_words
 from .core import Cell, Piece
 
 QUARTO_CELL = 70
@@ -41,8 +41,8 @@ def piece_svg(piece: int, cx: float, cy: float, size: float, *, attrs: str = "")
 
 def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] = (),
                legal_pieces: Iterable[int] = ()) -> str:
-    """A Quarto position as SVG: the board (columns A-D, rows 4 to 1 from the top), the piece in
-    hand, the pieces left, winning lines outlined. Cells carry ``data-cell`` (and ``data-piece`` when
+    """A Quarto position as SVG: the board (columns A-D, rows 4 to 1 from the top), below it the
+    piece in hand and the pieces left (narrow enough for a phone), winning lines outlined. Cells carry ``data-cell`` (and ``data-piece`` when
     taken), the pieces left ``data-piece``; ``legal_cells`` / ``legal_pieces`` are tinted and
     marked ``data-legal`` (the page lets a person click them).
 
@@ -55,14 +55,19 @@ def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] 
     C = QUARTO_CELL
     legal_cells = set(int(c) for c in legal_cells)
     legal_pieces = set(int(p) for p in legal_pieces)
+    small = 38  # a piece left
+    left = 28
+    width = left + 4 * C + 14  # narrow enough for a phone: the piece in hand and the pieces left go below
     parts: list[str] = []
     y = 18
-    parts.append(text_element(8, y, quarto_status(position), anchor="start", weight="bold", size=13, cls="status"))
-    y += 18
-    if note:
-        parts.append(text_element(8, y, note, anchor="start", fill="#b71c1c", size=12, cls="note"))
-        y += 18
-    top, left = y + 8, 28
+    for text, fill, weight, size, cls in ((quarto_status(position), "#222", "bold", 13, "status"),
+                                          (note, "#b71c1c", "normal", 12, "note")):
+        if not text:
+            continue
+        lines = wrap_words(text, width - 16, size)
+        parts.append(text_lines(8, y, lines, size=size, step=size + 4, cls=cls, fill=fill, weight=weight))
+        y += (size + 4) * len(lines) + 1
+    top = y + 8
     board = position.board
     winning = {int(c) for line in position.winning_lines for c in line}
     parts.append(f'<rect x="{left - 6}" y="{top - 6}" width="{4 * C + 12}" height="{4 * C + 12}" rx="14" '
@@ -87,29 +92,32 @@ def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] 
         parts.append(text_element(left + col * C + C / 2, top + 4 * C + 22, "ABCD"[col], size=12, fill="#555"))
     for row in range(4):
         parts.append(text_element(left - 16, top + row * C + C / 2 + 4, str(4 - row), size=12, fill="#555"))
-    # the piece in hand and the pieces left, to the right of the board
-    rx = left + 4 * C + 30
-    parts.append(text_element(rx, top + 10, "In hand", anchor="start", weight="bold", size=12))
+    # the piece in hand, then the pieces left (two rows of eight), below the board
+    y = top + 4 * C + 34
     hand = position.piece
-    parts.append(f'<rect x="{rx}" y="{top + 18}" width="{C}" height="{C}" rx="8" fill="#fff8e1" stroke="#ffb300"/>')
+    box = 56
+    parts.append(text_element(8, y + box / 2 + 4, "In hand", anchor="start", weight="bold", size=12))
+    parts.append(f'<rect x="70" y="{y}" width="{box}" height="{box}" rx="8" fill="#fff8e1" stroke="#ffb300"/>')
     if hand is not None:
         parts.append(f'<g class="hand" data-piece="{Piece(hand).name}">'
-                     + piece_svg(hand, rx + C / 2, top + 18 + C / 2, C - 10) + "</g>")
-        parts.append(text_element(rx + C + 8, top + 18 + C / 2 + 4, Piece(hand).name, anchor="start", size=12))
-    parts.append(text_element(rx, top + C + 48, "Pieces left", anchor="start", weight="bold", size=12))
-    small = 46
+                     + piece_svg(hand, 70 + box / 2, y + box / 2, box - 8) + "</g>")
+        parts.append(text_element(70 + box + 10, y + box / 2 + 4, f"{Piece(hand).name}: {Piece(hand).describe()}",
+                                  anchor="start", size=11))
+    y += box + 22
+    parts.append(text_element(8, y, "Pieces left", anchor="start", weight="bold", size=12))
+    y += 8
     for i, p in enumerate(position.available_pieces()):
-        px = rx + (i % 4) * small
-        py = top + C + 58 + (i // 4) * small
+        px = 8 + (i % 8) * small
+        py = y + (i // 8) * small
         legal = int(p) in legal_pieces
         parts.append(f'<g class="left"{" data-legal=" + chr(34) + "1" + chr(34) if legal else ""} '
                      f'data-piece="{Piece(p).name}">')
-        parts.append(f'<rect x="{px}" y="{py}" width="{small - 4}" height="{small - 4}" rx="6" '
+        parts.append(f'<rect x="{px}" y="{py}" width="{small - 3}" height="{small - 3}" rx="6" '
                      f'fill="{"#e3f2fd" if legal else "#fafafa"}" stroke="#cfd8dc"/>')
-        parts.append(piece_svg(p, px + (small - 4) / 2, py + (small - 4) / 2, small - 10))
+        parts.append(piece_svg(p, px + (small - 3) / 2, py + (small - 3) / 2, small - 7))
         parts.append("</g>")
-    width = rx + 4 * small + 10
-    height = max(top + 4 * C + 32, top + C + 58 + 4 * small + 8)
+    left_over = len(position.available_pieces())
+    height = y + max(1, (left_over + 7) // 8) * small + 6
     body = "\n".join(parts)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="quarto-board" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto;{FONT}">\n'

@@ -1,9 +1,13 @@
-"""Quarto's web view: what the web table shows of a Quarto game, and the exact solver's verdict on demand.
+"""Quarto's web view: what one player at the web table sees, and the exact solver's verdict in plain words.
 
-The record is replayed by :mod:`quaternity_cp.quarto.formats`; the verdict is
-the exact solver's (:mod:`quaternity_cp.quarto.solver`). The game's registered
-``web`` part: :func:`view` and :func:`verdict`; the table is a
-:class:`quaternity_cp.web.session.WebGame`.
+The record is replayed by :mod:`quaternity_cp.quarto.formats` (once per change
+of the game); the verdict is the exact solver's
+(:mod:`quaternity_cp.quarto.solver`) within :data:`SOLVE_SECONDS`. Moves are told
+in plain words from the viewer's side ("Player 1 placed LRTS on A1 and gave you
+DSSH."), the piece letters have a legend (from :data:`~quaternity_cp.quarto.core.TRAITS`).
+The game's registered ``web`` part: :func:`view` and :func:`verdict`; the table
+is a :class:`quaternity_cp.web.session.WebGame`. Quarto has one size: its
+agents answer at once (``solver`` searches at most 200,000 positions).
 """
 
 from __future__ import annotations
@@ -11,15 +15,19 @@ from __future__ import annotations
 from typing import Any
 
 from . import formats as qf
-from .core import Cell, Piece, QuartoError
+from .core import TRAITS, Cell, Piece, QuartoError, common_characteristics
 from .position import Move, Position
-from .svg import quarto_status, quarto_svg
+from .svg import quarto_svg
 
-SOLVE_SECONDS = 30.0  # the verdict on demand says "unproven" past this
+SOLVE_SECONDS = 10.0  # the verdict on demand says "unproven" past this
 
 
 def replayed_position(table: Any) -> Position:
-    """The position of the table's game, from its record."""
+    """The position of the table's game, from its record (once per change of the game)."""
+    return table.memo("quarto-position", lambda: _replayed(table))
+
+
+def _replayed(table: Any) -> Position:
     record = qf.record_from_json(table.record())
     result = qf.replay(record)
     if not result.valid:  # the state only ever applies legal moves
@@ -27,54 +35,142 @@ def replayed_position(table: Any) -> Position:
     return result.position
 
 
-def view(table: Any, *, probabilities: bool = False) -> dict[str, Any]:
-    """What the web table shows of a Quarto game (the board, the person's legal cells and pieces, the log).
+def _piece(piece: Any) -> str:
+    p = Piece(piece)
+    return f"{p.name} ({p.describe()})"
 
-    Quarto has no probabilities (perfect information): ``probabilities`` is ignored.
-    """
+
+def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any]:
+    """What ``seat`` sees of a Quarto game (the board, its legal cells and pieces, the moves told in words,
+    the legend, the result at the end). Quarto has no probabilities (perfect information): ``probabilities``
+    is ignored."""
     pos = replayed_position(table)
     cells, pieces = set(), set()
-    for text in table.legal_texts():
-        parts = text.split()
-        if len(parts) == 1 and len(parts[0]) == 4:
-            pieces.add(int(Piece.parse(parts[0])))
-        else:
-            cells.add(int(Cell.parse(parts[0])))
-            if len(parts) == 2:
-                pieces.add(int(Piece.parse(parts[1])))
-    return {
+    legal = table.legal_texts(seat)
+    for text in legal:
+        move = Move.parse(text)
+        if move.cell is not None:
+            cells.add(int(move.cell))
+        if move.piece is not None:
+            pieces.add(int(move.piece))
+    data: dict[str, Any] = {
         "kind": "quarto",
         "svg": quarto_svg(pos, legal_cells=cells, legal_pieces=pieces),
         "setup": "Quarto" + (", squares also win" if pos.squares else ""),
         "players": ["player 0", "player 1"],
-        "status": quarto_status(pos),
         "winner": pos.winner,
         "piece": None if pos.piece is None else str(pos.piece),
         "empty_cells": len(pos.empty_cells()),
-        "moves": table.legal_texts(),
-        "log": [{"move": str(m), "you": i % 2 == table.human} for i, m in enumerate(pos.moves)],
+        "moves": legal,
+        "log": narration(table, seat, pos),
+        "table": [{"seat": p, "name": table.names(seat)[p], "cards": None, "claimed": [],
+                   "score": table.state.scores()[p]} for p in range(2)],
+        "status": status(table, seat, pos),
+        "legend": legend(),
     }
+    if pos.over:
+        data["result"] = result(table, seat, pos)
+    return data
 
 
-def verdict(table: Any, max_seconds: float = SOLVE_SECONDS) -> dict[str, Any]:
-    """The exact value of the Quarto position for the player to move, with a best move."""
+def narration(table: Any, viewer: int, pos: Position) -> list[dict[str, Any]]:
+    """Every move told in plain words from ``viewer``'s side, with its notation and mover."""
+    out: list[dict[str, Any]] = []
+    moves = pos.moves
+    for i, move in enumerate(moves):
+        mover, other = i % 2, 1 - i % 2
+        me = table.seat_name(mover, viewer)
+        you = table.seat_name(other, viewer, start=False)
+        if move.cell is None:
+            words = f"{me} chose {_piece(move.piece)} for {you} to place."
+        else:
+            placed = moves[i - 1].piece
+            words = f"{me} placed {placed} on {move.cell}"
+            words += f" and gave {you} {_piece(move.piece)}." if move.piece is not None else "."
+            if i == len(moves) - 1 and pos.winner is not None:
+                words += f" That completes a line: {table.seat_name(mover, viewer, start=False)} won."
+        out.append({"seat": mover, "move": str(move), "text": words, "you": mover == viewer})
+    return out
+
+
+def status(table: Any, seat: int, pos: Position) -> str:
+    """One plain sentence for ``seat``: what to do, or whose turn it is."""
+    if pos.over:
+        return result(table, seat, pos)["text"]
+    mover = pos.to_move
+    assert mover is not None
+    other = table.seat_name(1 - mover, seat, start=False)
+    if mover == seat:
+        if pos.piece is None:
+            return f"Your turn: choose the piece {other} must place first."
+        if not pos.available_pieces():
+            return f"Your turn: place {_piece(pos.piece)} on the last empty cell."
+        return f"Your turn: place {_piece(pos.piece)} on an empty cell, then choose the piece {other} places next."
+    who = table.seat_name(mover, seat)
+    if pos.piece is None:
+        return f"{who} is to choose the first piece for {other} to place."
+    return f"{who} is to place {_piece(pos.piece)}" + (f" and choose a piece for {other}." if pos.available_pieces()
+                                                      else ".")
+
+
+def legend() -> list[dict[str, str]]:
+    """What the four letters of a piece mean (:data:`TRAITS`), and the board's marks."""
+    items = [{"mark": f"{l0} / {l1}", "meaning": f"letter {i + 1} of a piece: its {trait}, {w0} or {w1}"}
+             for i, (trait, w0, w1, l0, l1) in enumerate(TRAITS)]
+    items.append({"mark": "LRTS", "meaning": "for example: " + Piece.LRTS.describe()})
+    items += [
+        {"mark": "tint", "colour": "#e3f2fd", "meaning": "a cell where you may place, or a piece you may give "
+                                                         "(click it)"},
+        {"mark": "outline", "colour": "#d84315", "meaning": "a winning line: four pieces that share a trait"},
+        {"mark": "In hand", "colour": "#ffb300", "meaning": "the piece the player to move must place"},
+    ]
+    return items
+
+
+def _line_text(pos: Position, line: tuple[Cell, ...]) -> str:
+    board = pos.board
+    shared = common_characteristics([board[c] for c in line])
+    words = " and ".join(TRAITS[3 - bit][1 + value] for bit, value in shared)
+    return f"{' '.join(str(c) for c in line)}: all {words}"
+
+
+def result(table: Any, seat: int, pos: Position) -> dict[str, Any]:
+    """Who won and how, in plain words from ``seat``'s side (a draw: nobody wins)."""
+    if pos.winner is None:
+        return {"winners": [], "text": "A draw: the board is full and no line of four pieces shares a trait."}
+    w = pos.winner
+    lines = "; ".join(_line_text(pos, line) for line in pos.winning_lines)
+    who = "You" if w == seat else table.seat_name(w, seat)
+    return {"winners": [w], "text": f"{who} won by completing a line of four pieces that share a trait ({lines})."}
+
+
+def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SECONDS) -> dict[str, Any]:
+    """The exact value of the position for the player to move, in plain words, with a best move; "unproven"
+    when the solver needs more than ``max_seconds``."""
     from ..budget import Limits
     from .solver import solve
 
     pos = replayed_position(table)
     if pos.over:
-        return {"text": quarto_status(pos), "value": None}
+        return {"text": "Game over. " + result(table, -1 if viewer is None else viewer, pos)["text"],
+                "value": None}
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
     res = solve(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
-    who = f"player {pos.to_move}"
+    mover = pos.to_move
+    assert mover is not None
+    who = "you" if mover == viewer else table.seat_name(mover, viewer)
     if not res.proven:
-        return {"text": f"Unproven: the solver stopped after {res.nodes:,} positions ({res.status}); "
-                        "ask again later in the game.", "value": None, "nodes": res.nodes}
-    best = "" if res.best is None else f" Best move: {_move_text(res.best)}."
-    return {"text": f"{who.capitalize()} (to move) can force a {res.value}.{best} "
-                    f"({res.nodes:,} positions, {res.seconds:.2f} s)",
-            "value": res.value, "best": None if res.best is None else _move_text(res.best), "nodes": res.nodes}
+        return {"text": f"Not known yet: the solver stopped after {res.nodes:,} positions without an answer "
+                        "(too many moves ahead for the web table); ask again later in the game.",
+                "value": None, "nodes": res.nodes}
+    outcome = {"win": "wins", "loss": "loses", "draw": "draws"}[res.value]
+    best = None if res.best is None else _move_text(res.best)
+    text = f"With best play the player to move ({who}) {outcome}."
+    if best is not None:
+        text += f" A best move: {best}."
+    return {"text": text + f" ({res.nodes:,} positions searched in {res.seconds:.2f} s.)", "value": res.value,
+            "best": best, "nodes": res.nodes}
 
 
 def _move_text(best) -> str:
@@ -85,4 +181,4 @@ def _move_text(best) -> str:
     return str(Move(None if cell is None else Cell(cell), None if piece is None else Piece(piece)))
 
 
-__all__ = ["view", "verdict", "replayed_position"]
+__all__ = ["view", "verdict", "narration", "status", "legend", "result", "replayed_position", "SOLVE_SECONDS"]

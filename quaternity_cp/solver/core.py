@@ -26,11 +26,13 @@ Two positions get the same key only when they are the same game from here on:
 - unclaimed sets are interchangeable: the key holds the sorted list of the set
   descriptions (domains, and the bounds of every seat on that set). Claimed sets
   only matter through the scores;
-- then hand sizes, the seats on turn, the open question's asker and target,
-  the scores (for goals that look at them) and, under ``tie = first``, the order
-  in which the seats with points reached their score (only that order matters:
-  any later claim is reached later than every earlier one);
-- a finished game is just its set of winners.
+- then hand sizes, the seats on turn, the open question's asker and target
+  (-1 and -1 for none), the scores (for goals that look at them) and, under
+  ``tie = first``, the order in which the seats with points reached their score
+  (only that order matters: any later claim is reached later than every earlier
+  one); the key is one flat tuple of these (the set descriptions first: a
+  search stores millions of keys, each tuple less is memory saved);
+- a finished game is just its set of winners (``("end", winners)``).
 
 Seats are never permuted (turn order and the goal player are not symmetric).
 The move generators only produce one move per symmetry class (one card per
@@ -191,6 +193,13 @@ class Context:
         """The node a graph search starts from: the fast path's when there is one."""
         return self.kernel.convert(node) if self.kernel is not None else node
 
+    def park(self, node):
+        """``node``, holding less memory while it waits for its other moves (see :meth:`.kernel.Kernel.park`)."""
+        if type(node) is not Node:
+            assert self.kernel is not None  # only the fast path makes fast nodes
+            self.kernel.park(node)
+        return node
+
     def child(self, node, move):
         """The node after ``move`` at ``node`` (of the same kind, or slow when the fast path cannot go on)."""
         if type(node) is Node:
@@ -264,13 +273,8 @@ class Context:
             if body != prev:
                 rep_sets.append(sig[3])
                 prev = body
-        key = (
-            tuple([sig[:3] for sig in sigs]),
-            hands,
-            state.turn,
-            (q.asker, q.target) if q is not None else None,
-            self.score_key(state.scores, state.reached),
-        )
+        key = (*[sig[:3] for sig in sigs], hands, state.turn, q.asker if q is not None else -1,
+               q.target if q is not None else -1, self.score_key(state.scores, state.reached))
         return Node(state, key, a, tuple(rep_sets), rep_cards)
 
     def set_description(self, ow: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...],

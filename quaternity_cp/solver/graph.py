@@ -174,7 +174,7 @@ class GameGraph:
                 if self.mover[i] != player and (len(moves) > 1 or not complete):
                     if order is not None:
                         moves = order(node, moves)
-                    later[i] = (node, moves[1:] if complete else None)
+                    later[i] = (ctx.park(node), moves[1:] if complete else None)
                     moves = moves[:1]
                 self.succ[i] = tuple(dict.fromkeys(self._play_all(node, moves, todo)))
                 if progress is not None and self.expanded % 16 == 0:

@@ -100,7 +100,8 @@ class KNode:
     pending: Question | None
     ply: int
     key: tuple
-    parts: list  # (set description, set, part) per set in play (see Kernel._parts); empty when over
+    parts: list | None  # (set description, set, part) per set in play (see Kernel._parts); empty when over,
+    # None when parked (see Kernel.park)
     over: bool
     winners: tuple[int, ...]
     mover: int
@@ -126,6 +127,8 @@ class Kernel:
         self.asked: dict[tuple, int] = {}  # (signature, other signatures, hands, domain) -> owners (0: none)
         self._lives: dict[tuple, tuple[int, ...]] = {}  # claimed -> the sets in play
         self._batches: dict[tuple, list] = {}  # see _batch
+        self._tuples: dict[tuple, tuple] = {}  # see _intern
+        self._facts: dict[tuple, tuple] = {}  # (a signature's facts as items, quartet seats) -> one (facts, quartet)
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
 
@@ -137,6 +140,15 @@ class Kernel:
                 self._lives.clear()
             live = self._lives[claimed] = tuple([s for s, cl in enumerate(claimed) if cl == -1])
         return live
+
+    def _intern(self, t: tuple) -> tuple:
+        """One object for equal small tuples (hands, turns, scores), which keys and nodes keep by the million."""
+        got = self._tuples.get(t)
+        if got is None:
+            if len(self._tuples) > CACHE_LIMIT:
+                self._tuples.clear()
+            got = self._tuples[t] = t
+        return got
 
     def row(self, doms, lo, hi) -> Row:
         key = (doms, lo, hi)
@@ -192,6 +204,12 @@ class Kernel:
                 res = self.engine.facts(key[0], radix)
             except TooManyVectors:
                 raise _Fallback from None
+            if res is not None:  # few distinct facts among very many analyses: one object for equal ones
+                shared = self._facts
+                if len(shared) > CACHE_LIMIT:
+                    shared.clear()
+                for sid, pair in res.items():
+                    res[sid] = shared.setdefault((tuple(pair[0].items()), pair[1]), pair)
         an = _Analysis(res)
         if len(self.analyses) > CACHE_LIMIT:
             self.analyses.clear()
@@ -210,7 +228,7 @@ class Kernel:
         desc = ctx.set_description(ow, r.sig[1], r.sig[2], hands, at)
         first = ow[0]
         forced = first.bit_length() - 1 if first and not first & (first - 1) and ow.count(first) == len(ow) else -1
-        got = (desc[0], desc[1], ow, quartet, forced)
+        got = self._intern((desc[0], desc[1], ow, quartet, forced))
         an.parts[r if at < 0 else (r, at)] = got
         return got
 
@@ -281,20 +299,20 @@ class Kernel:
             if items is None:  # pragma: no cover - the generators only produce legal moves
                 raise AssertionError("the solver reached a position without a consistent deal")
         n.parts = items
-        n.key = (
-            tuple([t[0] for t in items]),
-            hands,
-            turn,
-            (pending.asker, pending.target) if pending is not None else None,
-            self.ctx.score_key(scores, reached),
-        )
+        score = self.ctx.score_key(scores, reached)
         if pending is not None:
+            n.key = (*[t[0] for t in items], hands, turn, pending.asker, pending.target, score)
             n.mover = pending.target
-        elif len(turn) == 1:
-            n.mover = turn[0]
         else:
-            n.mover = -1
+            n.key = (*[t[0] for t in items], hands, turn, -1, -1, score)
+            n.mover = turn[0] if len(turn) == 1 else -1
         return n
+
+    def park(self, n: KNode) -> None:
+        """Let a node that waits (in a lazy search, an opponent's node with moves not yet played) hold less
+        memory: it forgets its parts, which :meth:`moves` finds again (the same) when asked."""
+        if not n.over:
+            n.parts = None
 
     def _winners(self, scores, reached) -> tuple[int, ...]:
         """``Position.winners`` of a finished game (nobody lost by an illegal move: the solver makes none)."""
@@ -312,6 +330,8 @@ class Kernel:
         """:meth:`.core.Context.moves` of a fast node (with ``until``: :meth:`.core.Context.moves_until`)."""
         if n.over:
             return [], True
+        if n.parts is None:  # parked: its parts again (the analysis is in the table, or computed again)
+            n.parts = self._parts(n.rows, n.hands, n.claimed, n.pending)
         q = n.pending
         if q is not None:
             owners = self._owners(n, q.card)
@@ -506,7 +526,8 @@ class Kernel:
 
     def _play(self, n: KNode, move) -> KNode:
         if type(move) is Choice:
-            return self._finish(n.rows, n.hands, n.claimed, n.scores, n.reached, (move.seat,), None, n.ply)
+            return self._finish(n.rows, n.hands, n.claimed, n.scores, n.reached, self._intern((move.seat,)), None,
+                                n.ply)
         P, S = self.P, self.S
         ply = n.ply + 1
         if type(move) is Declaration:
@@ -525,7 +546,7 @@ class Kernel:
         if n.pending is None:
             rows = self._asked(rows, self._live(n.claimed), s, off, x)
         if move.answer is None:  # the question is open: the target answers next
-            return self._finish(rows, n.hands, n.claimed, n.scores, n.reached, (x,), move, ply)
+            return self._finish(rows, n.hands, n.claimed, n.scores, n.reached, self._intern((x,)), move, ply)
         r = rows[s]
         hands = n.hands
         yes = move.answer
@@ -544,7 +565,7 @@ class Kernel:
             h = list(hands)
             h[y] -= 1
             h[x] += 1
-            hands = tuple(h)
+            hands = self._intern(tuple(h))
         else:
             mk = ("no", off, y)
             nr = r.moves.get(mk)
@@ -563,7 +584,8 @@ class Kernel:
             claimed[s] = p
             scores[p] += 1
             reached[p] = ply
-        return tuple(hands), tuple(claimed), tuple(scores), tuple(reached)
+        intern = self._intern
+        return intern(tuple(hands)), intern(tuple(claimed)), intern(tuple(scores)), intern(tuple(reached))
 
     def _after(self, rows, hands, claimed, scores, reached, ply, order) -> KNode:
         """Automatic claims, then the hand-over to the first of ``order`` (``Position._hand_over``)."""
@@ -583,7 +605,7 @@ class Kernel:
                                    handover=rules.handover)
         if not self.rules.forced_no_question:
             chosen = tuple(sorted({self._skip(rows, claimed, hands, p) for p in chosen}))
-        return self._finish(rows, hands, claimed, scores, reached, chosen, None, ply, items)
+        return self._finish(rows, hands, claimed, scores, reached, self._intern(chosen), None, ply, items)
 
     def _skip(self, rows, claimed, hands, p: int) -> int:
         """``Position._skip``: the first seat from p on, clockwise, with a legal question."""

@@ -171,20 +171,20 @@ def new_game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     if options is not None and not isinstance(options, dict):
         raise Refused(f"options must be an object of option names and values, not {show(options)}")
     out["options"] = options or {}
-    if "human" in data and "humans" in data:
-        raise Refused("give either human (one seat) or humans (a list of seats), not both")
+    human = whole(data.get("human", 0), "human", 0, 999)
     humans = data.get("humans")
     if humans is not None:
         if not isinstance(humans, list) or not humans or len(humans) > 64:
             raise Refused(f"humans must be a list of seat numbers, not {show(humans)}")
         out["humans"] = [whole(seat, "a seat in humans", 0, 999) for seat in humans]
+        if "human" in data and human != out["humans"][0]:
+            raise Refused("human, when given with humans, must be its first seat (the creator's)")
     else:
-        out["human"] = whole(data.get("human", 0), "human", 0, 999)
-    agents = data.get("agents")
-    if agents is not None and not isinstance(agents, dict):
-        raise Refused(f"agents must be an object of seats and agent names, like {{\"1\": \"random\"}}, not {show(agents)}")
-    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, limit=100)
-                     for seat in (agents or {})}
+        out["human"] = human
+    agents = {} if data.get("agents") is None else data["agents"]
+    if not isinstance(agents, dict):
+        raise Refused(f'agents must be an object of seats and agent names, like {{"1": "random"}}, not {show(agents)}')
+    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, limit=100) for seat in agents}
     seed = data.get("seed")
     out["seed"] = None if seed is None else whole(seed, "seed")
     return out
@@ -246,7 +246,7 @@ def create_app(settings: Settings | None = None):
     def answer(table: Table, view: dict[str, Any], **extra: Any) -> JSONResponse:
         data = {**extra, **view, "thinking": table.thinking}
         if table.error is not None:
-            data["error"] = table.error
+            data["agent_error"] = table.error
         return JSONResponse(data)
 
     async def current_view(table: Table, seat: int, probabilities: bool) -> dict[str, Any]:
@@ -266,7 +266,7 @@ def create_app(settings: Settings | None = None):
         play = parse(data)
         table, seat = locate(request)
         if not undo and table.thinking is not None:
-            raise Refused(f"it is not your turn: seat {table.thinking} is thinking", 422)
+            raise Refused(f"it is not your turn: {table.game.spec.seat_label} {table.thinking} is thinking", 422)
         table.probabilities[seat] = probabilities
         table.error = None  # the agents try again after a person's move
 

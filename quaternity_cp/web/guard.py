@@ -193,7 +193,7 @@ def header_timeout_protocol(seconds: float) -> type:
         header_seconds = seconds
         _header_timer: Any = None
 
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self._arm()
 

@@ -1,48 +1,100 @@
-"""One game at the web table: a person in one seat, agents in the others.
+"""One game at the web table: people in some seats (each with a secret link), agents in the others.
 
 Everything goes through the narrow game interface (:mod:`quaternity_cp.games`):
 the state is made by the registered game's factory, the agents are the
-registered ones, moves are the state's actions and their notation. What the
-page shows is the game's own web view (its registered ``web`` part, e.g.
+registered ones, moves are the state's actions and their notation. What a seat
+sees is the game's own web view (its registered ``web`` part, e.g.
 :mod:`quaternity_cp.quartets.web`, :mod:`quaternity_cp.quarto.web`), computed
-from the state's record and the person's seat; the setup a page offers (seats,
-options, agents) is the game's metadata (:class:`~quaternity_cp.games.GameSpec`).
-Nothing here knows a game, a rule or an agent by name.
+from the state's record for that seat only (in a game with hidden cards, a
+seat's view never holds another seat's hand); the setup a page offers (seats,
+options, agents) is the game's metadata (:class:`~quaternity_cp.games.GameSpec`)
+within :data:`WEB_LIMITS`. Nothing here knows a game, a rule or an agent by name.
+
+A table plays its agents at once after a person's move (``advance=True``, as
+terminal play does), or one move at a time through :meth:`WebGame.agent_step`
+(the web server, which shows each move as it comes). Every change adds one to
+:attr:`WebGame.version`.
 
 >>> table = WebGame.new("quartets", {"preset": "quaternity", "players": 2, "sets": 2, "set_size": 2},
 ...                     human=0, agents={1: "random"}, seed=1)
 >>> view = table.view()
->>> view["game"], view["your_turn"], "<svg" in view["svg"]
-('quartets', True, True)
+>>> view["game"], view["your_turn"], view["names"], "<svg" in view["svg"]
+('quartets', True, ['You', 'Seat 1 (random)'], True)
+>>> view["status"]
+'Your turn: ask a player for a card.'
 """
 
 from __future__ import annotations
 
+import hmac
 import random
 import secrets
-from typing import Any, Hashable
+import time
+from collections.abc import Mapping
+from typing import Any, Callable, Hashable, Iterator
 
 from ..errors import QuaternityError
 from ..games import TERMINAL, GameSpec, derive_seed, load_all
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
+MAX_SEED = 2**63  # seeds are whole numbers of absolute value below this
+MAX_ACTION_TEXT = 200  # characters of a move's text (every game's notation is far shorter)
+MAX_NAME_TEXT = 40  # characters of a card's or a set's name in an explanation request
 
 
 class WebError(QuaternityError):
-    """A request the table cannot honour (unknown game or agent, illegal action, nothing to undo)."""
+    """A request the table cannot honour, in the person's words (unknown game or agent, a bad value,
+    an illegal move, nothing to undo, a table too large for the web)."""
+
+
+# -- what the web offers ------------------------------------------------------------------------
+def web_limits(spec: GameSpec) -> dict[str, Any]:
+    """The table sizes the web offers for a game, as JSON: ``options`` (each option's ``min``/``max`` or
+    ``choices``, from :class:`~quaternity_cp.games.OptionSpec`: the same bounds terminal play takes), plus
+    what the game's web part adds (its ``LIMITS``: bounds on combinations of options, with a ``text``)."""
+    options: dict[str, Any] = {}
+    for o in spec.options:
+        entry: dict[str, Any] = {}
+        if o.choices:
+            entry["choices"] = list(o.choices)
+        if o.low is not None:
+            entry["min"] = o.low
+        if o.high is not None:
+            entry["max"] = o.high
+        if entry:
+            options[o.name] = entry
+    return {"options": options, **dict(getattr(spec.part("web"), "LIMITS", {}))}
+
+
+class WebLimits(Mapping):
+    """game -> :func:`web_limits` of it, read from the registry on use (``WEB_LIMITS["quarto"]``)."""
+
+    def __getitem__(self, game: str) -> dict[str, Any]:
+        return web_limits(load_all()[game])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(load_all()))
+
+    def __len__(self) -> int:
+        return len(load_all())
+
+
+#: The table sizes the web offers, per game: the form (through ``/api/games``), :meth:`WebGame.new` and
+#: terminal play all take these bounds. How they were measured: the game's web part (``LIMITS``).
+WEB_LIMITS = WebLimits()
 
 
 def catalogue() -> dict[str, Any]:
-    """The games the page can offer, each with its metadata (:meth:`GameSpec.to_json`): seats, options, agents.
-
-    A game with an option ``preset`` also lists its choices as ``presets``.
-    """
+    """The games the page can offer, each with its metadata (:meth:`GameSpec.to_json`): seats, options,
+    agents, and its ``limits`` (:func:`web_limits`). A game with an option ``preset`` also lists its
+    choices as ``presets``."""
     out: dict[str, Any] = {}
     for name, spec in sorted(load_all().items()):
         out[name] = spec.to_json()
         preset = spec.option("preset")
         if preset is not None:
             out[name]["presets"] = list(preset.choices)
+        out[name]["limits"] = web_limits(spec)
     return out
 
 
@@ -51,161 +103,6 @@ def features(spec: GameSpec) -> dict[str, bool]:
     web = spec.part("web")
     return {"probabilities": bool(getattr(web, "PROBABILITIES", False)), "explain": hasattr(web, "explain"),
             "verdict": hasattr(web, "verdict")}
-
-
-class WebGame:
-    """A game in progress with one human seat; the other seats are played by agents."""
-
-    def __init__(self, game: str, options: dict[str, Any], state, human: int, agents: dict[int, Any], seed: int):
-        self.game = game
-        self.options = options
-        self.state = state
-        self.human = human
-        self.agents = agents  # seat -> Agent
-        self.agent_names = {seat: getattr(a, "name", type(a).__name__) for seat, a in agents.items()}
-        self.seed = seed
-        self.rngs = {seat: random.Random(derive_seed(seed, seat)) for seat in agents}
-        self.applied = 0  # actions applied to the state so far
-        self.marks: list[int] = []  # `applied` before each human action (undo goes back there)
-        self.log: list[tuple[int, str]] = []  # (seat, action text) of every action applied
-
-    # -- making one ---------------------------------------------------------------------
-    @classmethod
-    def new(cls, game: str, options: dict[str, Any] | None = None, *, human: int = 0,
-            agents: dict[int, str] | None = None, seed: int | None = None) -> "WebGame":
-        games = load_all()
-        if game not in games:
-            raise WebError(f"unknown game {game!r} (known: {', '.join(sorted(games))})")
-        spec = games[game]
-        options = dict(options or {})
-        seed = secrets.randbelow(2**31) if seed is None else int(seed)
-        state = spec.new_state(seed, **options)
-        players = state.num_players
-        if not (isinstance(human, int) and 0 <= human < players):
-            raise WebError(f"seat {human!r}: the game has seats 0 to {players - 1}")
-        chosen = {int(k): v for k, v in (agents or {}).items()}
-        names: dict[int, str] = {}
-        for seat in range(players):
-            if seat == human:
-                continue
-            name = chosen.get(seat) or default_agent(spec)
-            if name not in spec.agents:
-                raise WebError(f"unknown agent {name!r} for {game} (known: {', '.join(sorted(spec.agents))})")
-            names[seat] = name
-        table = cls(game, options, state, human, {seat: spec.agents[n]() for seat, n in names.items()}, seed)
-        table.agent_names = names
-        table.advance()
-        return table
-
-    # -- playing --------------------------------------------------------------------------
-    def advance(self) -> None:
-        """Let the agents play until the person must decide or the game is over."""
-        st = self.state
-        for _ in range(MAX_AGENT_STEPS):
-            if st.is_terminal():
-                return
-            seat = st.current_player()
-            if seat == self.human or seat == TERMINAL:
-                return
-            legal = st.legal_actions()
-            action = self.agents[seat].step(st.observation(seat), legal, self.rngs[seat])
-            self._apply(seat, action)
-        raise WebError(f"the agents made {MAX_AGENT_STEPS} moves without reaching a decision of yours")
-
-    def _apply(self, seat: int, action: Hashable) -> None:
-        text = self.state.action_to_string(action)
-        self.state.apply_action(action)
-        self.applied += 1
-        self.log.append((seat, text))
-
-    def act(self, text: str) -> None:
-        """Play the person's action, given in the game's notation, then let the agents answer."""
-        st = self.state
-        if st.is_terminal():
-            raise WebError("the game is over")
-        if st.current_player() != self.human:
-            raise WebError("it is not your turn")
-        try:
-            action = st.string_to_action(text)
-        except QuaternityError as err:
-            raise WebError(f"{text!r}: {err}") from None
-        legal = st.legal_actions()
-        if action not in legal:
-            raise WebError(f"{text!r} is not one of your legal moves now")
-        self.marks.append(self.applied)
-        self._apply(self.human, action)
-        self.advance()
-
-    def undo(self) -> None:
-        """Take back the person's last action and everything the agents did after it."""
-        if not self.marks:
-            raise WebError("nothing to undo")
-        target = self.marks.pop()
-        while self.applied > target:
-            self.state.undo()
-            self.applied -= 1
-            self.log.pop()
-
-    def record(self) -> dict:
-        """The game so far as a record that ``quaternity check`` accepts.
-
-        In classic Quartets the deal (every hand) stays out until the game is
-        over: a record without it is checked as a public record is.
-        """
-        data = self.state.record()
-        if not self.state.is_terminal():
-            data.pop("deal", None)
-        return data
-
-    def full_record(self) -> dict:
-        """The record with everything the game state knows (the deal too): for the library, not the person."""
-        return self.state.record()
-
-    # -- what the page shows ------------------------------------------------------------
-    def legal_texts(self) -> list[str]:
-        st = self.state
-        if st.is_terminal() or st.current_player() != self.human:
-            return []
-        return [st.action_to_string(a) for a in st.legal_actions()]
-
-    @property
-    def spec(self) -> GameSpec:
-        """The registered game."""
-        return load_all()[self.game]
-
-    def view(self, *, probabilities: bool = False) -> dict[str, Any]:
-        """Everything the page draws, as JSON-ready data: the game's own view, then what every game has."""
-        data = self.spec.part("web").view(self, probabilities=probabilities)
-        data.update({
-            "game": self.game,
-            "options": self.options,
-            "human": self.human,
-            "agents": {str(s): n for s, n in sorted(self.agent_names.items())},
-            "seed": self.seed,
-            "over": self.state.is_terminal(),
-            "your_turn": not self.state.is_terminal() and self.state.current_player() == self.human,
-            "to_move": None if self.state.is_terminal() else self.state.current_player(),
-            "scores": list(self.state.scores()),
-            "returns": list(self.state.returns()) if self.state.is_terminal() else None,
-            "can_undo": bool(self.marks),
-            "seat_label": self.spec.seat_label,
-            "features": features(self.spec),
-        })
-        return data
-
-    def explain(self, *, card: str | None = None, set_name: str | None = None, seat: int | None = None) -> list[str]:
-        """Why a card is where the view says, or why a set was claimed (games whose web view explains)."""
-        web = self.spec.part("web")
-        if not hasattr(web, "explain"):
-            raise WebError(f"{self.game} games have no explanations")
-        return list(web.explain(self, card=card, set_name=set_name, seat=seat))
-
-    def verdict(self) -> dict[str, Any]:
-        """The exact solver's verdict on the position (games whose web view has a solver)."""
-        web = self.spec.part("web")
-        if not hasattr(web, "verdict"):
-            raise WebError(f"{self.game} games have no solver's verdict")
-        return dict(web.verdict(self))
 
 
 def default_agent(spec: GameSpec) -> str:
@@ -217,4 +114,445 @@ def default_agent(spec: GameSpec) -> str:
     return sorted(spec.agents)[0]
 
 
-__all__ = ["WebGame", "WebError", "catalogue", "features", "default_agent"]
+# -- checking what a request gives ----------------------------------------------------------------
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat_number(value: Any, what: str) -> int:
+    """A seat given as a JSON integer or a string of ASCII digits (a JSON object's key)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 4:
+        return int(value)
+    if _is_int(value):
+        return value
+    raise WebError(f"{what} must be a seat number, not {_show(value)}")
+
+
+def _show(value: Any) -> str:
+    """A value a person sent, shortened for a message."""
+    text = repr(value) if isinstance(value, str) else str(value) if _is_int(value) or isinstance(value, bool) \
+        else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def checked_options(spec: GameSpec, options: Any) -> dict[str, Any]:
+    """The options a table is made with: ``options`` checked against the game's metadata (types, choices,
+    the bounds of :data:`WEB_LIMITS`), every declared option not given at its default; WebError otherwise.
+
+    A name the game does not declare is passed on only when the game's factory takes further keywords
+    (quartets' rule options, e.g. ``tie``), as a plain value (text, a whole number, true or false), and
+    the game checks it.
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise WebError(f"options must be an object of option names and values, not {_show(options)}")
+    for name, value in options.items():
+        if not isinstance(name, str):
+            raise WebError(f"an option's name must be text, not {_show(name)}")
+        if spec.option(name) is None and not isinstance(value, (str, int, bool)):
+            raise WebError(f"option {name!r} must be text, a whole number, or true or false, not {_show(value)}")
+    try:
+        spec.check_options(options)
+    except QuaternityError as err:
+        raise WebError(str(err)) from None
+    full = {**spec.default_options(), **options}
+    refuse = getattr(spec.part("web"), "refuse_size", None)
+    reason = refuse(full) if callable(refuse) else None
+    if reason:
+        raise WebError(reason)
+    return full
+
+
+# -- the table ------------------------------------------------------------------------------------------
+class WebGame:
+    """A game in progress: people in the seats :attr:`humans`, agents in the others.
+
+    Each person's seat has a secret (:attr:`tokens`, found back with :meth:`seat_of`); the moves of a
+    seat are refused when it is not that seat's turn. :attr:`version` counts the changes (each applied
+    action, each undo); :attr:`touched` is the :func:`time.monotonic` time of the last use.
+    """
+
+    def __init__(self, game: str, options: dict[str, Any], state, humans: tuple[int, ...],
+                 agents: dict[int, Any], seed: int, *, agent_names: dict[int, str] | None = None,
+                 advance: bool = True):
+        self.game = game
+        self.options = options
+        self.state = state
+        self.humans = tuple(humans)
+        self.agents = agents  # seat -> Agent
+        self.agent_names = agent_names or {seat: getattr(a, "name", type(a).__name__) for seat, a in agents.items()}
+        self.seed = seed
+        self.auto = advance  # play the agents at once after a person's move
+        self.rngs = {seat: random.Random(derive_seed(seed, seat)) for seat in agents}
+        self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.humans}
+        self.applied = 0  # actions applied to the state so far
+        self.marks: list[tuple[int, int]] = []  # (seat, `applied` before it) of each person's action, for undo
+        self.log: list[tuple[int, str]] = []  # (seat, action text) of every action applied
+        self.version = 0
+        self.touched = time.monotonic()
+        self.closed = False
+        self._memo: dict[Any, Any] = {}
+        self._memo_version = 0
+
+    # -- making one ---------------------------------------------------------------------
+    @classmethod
+    def new(cls, game: str, options: dict[str, Any] | None = None, *, human: int = 0,
+            humans: list[int] | tuple[int, ...] | None = None, agents: Mapping[Any, str] | None = None,
+            seed: int | None = None, advance: bool = True) -> "WebGame":
+        """A table of ``game`` with ``options``; people in the seats ``humans`` (default ``[human]``; the first
+        is the creator's), agents (``agents``: seat -> name, default the game's) in every other seat. With
+        ``advance`` the agents move at once (here, and after every person's move); without, nothing is
+        played until :meth:`agent_step`. Any bad value raises :class:`WebError`, in the person's words.
+        """
+        games = load_all()
+        if not isinstance(game, str) or game not in games:
+            raise WebError(f"unknown game {_show(game)} (known: {', '.join(sorted(games))})")
+        spec = games[game]
+        full = checked_options(spec, options)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        elif not _is_int(seed) or not -MAX_SEED < seed < MAX_SEED:
+            raise WebError(f"seed must be a whole number below 2^63 in size, not {_show(seed)}")
+        seated = [human] if humans is None else humans
+        if not isinstance(seated, (list, tuple)) or not seated:
+            raise WebError(f"humans must be a list of one or more seat numbers, not {_show(seated)}")
+        try:
+            state = spec.new_state(seed, **full)
+        except (QuaternityError, ValueError) as err:
+            raise WebError(str(err)) from None
+        players = state.num_players
+        people: list[int] = []
+        for seat in seated:
+            if not _is_int(seat) or not 0 <= seat < players:
+                raise WebError(f"seat {_show(seat)}: the game has seats 0 to {players - 1}")
+            if seat in people:
+                raise WebError(f"seat {seat} is given twice among the people's seats")
+            people.append(seat)
+        if agents is not None and not isinstance(agents, Mapping):
+            raise WebError(f"agents must be an object of seats and agent names, not {_show(agents)}")
+        chosen: dict[int, Any] = {}
+        for key, name in (agents or {}).items():
+            seat = _seat_number(key, "a seat in agents")
+            if not 0 <= seat < players:
+                raise WebError(f"agents: seat {seat}: the game has seats 0 to {players - 1}")
+            if seat in people:
+                raise WebError(f"agents: seat {seat} is a person's seat")
+            chosen[seat] = name
+        names: dict[int, str] = {}
+        for seat in range(players):
+            if seat in people:
+                continue
+            name = chosen.get(seat) or default_agent(spec)
+            if not isinstance(name, str) or name not in spec.agents:
+                raise WebError(f"unknown agent {_show(name)} for {game} (known: {', '.join(sorted(spec.agents))})")
+            reason = spec.refusal(name, full)
+            if reason:
+                raise WebError(f"the agent {name} cannot play this game: it {reason}")
+            names[seat] = name
+        table = cls(game, full, state, tuple(people), {seat: spec.agents[n]() for seat, n in names.items()}, seed,
+                    agent_names=names, advance=advance)
+        if advance:
+            table.advance()
+        return table
+
+    @property
+    def spec(self) -> GameSpec:
+        """The registered game."""
+        return load_all()[self.game]
+
+    @property
+    def human(self) -> int:
+        """The creator's seat (the first of :attr:`humans`)."""
+        return self.humans[0]
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat whose secret is ``token``, or None (compared in constant time)."""
+        if not isinstance(token, str):
+            return None
+        given = token.encode("utf-8", "surrogatepass")
+        found = None
+        for seat, secret in self.tokens.items():
+            if hmac.compare_digest(given, secret.encode("ascii")):
+                found = seat
+        return found
+
+    def touch(self) -> None:
+        """Mark the table as used now (:attr:`touched`)."""
+        self.touched = time.monotonic()
+
+    def close(self) -> None:
+        """Close the table: no more moves (its record and views stay readable)."""
+        self.closed = True
+
+    # -- seats ------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return int(self.state.num_players)
+
+    def seat(self, seat: Any) -> int:
+        """``seat`` checked to be a seat of the game (WebError otherwise)."""
+        if not _is_int(seat) or not 0 <= seat < self.players:
+            raise WebError(f"seat {_show(seat)}: the game has seats 0 to {self.players - 1}")
+        return int(seat)
+
+    def viewer(self, seat: Any = None) -> int:
+        """The seat a view is for: ``seat``, or the only person's seat when None."""
+        if seat is None:
+            if len(self.humans) != 1:
+                raise WebError("say which seat is looking: this table has several people")
+            return self.humans[0]
+        return self.seat(seat)
+
+    def person(self, seat: Any = None) -> int:
+        """The person's seat that acts: ``seat`` (one of :attr:`humans`), or the only one when None."""
+        seat = self.viewer(seat)
+        if seat not in self.humans:
+            raise WebError(f"seat {seat} is played by an agent, not by a person")
+        return seat
+
+    def seat_name(self, seat: int, viewer: int | None = None, *, start: bool = True) -> str:
+        """How the narration names ``seat`` for ``viewer``: "You" ("you" with ``start=False``), else "Seat 2"."""
+        if seat == viewer:
+            return "You" if start else "you"
+        return f"{self.spec.seat_label.capitalize()} {seat}"
+
+    def names(self, viewer: int | None = None) -> list[str]:
+        """A display name per seat for ``viewer``: "You", "Seat 1" (another person), "Seat 2 (knowledge)"."""
+        return [self.seat_name(p, viewer) + (f" ({self.agent_names[p]})" if p in self.agent_names else "")
+                for p in range(self.players)]
+
+    # -- playing --------------------------------------------------------------------------
+    def _open(self) -> None:
+        if self.closed:
+            raise WebError("this table is closed: start a new game")
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.touched = time.monotonic()
+
+    def _apply(self, seat: int, action: Hashable) -> None:
+        text = self.state.action_to_string(action)
+        self.state.apply_action(action)
+        self.applied += 1
+        self.log.append((seat, text))
+        self._changed()
+
+    def agent_to_move(self) -> int | None:
+        """The agent's seat that must move now; None when a person must, or the game is over."""
+        st = self.state
+        if self.closed or st.is_terminal():
+            return None
+        seat = st.current_player()
+        return seat if seat != TERMINAL and seat in self.agents else None
+
+    def agent_step(self) -> bool:
+        """Play one agent's move (the agent's own budget bounds its thinking); False when no agent is to move."""
+        seat = self.agent_to_move()
+        if seat is None:
+            return False
+        st = self.state
+        legal = st.legal_actions()
+        name = self.agent_names.get(seat, "agent")
+        try:
+            action = self.agents[seat].step(st.observation(seat), legal, self.rngs[seat])
+        except (QuaternityError, ValueError) as err:
+            raise WebError(f"the agent {name} in {self.seat_name(seat)} cannot move: {err}") from None
+        if action not in legal:
+            raise WebError(f"the agent {name} in {self.seat_name(seat)} chose a move that is not legal")
+        self._apply(seat, action)
+        return True
+
+    def advance(self) -> None:
+        """Let the agents play until a person must decide or the game is over."""
+        for _ in range(MAX_AGENT_STEPS):
+            if not self.agent_step():
+                return
+        raise WebError(f"the agents made {MAX_AGENT_STEPS} moves without reaching a decision of a person")
+
+    def act(self, text: Any, seat: Any = None) -> None:
+        """Play the action ``text`` (the game's notation) for the person at ``seat`` (default: the only
+        person); refused unless it is that seat's turn and the move is legal. Then, if the table plays
+        its agents at once, they answer."""
+        self._open()
+        seat = self.person(seat)
+        st = self.state
+        if st.is_terminal():
+            raise WebError("the game is over")
+        if st.current_player() != seat:
+            raise WebError("it is not your turn")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_ACTION_TEXT:
+            raise WebError("that is not a move: write it as in the records")
+        try:
+            action = st.string_to_action(text)
+        except (QuaternityError, ValueError) as err:
+            raise WebError(f"{text!r}: {err}") from None
+        if action not in st.legal_actions():
+            raise WebError(f"{text!r} is not one of your legal moves now")
+        self.marks.append((seat, self.applied))
+        self._apply(seat, action)
+        if self.auto:
+            self.advance()
+
+    def _last_mark(self, seat: int) -> tuple[int | None, str | None]:
+        """(index in :attr:`marks` of ``seat``'s last action, or None; why it cannot be taken back, or None)."""
+        mine = [i for i, (s, _) in enumerate(self.marks) if s == seat]
+        if not mine:
+            return None, "nothing to undo: you have not moved yet"
+        later = [s for s, _ in self.marks[mine[-1] + 1:] if s != seat]
+        if later:
+            return mine[-1], (f"{self.seat_name(later[0])} has moved since your last move: "
+                              "you can no longer take it back")
+        return mine[-1], None
+
+    def can_undo(self, seat: Any = None) -> bool:
+        """Whether :meth:`undo` would take something back for the person at ``seat``."""
+        if self.closed:
+            return False
+        try:
+            seat = self.person(seat)
+        except WebError:
+            return False
+        return self._last_mark(seat)[1] is None
+
+    def undo(self, seat: Any = None) -> None:
+        """Take back the last action of the person at ``seat`` and the agents' moves after it; refused
+        when another person has moved since."""
+        self._open()
+        seat = self.person(seat)
+        index, reason = self._last_mark(seat)
+        if reason is not None or index is None:
+            raise WebError(reason or "nothing to undo")
+        target = self.marks[index][1]
+        del self.marks[index:]
+        while self.applied > target:
+            self.state.undo()
+            self.applied -= 1
+            self.log.pop()
+        self._changed()
+
+    def record(self, seat: Any = None) -> dict:
+        """The game so far as a record that ``quaternity check`` accepts (``seat``: the seat asking, checked).
+
+        What no seat may know stays out until the game is over (in classic Quartets, the deal): a record
+        without it is checked as a public record is.
+        """
+        if seat is not None:
+            self.seat(seat)
+        data = self.state.record()
+        if not self.state.is_terminal():
+            data.pop("deal", None)
+        return data
+
+    def full_record(self) -> dict:
+        """The record with everything the game state knows (the deal too): for the library, not a person."""
+        return self.state.record()
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, kept until the next change of the game (views of several seats share it)."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    # -- what a seat sees ------------------------------------------------------------------
+    def legal_texts(self, seat: Any = None) -> list[str]:
+        """The moves open to ``seat`` now, in the game's notation ([] when it is not that seat's turn)."""
+        seat = self.viewer(seat)
+        st = self.state
+        if st.is_terminal() or st.current_player() != seat:
+            return []
+        return [st.action_to_string(a) for a in st.legal_actions()]
+
+    def view(self, seat: Any = None, *, probabilities: bool = False) -> dict[str, Any]:
+        """Everything the page draws for ``seat`` (default: the only person), as JSON-ready data: the game's
+        own view of what that seat may know, then what every game has (see the contract in docs/web-api.md)."""
+        seat = self.viewer(seat)
+        self.touched = time.monotonic()
+        spec = self.spec
+        st = self.state
+        try:
+            data = spec.part("web").view(self, seat, probabilities=bool(probabilities))
+        except QuaternityError as err:
+            raise WebError(str(err)) from None
+        over = st.is_terminal()
+        to_move = None if over else st.current_player()
+        data.update({
+            "game": self.game,
+            "options": self.options,
+            "human": seat,
+            "seat": seat,
+            "humans": list(self.humans),
+            "names": self.names(seat),
+            "agents": {str(s): n for s, n in sorted(self.agent_names.items())},
+            "seed": self.seed,
+            "version": self.version,
+            "over": over,
+            "your_turn": not over and to_move == seat,
+            "to_move": to_move,
+            "scores": list(st.scores()),
+            "returns": list(st.returns()) if over else None,
+            "can_undo": self.can_undo(seat),
+            "seat_label": spec.seat_label,
+            "features": features(spec),
+            "rules": f"/static/rules-{self.game}.html",
+        })
+        data.setdefault("legend", [])
+        if "status" not in data:
+            data["status"] = ("Game over." if over else "Your turn." if to_move == seat
+                              else f"{self.seat_name(int(to_move or 0), seat)} is to move.")
+        if over:
+            result = dict(data.get("result") or {})
+            winners = result.get("winners")
+            if winners is None:
+                winners = [p for p, r in enumerate(st.returns()) if r > 0]
+            result["winners"] = list(winners)
+            result["you_won"] = seat in winners if 0 <= seat < self.players else None
+            result.setdefault("text", "Game over.")
+            data["result"] = result
+        else:
+            data.pop("result", None)
+        return data
+
+    def explain(self, viewer: Any = None, *, card: Any = None, set_name: Any = None, seat: Any = None) -> list[str]:
+        """Why a card is where ``viewer``'s view says (with ``seat``: why it is or is not with that seat), or
+        why a set was claimed (games whose web view explains), as lines of text."""
+        viewer = self.viewer(viewer)
+        web = self.spec.part("web")
+        if not hasattr(web, "explain"):
+            raise WebError(f"{self.game} games have no explanations")
+        for what, value in (("card", card), ("set", set_name)):
+            if value is not None and (not isinstance(value, str) or not value or len(value) > MAX_NAME_TEXT):
+                raise WebError(f"{what} must be a name like those in the picture, not {_show(value)}")
+        if (card is None) == (set_name is None):
+            raise WebError("say which card or which set to explain (one of them)")
+        if seat is not None:
+            seat = self.seat(seat)
+        self.touched = time.monotonic()
+        try:
+            return list(web.explain(self, viewer, card=card, set_name=set_name, seat=seat))
+        except (QuaternityError, ValueError) as err:
+            raise WebError(str(err)) from None
+
+    def verdict(self, viewer: Any = None) -> dict[str, Any]:
+        """The exact solver's verdict on the position, in plain words (games whose web view has a solver).
+        ``viewer``: the seat asking (default: the only person; None with several people names no "you")."""
+        web = self.spec.part("web")
+        if not hasattr(web, "verdict"):
+            raise WebError(f"{self.game} games have no solver's verdict")
+        if viewer is None:
+            viewer = self.humans[0] if len(self.humans) == 1 else None
+        else:
+            viewer = self.seat(viewer)
+        self.touched = time.monotonic()
+        try:
+            return dict(web.verdict(self, viewer))
+        except (QuaternityError, ValueError) as err:
+            raise WebError(str(err)) from None
+
+
+__all__ = ["WebGame", "WebError", "WEB_LIMITS", "WebLimits", "web_limits", "checked_options", "catalogue",
+           "features", "default_agent"]

@@ -127,10 +127,11 @@ class Table:
         return self.to_play if self.runner is not None else None
 
     def status(self) -> dict[str, Any]:
-        """What an event stream sends: ``version``, ``thinking``, ``over`` and, when the agents stopped, ``error``."""
+        """What an event stream sends: ``version``, ``thinking``, ``over`` and, when the agents stopped on a
+        failure, ``agent_error`` (why)."""
         out: dict[str, Any] = {"version": self.version, "thinking": self.thinking, "over": self.over}
         if self.error is not None:
-            out["error"] = self.error
+            out["agent_error"] = self.error
         return out
 
     def notify(self) -> None:
@@ -371,11 +372,11 @@ def agent_failure(table: Table, err: Exception) -> str:
     """What the players are told when an agent's move fails; a fault that is not the game's is logged."""
     from ..errors import QuaternityError
 
-    seat = table.to_play
+    who = f"{table.game.spec.seat_label} {table.to_play}"
     if isinstance(err, QuaternityError):
-        return f"seat {seat} could not move: {err}"
-    log.error("table %s: the agent of seat %s failed", table.key, seat, exc_info=err)
-    return f"seat {seat} could not move: {SERVER_FAULT}"
+        return f"{who} could not move: {err}"
+    log.error("table %s: the agent of %s failed", table.key, who, exc_info=err)
+    return f"{who} could not move: {SERVER_FAULT}"
 
 
 def new_key() -> str:

@@ -246,6 +246,8 @@
       // the agents' opening moves are shown one at a time, like every later move
       drawTable(data, []);
       S.view = data;
+      // until the opening moves have been told, the cards stay hidden (the view is already past them)
+      if (data.log.length && speed() > 0) document.body.dataset.catching = "1";
       receive(data);
     } else {
       draw(data);
@@ -393,16 +395,23 @@
   }
 
   // -- receiving views: other players' moves are shown one at a time -----------------------------
-  const sameMove = (a, b) => a.move === b.move && a.seat === b.seat;
-  function extends_(shown, log) {
-    return log.length >= shown.length && shown.every((e, i) => sameMove(e, log[i]));
+  const sameMove = (a, b) => a.move === b.move && a.seat === b.seat && a.text === b.text;
+  function common(shown, log) { // how many entries the two logs share from the start
+    let k = 0;
+    while (k < shown.length && k < log.length && sameMove(shown[k], log[k])) k++;
+    return k;
+  }
+  // the view continues the moves shown (the last one may have changed: a question answered since)
+  function continues(log) {
+    const k = common(S.shown, log);
+    return k >= S.shown.length - 1 && log.length > k;
   }
   function receive(v) {
     if (S.target && v.version !== undefined && S.target.version !== undefined && v.version < S.target.version) return;
     S.target = v;
     if (v.thinking !== undefined) S.thinking = v.thinking;
     if (S.revealing) return; // the running reveal goes on to this view
-    if (S.view && extends_(S.shown, v.log) && v.log.length > S.shown.length) reveal();
+    if (S.view && continues(v.log)) reveal();
     else draw(v);
   }
 
@@ -412,20 +421,26 @@
     try {
       for (;;) {
         const t = S.target;
-        if (!extends_(S.shown, t.log) || S.shown.length >= t.log.length) break;
-        const e = t.log[S.shown.length];
+        if (!continues(t.log)) break;
+        const k = common(S.shown, t.log);
+        const e = t.log[k];
         if (!isMine(e)) {
           const wait = speed() - (Date.now() - S.lastShownAt);
           if (wait > 0) {
             markThinking(e.seat);
             await sleep(wait);
-            if (S.target !== t && !extends_(S.shown, S.target.log)) break;
+            if (S.target !== t) continue; // a newer view came in: go on from there
           }
         }
-        addMove(e, t);
+        if (k < S.shown.length) { // the last entry changed
+          S.shown.pop();
+          $("moves").lastElementChild.remove();
+        }
+        addMove(e);
       }
     } finally {
       S.revealing = false;
+      document.body.dataset.catching = "0";
       draw(S.target);
     }
   }
@@ -450,19 +465,20 @@
   function thinkingSeat() {
     const v = S.view;
     if (!v || v.over || S.closed) return null;
-    if (S.thinking !== null && S.thinking !== undefined) return S.thinking;
-    if (v.thinking !== null && v.thinking !== undefined) return v.thinking;
+    if (v.thinking !== undefined || S.events) return S.thinking ?? null; // the server says who thinks
     if (!v.your_turn && v.to_move !== null && v.to_move !== undefined && !humans(v).includes(v.to_move)) return v.to_move;
     return null;
   }
 
   function draw(v) {
+    const same = common(S.shown, v.log) === v.log.length && S.shown.length === v.log.length;
     S.view = v;
     S.target = v;
     S.shown = v.log.slice();
-    drawTable(v, v.log);
+    drawTable(v, same ? null : v.log);
   }
 
+  // the whole table; the move list too unless ``log`` is null (it shows these moves already)
   function drawTable(v, log) {
     S.seat = v.seat ?? v.human ?? S.seat;
     document.body.dataset.layout = cardsLayout(v) ? "cards" : "board";
@@ -474,12 +490,16 @@
     board.innerHTML = v.svg || "";
     const slot = cardsLayout(v) ? $("board-home") : $("board-slot");
     if (board.parentElement !== slot) slot.appendChild(board);
+    // a board game: the board is on the table, the move list goes beside it
+    const moves = document.querySelector(".moves-panel");
+    const home = cardsLayout(v) ? $("play") : $("side");
+    if (moves.parentElement !== home) home.appendChild(moves);
     makeKeyboardUsable(board);
     $("board-title").textContent = cardsLayout(v) ? (v.classic ? "What you know" : "What everyone knows") : "Pieces";
     drawLegend(v);
     drawSeats(v);
     drawActions(v);
-    drawLog(log);
+    if (log) drawLog(log); else markLast();
     drawEnd(v);
     const features = v.features || {};
     $("prob-toggle").hidden = !features.probabilities;
@@ -496,11 +516,34 @@
     list.innerHTML = "";
     (v.legend || []).forEach((item) => {
       const li = node("li");
-      li.appendChild(node("span", "mark", item.mark));
+      li.appendChild(swatch(String(item.mark), item.colour));
       li.appendChild(node("span", "meaning", item.meaning));
       list.appendChild(li);
     });
     list.hidden = !list.children.length;
+  }
+  // a legend's mark drawn as the picture draws it: a tint, an outline, a chip, a glyph or a word in its colour
+  function swatch(mark, colour) {
+    const box = node("span", "mark");
+    const shape = { tint: "sw-tint", outline: "sw-outline", chip: "sw-chip" }[mark];
+    if (shape) {
+      const s = node("span", "sw " + shape);
+      s.setAttribute("aria-label", mark);
+      if (colour) s.style.setProperty("--c", colour);
+      box.appendChild(s);
+    } else {
+      const t = node("span", "sw-text", mark);
+      if (colour && light(colour)) { t.style.background = colour; t.classList.add("on-colour"); }
+      else if (colour) t.style.color = colour;
+      box.appendChild(t);
+    }
+    return box;
+  }
+  function light(colour) {
+    const m = /^#([0-9a-f]{6})$/i.exec(colour);
+    if (!m) return false;
+    const n = parseInt(m[1], 16);
+    return 0.299 * (n >> 16) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255) > 170;
   }
 
   // what the picture says each seat must hold (face up on the table)
@@ -535,7 +578,9 @@
     head.appendChild(node("span", "plate-name", own ? "You" : t.name));
     if (!own && humans(v).includes(t.seat)) head.appendChild(node("span", "tag", "person"));
     const score = t.score ?? (v.scores || [])[t.seat];
-    if (score !== undefined && score !== null) head.appendChild(node("span", "plate-score", plural(score, "point")));
+    if (cardsLayout(v) && score !== undefined && score !== null) {
+      head.appendChild(node("span", "plate-score", plural(score, "point")));
+    }
     head.appendChild(node("span", "thinking", "thinking"));
     box.appendChild(head);
     if (cardsLayout(v)) {
@@ -841,7 +886,7 @@
       row.appendChild(cards);
       hands.appendChild(row);
     });
-    hands.hidden = !hands.children.length;
+    hands.hidden = $("end-hands-title").hidden = !hands.children.length;
   }
 
   function playAgain() {
