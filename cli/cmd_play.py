@@ -182,10 +182,10 @@ def write_record(table, path: str) -> None:
 
 
 def report_moves(out, table, seen: int) -> int:
-    """Print the moves made since the person last looked (the agents' moves)."""
+    """Print the moves made since the person last looked (the agents' moves), in words and in notation."""
     log = table.view()["log"]
     for entry in log[seen:]:
-        out.print(f"  {'you' if entry['you'] else '   '}  {entry['move']}")
+        out.print(Text(f"  {entry.get('text', '')}  [{entry['move']}]"), soft_wrap=True)
     return len(log)
 
 

@@ -171,7 +171,7 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
             raise InputError(f"--output: {output} is the --plot file; give another name")
     if records is not None:
         _records_folder(records, force)
-    received: list[int] = []
+    received = []  # the signals that came
     stopped = None
     try:
         with _signals_stop(received), _progress() as bar:
@@ -285,7 +285,7 @@ def koole(games, seed, workers, cluster, cluster_wait, second_fallback, as_json)
     from quaternity_cp.tournament import TournamentInterrupted
 
     _check_cluster_wait(cluster, cluster_wait)
-    received: list[int] = []
+    received = []  # the signals that came
     try:
         with _signals_stop(received), _progress() as bar:
             task = bar.add_task("koole experiment", total=games * 20)
@@ -295,8 +295,10 @@ def koole(games, seed, workers, cluster, cluster_wait, second_fallback, as_json)
     except KeyboardInterrupt:
         fail("interrupted", _signal_code(received))
     except TournamentInterrupted as err:  # the experiment needs every line-up: nothing to print
-        code = {"interrupt": _signal_code(received), "lost": EXIT_INTERNAL}.get(err.cause, EXIT_INPUT)
-        fail(f"{'internal error: ' if err.cause == 'lost' else ''}{err}", code)
+        if err.cause == "interrupt":
+            fail("interrupted", _signal_code(received))
+        fail(f"internal error: {err}" if err.cause == "lost" else str(err),
+             EXIT_INTERNAL if err.cause == "lost" else EXIT_INPUT)
     if as_json:
         emit_json(data)
         sys.exit(EXIT_OK)

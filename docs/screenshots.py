@@ -105,13 +105,21 @@ def main() -> None:
                 desk = browser.new_context(viewport={"width": 1280, "height": 860})
                 desk.add_init_script("localStorage.setItem('quaternity.speed', 'instant')")
                 page = desk.new_page()
-                start(page, url, "quartets", {"preset": "classic", "players": "3", "sets": "6", "set_size": "4"},
-                      {0: "person", 1: "knowledge", 2: "knowledge"}, seed=8)
-                play(page, random.Random(3), 6)
+                for seed in range(8, 40):  # a game still going, with a set put down
+                    start(page, url, "quartets", {"preset": "classic", "players": "3", "sets": "6", "set_size": "4"},
+                          {0: "person", 1: "knowledge", 2: "knowledge"}, seed=seed)
+                    rng = random.Random(3)
+                    for _ in range(8):
+                        if page.locator("#felt .chip").count():
+                            break
+                        play(page, rng, 1)
+                    if page.evaluate("document.body.dataset.state") == "your-turn" and page.locator("#felt .chip").count():
+                        break
                 forced = page.locator('#board [data-state="forced"]:not([data-seat="0"])')
                 if forced.count():
                     forced.first.click()
                     page.wait_for_function("document.querySelector('#explanation p:not(.hint)') !== null")
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(OUT / "web-table.png"))
                 # the same table on a phone: the seat's link, opened in another browser
                 link = page.evaluate("location.href")
@@ -136,6 +144,7 @@ def main() -> None:
                     pieces = page.locator("#board .left[data-legal]")
                     pieces.nth(rng.randrange(pieces.count())).click()
                 settle(page)
+                page.evaluate("window.scrollTo(0, 0)")
                 page.screenshot(path=str(OUT / "web-quarto.png"))
                 browser.close()
     finally:

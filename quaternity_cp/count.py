@@ -86,9 +86,7 @@ hundreds of thousands of states and more; pass ``max_states`` to get a
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
@@ -96,6 +94,7 @@ from itertools import accumulate
 from math import factorial
 from typing import Callable, Iterable, Sequence, TypeVar
 
+from .budget import Limits
 from .constraints import Constraints
 from .errors import QuaternityError
 
@@ -147,7 +146,7 @@ class CountLimits:
       answer on every machine, what the agents use).
 
     ``max_states`` and ``max_work`` are whole numbers >= 1, ``max_seconds`` a finite number > 0
-    (anything else raises ValueError).
+    (anything else raises ValueError). The clock is :mod:`quaternity_cp.budget`'s, as the solvers'.
     """
 
     max_states: int | None = None
@@ -159,10 +158,7 @@ class CountLimits:
             m = getattr(self, name)
             if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
                 raise ValueError(f"{name} must be a whole number >= 1, not {m!r}")
-        s = self.max_seconds
-        if s is not None and (isinstance(s, bool) or not isinstance(s, (int, float))
-                              or not math.isfinite(s) or s <= 0):
-            raise ValueError(f"max_seconds must be a finite number of seconds > 0, not {s!r}")
+        Limits(max_seconds=self.max_seconds)  # checks it
 
     def start(self) -> CountBudget:
         """These limits on counts starting now."""
@@ -176,16 +172,15 @@ class CountBudget:
     seconds); ``max_states`` and ``max_work`` apply to each counter on its own.
     """
 
-    __slots__ = ("limits", "deadline")
+    __slots__ = ("limits", "clock")
 
     def __init__(self, limits: CountLimits | None = None):
         self.limits = limits if limits is not None else CountLimits()
-        seconds = self.limits.max_seconds
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.clock = Limits(max_seconds=self.limits.max_seconds).start()
 
     def check_time(self) -> None:
         """Raise :class:`CountLimitError` (``time``) once the time limit has passed."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.clock.expired():
             raise CountLimitError(f"counting takes longer than {self.limits.max_seconds:g} s", TIME)
 
 
@@ -323,7 +318,7 @@ class _SetTable:
         self.lo = lo
         self.hi = hi
         self.meter = meter
-        self.unit = unit = 1 + P // 16  # an entry here holds a tuple of one number per seat
+        self.unit = unit = 1 + P // 12  # an entry here holds a tuple of one number per seat
         by_domain: dict[int, list[int]] = {}
         for card, d in zip(cards, domains):
             by_domain.setdefault(d, []).append(card)

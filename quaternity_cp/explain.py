@@ -37,6 +37,12 @@ known things and M's information, with the fact negated, leave no deal.
 >>> rec = parse_record("players: 3\\nsets: 2\\nset_size: 3\\nrules: quaternity\\n0>1:A0+")
 >>> [e.text for e in Explainer(rec).card(rec.game.card("A0"))]
 ['A0 must be with seat 0: seat 1 gave it to seat 0 in move 1.']
+
+An explanation calls the exact engine once per move it might leave out, and
+CP-SAT once, so a long record of a large game can take long: an
+:class:`Explainer` made with ``max_seconds`` checks its clock between those
+calls and inside its own loops, and raises :class:`ExplanationLimitError` once
+the time is up (nothing partial is returned).
 """
 
 from __future__ import annotations
@@ -44,9 +50,10 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from . import effects
+from .budget import Limits
 from .constraints import Constraints, bits
 from .effects import AtLeast, AtMost, Fact, Holds, Lacks
 from .engines import ENGINES, Engine, get_engine
@@ -67,6 +74,17 @@ HYPOTHESIS = "hypothesis"  # the assumption that the fact is false
 
 class ExplanationError(QuaternityError):
     """A fact that cannot be explained (it is not true) or an internal inconsistency."""
+
+
+class ExplanationLimitError(QuaternityError):
+    """Explaining took longer than the explainer's ``max_seconds``: refused, nothing partial is returned."""
+
+
+Check = Callable[[], None]
+
+
+def _unlimited() -> None:
+    """The check of an explainer without a time limit."""
 
 
 # -- information atoms: the facts of quaternity_cp.effects ---------------------------------
@@ -259,9 +277,16 @@ class Explainer:
     ``result`` is the record's :class:`~quaternity_cp.replay.Replay` when the
     caller has it; ``engine`` (a name or an engine) decides every feasibility
     question, by default the flow engine when there is one, else CP-SAT.
+    ``max_seconds`` (a finite number > 0, else ValueError; None: no limit): the
+    time every explanation of this explainer may take together, counted from
+    its making; past it they raise :class:`ExplanationLimitError`.
     """
 
-    def __init__(self, record: Record, result: Replay | None = None, *, engine: "str | Engine | None" = None):
+    def __init__(self, record: Record, result: Replay | None = None, *, engine: "str | Engine | None" = None,
+                 max_seconds: float | None = None):
+        self.max_seconds = max_seconds
+        self._clock = Limits(max_seconds=max_seconds).start()
+        self.check: Check = self._check if max_seconds is not None else _unlimited
         self.record = record
         self.game = record.game
         if engine is None:
@@ -270,6 +295,15 @@ class Explainer:
         self.result = result if result is not None else replay(record, engine=self.engine, mark_forced=False)
         self.say = _Phrases(self.game)
         self._knowledge: dict[tuple[int, str], Knowledge] = {}
+
+    def _check(self) -> None:
+        """Raise :class:`ExplanationLimitError` once ``max_seconds`` have passed."""
+        if self._clock.expired():
+            raise ExplanationLimitError(f"explaining takes longer than {self.max_seconds:g} s")
+
+    def _seconds_left(self) -> float | None:
+        """The time left (None without a limit), for CP-SAT's own time limit."""
+        return None if self.max_seconds is None else max(0.01, self.max_seconds - self._clock.elapsed())
 
     # -- moments ----------------------------------------------------------------------
     @property
@@ -317,7 +351,9 @@ class Explainer:
             for m, atoms in info.items():
                 info[m] = [a for a in atoms if a.set_of(S) != s]
 
+        check = self.check
         for i, move in enumerate(self.record.moves[:index], 1):
+            check()
             last = i == index
             if last and stage == BEFORE:
                 break
@@ -365,13 +401,17 @@ class Explainer:
         deletion, every removal checked by the engine on rebuilt constraints.
         """
         candidates = sorted(k.info)
+        self.check()
         if self._feasible(k.constraints(candidates, negation)):
             raise ExplanationError("the fact does not hold: some consistent deal contradicts it")
-        core = _sat_core(k, candidates, negation)
+        self.check()
+        core = _sat_core(k, candidates, negation, seconds=self._seconds_left())
+        self.check()
         if core is None or self._feasible(k.constraints(core, negation)):
-            core = candidates  # never expected; the deletion below keeps the answer right
+            core = candidates  # never expected (or CP-SAT ran out of time); the deletion below keeps the answer right
         keep = list(core)
         for m in sorted(core, reverse=True):
+            self.check()
             trial = [j for j in keep if j != m]
             if not self._feasible(k.constraints(trial, negation)):
                 keep = trial
@@ -426,6 +466,7 @@ class Explainer:
             return []
         out = []
         for card in c.cards_in_play:
+            self.check()
             p = analysis.forced_owner(card)
             if p is not None:
                 out.append(self.forced_card(card, p, n, AFTER))
@@ -558,7 +599,7 @@ class Explainer:
     def _explain(self, fact: str, statement: str, negation: list[Atom], hypothesis: str, k: Knowledge,
                  index: int, stage: str, **about) -> Explanation:
         moves = self.responsible_moves(k, negation)
-        arg = counting_argument(self.game, k, moves, negation, hypothesis, self.say)
+        arg = counting_argument(self.game, k, moves, negation, hypothesis, self.say, check=self.check)
         text = f"{statement}, {self._because(moves)}."
         return Explanation(fact, statement, text, moves, arg, index, stage, **about)
 
@@ -607,8 +648,10 @@ def _hand_before(record: Record, i: int, asker: int) -> int:
 
 
 # -- CP-SAT: a first core over per-move assumption literals ---------------------------------
-def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom]) -> list[int] | None:
-    """Moves whose information CP-SAT found sufficient for infeasibility, or None if feasible."""
+def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom],
+              seconds: float | None = None) -> list[int] | None:
+    """Moves whose information CP-SAT found sufficient for infeasibility, or None if feasible
+    (all the candidates when it did not decide within ``seconds``)."""
     from ortools.sat.python import cp_model  # imported on first use: slow to import
 
     c = k.base
@@ -662,6 +705,8 @@ def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom])
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
+    if seconds is not None:
+        solver.parameters.max_time_in_seconds = seconds
     status = solver.solve(model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
@@ -709,9 +754,10 @@ class _Sources:
 
 
 def counting_argument(game: Game, k: Knowledge, moves: Sequence[int], negation: Sequence[Atom],
-                      hypothesis: str, say: "_Phrases | None" = None) -> Argument:
+                      hypothesis: str, say: "_Phrases | None" = None, check: Check = _unlimited) -> Argument:
     """Why the named moves' information, with ``negation``, leaves no deal: the simplest
-    violated counting condition found (see :class:`Argument` for the kinds)."""
+    violated counting condition found (see :class:`Argument` for the kinds). ``check`` is
+    called now and then while it searches (an explainer's clock)."""
     say = say or _Phrases(game)
     c = k.constraints(moves, negation)
     src = _Sources(k, moves)
@@ -749,7 +795,7 @@ def counting_argument(game: Game, k: Knowledge, moves: Sequence[int], negation: 
             text = f"{hyp}{say.p(p)} would need at least {_n_cards(total)} ({parts}) but holds {_n_cards(c.hands[p])}."
             bounds = tuple(Bound(p, s, n, src.at_least(p, s, n)) for s, n in need)
             return Argument("hand", text, seats=((p, c.hands[p]),), at_least=bounds, need=total, supply=c.hands[p])
-    return _hall_argument(c, src, focus, hyp, say)
+    return _hall_argument(c, src, focus, hyp, say, check)
 
 
 def _crowd_text(c: Constraints, W: Sequence[int], crowd: Sequence[int], hyp: str, say: _Phrases) -> str:
@@ -769,11 +815,13 @@ def _crowd(c: Constraints, W: Sequence[int], crowd: Sequence[int], focus: Sequen
                     cards=tuple(sorted(crowd)), need=len(crowd), supply=room)
 
 
-def _crowd_argument(c: Constraints, focus: Sequence[int], hyp: str, say: _Phrases, most: int = 2) -> Argument | None:
+def _crowd_argument(c: Constraints, focus: Sequence[int], hyp: str, say: _Phrases, most: int = 2,
+                    check: Check = _unlimited) -> Argument | None:
     """Cards that can only go to one or two seats, more of them than those seats hold."""
     for size in range(1, min(most, c.players - 1) + 1):
         best = None
         for W in itertools.combinations(range(c.players), size):
+            check()
             mask = sum(1 << p for p in W)
             crowd = [card for card in c.cards_in_play if c.domains[card] & ~mask == 0]
             room = sum(c.hands[p] for p in W)
@@ -784,11 +832,12 @@ def _crowd_argument(c: Constraints, focus: Sequence[int], hyp: str, say: _Phrase
     return None
 
 
-def _hall_argument(c: Constraints, src: _Sources, focus: Sequence[int], hyp: str, say: _Phrases) -> Argument:
-    found = _crowd_argument(c, focus, hyp, say)
+def _hall_argument(c: Constraints, src: _Sources, focus: Sequence[int], hyp: str, say: _Phrases,
+                   check: Check = _unlimited) -> Argument:
+    found = _crowd_argument(c, focus, hyp, say, check=check)
     if found is not None:
         return found
-    witness = _Witness(c)
+    witness = _Witness(c, check)
     X, Y, Z = witness.from_min_cut()
     X, Y, Z = witness.simplify(X, Y, Z)
     need, supply, cards = witness.evaluate(X, Y, Z)
@@ -848,8 +897,9 @@ class _Witness:
     minimum cut of the flow network below.
     """
 
-    def __init__(self, c: Constraints):
+    def __init__(self, c: Constraints, check: Check = _unlimited):
         self.c = c
+        self.check = check
         self.S = c.set_size
         self.live = c.sets_in_play
 
@@ -901,6 +951,7 @@ class _Witness:
                 edge(("slot", p, s), "sink", lo)
             edge(("seat", p), "sink", c.hands[p] - low)
         while True:  # augmenting paths (BFS)
+            self.check()
             parent: dict[Any, Any] = {"source": None}
             queue = deque(["source"])
             while queue and "sink" not in parent:
@@ -940,6 +991,7 @@ class _Witness:
 
         changed = True
         while changed:
+            self.check()
             changed = False
             for p in sorted(X, key=lambda p: self.c.hands[p]):
                 x = X - {p}

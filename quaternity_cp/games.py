@@ -184,9 +184,11 @@ class OptionSpec:
         if self.choices and value not in self.choices:
             raise OptionError(self.name, f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}, "
                                          f"not {show(value)}")
-        if bounds and self.low is not None and value < self.low:
+        if not bounds or not isinstance(value, int):
+            return
+        if self.low is not None and value < self.low:
             raise OptionError(self.name, f"option {self.name!r} must be at least {self.low}, not {value}")
-        if bounds and self.high is not None and value > self.high:
+        if self.high is not None and value > self.high:
             raise OptionError(self.name, f"option {self.name!r} must be at most {self.high}, not {value}")
 
 

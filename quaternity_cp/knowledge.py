@@ -24,6 +24,22 @@ agent may call it on every move:
 ('1/2', 2)
 >>> public_knowledge(pos).deals(), public_knowledge(pos, settled=False).deals()
 (18, 21)
+
+Counts take optional :class:`~quaternity_cp.count.CountLimits`; past them they
+raise :class:`~quaternity_cp.count.CountLimitError`. Limits without a clock
+(``max_states``, ``max_work``) give the same answer on every machine, so the
+answer, or the refusal, is cached by value too. :data:`AGENT_LIMITS` are the
+exact agents' (:mod:`quaternity_cp.agents.exact`): about 30 times the largest
+count of a whole game of 4 players with 8 sets of 4 (classic, 30,000
+multiply-adds and 2,000 states at most, measured over 10 games), so such games
+and smaller ones are always counted; a count past them takes about half a
+second before it is refused.
+
+>>> from quaternity_cp.count import CountLimits
+>>> count(public_constraints(pos), CountLimits(max_states=1))
+Traceback (most recent call last):
+...
+quaternity_cp.count.CountLimitError: counting needs more than 1 states
 """
 
 from __future__ import annotations
@@ -31,15 +47,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable
 
 from .constraints import Constraints, bits
+from .count import CountLimitError, CountLimits, DealCounter
 from .engines import Analysis, get_engine
 
 __all__ = [
     "public_constraints",
     "private_constraints",
     "analyze",
+    "AGENT_LIMITS",
     "count",
     "card_probabilities",
     "quartet_probabilities",
@@ -120,42 +138,68 @@ def analyze(constraints: Constraints, engine: str = "flow") -> Analysis:
     return _analysis(constraints, engine)
 
 
-@lru_cache(maxsize=1024)
-def _counter(c: Constraints):
-    from .count import DealCounter
+#: The exact agents' counting limits (see the module's docstring): no clock, so a game plays the same everywhere.
+AGENT_LIMITS = CountLimits(max_states=100_000, max_work=1_000_000)
 
+
+@lru_cache(maxsize=1024)
+def _counter(c: Constraints) -> DealCounter:
     return DealCounter(c)
 
 
 @lru_cache(maxsize=1024)
-def count(constraints: Constraints) -> int:
-    """The exact number of deals of a view (0 when infeasible)."""
-    return _counter(constraints).count()
+def _unlimited(c: Constraints, kind: str) -> Any:
+    if kind != "count" and not _unlimited(c, "count"):
+        return {}
+    return getattr(_counter(c), kind)()
 
 
 @lru_cache(maxsize=1024)
-def card_probabilities(constraints: Constraints) -> dict[int, dict[int, Fraction]]:
+def _limited(c: Constraints, limits: CountLimits, kind: str) -> Any:
+    """The answer under clock-free limits, or the refusal (a CountLimitError): both are the same every time."""
+    try:
+        return getattr(DealCounter(c, limits=limits), kind)()
+    except CountLimitError as err:
+        return err
+
+
+def _answer(c: Constraints, limits: CountLimits | None, kind: str) -> Any:
+    if limits is None:
+        return _unlimited(c, kind)
+    if limits.max_seconds is not None:  # a clock: not cached
+        return getattr(DealCounter(c, limits=limits), kind)()
+    got = _limited(c, limits, kind)
+    if isinstance(got, CountLimitError):
+        raise CountLimitError(str(got), got.reason)
+    return got
+
+
+def count(constraints: Constraints, limits: CountLimits | None = None) -> int:
+    """The exact number of deals of a view (0 when infeasible); past ``limits``, CountLimitError."""
+    return _answer(constraints, limits, "count")
+
+
+def card_probabilities(constraints: Constraints,
+                       limits: CountLimits | None = None) -> dict[int, dict[int, Fraction]]:
     """card -> {seat: exact probability}, all deals of the view equally likely ({} when infeasible).
     Seats that cannot hold the card are left out. Do not mutate the (cached) result."""
-    if not count(constraints):
-        return {}
-    return _counter(constraints).card_probabilities()
+    return _answer(constraints, limits, "card_probabilities")
 
 
-@lru_cache(maxsize=1024)
-def quartet_probabilities(constraints: Constraints) -> dict[int, dict[int, Fraction]]:
+def quartet_probabilities(constraints: Constraints,
+                          limits: CountLimits | None = None) -> dict[int, dict[int, Fraction]]:
     """set -> {seat: exact probability that the seat holds the whole set} ({} when infeasible)."""
-    if not count(constraints):
-        return {}
-    return _counter(constraints).quartet_probabilities()
+    return _answer(constraints, limits, "quartet_probabilities")
 
 
 @dataclass(frozen=True)
 class Knowledge:
-    """One view (public, or a seat's private one) and its exact facts, computed on demand."""
+    """One view (public, or a seat's private one) and its exact facts, computed on demand
+    (counts within ``limits``, None: no limit)."""
 
     constraints: Constraints
     engine: str = "flow"
+    limits: CountLimits | None = None
 
     @property
     def analysis(self) -> Analysis:
@@ -182,13 +226,13 @@ class Knowledge:
         return self.analysis.forced_quartets(self.constraints)
 
     def deals(self) -> int:
-        return count(self.constraints)
+        return count(self.constraints, self.limits)
 
     def card_probabilities(self) -> dict[int, dict[int, Fraction]]:
-        return card_probabilities(self.constraints)
+        return card_probabilities(self.constraints, self.limits)
 
     def quartet_probabilities(self) -> dict[int, dict[int, Fraction]]:
-        return quartet_probabilities(self.constraints)
+        return quartet_probabilities(self.constraints, self.limits)
 
     def probability(self, card: int, seat: int) -> Fraction:
         """The exact probability that ``seat`` holds ``card`` (0 when the view is infeasible)."""

@@ -24,9 +24,10 @@ def text_element(x: float, y: float, body: str, *, size: int = 12, anchor: str =
             f'fill="{fill}"{c}{extra}>{escape(body)}</text>')
 
 
-def wrap_words(text: str, width: float, size: int = 11) -> list[str]:
-    """``text`` cut at spaces into lines about ``width`` pixels wide at font ``size`` (a long word keeps a line)."""
-    room = max(4, int(width / (0.6 * size)))
+def wrap_words(text: str, width: float, size: int = 11, *, bold: bool = False) -> list[str]:
+    """``text`` cut at spaces into lines at most about ``width`` pixels wide at font ``size`` (``bold``: wider
+    letters); a word longer than a line keeps a line of its own."""
+    room = max(4, int(width / ((0.7 if bold else 0.6) * size)))
     lines: list[str] = []
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= room:

@@ -105,8 +105,41 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def seat_orders(lineup: Sequence[str]) -> list[tuple[str, ...]]:
-    """Every distinct seat order of the line-up (an agent named twice is not told apart), sorted."""
+    """Every distinct seat order of the line-up (an agent named twice is not told apart), sorted (all of them:
+    for a small line-up; the runner takes each with :func:`seat_order`)."""
     return sorted(set(itertools.permutations(lineup)))
+
+
+def order_count(lineup: Sequence[str]) -> int:
+    """The number of distinct seat orders of the line-up: ``P! / (c_1! c_2! ...)`` for agents named ``c_i`` times."""
+    total = math.factorial(len(lineup))
+    for c in Counter(lineup).values():
+        total //= math.factorial(c)
+    return total
+
+
+def seat_order(lineup: Sequence[str], k: int) -> tuple[str, ...]:
+    """The ``k mod m``-th of the ``m`` distinct seat orders, as in :func:`seat_orders` but without listing
+    them (a line-up of 12 agents has up to 479,001,600): each seat in turn takes the first name whose
+    block of orders (those starting so) holds the rank."""
+    counts = Counter(lineup)
+    names = sorted(counts)
+    left = len(lineup)
+    total = order_count(lineup)
+    k %= total
+    out = []
+    while left:
+        for name in names:
+            if not counts[name]:
+                continue
+            block = total * counts[name] // left  # the orders that put ``name`` in this seat
+            if k < block:
+                out.append(name)
+                counts[name] -= 1
+                total, left = block, left - 1
+                break
+            k -= block
+    return tuple(out)
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -132,10 +165,10 @@ def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: 
                       state.record() if record else None, tuple(int(getattr(a, "fallbacks", 0)) for a in agents))
 
 
-def play_batch(game: str, options: dict, orders: list[tuple[str, ...]], seed: int, indices: list[int],
+def play_batch(game: str, options: dict, lineup: Sequence[str], seed: int, indices: list[int],
                record: bool = False) -> list[GameResult]:
-    """Play the games ``indices`` (a worker's unit of work)."""
-    return [play_game(game, options, orders[k % len(orders)], seed, k, record) for k in indices]
+    """Play the games ``indices`` of the line-up (a worker's unit of work), each in its seat order."""
+    return [play_game(game, options, seat_order(lineup, k), seed, k, record) for k in indices]
 
 
 def _play_batch_args(args: tuple) -> list[GameResult]:
@@ -147,8 +180,9 @@ def _play_batch_args(args: tuple) -> list[GameResult]:
 class TournamentResult:
     """All games of a tournament, in game order, and the statistics computed from them.
 
-    ``requested`` is the number of games asked for (None: as many as played); fewer
-    were played when the run stopped early (``partial`` in the summary).
+    ``orders`` is the number of distinct seat orders of the line-up; ``requested``
+    the number of games asked for (None: as many as played), fewer were played
+    when the run stopped early (``partial`` in the summary).
     """
 
     game: str
@@ -156,7 +190,7 @@ class TournamentResult:
     lineup: list[str]
     seed: int
     games: list[GameResult]
-    orders: list[tuple[str, ...]]
+    orders: int
     workers: int = 1
     cluster: str | None = None
     seconds: float = 0.0
@@ -212,7 +246,7 @@ class TournamentResult:
             {"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
              "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
         rates = [s["win_rate"] for s in seats]
-        played = Counter(r.seats for r in self.games)
+        played = Counter(r.index % self.orders for r in self.games)  # game k plays the (k mod m)-th order
         requested = n if self.requested is None else self.requested
         return {
             "game": self.game,
@@ -231,8 +265,8 @@ class TournamentResult:
             },
             "no_winner": no_winner,
             "unfinished": unfinished,
-            "seat_orders": len(self.orders),
-            "balanced": len({played[order] for order in self.orders}) == 1,
+            "seat_orders": self.orders,
+            "balanced": n == 0 or (len(played) == self.orders and len(set(played.values())) == 1),
             "partial": n < requested,
             "games_requested": requested,
             **self.extra,
@@ -283,7 +317,7 @@ class _Run:
     """The games of one run as they come in (in any order), their records, and the result so far."""
 
     def __init__(self, game: str, options: dict, lineup: list[str], seed: int, games: int,
-                 orders: list[tuple[str, ...]], workers: int, folder: Path | None,
+                 orders: int, workers: int, folder: Path | None,
                  progress: Callable[[int, int], None] | None):
         self.head = (game, options, lineup, seed)
         self.requested = games
@@ -357,13 +391,13 @@ def run_tournament(
     if cluster_wait is not None and not (isinstance(cluster_wait, (int, float)) and cluster_wait >= 0):
         raise TournamentError(f"cluster_wait must be a number of seconds >= 0, not {cluster_wait!r}")
     check_lineup(game, lineup, options)
-    orders = seat_orders(lineup)
+    orders = order_count(lineup)
     folder = None if records is None else _records_folder(records)
     parallel = cluster is not None or workers > 1
     if batch_size is None:
         batch_size = max(1, min(250, games // (8 * (workers if cluster is None else 4)))) if parallel else games
     batches = [list(range(i, min(games, i + batch_size))) for i in range(0, games, batch_size)]
-    args = [(game, options, orders, seed, b, folder is not None) for b in batches]
+    args = [(game, options, lineup, seed, b, folder is not None) for b in batches]
     run = _Run(game, options, lineup, seed, games, orders, workers, folder, progress)
     try:
         if cluster is not None:
@@ -372,7 +406,7 @@ def run_tournament(
             _run_local(workers, args, run.take, notice)
         else:
             for k in range(games):
-                run.take([play_game(game, options, orders[k % len(orders)], seed, k, folder is not None)])
+                run.take([play_game(game, options, seat_order(lineup, k), seed, k, folder is not None)])
     except TournamentInterrupted as err:
         err.result = run.result()
         raise
@@ -541,7 +575,8 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
                                                     "(lost or restarted)", "cluster") from None
                     run.take(batch)
                 quiet_since = time.monotonic()
-                gone_since = _back(gone_since, address, notice)
+                if gone_since is not None:
+                    gone_since = _say_back(address, notice)
                 continue
             time.sleep(0.05)
             now = time.monotonic()
@@ -549,7 +584,8 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
                 continue
             quiet_since = now
             if _dask_workers(client):
-                gone_since = _back(gone_since, address, notice)
+                if gone_since is not None:
+                    gone_since = _say_back(address, notice)
                 continue
             if gone_since is None:
                 gone_since = now
@@ -570,9 +606,9 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
                 client.close()
 
 
-def _back(gone_since: float | None, address: str, notice: Callable[[str], None] | None) -> None:
-    """Say that workers are back, after saying that none was left; the new ``gone_since`` (None)."""
-    if gone_since is not None and notice is not None:
+def _say_back(address: str, notice: Callable[[str], None] | None) -> float | None:
+    """Say that a worker is back (after saying that none was left); None: the time since none was left."""
+    if notice is not None:
         notice(f"a Dask worker is connected to {address} again: playing on")
     return None
 
@@ -617,6 +653,7 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
         plt.close(fig)
 
 
-__all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "wilson", "plot_results",
+__all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "seat_order", "order_count", "wilson",
+           "plot_results",
            "TournamentResult", "GameResult", "TournamentError", "TournamentInterrupted", "check_lineup",
            "MAX_LOSSES", "CLUSTER_CHECK_SECONDS"]

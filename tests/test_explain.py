@@ -592,8 +592,8 @@ def test_shrinking_from_non_minimal_cores(monkeypatch, start):
     real_core = explain_module._sat_core
     fed, shrunk = [0], [0]
 
-    def non_minimal(k, candidates, negation):
-        core = real_core(k, candidates, negation)
+    def non_minimal(k, candidates, negation, seconds=None):
+        core = real_core(k, candidates, negation, seconds)
         if core is None:
             return None
         if start == "all":

@@ -1,4 +1,5 @@
-"""The tournament runner: seat rotation, seeds independent of workers, the Dask path, records, the CLI."""
+"""The tournament runner: seat rotation, seeds independent of workers, the Dask path, records, the CLI; Wilson
+intervals, options and line-ups checked before any game, output files, partial results, fallbacks, fuzzed options."""
 
 from __future__ import annotations
 
@@ -8,20 +9,19 @@ import os
 from collections import Counter
 from dataclasses import replace
 from decimal import Decimal, localcontext
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import quaternity_cp.tournament as tournament
+from quaternity_cp import tournament
 from quaternity_cli.main import main
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.replay import replay
 from quaternity_cp.experiments import koole_experiment
-from quaternity_cp.tournament import (Z95, TournamentError, TournamentInterrupted, check_lineup, run_tournament,
-                                      seat_orders, wilson)
+from quaternity_cp.tournament import (Z95, TournamentError, TournamentInterrupted, check_lineup, order_count,
+                                      run_tournament, seat_order, seat_orders, wilson)
 
 CLASSIC = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}
 LINEUP = ["koole-first", "koole-random", "koole-random"]
@@ -42,6 +42,20 @@ def test_every_seat_order_is_played_equally_often():
     assert [s["games"] for s in first["per_seat"]] == [3, 3, 3]
     # every game has one winner under tie = random: the shares add up to the number of games
     assert sum(r["wins"] for r in summary["results"].values()) == 9
+
+
+def test_each_seat_order_is_found_without_listing_them():
+    for lineup in (["a"], ["b", "a"], ["c", "a", "b", "a"], ["x", "y", "x", "y", "z"], ["q"] * 4 + ["p"]):
+        every = seat_orders(lineup)
+        assert order_count(lineup) == len(every)
+        assert [seat_order(lineup, k) for k in range(2 * len(every))] == every * 2
+    big = ["koole-first", "koole-second", "koole-random"] + ["random"] * 9
+    assert order_count(big) == 12 * 11 * 10
+    out = CliRunner().invoke(main, ["tournament", "--players", "12", "--agents", ",".join(big), "--games", "2",
+                                    "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["seat_orders"] == 1320 and data["balanced"] is False
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
@@ -282,11 +296,9 @@ def test_option_bounds_are_the_games_in_a_tournament_and_the_tables_elsewhere():
         spec.check_options({"players": 12})
     assert info.value.option == "players"
     spec.check_options({"players": 12}, bounds=False)  # a tournament: the game's own limit (100 players)
+    check_lineup("quartets", ["random"] * 12, {"preset": "classic", "players": 12, "sets": 6, "set_size": 4})
     with pytest.raises(TournamentError, match="101 players is beyond the limit of 100"):
         check_lineup("quartets", ["random"] * 101, {"preset": "classic", "players": 101})
-    out = CliRunner().invoke(main, ["tournament", "--players", "12", "--agents", ",".join(["random"] * 12),
-                                    "--games", "1", "--json"])
-    assert out.exit_code == 0, out.output
     assert GAMES["quarto"].refusal("solver", {}) is None  # Quarto's solver is another agent
 
 
@@ -357,7 +369,8 @@ def test_output_and_plot_files_are_checked_before_and_written_after(tmp_path, mo
     assert out.exit_code == 2 and "exists already; pass --force" in out.stderr and out.stdout == ""
     assert runner.invoke(main, [*QUICK, "--output", str(target), "--force"]).exit_code == 0
     for args, message in [(["--plot", str(tmp_path / "no" / "x.png")], "does not exist"),
-                          (["--plot", str(tmp_path / "x.svg"), "--output", str(tmp_path / "x.svg")], "is the --plot file"),
+                          (["--plot", str(tmp_path / "x.svg"), "--output", str(tmp_path / "x.svg")],
+                           "is the --plot file"),
                           (["--plot", str(tmp_path)], "must be a .png or .svg")]:
         out = runner.invoke(main, [*QUICK, *args])
         assert out.exit_code == 2 and message in out.stderr and out.stdout == "", (args, out.output)
@@ -431,7 +444,8 @@ def test_fallbacks_are_counted_per_agent_and_printed(monkeypatch):
     assert summary["results"]["counting"]["fallbacks"] == sum(g.length for g in result.games) > 0
     mixed = run_tournament("quarto", ["counting", "random"], 4, seed=1).summary()["results"]
     assert mixed["random"]["fallbacks"] == 0 and mixed["counting"]["fallbacks"] > 0
-    out = CliRunner().invoke(main, ["tournament", "--game", "quarto", "--agents", "counting,random", "--games", "4"])
+    out = CliRunner().invoke(main, ["tournament", "--game", "quarto", "--agents", "counting,random", "--games", "4",
+                                    "--seed", "1"])
     assert out.exit_code == 0, out.output
     assert f"Decisions taken by a cheaper rule (a count over the agent's budget): counting " \
            f"{mixed['counting']['fallbacks']:,}" in out.stdout

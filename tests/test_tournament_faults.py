@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import quaternity_cp.tournament as tournament
+from quaternity_cp import tournament
 from quaternity_cp.tournament import MAX_LOSSES, TournamentInterrupted, run_tournament
 
 #: The installed command, beside this Python.
@@ -178,5 +178,13 @@ def test_a_cluster_without_workers_is_reported_then_waited_for_or_left(monkeypat
         with distributed.Client(cluster) as client:
             result = run_tournament("quartets", LINEUP, 12, seed=5, options=options, cluster=client, batch_size=3,
                                     notice=start_a_worker)
+
+            def interrupt(done: int, total: int) -> None:
+                raise KeyboardInterrupt
+
+            with pytest.raises(TournamentInterrupted, match="interrupted after 3 of 12 games") as info:
+                run_tournament("quartets", LINEUP, 12, seed=5, options=options, cluster=client, batch_size=3,
+                               progress=interrupt)
+            assert info.value.cause == "interrupt" and info.value.result.summary()["partial"]
     assert result.summary() == serial.summary()
     assert [n.split(" ")[0:3] for n in notes] == [["no", "Dask", "worker"], ["a", "Dask", "worker"]], notes

@@ -19,6 +19,22 @@ gives exact probabilities.
   the puzzle solver (:func:`quaternity_cp.solver.solve`, goal ``win``) picks a
   move that forces a win, or an answer after which the win is forced; otherwise,
   or when no forced win is found within ``max_positions``, it plays as ``knowledge``.
+
+Every count is made within the agent's ``limits``
+(:data:`quaternity_cp.knowledge.AGENT_LIMITS` by default: states and
+multiply-adds, no clock, so a game plays the same on every machine; None: no
+limit). A count past them is replaced by a cheaper rule, from the exact
+analysis of the same view (who may hold each card, :mod:`quaternity_cp.engines`):
+
+- ``knowledge`` (and ``solver`` when it plays as ``knowledge``): a card's
+  probability to be with a seat is 1 / (the number of seats that may hold it),
+  for each of those seats (1 for a card whose holder it knows);
+- ``cautious``: among the best questions, the one leaving the most (card, seat)
+  pairs possible in the public view once it is asked.
+
+Each agent counts in ``fallbacks`` the decisions it made with a cheaper rule
+(the tournament reports it per agent). Games with up to 4 players and 8 sets of
+4 are always counted exactly under the default limits.
 """
 
 from __future__ import annotations
@@ -29,14 +45,25 @@ from fractions import Fraction
 from typing import Any, Hashable
 
 from .. import effects
+from ..constraints import Constraints, bits
+from ..count import CountLimitError, CountLimits
 from ..errors import QuaternityError
 from ..game import Declaration, Question
+from ..knowledge import AGENT_LIMITS, analyze, card_probabilities, count
 
 
 class KnowledgeAgent:
-    """Asks where the exact chance of a yes is highest; declares whenever it may."""
+    """Asks where the exact chance of a yes is highest; declares whenever it may.
+
+    ``limits``: of its counts (None: no limit); ``fallbacks``: the decisions it made with the cheaper rule.
+    """
 
     name = "knowledge"
+
+    def __init__(self, limits: CountLimits | None = AGENT_LIMITS):
+        self.limits = limits
+        self.fallbacks = 0
+        self._fell_back = False
 
     def step(self, obs: Any, legal_actions: list[Hashable], rng: random.Random) -> Hashable:
         if obs.pending is not None:
@@ -45,14 +72,26 @@ class KnowledgeAgent:
         if declarations:
             return declarations[0]
         questions = [a for a in legal_actions if isinstance(a, Question)]
+        self._fell_back = False
         best = self.best_questions(obs, questions)
-        return self.pick(obs, best, rng)
+        choice = self.pick(obs, best, rng)
+        if self._fell_back:
+            self.fallbacks += 1
+        return choice
+
+    def probabilities(self, c: Constraints) -> dict[int, dict[int, Fraction]]:
+        """card -> {seat: probability} in the view ``c``: exact, or past the limits the cheaper rule."""
+        try:
+            return card_probabilities(c, self.limits)
+        except CountLimitError:
+            self._fell_back = True
+        owners = analyze(c).owners
+        return {card: {p: Fraction(1, owners[card].bit_count()) for p in bits(owners[card])}
+                for card in c.cards_in_play if owners[card]}
 
     def best_questions(self, obs: Any, questions: list[Question]) -> list[Question]:
-        """The questions with the highest exact probability that the asked player holds the card."""
-        from ..knowledge import card_probabilities
-
-        probs = card_probabilities(obs.private_constraints())
+        """The questions with the highest probability that the asked player holds the card."""
+        probs = self.probabilities(obs.private_constraints())
         top = Fraction(-1)
         best: list[Question] = []
         for q in questions:
@@ -90,17 +129,19 @@ class CautiousAgent(KnowledgeAgent):
     def pick(self, obs: Any, best: list[Question], rng: random.Random) -> Question:
         if len(best) == 1:
             return best[0]
-        from ..knowledge import count
-
         public = obs.public_constraints()
         silence = bool(getattr(obs.rules, "silence", False))
-        seen: dict[tuple[int, int], int] = {}
-        scored = []
+        after = {}
         for q in best:
             key = (q.asker, q.card)  # the target does not change what the question tells
-            if key not in seen:
-                seen[key] = count(effects.question(public, q.asker, q.card, silence=silence))
-            scored.append((seen[key], q))
+            if key not in after:
+                after[key] = effects.question(public, q.asker, q.card, silence=silence)
+        try:
+            seen = {key: count(c, self.limits) for key, c in after.items()}
+        except CountLimitError:
+            self._fell_back = True
+            seen = {key: _possible_pairs(c) for key, c in after.items()}
+        scored = [(seen[q.asker, q.card], q) for q in best]
         most = max(n for n, _ in scored)
         left = [q for n, q in scored if n == most]
         return left[rng.randrange(len(left))]
@@ -111,7 +152,8 @@ class SolverAgent(KnowledgeAgent):
 
     name = "solver"
 
-    def __init__(self, max_cards: int = 9, max_positions: int = 3_000):
+    def __init__(self, max_cards: int = 9, max_positions: int = 3_000, limits: CountLimits | None = AGENT_LIMITS):
+        super().__init__(limits)
         self.max_cards = max_cards
         self.max_positions = max_positions
 
@@ -155,6 +197,12 @@ class SolverAgent(KnowledgeAgent):
                 if move is not None:
                     return move
         return super().step(obs, legal_actions, rng)
+
+
+def _possible_pairs(c: Constraints) -> int:
+    """The (card, seat) pairs possible in view ``c`` (0 when it has no deal): ``cautious``'s cheaper rule."""
+    analysis = analyze(c)
+    return sum(analysis.owners[card].bit_count() for card in c.cards_in_play) if analysis.feasible else 0
 
 
 def _first_move(obs: Any, tree: dict | None, legal_actions: list[Hashable]) -> Hashable | None:

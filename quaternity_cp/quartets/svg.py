@@ -4,7 +4,9 @@ The grid has a row per card in play and a column per seat: a green square
 where the seat must hold the card (forced), a dot where it may, a faint point
 where it cannot. Column heads carry each seat's name, hand size and score, the
 seat on turn is marked, claimed sets are listed below, and the open question's
-cell is outlined. With ``probabilities`` (from :mod:`quaternity_cp.count`) each
+cell is outlined. The picture scales to the width it is given (a ``viewBox``),
+and its long texts wrap (the status, who may hold a whole set, the rows of
+claimed sets) instead of widening it. With ``probabilities`` (from :mod:`quaternity_cp.count`) each
 cell shows the exact chance instead of a dot.
 
 Every cell is an element with ``data-card``, ``data-seat`` and ``data-state``
@@ -98,7 +100,7 @@ def grid_svg(
     y = 18
     # -- status lines (wrapped to the grid's width) ---------------------------------------
     status = _status_line(position, viewer)
-    lines = wrap_words(status, text_room, 13)
+    lines = wrap_words(status, text_room, 13, bold=True)
     parts.append(text_lines(8, y, lines, size=13, step=17, cls="status", weight="bold"))
     y += 17 * len(lines) + 1
     notes: list[tuple[str, str, str]] = []
@@ -203,7 +205,7 @@ def grid_svg(
             text = "anyone" if P > 2 and len(holders) == P else ", ".join(names[p] for p in holders) or "nobody"
             fill, weight = "#555", "normal"
         lines = wrap_words(f"{g.set_name(s)}: {text}", QUARTET - 6, 11)
-        first = top + ROW / 2 + 4 if len(lines) == 1 else top + 12
+        first = top + ROW // 2 + 4 if len(lines) == 1 else top + 12
         attrs = f' data-set="{escape(g.set_name(s))}"' + (f' data-forced="{fq}"' if fq is not None else "")
         parts.append(f'<g class="quartet"{attrs}>')
         parts.append(text_lines(qx, first, lines, size=11, step=LINE, cls="holders", fill=fill, weight=weight))

@@ -30,17 +30,18 @@ per hand below.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..count import CountLimitError, CountLimits, DealCounter
 from ..errors import QuaternityError
-from ..game import Declaration, Question
+from ..game import Declaration
 from .report import explanation_lines
 from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_FILL, QUESTION_STROKE, TURN_FILL
 from .svg import grid_svg
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
-COUNT_SECONDS = 3.0  # ... and beyond this time
+COUNT_SECONDS = 2.0  # ... and beyond this time
 PROBABILITIES = True  # the view shows each card's exact probabilities on demand
 
 #: players -> the most cards in one hand the web table offers (fewer players: any size the options allow).
@@ -58,12 +59,12 @@ LIMITS: dict[str, Any] = {
 def refuse_size(options: Mapping[str, Any]) -> str | None:
     """Why a table made with ``options`` is too large for the web table (:data:`MOST_CARDS_PER_HAND`), or None."""
     players, sets, size = options.get("players"), options.get("sets"), options.get("set_size")
-    if not all(isinstance(v, int) for v in (players, sets, size)) or not players:
+    if not isinstance(players, int) or not isinstance(sets, int) or not isinstance(size, int) or players < 1:
         return None  # the game's own checks say what is wrong
     most = MOST_CARDS_PER_HAND.get(players)
     hand = sets * size // players
     if most is not None and hand > most:
-        return (f"{players} players with {hand} cards each is too large for the web table: with {players} "
+        return (f"{players} players with {hand} cards each is too large to play at a table: with {players} "
                 f"players at most {most} cards each (choose fewer sets, smaller sets or fewer players)")
     return None
 
@@ -129,6 +130,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
     svg = grid_svg(pos, constraints=k.constraints if k.classic else None, probabilities=probs, legal=questions,
                    mine=k.hand, viewer=seat)
     names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
+    shown = table.names(seat)
     claimed_by: dict[int, list[str]] = {p: [] for p in range(g.players)}
     for s, p in sorted(pos.claimed.items()):
         claimed_by[p].append(g.set_name(s))
@@ -148,7 +150,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
         "probabilities": probs is not None,
         "note": note,
         "log": narration(table, seat, record, k.result),
-        "table": [{"seat": p, "name": table.names(seat)[p], "cards": pos.hands[p], "claimed": claimed_by[p],
+        "table": [{"seat": p, "name": shown[p], "cards": pos.hands[p], "claimed": claimed_by[p],
                    "score": pos.scores[p]} for p in range(g.players)],
         "status": status(table, seat, k, bool(answers), bool(declarations)),
         "legend": legend(k.classic),
@@ -170,25 +172,38 @@ def narration(table: Any, viewer: int, record: Any, replayed: Any) -> list[dict[
     def who(p: int, start: bool = True) -> str:
         return table.seat_name(p, viewer, start=start)
 
+    actions = [t for _, t in table.log]  # the decisions, in order: a question and its answer are two when
+    j = 0  # the asked player chose the answer, one when the answer was the only possible one (or dealt)
     out: list[dict[str, Any]] = []
     for i, (move, text) in enumerate(zip(record.moves, record.texts)):
-        claims = replayed.reports[i].claims if i < len(replayed.reports) else ()
+        claims: tuple[tuple[int, int], ...] = replayed.reports[i].claims if i < len(replayed.reports) else ()
         if isinstance(move, Declaration):
             mover = move.player
             words = (f"{who(mover)} put down set {g.set_name(move.set)}." if dealt else
                      f"{who(mover)} declared set {g.set_name(move.set)} and claimed it.")
             claims = tuple(c for c in claims if c != (move.set, move.player))
+            j += not dealt and j < len(actions) and actions[j] == text
         else:
             mover = move.asker
+            asked = g.move_str(move.unanswered())
+            j += j < len(actions) and actions[j] == asked
+            chosen = j < len(actions) and actions[j] == text and move.answer is not None
+            j += chosen
+            only = "" if dealt or chosen else " (the only possible answer)"
             ask = f"{who(move.asker)} asked {who(move.target, False)} for {g.card_name(move.card)}"
             if move.answer is None:
                 words = f"{who(move.asker)} asks {who(move.target, False)} for {g.card_name(move.card)}."
             elif move.answer:
-                words = f"{ask}: {who(move.target, False)} said yes and handed it over."
+                words = f"{ask}: {who(move.target, False)} said yes{only} and handed it over."
             else:
-                words = f"{ask}: {who(move.target, False)} said no."
-        for s, p in claims:
-            words += f" Set {g.set_name(s)} is now claimed by {who(p, False)}: every card of it is known to be there."
+                words = f"{ask}: {who(move.target, False)} said no{only}."
+        if len(claims) == 1:
+            s, p = claims[0]
+            words += f" Set {g.set_name(s)} is claimed by {who(p, False)}: all its cards are known to be there."
+        elif claims:
+            words += (" Sets " + ", ".join(g.set_name(s) for s, _ in claims[:-1]) + f" and {g.set_name(claims[-1][0])}"
+                      + " are claimed, all their cards known: " + ", ".join(f"{g.set_name(s)} by {who(p, False)}"
+                                                                             for s, p in claims) + ".")
         out.append({"seat": mover, "move": text, "text": words, "you": mover == viewer})
     return out
 

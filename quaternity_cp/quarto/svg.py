@@ -40,11 +40,12 @@ def piece_svg(piece: int, cx: float, cy: float, size: float, *, attrs: str = "")
 
 
 def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] = (),
-               legal_pieces: Iterable[int] = ()) -> str:
+               legal_pieces: Iterable[int] = (), status: bool = True) -> str:
     """A Quarto position as SVG: the board (columns A-D, rows 4 to 1 from the top), below it the
     piece in hand and the pieces left (narrow enough for a phone), winning lines outlined. Cells carry ``data-cell`` (and ``data-piece`` when
     taken), the pieces left ``data-piece``; ``legal_cells`` / ``legal_pieces`` are tinted and
-    marked ``data-legal`` (the page lets a person click them).
+    marked ``data-legal`` (the page lets a person click them). ``status``: the line above the board
+    saying whose turn it is (a page that says it in its own words leaves it out).
 
     >>> from quaternity_cp.quarto import Position
     >>> pos = Position()
@@ -60,14 +61,14 @@ def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] 
     width = left + 4 * C + 14  # narrow enough for a phone: the piece in hand and the pieces left go below
     parts: list[str] = []
     y = 18
-    for text, fill, weight, size, cls in ((quarto_status(position), "#222", "bold", 13, "status"),
-                                          (note, "#b71c1c", "normal", 12, "note")):
+    heading = quarto_status(position) if status else None
+    for text, fill, weight, size, cls in ((heading, "#222", "bold", 13, "status"), (note, "#b71c1c", "normal", 12, "note")):
         if not text:
             continue
-        lines = wrap_words(text, width - 16, size)
+        lines = wrap_words(text, width - 16, size, bold=weight == "bold")
         parts.append(text_lines(8, y, lines, size=size, step=size + 4, cls=cls, fill=fill, weight=weight))
         y += (size + 4) * len(lines) + 1
-    top = y + 8
+    top = y + 8 if parts else 14
     board = position.board
     winning = {int(c) for line in position.winning_lines for c in line}
     parts.append(f'<rect x="{left - 6}" y="{top - 6}" width="{4 * C + 12}" height="{4 * C + 12}" rx="14" '

@@ -19,7 +19,7 @@ from .core import TRAITS, Cell, Piece, QuartoError, common_characteristics
 from .position import Move, Position
 from .svg import quarto_svg
 
-SOLVE_SECONDS = 10.0  # the verdict on demand says "unproven" past this
+SOLVE_SECONDS = 5.0  # the verdict on demand says "not known yet" past this (10 empty cells: about 1.5 s)
 
 
 def replayed_position(table: Any) -> Position:
@@ -55,7 +55,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
             pieces.add(int(move.piece))
     data: dict[str, Any] = {
         "kind": "quarto",
-        "svg": quarto_svg(pos, legal_cells=cells, legal_pieces=pieces),
+        "svg": quarto_svg(pos, legal_cells=cells, legal_pieces=pieces, status=False),  # the page says whose turn
         "setup": "Quarto" + (", squares also win" if pos.squares else ""),
         "players": ["player 0", "player 1"],
         "winner": pos.winner,
@@ -63,8 +63,8 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
         "empty_cells": len(pos.empty_cells()),
         "moves": legal,
         "log": narration(table, seat, pos),
-        "table": [{"seat": p, "name": table.names(seat)[p], "cards": None, "claimed": [],
-                   "score": table.state.scores()[p]} for p in range(2)],
+        "table": [{"seat": p, "name": name, "cards": None, "claimed": [], "score": score}
+                  for p, (name, score) in enumerate(zip(table.names(seat), table.state.scores()))],
         "status": status(table, seat, pos),
         "legend": legend(),
     }
@@ -130,7 +130,7 @@ def legend() -> list[dict[str, str]]:
 def _line_text(pos: Position, line: tuple[Cell, ...]) -> str:
     board = pos.board
     shared = common_characteristics([board[c] for c in line])
-    words = " and ".join(TRAITS[3 - bit][1 + value] for bit, value in shared)
+    words = " and ".join(TRAITS[3 - bit][1 + value] for bit, value in sorted(shared, reverse=True))
     return f"{' '.join(str(c) for c in line)}: all {words}"
 
 
@@ -164,12 +164,14 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
         return {"text": f"Not known yet: the solver stopped after {res.nodes:,} positions without an answer "
                         "(too many moves ahead for the web table); ask again later in the game.",
                 "value": None, "nodes": res.nodes}
-    outcome = {"win": "wins", "loss": "loses", "draw": "draws"}[res.value]
+    outcome = {"win": "wins", "loss": "loses", "draw": "draws"}[str(res.value)]
     best = None if res.best is None else _move_text(res.best)
     text = f"With best play the player to move ({who}) {outcome}."
     if best is not None:
         text += f" A best move: {best}."
-    return {"text": text + f" ({res.nodes:,} positions searched in {res.seconds:.2f} s.)", "value": res.value,
+    if res.nodes:
+        text += f" ({res.nodes:,} positions searched in {res.seconds:.2f} s.)"
+    return {"text": text, "value": res.value,
             "best": best, "nodes": res.nodes}
 
 

@@ -34,7 +34,9 @@ class SolveResult(SearchResult):
     ``"loss"`` or ``"draw"`` (seen from ``player``); None when unproven.
     ``status``: ``"solved"``, ``"limit"`` (``max_positions`` reached), ``"time"``
     (``max_seconds`` passed) or ``"interrupted"`` (Ctrl-C). ``strategy`` is the winning side's strategy tree,
-    ``defense`` the refutation of a no, ``line`` a drawing line.
+    ``defense`` the refutation of a no, ``line`` a drawing line. ``tree_stopped``: None, or what cut
+    that tree short once the result was proven (``"time"``, ``"limit"``, ``"interrupted"``; the result
+    stands, the tree is partial: its cut branches say ``"stopped"``).
     """
 
     goal: str
@@ -56,6 +58,7 @@ class SolveResult(SearchResult):
     defense: dict | None = None
     line: dict | None = None
     free_choice: str = FREE_CHOICE
+    tree_stopped: str | None = None
 
     def outcome(self) -> str:
         """The proven result in one word: yes, no (quartet, win), win, loss or draw (value)."""
@@ -109,6 +112,7 @@ class SolveResult(SearchResult):
             "strategy": self.strategy,
             "defense": self.defense,
             "line": self.line,
+            "tree_stopped": self.tree_stopped,
             "positions": self.positions,
             "expanded": self.expanded,
             "engine_calls": self.engine_calls,
@@ -125,42 +129,66 @@ class _Tree:
 
     ``pick(node, data)`` returns the moves to show at a node as (move, data for the
     child); ``end(state)`` returns a dict ending a branch after a completed move, or None.
+    The search's ``budget`` still runs (its time is checked at every node and engine
+    call): a limit or Ctrl-C cuts the tree short, ``cut`` says which; the branches
+    not built say ``"stopped"``.
     """
 
-    def __init__(self, ctx: Context, pick, end, depth: int, cap: int = 400, stop=None):
+    def __init__(self, ctx: Context, pick, end, depth: int, budget: Budget, cap: int = 400, stop=None):
         self.ctx, self.pick, self.end, self.depth, self.cap = ctx, pick, end, depth, cap
+        self.budget = budget
         self.stop = stop
         self.size = 0
+        self.cut: str | None = None
 
-    def build(self, state: State, data) -> dict:
-        return self._node(state, data, self.depth)
+    def build(self, state: State, data, result: SolveResult) -> dict:
+        """The tree from ``state``; a cut is noted in ``result.tree_stopped``."""
+        tree = self._node(state, data, self.depth)
+        if self.cut is not None:
+            result.tree_stopped = self.cut
+        return tree
+
+    def _stopped(self, err: BaseException) -> dict:
+        self.cut = err.reason if isinstance(err, Stopped) else INTERRUPTED
+        return {"truncated": True, "stopped": self.cut}
 
     def _node(self, state: State, data, depth: int) -> dict:
         ctx = self.ctx
-        node = ctx.describe(state)
-        if node.over:
-            return {"end": "over", "winners": list(node.winners), "scores": list(state.scores)}
-        if self.stop is not None:
-            stopped = self.stop(node)
-            if stopped is not None:
-                return stopped
-        if depth <= 0 or self.size >= self.cap:
-            return {"truncated": True}
-        st = node.state
-        chosen = self.pick(node, data)
-        if not chosen and not ctx.moves(node):
-            return {"end": "stuck", "to_move": list(st.turn)}  # no legal move: the game cannot go on
+        try:
+            self.budget.check_time()
+            node = ctx.describe(state)
+            if node.over:
+                return {"end": "over", "winners": list(node.winners), "scores": list(state.scores)}
+            if self.stop is not None:
+                stopped = self.stop(node)
+                if stopped is not None:
+                    return stopped
+            if depth <= 0 or self.size >= self.cap:
+                return {"truncated": True}
+            st = node.state
+            chosen = self.pick(node, data)
+            if not chosen and not ctx.moves(node):
+                return {"end": "stuck", "to_move": list(st.turn)}  # no legal move: the game cannot go on
+        except (Stopped, KeyboardInterrupt) as err:
+            return self._stopped(err)
         out: dict[str, Any] = {"to_move": node.mover if node.mover >= 0 else list(st.turn), "moves": []}
         for move, child_data in chosen:
+            if self.cut is not None:  # the moves left are not shown
+                out["stopped"] = self.cut
+                break
+            try:
+                child = ctx.play(st, move)
+                entry: dict[str, Any] = {"move": move_text(ctx.game, move),
+                                         "player": move.seat if isinstance(move, Choice) else node.mover}
+                if isinstance(move, Question) and move.answer is not None and st.pending is None:
+                    entry["forced_answer"] = True
+                if not isinstance(move, Choice) and child.last_claims:
+                    entry["claims"] = {ctx.game.set_name(s): p for s, p in child.last_claims}
+                end = None if child.pending is not None else self.end(child)
+            except (Stopped, KeyboardInterrupt) as err:
+                out["stopped"] = self._stopped(err)["stopped"]
+                break
             self.size += 1
-            child = ctx.play(st, move)
-            entry: dict[str, Any] = {"move": move_text(ctx.game, move),
-                                     "player": move.seat if isinstance(move, Choice) else node.mover}
-            if isinstance(move, Question) and move.answer is not None and st.pending is None:
-                entry["forced_answer"] = True
-            if not isinstance(move, Choice) and child.last_claims:
-                entry["claims"] = {ctx.game.set_name(s): p for s, p in child.last_claims}
-            end = None if child.pending is not None else self.end(child)
             entry["next"] = end if end is not None else self._node(child, child_data, depth - 1)
             out["moves"].append(entry)
         return out

@@ -26,6 +26,7 @@ from ..budget import Budget
 from .core import Context, Node, ProgressFn
 
 DOOMED = ("end", "doomed")
+PARK_FRONTIER = 1000  # a node put on a frontier this long waits: it is parked (holds less memory) meanwhile
 
 
 class GameGraph:
@@ -71,7 +72,8 @@ class GameGraph:
         return i
 
     def _play_all(self, node: Node, moves: list, frontier: list) -> list[int]:
-        """The ids of the positions after each move at ``node``; new ones are added and put on ``frontier``."""
+        """The ids of the positions after each move at ``node``; new ones are added and put on ``frontier``
+        (parked, see :meth:`.core.Context.park`, once the frontier is long: they wait there)."""
         ctx = self.ctx
         check_time = self.budget.check_time
         out = []
@@ -81,7 +83,7 @@ class GameGraph:
             j = self.ids.get(self.key_of(child))
             if j is None:
                 j = self._add(child)
-                frontier.append((j, child))
+                frontier.append((j, ctx.park(child) if len(frontier) >= PARK_FRONTIER else child))
             out.append(j)
         return out
 

@@ -457,9 +457,8 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def machine_names() -> tuple[str, ...]:
-    """This machine's names (for a server listening on every address)."""
-    names = {socket.gethostname(), socket.getfqdn()}
-    return tuple(sorted(n for n in names if n))
+    """This machine's names, its host name first (for a server listening on every address)."""
+    return tuple(dict.fromkeys(n for n in (socket.gethostname(), socket.getfqdn()) if n))
 
 
 def server(app, settings: Settings):

@@ -30,8 +30,8 @@ import hmac
 import random
 import secrets
 import time
-from collections.abc import Mapping
-from typing import Any, Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from typing import Any
 
 from ..errors import QuaternityError
 from ..games import TERMINAL, GameSpec, derive_seed, load_all
@@ -469,7 +469,22 @@ class WebGame:
 
     def view(self, seat: Any = None, *, probabilities: bool = False) -> dict[str, Any]:
         """Everything the page draws for ``seat`` (default: the only person), as JSON-ready data: the game's
-        own view of what that seat may know, then what every game has (see the contract in docs/web-api.md)."""
+        own view of what that seat may know (``kind``, ``svg``, ``setup``, ``players`` and the game's own
+        keys), then what every game has:
+
+        - ``game``, ``options``, ``seed``, ``agents`` (seat -> agent name), ``seat`` (the viewer; also as
+          ``human``), ``humans``, ``names`` (per seat: "You", "Seat 1", "Seat 2 (knowledge)"),
+          ``version``, ``over``, ``your_turn``, ``to_move``, ``scores``, ``returns`` (at the end),
+          ``can_undo``, ``seat_label``, ``features``, ``rules`` (the rules page's address);
+        - ``status``: one plain sentence for the viewer (what to do, or whose turn it is, or who won);
+        - ``log``: per move ``{"seat", "move" (notation), "text" (in words, from the viewer's side),
+          "you"}``; the last entry may change once (an open question, then its answer);
+        - ``table``: per seat ``{"seat", "name", "cards" (hand size, null where a game has none),
+          "claimed" (set names), "score"}``; ``hand``: the viewer's own cards (classic), never another's;
+        - ``legend``: ``{"mark", "meaning"}`` (and ``colour``) for the picture's marks;
+        - at the end ``result``: ``{"winners", "you_won", "text" (who won and why, the tie rule when it
+          decides), "hands" (classic: every hand as dealt)}``.
+        """
         seat = self.viewer(seat)
         self.touched = time.monotonic()
         spec = self.spec

@@ -95,10 +95,10 @@
     if (S.pending || S.revealing || S.closed) return;
     S.pending++;
     sync();
+    hideError();
     let failed = null;
     try {
       await task();
-      hideError();
     } catch (err) {
       failed = err;
     } finally {
@@ -132,6 +132,7 @@
   function fillOptions() {
     const s = spec();
     $("game-about").textContent = s.description || "";
+    $("limits").textContent = (s.limits && s.limits.text) || "";
     $("rules-link").href = rulesUrl($("game").value);
     const box = $("options");
     box.innerHTML = "";
@@ -211,7 +212,7 @@
     });
     const seedText = $("seed").value.trim();
     const seed = seedText === "" ? null : parseInt(seedText, 10);
-    return { game: $("game").value, options, humans, human: humans[0], agents, seed: Number.isFinite(seed) ? seed : null };
+    return { game: $("game").value, options, humans, agents, seed: Number.isFinite(seed) ? seed : null };
   }
 
   async function create(request) {
@@ -297,7 +298,8 @@
       const url = location.origin + S.links[seat];
       const li = node("li", "link-row");
       li.dataset.seat = seat;
-      li.appendChild(node("span", "link-seat", (own ? "You, " : "") + seatWord() + " " + seat));
+      const word = seatWord().charAt(0).toUpperCase() + seatWord().slice(1);
+      li.appendChild(node("span", "link-seat", word + " " + seat + (own ? " (you)" : "")));
       const input = node("input", "link-url");
       input.type = "text";
       input.readOnly = true;
@@ -444,30 +446,17 @@
       draw(S.target);
     }
   }
-  const isMine = (e) => (e.you !== undefined ? e.you : e.seat === S.seat);
+  const isMine = (e) => e.you;
 
   // -- drawing ---------------------------------------------------------------------------------------
-  function names(v) {
-    if (Array.isArray(v.names)) return v.names;
-    const players = v.players || [];
-    return players.map((p, i) => (i === S.seat ? "You" : p.charAt(0).toUpperCase() + p.slice(1)
-      + (v.agents && v.agents[i] ? " (" + v.agents[i] + ")" : "")));
-  }
-  function seatsOf(v) {
-    if (Array.isArray(v.table)) return v.table;
-    const n = names(v);
-    return n.map((name, seat) => ({ seat, name, cards: null, claimed: Object.keys(v.claimed || {}).filter((s) => v.claimed[s] === seat),
-                                    score: (v.scores || [])[seat] }));
-  }
-  const cardsLayout = (v) => seatsOf(v).some((t) => t.cards !== null && t.cards !== undefined) || Array.isArray(v.hand);
-  const humans = (v) => (Array.isArray(v.humans) ? v.humans : [v.human ?? S.seat]);
+  // the view's names (per seat) and table (per seat: name, cards or null when the game has none, claimed, score)
+  const names = (v) => v.names;
+  const cardsLayout = (v) => v.table.some((t) => t.cards !== null && t.cards !== undefined);
 
+  // the agent the server is playing now (from the latest view or event)
   function thinkingSeat() {
     const v = S.view;
-    if (!v || v.over || S.closed) return null;
-    if (v.thinking !== undefined || S.events) return S.thinking ?? null; // the server says who thinks
-    if (!v.your_turn && v.to_move !== null && v.to_move !== undefined && !humans(v).includes(v.to_move)) return v.to_move;
-    return null;
+    return !v || v.over || S.closed ? null : S.thinking ?? null;
   }
 
   function draw(v) {
@@ -504,6 +493,8 @@
     const features = v.features || {};
     $("prob-toggle").hidden = !features.probabilities;
     $("probabilities").checked = !!v.probabilities;
+    $("note").textContent = v.note || "";
+    $("note").hidden = !v.note;
     $("solve").hidden = !features.verdict || v.over;
     $("why-panel").hidden = !features.explain;
     $("download").href = tableUrl("record");
@@ -520,7 +511,7 @@
       li.appendChild(node("span", "meaning", item.meaning));
       list.appendChild(li);
     });
-    list.hidden = !list.children.length;
+    $("legend-box").hidden = !list.children.length;
   }
   // a legend's mark drawn as the picture draws it: a tint, an outline, a chip, a glyph or a word in its colour
   function swatch(mark, colour) {
@@ -532,8 +523,8 @@
       if (colour) s.style.setProperty("--c", colour);
       box.appendChild(s);
     } else {
-      const t = node("span", "sw-text", mark);
-      if (colour && light(colour)) { t.style.background = colour; t.classList.add("on-colour"); }
+      const t = node("span", "sw-text" + (mark.length <= 2 ? " glyph" : ""), mark);
+      if (colour && light(colour) && mark.length > 2) { t.style.background = colour; t.classList.add("on-colour"); }
       else if (colour) t.style.color = colour;
       box.appendChild(t);
     }
@@ -555,7 +546,7 @@
   function drawSeats(v) {
     const around = $("seats-around");
     around.innerHTML = "";
-    const seats = seatsOf(v);
+    const seats = v.table;
     const n = seats.length;
     const mine = seats.find((t) => t.seat === S.seat);
     const lastSeat = v.log.length ? v.log[v.log.length - 1].seat : null;
@@ -576,7 +567,7 @@
     if (t.seat === lastSeat) box.classList.add("acted");
     const head = node("div", "plate-head");
     head.appendChild(node("span", "plate-name", own ? "You" : t.name));
-    if (!own && humans(v).includes(t.seat)) head.appendChild(node("span", "tag", "person"));
+    if (!own && v.humans.includes(t.seat)) head.appendChild(node("span", "tag", "person"));
     const score = t.score ?? (v.scores || [])[t.seat];
     if (cardsLayout(v) && score !== undefined && score !== null) {
       head.appendChild(node("span", "plate-score", plural(score, "point")));
@@ -645,8 +636,7 @@
     const last = list.lastElementChild;
     if (last) {
       last.classList.add("last");
-      const box = list.parentElement;
-      if (box.scrollHeight > box.clientHeight) box.scrollTop = box.scrollHeight;
+      if (list.scrollHeight > list.clientHeight) list.scrollTop = list.scrollHeight; // the list, never the page
     }
     const say = last ? last.querySelector(".say").textContent : "";
     $("narration").textContent = say;
@@ -710,7 +700,7 @@
     if (!v.your_turn || (v.answers && v.answers.length)) return;
     const bySeat = questionsBySeat();
     if (!bySeat.size) return;
-    const seats = seatsOf(v);
+    const seats = v.table;
     const order = seats.map((t) => t.seat).filter((s) => bySeat.has(s))
       .sort((a, b) => ((a - S.seat + seats.length) % seats.length) - ((b - S.seat + seats.length) % seats.length));
     if (!order.includes(S.askSeat)) S.askSeat = order[0];
@@ -893,7 +883,8 @@
     const v = S.view;
     if (!v) return;
     const agents = Object.assign({}, v.agents || {});
-    run(() => create({ game: v.game, options: v.options, humans: humans(v), human: humans(v)[0], agents, seed: null }));
+    const people = [S.seat, ...v.humans.filter((h) => h !== S.seat)]; // whoever starts it sits first
+    run(() => create({ game: v.game, options: v.options, humans: people, agents, seed: null }));
   }
 
   // -- enabling and disabling --------------------------------------------------------------------------
@@ -913,21 +904,12 @@
       if (!S.revealing) p.classList.toggle("thinking-now", thinker !== null && p.dataset.seat === String(thinker));
     });
     if (v && !S.closed && !S.revealing) {
-      const name = thinker !== null ? names(v)[thinker] || seatWord() + " " + thinker : null;
-      $("status").textContent = thinker !== null && !v.your_turn ? name + " is thinking…" : statusText(v);
+      $("status").textContent = thinker !== null && !v.your_turn ? names(v)[thinker] + " is thinking…" : v.status;
     }
     const busy = !!S.pending || S.revealing || S.refreshing || (thinker !== null && !S.closed);
     document.body.dataset.busy = busy ? "1" : "0";
     if (v && !S.closed) document.body.dataset.state = v.over ? "over" : v.your_turn ? "your-turn" : "waiting";
     $("felt").classList.toggle("your-turn", !!(v && v.your_turn && !S.revealing));
-  }
-
-  function statusText(v) {
-    if (v.status) return v.status;
-    if (v.over) return "Game over.";
-    if (v.your_turn) return v.answers && v.answers.length ? "You are asked a question: answer it." : "Your turn.";
-    const n = names(v);
-    return "Waiting for " + (n[v.to_move] || seatWord() + " " + v.to_move) + ".";
   }
 
   function rulesUrl(game) { return "/static/rules-" + encodeURIComponent(game || "quartets") + ".html"; }
@@ -969,6 +951,7 @@
     return true;
   }
 
+  if (window.matchMedia("(max-width: 980px)").matches) $("legend-box").open = false; // a phone: the table first
   try {
     const saved = localStorage.getItem("quaternity.speed");
     if (saved && SPEEDS[saved] !== undefined) $("speed").value = saved;
