@@ -274,10 +274,11 @@ class GameSpec:
 
     def refusal(self, agent: str, options: Mapping[str, Any]) -> str | None:
         """Why the agent ``agent`` cannot play a game made with ``options``, or None: its factory (or the
-        class a ``functools.partial`` wraps) may define a classmethod ``refuses(options) -> str | None``."""
+        class a ``functools.partial`` wraps) may define a classmethod ``refuses(options) -> str | None``,
+        given the options with the game's defaults filled in."""
         factory = self.agents[agent]
         hook = getattr(factory, "refuses", None) or getattr(getattr(factory, "func", None), "refuses", None)
-        return hook(options) if callable(hook) else None
+        return hook({**{o.name: o.default for o in self.options}, **options}) if callable(hook) else None
 
     def seats(self, options: Mapping[str, Any]) -> int:
         """The number of seats of a game made with ``options``."""

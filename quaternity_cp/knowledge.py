@@ -36,10 +36,10 @@ and smaller ones are always counted; a count past them takes about half a
 second before it is refused.
 
 >>> from quaternity_cp.count import CountLimits
->>> count(public_constraints(pos), CountLimits(max_states=1))
+>>> count(public_constraints(pos), CountLimits(max_states=10))
 Traceback (most recent call last):
 ...
-quaternity_cp.count.CountLimitError: counting needs more than 1 states
+quaternity_cp.count.CountLimitError: counting needs more than 10 states
 """
 
 from __future__ import annotations

@@ -71,6 +71,14 @@ class KooleAgent:
         self.name = f"koole-{strategy}" + ("-random" if strategy == "second" and second_fallback == "random" else "")
         self._game: tuple[int, int] | None = None  # (game_id, seat) of the record kept
 
+    @classmethod
+    def refuses(cls, options: dict[str, Any]) -> str | None:
+        """Why it cannot play a game made with ``options`` (the game's defaults filled in), or None: it
+        reasons from its own hand, so it plays classic only."""
+        if options.get("preset") != "classic":
+            return "plays classic only (it reasons from its own hand, and the Quaternity presets deal none)"
+        return None
+
     # -- the public record, rebuilt incrementally -------------------------------------------
     def _reset(self, obs, rng: random.Random) -> None:
         g = obs.game

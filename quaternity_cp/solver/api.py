@@ -215,7 +215,6 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
     finally:
         result.positions = len(search.tt)
         result.expanded = search.expanded
-    ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
     result.result = ok
     result.questions = bound if bound < INF else None
     result.status = SOLVED
@@ -241,7 +240,7 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
                 if k >= 1 and search.child_ok(node.state, m, k - 1):
                     return [(m, k - 1)]
             raise AssertionError("no winning move at a proven node")  # pragma: no cover
-        result.strategy = _Tree(ctx, pick, end, depth).build(root.state, bound)
+        result.strategy = _Tree(ctx, pick, end, depth, budget).build(root.state, bound, result)
     else:
         allowed = max_questions if max_questions is not None else INF
 
@@ -254,7 +253,7 @@ def _solve_quartet(ctx: Context, root: Node, player: int, result: SolveResult, *
             if k < 1:
                 return []
             return [(m, k - 1) for m in search.ordered(node)]
-        result.defense = _Tree(ctx, pick, end, depth).build(root.state, allowed)
+        result.defense = _Tree(ctx, pick, end, depth, budget).build(root.state, allowed, result)
 
 
 def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: SolveResult, *, depth,
@@ -272,21 +271,21 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
         finally:
             result.positions = len(graph)
             result.expanded = graph.expanded
-        ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
         result.result = rid in rank
         result.status = SOLVED
         if result.result:
             result.plies = rank[rid]
-            result.strategy = _graph_strategy(ctx, graph, rank, {player}, root, depth)
+            result.strategy = _graph_strategy(ctx, graph, rank, {player}, depth, budget).build(root.state, None,
+                                                                                               result)
         else:
-            result.defense = _graph_defense(ctx, graph, rank, {player}, root, depth)
+            result.defense = _graph_defense(ctx, graph, rank, {player}, depth, budget).build(root.state, None,
+                                                                                             result)
         return
     try:
         rid = graph.build(ctx.search_root(root), budget=budget, progress=progress)
     finally:
         result.positions = len(graph)
         result.expanded = graph.expanded
-    ctx.engine.budget = None  # solved: the strategy tree is built whatever the time
     pred = graph.predecessors()
     # value: two players, each side's attractor to "only winner"
     other = 1 - player
@@ -297,13 +296,15 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
     result.status = SOLVED
     if rid in rank_p:
         result.result, result.winner, result.plies = "win", player, rank_p[rid]
-        result.strategy = _graph_strategy(ctx, graph, rank_p, {player}, root, depth)
+        tree = _graph_strategy(ctx, graph, rank_p, {player}, depth, budget)
     elif rid in rank_q:
         result.result, result.winner, result.plies = "loss", other, rank_q[rid]
-        result.strategy = _graph_strategy(ctx, graph, rank_q, {other}, root, depth)
+        tree = _graph_strategy(ctx, graph, rank_q, {other}, depth, budget)
     else:
         result.result = "draw"
-        result.line = _graph_line(ctx, graph, rank_p, rank_q, player, root, depth)
+        result.line = _graph_line(ctx, graph, rank_p, rank_q, player, depth, budget).build(root.state, None, result)
+        return
+    result.strategy = tree.build(root.state, None, result)
 
 
 def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
@@ -376,16 +377,16 @@ class _OpponentOrder:
         return node.pending is None and not isinstance(m, Choice) and self.score(node, m) <= 1
 
 
-def _graph_strategy(ctx, graph, rank, side, root: Node, depth: int) -> dict:
+def _graph_strategy(ctx, graph, rank, side, depth: int, budget: Budget) -> _Tree:
     def pick(node: Node, _):
         if node.mover in side:
             best = min(_children(ctx, graph, node), key=lambda t: rank.get(t[2], INF))
             return [(best[0], None)]
         return [(m, None) for m in ctx.moves(node)]
-    return _Tree(ctx, pick, _end_over, depth, stop=_stop_doomed(graph)).build(root.state, None)
+    return _Tree(ctx, pick, _end_over, depth, budget, stop=_stop_doomed(graph))
 
 
-def _graph_defense(ctx, graph, rank, side, root: Node, depth: int) -> dict:
+def _graph_defense(ctx, graph, rank, side, depth: int, budget: Budget) -> _Tree:
     def pick(node: Node, _):
         if node.mover in side:
             return [(m, None) for m in ctx.moves(node)]
@@ -393,10 +394,10 @@ def _graph_defense(ctx, graph, rank, side, root: Node, depth: int) -> dict:
         # prefer ending the game, then any move that keeps the player out of its attractor
         outside.sort(key=lambda t: graph.mover[t[1]] != -2)
         return [(outside[0][0], None)] if outside else []
-    return _Tree(ctx, pick, _end_over, depth, stop=_stop_doomed(graph)).build(root.state, None)
+    return _Tree(ctx, pick, _end_over, depth, budget, stop=_stop_doomed(graph))
 
 
-def _graph_line(ctx, graph, rank_p, rank_q, player, root: Node, depth: int) -> dict:
+def _graph_line(ctx, graph, rank_p, rank_q, player, depth: int, budget: Budget) -> _Tree:
     def pick(node: Node, _):
         kids = list(_children(ctx, graph, node))
         if not kids:
@@ -406,7 +407,7 @@ def _graph_line(ctx, graph, rank_p, rank_q, player, root: Node, depth: int) -> d
             avoid = rank_q if node.mover == player else rank_p
             safe = [t for t in kids if t[2] not in avoid] or kids
         return [(safe[0][0], None)]
-    return _Tree(ctx, pick, _end_over, depth).build(root.state, None)
+    return _Tree(ctx, pick, _end_over, depth, budget)
 
 
 # -- entry point ------------------------------------------------------------------
@@ -446,6 +447,9 @@ def solve(
     ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
     distinct positions stored, ``max_seconds``; or those two keywords) and
     Ctrl-C stop the search: the result is then unproven (``status`` says why).
+    They run from the first engine call (the position's check) to the last
+    (the strategy trees): once the result is proven, they only cut the trees
+    short (``tree_stopped`` says why; the result stands).
     ``progress`` is called about twice a second with a dict of counters.
     ``engine`` defaults to :func:`~.core.default_engine_name` (``sets``).
     ``lazy=False`` makes the win goal explore every reachable position before
@@ -485,17 +489,17 @@ def solve(
             raise SolveError(f"the quartet goal needs {game.player_name(player)} on turn")
         if len(st.turn) > 1:
             st = replace(st, turn=(player,))  # the question is about the player's own turn
+    budget = limits.start()
     ctx = Context(game, rules, engine, scores=goal != "quartet")
-    if not st.over and not ctx.engine.feasible(st.constraints):
-        from ..errors import PositionError
-        raise PositionError("the position is invalid: no deal is consistent with it")
+    ctx.engine.budget = budget  # the time is checked before every engine call, from the first
     result = SolveResult(goal, player, None, INTERRUPTED, game, rules, engine=ctx.engine.name,
                          max_questions=max_questions)
-    budget = limits.start()
-    ctx.engine.budget = budget
     thresholds = gc.get_threshold()
     gc.set_threshold(1_000_000, 50, 100)  # a solve allocates millions of small objects that live long
     try:
+        if not st.over and not ctx.engine.feasible(st.constraints):
+            from ..errors import PositionError
+            raise PositionError("the position is invalid: no deal is consistent with it")
         root = ctx.describe(st)
         if goal == "quartet":
             _solve_quartet(ctx, root, player, result, max_questions=max_questions, depth=depth,

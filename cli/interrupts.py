@@ -1,0 +1,64 @@
+"""Ctrl-C during a search: the first stops the search, the later ones wait for the verdict to be printed.
+
+By default every Ctrl-C raises KeyboardInterrupt wherever the program is: a
+second one, pressed while a solver unwinds its search (freeing millions of
+positions takes seconds) or while the command prints what it found, would throw
+the verdict away. Inside ``with Interrupts() as ctrl_c`` (in the main thread), a
+Ctrl-C raises KeyboardInterrupt only inside :meth:`Interrupts.run`, and only the
+first time; every Ctrl-C is counted, so that the command can print its result,
+then leave with exit code 130 when ``ctrl_c.interrupted``.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Any, Callable, TypeVar
+
+T = TypeVar("T")
+_MISSING: Any = object()
+
+
+class Interrupts:
+    """Counts Ctrl-C (SIGINT) while it is entered; raises KeyboardInterrupt for the first, in :meth:`run` only."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.armed = False
+        self._previous: Any = None
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.count += 1
+        if self.armed:
+            self.armed = False
+            raise KeyboardInterrupt
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C came (once or more)."""
+        return self.count > 0
+
+    def run(self, search: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``search(*args, **kwargs)``, which stops on KeyboardInterrupt and returns what it knows: the first
+        Ctrl-C raises it there (unless one came before); a KeyboardInterrupt that comes once the search has
+        returned is only counted. A KeyboardInterrupt that leaves the search (nothing is known) goes on."""
+        result = _MISSING
+        self.armed = self.count == 0
+        try:
+            result = search(*args, **kwargs)
+        except KeyboardInterrupt:
+            if result is _MISSING:
+                raise
+        finally:
+            self.armed = False
+        return result
