@@ -10,8 +10,9 @@ from quaternity_cp.formats import position_to_json
 from quaternity_cp.replay import replay
 
 from . import render
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load,
-                     write_text)
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
+                     force_option, guarded, load, write_text)
+from .limits import explain_refused, seconds_option
 
 
 # -- check ----------------------------------------------------------------------------
@@ -48,10 +49,15 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
               help="Also draw the grid of who may hold each card as an SVG picture.")
 @click.option("--as", "seat", metavar="SEAT", default=None,
               help="The position as this player knows it (its own hand fixed); needs a record with a deal.")
+@force_option
+@seconds_option("the explanations of --explain")
 @guarded
 def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
-            explain: bool, svg_out: str | None = None, seat: str | None = None) -> None:
+            explain: bool, svg_out: str | None = None, seat: str | None = None, force: bool = False,
+            max_seconds: float | None = None) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
+    if svg_out is not None:
+        check_output(svg_out, "--svg", inputs=(file,), force=force)
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
     if seat is not None:
@@ -64,15 +70,24 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
             write_grid_svg_as(record, result, seat, file, default_engine(engine), svg_out)
         valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
         sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
+    why = None
+    if explain and not as_position:  # every explanation first: a refusal prints nothing else
+        from quaternity_cp.explain import Explainer, ExplanationLimitError
+
+        try:
+            why = Explainer(record, result, max_seconds=max_seconds).position()
+        except ExplanationLimitError as err:
+            raise explain_refused("<stdin>" if file == "-" else file, err,
+                                  "explain one card or set at a time (quaternity explain FILE CARD)") from None
     if svg_out is not None:
         write_grid_svg(record, result, svg_out)
     if as_position:
         emit_json(position_to_json(result.position))
         sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
     if as_json:
-        emit_json(render.analyze_json(record, result, explain=explain))
+        emit_json(render.analyze_json(record, result, explain=explain, explanations=why))
     else:
-        render.print_analyze(record, result, explain=explain)
+        render.print_analyze(record, result, explain=explain, explanations=why)
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
 

@@ -11,19 +11,16 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.count import CountLimitError, DealCounter
+from quaternity_cp.count import CountBudget, CountLimitError, CountLimits, DealCounter
 from quaternity_cp.errors import IllegalMoveError
 from quaternity_cp.replay import replay
 
-from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
+                     force_option, guarded, load)
+from .limits import count_refused, seconds_option, states_option
 from .render import console, check_json
 
 MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this
-MAX_STATES = 2_000_000  # a table larger than this is refused (memory), not ground through
-
-
-def _counter(constraints):
-    return DealCounter(constraints, MAX_STATES)
 
 
 #: Counts with more digits than this are printed as "about m x 10^e" in tables and text
@@ -51,12 +48,20 @@ def big(n: int, digits: int = EXACT_DIGITS) -> str:
     return f"about {m:.2f}e+{e}"
 
 
-def _history(record, engine, seat: int | None = None) -> list[int]:
+class HistoryLimitError(CountLimitError):
+    """A count of ``--history`` past its limits: ``move`` is the number of moves played before it (0: the start)."""
+
+    def __init__(self, err: CountLimitError, move: int):
+        super().__init__(str(err), err.reason)
+        self.move = move
+
+
+def _history(record, engine, budget: CountBudget, seat: int | None = None) -> list[int]:
     """The number of consistent deals at the start, then after every legal move of the record.
 
     With ``seat``: the deals that seat considers possible (its hand at that moment
     fixed; after the put-downs due, when none is due); the replay stops at the first
-    dishonest move too.
+    dishonest move too. Every count within ``budget``; past it :class:`HistoryLimitError`.
     """
     position = record.position(engine)
     position.history = False  # nobody undoes these moves
@@ -67,15 +72,19 @@ def _history(record, engine, seat: int | None = None) -> list[int]:
         table = Table(record.game, record.deal)
 
     def now() -> int:
-        if table is None:
-            return _counter(position.constraints).count()
-        from quaternity_cp.knowledge import private_constraints, public_constraints
+        try:
+            if table is None:
+                return DealCounter(position.constraints, limits=budget).count()
+            from quaternity_cp.knowledge import private_constraints, public_constraints
 
-        assert seat is not None  # the table is kept for seat
-        c = public_constraints(position, settled=not table.putdowns_due())
-        return _counter(private_constraints(c, seat, table.hand(seat))).count()
+            assert seat is not None  # the table is kept for seat
+            c = public_constraints(position, settled=not table.putdowns_due())
+            return DealCounter(private_constraints(c, seat, table.hand(seat)), limits=budget).count()
+        except CountLimitError as err:
+            raise HistoryLimitError(err, len(counts)) from None
 
-    counts = [now()]
+    counts: list[int] = []
+    counts.append(now())
     for move in record.moves:
         if table is not None:
             from quaternity_cp.classic import honesty_error
@@ -105,19 +114,29 @@ def _history(record, engine, seat: int | None = None) -> list[int]:
               help="Count from this player's view (its own hand fixed); needs a record with a deal.")
 @click.option("--plot", "plot", metavar="OUT.png|OUT.svg", default=None,
               help="With --history: draw the deals after every move (log scale) into a PNG or SVG file (needs matplotlib).")
+@force_option
+@seconds_option("counting (everything the command counts)")
+@states_option
 @guarded
 def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool,
-          seat: str | None = None, plot: str | None = None) -> None:
+          seat: str | None = None, plot: str | None = None, force: bool = False, max_seconds: float | None = None,
+          max_states: int | None = None) -> None:
     """Exact number of consistent deals and the chance of every card's owner.
 
     All consistent deals are taken as equally likely. Counts are exact integers,
-    probabilities exact fractions (and floats); nothing is enumerated.
+    probabilities exact fractions (and floats); nothing is enumerated. A count
+    that would pass --max-seconds or --max-states is refused (exit 2), never
+    rounded.
     """
     exact_integers()
     if plot is not None and not history:
         raise InputError("--plot: it draws the history, so give --history too")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
         raise InputError(f"--plot: {plot}: the plot is written as .png or .svg")
+    if plot is not None:
+        check_output(plot, "--plot", inputs=(file,), force=force)
+    budget = CountLimits(max_states, max_seconds).start()
+    name = "<stdin>" if file == "-" else file
     record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     c = result.position.constraints
@@ -132,17 +151,19 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         raise InputError(f"--sample: {samples:,} deals of {len(c.cards_in_play):,} cards is beyond the limit of "
                          f"{MAX_SAMPLE_CARDS:,} cards drawn in one run")
     try:
-        counter = _counter(c)
+        counter = DealCounter(c, limits=budget)
         deals = counter.count()
         cards = counter.card_probabilities() if deals else {}
         quartets = counter.quartet_probabilities() if deals else {}
         drawn = counter.sample(samples, random.Random(seed)) if samples and deals else []
-        if view is not None:
-            counts = _history(record, default_engine(engine), view[0]) if history else None
-        else:
-            counts = _history(record, default_engine(engine)) if history else None
     except CountLimitError as err:
-        raise InputError(f"{file}: {err}") from None
+        raise count_refused(name, err) from None
+    try:
+        counts = _history(record, default_engine(engine), budget, None if view is None else view[0]) \
+            if history else None
+    except HistoryLimitError as err:
+        where = " the start" if not err.move else f" after move {err.move} ({record.texts[err.move - 1]})"
+        raise count_refused(name, err, f" for --history at{where}", "drop --history") from None
     if plot is not None:
         from quaternity_cp.report import plot_history
 

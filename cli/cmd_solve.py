@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.tree import Tree
 
+from quaternity_cp.budget import INTERRUPTED
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.game import Game
 from quaternity_cp.position import Position
@@ -29,6 +30,7 @@ from .common import (
     load,
     rules_option,
 )
+from .interrupts import Interrupts
 
 EXIT_INTERRUPTED = 130
 
@@ -71,7 +73,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     Exit codes: 0 solved, or stopped by --max-positions or --max-seconds
     (verdict "unproven"),
     1 an illegal record or an invalid position, 2 bad input, 130 interrupted
-    (the verdict "unproven" is printed first).
+    (Ctrl-C: the verdict known is printed first, "unproven" when the search
+    was stopped; a second Ctrl-C does not cut it short).
     """
     if (file is None) == (start is None):
         raise InputError("give either FILE or --start P N S")
@@ -100,17 +103,19 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         except QuaternityError as err:
             raise InputError(f"--player: {err}") from None
     progress, done = _progress(as_json)
-    try:
-        res = solve_position(position, goal, seat, max_questions=max_questions, depth=depth,
+    with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for the verdict
+        try:
+            res = ctrl_c.run(solve_position, position, goal, seat, max_questions=max_questions, depth=depth,
                              limits=Limits(max_positions, max_seconds), engine=engine, progress=progress)
-    finally:
-        done()
-    if as_json:
-        emit_json({"position": label, "players": game.players, "sets": game.sets, "set_size": game.set_size,
-                   "player_names": list(game.player_names), **res.to_json()})
-    else:
-        print_result(label, game, res)
-    sys.exit(EXIT_INTERRUPTED if res.status == "interrupted" else EXIT_OK)
+        finally:
+            done()
+        if as_json:
+            emit_json({"position": label, "players": game.players, "sets": game.sets, "set_size": game.set_size,
+                       "player_names": list(game.player_names), **res.to_json()})
+        else:
+            print_result(label, game, res)
+    interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
+    sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
 
 
 def _finite_seconds(value: float | None) -> float | None:
@@ -175,6 +180,10 @@ def print_result(label: str, game: Game, res: SolveResult) -> None:
         out.print(root, soft_wrap=False, crop=False)
         out.print("[dim](one move per class of equivalent moves; a question whose answer is forced is shown"
                   " with its answer)[/dim]")
+    if res.tree_stopped is not None:
+        why = {"interrupted": "interrupted", "time": "time limit reached",
+               "limit": "position limit reached"}.get(res.tree_stopped, res.tree_stopped)
+        out.print(f"[yellow]The tree is cut short ({why}); the result above is proven.[/yellow]")
     out.print(f"Explored {res.positions:,} positions ({res.expanded:,} expanded, {res.engine_calls:,} engine calls)"
               f" in {res.seconds:.2f} s with engine {res.engine}.")
 
@@ -200,7 +209,7 @@ def _end_text(game: Game, node: dict) -> str | None:
 
 def _add(parent: Tree, game: Game, node: dict) -> None:
     if node.get("truncated"):
-        parent.add("[dim]...[/dim]")
+        parent.add("[dim]... (cut short)[/dim]" if node.get("stopped") else "[dim]...[/dim]")
         return
     end = _end_text(game, node)
     if end is not None:
@@ -220,6 +229,8 @@ def _add(parent: Tree, game: Game, node: dict) -> None:
         if end is not None:
             parent.add(f"{label}  -> {end}")
         elif nxt.get("truncated"):
-            parent.add(f"{label}  [dim]...[/dim]")
+            parent.add(f"{label}  [dim]...{' (cut short)' if nxt.get('stopped') else ''}[/dim]")
         else:
             _add(parent.add(label), game, nxt)
+    if node.get("stopped"):
+        parent.add("[dim]... (cut short)[/dim]")

@@ -4,9 +4,9 @@ By default every Ctrl-C raises KeyboardInterrupt wherever the program is: a
 second one, pressed while a solver unwinds its search (freeing millions of
 positions takes seconds) or while the command prints what it found, would throw
 the verdict away. Inside ``with Interrupts() as ctrl_c`` (in the main thread), a
-Ctrl-C raises KeyboardInterrupt only inside :meth:`Interrupts.run`, and only the
-first time; every Ctrl-C is counted, so that the command can print its result,
-then leave with exit code 130 when ``ctrl_c.interrupted``.
+Ctrl-C raises KeyboardInterrupt only until :meth:`Interrupts.run` has run the
+search, and only the first time; every Ctrl-C is counted, so that the command
+can print its result, then leave with exit code 130 when ``ctrl_c.interrupted``.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ _MISSING: Any = object()
 
 
 class Interrupts:
-    """Counts Ctrl-C (SIGINT) while it is entered; raises KeyboardInterrupt for the first, in :meth:`run` only."""
+    """Counts Ctrl-C (SIGINT) while it is entered; raises KeyboardInterrupt for the first, until :meth:`run`
+    returns."""
 
     def __init__(self) -> None:
         self.count = 0
-        self.armed = False
-        self._previous: Any = None
+        self.armed = True
+        self._previous: Any = _MISSING
 
     def __enter__(self) -> Interrupts:
         if threading.current_thread() is threading.main_thread():
@@ -33,9 +34,10 @@ class Interrupts:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-            self._previous = None
+        if self._previous is not _MISSING:
+            # a handler installed outside Python reads as None: the default one takes its place
+            signal.signal(signal.SIGINT, self._previous if self._previous is not None else signal.default_int_handler)
+            self._previous = _MISSING
 
     def _handle(self, signum: int, frame: object) -> None:
         self.count += 1
@@ -50,10 +52,9 @@ class Interrupts:
 
     def run(self, search: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``search(*args, **kwargs)``, which stops on KeyboardInterrupt and returns what it knows: the first
-        Ctrl-C raises it there (unless one came before); a KeyboardInterrupt that comes once the search has
-        returned is only counted. A KeyboardInterrupt that leaves the search (nothing is known) goes on."""
+        Ctrl-C raises it there; one that comes once the search has returned is only counted. A
+        KeyboardInterrupt that leaves the search (nothing is known) goes on."""
         result = _MISSING
-        self.armed = self.count == 0
         try:
             result = search(*args, **kwargs)
         except KeyboardInterrupt:

@@ -87,7 +87,8 @@ def _classic_json(record: Record, pos) -> dict[str, Any]:
     return out
 
 
-def analyze_json(record: Record, result: Replay, explain: bool = False) -> dict[str, Any]:
+def analyze_json(record: Record, result: Replay, explain: bool = False,
+                 explanations: list[Explanation] | None = None) -> dict[str, Any]:
     data = check_json(record, result)
     pos = result.position
     g = record.game
@@ -105,20 +106,25 @@ def analyze_json(record: Record, result: Replay, explain: bool = False) -> dict[
     if explain:
         from quaternity_cp.explain import Explainer
 
-        data["explanations"] = [e.to_json(g) for e in Explainer(record, result).position()]
+        why = explanations if explanations is not None else Explainer(record, result).position()
+        data["explanations"] = [e.to_json(g) for e in why]
     return data
 
 
 # -- explanations -------------------------------------------------------------------
+#: The time the explanation of an illegal move may take (beyond it the move's reason is shown without it).
+ILLEGAL_SECONDS = 10.0
+
+
 def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
-    """Why the record's illegal move is illegal, when the constraints decide it."""
+    """Why the record's illegal move is illegal, when the constraints decide it within ILLEGAL_SECONDS."""
     if result.error is None:
         return None
-    from quaternity_cp.explain import Explainer, ExplanationError
+    from quaternity_cp.explain import Explainer, ExplanationError, ExplanationLimitError
 
     try:
-        return Explainer(record, result).illegal()
-    except ExplanationError:
+        return Explainer(record, result, max_seconds=ILLEGAL_SECONDS).illegal()
+    except (ExplanationError, ExplanationLimitError):
         return None
 
 
@@ -277,7 +283,8 @@ def owner_cells(analysis, card: int, players: int, probs=None) -> list[Text]:
     return cells
 
 
-def print_analyze(record: Record, result: Replay, explain: bool = False) -> None:
+def print_analyze(record: Record, result: Replay, explain: bool = False,
+                  explanations: list[Explanation] | None = None) -> None:
     out = console()
     g = record.game
     pos = result.position
@@ -306,7 +313,7 @@ def print_analyze(record: Record, result: Replay, explain: bool = False) -> None
     if explain and analysis.feasible:
         from quaternity_cp.explain import Explainer
 
-        why = Explainer(record, result).position()
+        why = explanations if explanations is not None else Explainer(record, result).position()
         out.print("Why (forced cards and quartets, the moves responsible, a counting argument):")
         if not why:
             out.print("  Nothing is forced.")

@@ -24,6 +24,7 @@ from html import escape
 from typing import Any, Sequence
 
 from .errors import QuaternityError
+from .files import atomic_path
 
 
 def _json_script(data: Any) -> str:
@@ -88,7 +89,8 @@ def plot_history(counts: Sequence[int], labels: Sequence[str], path: str, *, tit
     """Draw log10 of the consistent deals after every move into ``path`` (.png or .svg).
 
     Needs matplotlib (``pip install "quaternity-cp[plot]"``); raises
-    :class:`QuaternityError` without it or for another file type.
+    :class:`QuaternityError` without it, for another file type or when ``path`` cannot be
+    written. Written atomically (:func:`quaternity_cp.files.atomic_path`).
     """
     lower = path.lower()
     if not (lower.endswith(".png") or lower.endswith(".svg")):
@@ -115,9 +117,10 @@ def plot_history(counts: Sequence[int], labels: Sequence[str], path: str, *, tit
         ax.set_ylim(bottom=0)
         fig.tight_layout()
         try:
-            fig.savefig(path)
+            with atomic_path(path) as tmp:
+                fig.savefig(tmp, format=lower[-3:])
         except OSError as err:
-            raise QuaternityError(f"{path}: cannot write ({err.strerror})") from None
+            raise QuaternityError(f"{path}: cannot write ({err.strerror or err})") from None
     finally:
         plt.close(fig)
 
