@@ -116,7 +116,7 @@ def _history(record, engine, budget: CountBudget, seat: int | None = None) -> li
               help="With --history: draw the deals after every move (log scale) into a PNG or SVG file (needs matplotlib).")
 @force_option
 @seconds_option("counting (everything the command counts)")
-@states_option
+@states_option()
 @guarded
 def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool,
           seat: str | None = None, plot: str | None = None, force: bool = False, max_seconds: float | None = None,

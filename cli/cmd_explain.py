@@ -7,11 +7,12 @@ import sys
 import click
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.explain import Explainer
+from quaternity_cp.explain import Explainer, ExplanationLimitError
 from quaternity_cp.replay import replay
 
 from . import render
 from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .limits import explain_refused, seconds_option
 
 
 @click.command()
@@ -22,9 +23,10 @@ from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_e
 @click.option("--player", "player", metavar="PLAYER", default=None,
               help="Only what concerns this player (a name or a seat number).")
 @common_options
+@seconds_option("the explanation")
 @guarded
 def explain(file: str, card: str | None, set_name: str | None, player: str | None, as_json: bool,
-            rules: str | None, engine: str | None) -> None:
+            rules: str | None, engine: str | None, max_seconds: float | None = None) -> None:
     """Why CARD must be with, or cannot be with, a player; or, with --set, why a
     quartet is claimed, forced or impossible.
 
@@ -32,7 +34,8 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
     whose information alone implies it; none of them can be dropped) and a
     counting argument (who would need more cards than can go to them if the
     fact were false). The facts are about the position after the record, or
-    before its first illegal move.
+    before its first illegal move. An explanation that would take longer than
+    --max-seconds is refused (exit 2).
     """
     if (card is None) == (set_name is None):
         raise click.UsageError("give either a CARD or --set SET")
@@ -59,17 +62,24 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
         else:
             click.echo(f"quaternity: {message}", err=True)
         sys.exit(EXIT_ILLEGAL)
-    explainer = Explainer(record, result)
+    explainer = Explainer(record, result, max_seconds=max_seconds)
     analysis = pos.analysis()
     live_sets = pos.constraints.in_play
+    try:
+        if card_id is not None:
+            explanations = explainer.card(card_id, seat)
+        else:
+            assert set_id is not None  # exactly one of CARD and --set (checked above)
+            explanations = explainer.quartet(set_id, seat)
+    except ExplanationLimitError as err:
+        instead = "ask about one player (--player)" if seat is None else "explain an earlier position of the record"
+        raise explain_refused("<stdin>" if file == "-" else file, err, instead) from None
     if card_id is not None:
-        explanations = explainer.card(card_id, seat)
         subject = g.card_name(card_id)
         holders = analysis.possible_owners(card_id) if live_sets[g.set_of(card_id)] else None
         about = {"card": subject, "owners": holders}
     else:
-        assert set_id is not None  # exactly one of CARD and --set (checked above)
-        explanations = explainer.quartet(set_id, seat)
+        assert set_id is not None
         subject = f"set {g.set_name(set_id)}"
         holders = analysis.possible_quartets(set_id) if live_sets[set_id] else None
         about = {"set": g.set_name(set_id), "quartets": holders}

@@ -128,14 +128,17 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     Prints the value for the player to move (win, draw or loss with best play
     on both sides), a best move ("A1 DSSH": place the piece in hand on A1, give
     DSSH), the principal variation, the nodes searched and the time; 'unproven'
-    when --max-seconds stopped the search. Exit 0 solved or stopped, 1 an
-    illegal record or unreachable position, 2 bad input.
+    when --max-seconds or Ctrl-C stopped the search. Exit 0 solved or stopped,
+    1 an illegal record or unreachable position, 2 bad input, 130 interrupted
+    (Ctrl-C: what is known is printed first; a second Ctrl-C does not cut it short).
     """
     import math
 
-    from quaternity_cp.budget import Limits
+    from quaternity_cp.budget import INTERRUPTED, Limits
     from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.solver import solve as solve_position
+
+    from .interrupts import Interrupts
 
     if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
@@ -148,18 +151,26 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     pos = checked.position
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
-    result = solve_position(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
-    data: dict[str, Any] = {
-        "value": result.verdict,
-        "best": None if result.best is None else _move_text(result.best),
-        "pv": [_move_text(m) for m in result.pv],
-        "nodes": result.nodes,
-        "seconds": round(result.seconds, 6),
-        "status": result.status,
-    }
-    if as_json:
-        emit_json(data)
-        sys.exit(EXIT_OK)
+    with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for what is known
+        result = ctrl_c.run(solve_position, board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
+        data: dict[str, Any] = {
+            "value": result.verdict,
+            "best": None if result.best is None else _move_text(result.best),
+            "pv": [_move_text(m) for m in result.pv],
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 6),
+            "status": result.status,
+            "pv_stopped": result.pv_stopped,
+        }
+        if as_json:
+            emit_json(data)
+        else:
+            _print_solve(pos, result, data)
+    interrupted = ctrl_c.interrupted or INTERRUPTED in (result.status, result.pv_stopped)
+    sys.exit(130 if interrupted else EXIT_OK)
+
+
+def _print_solve(pos, result, data: dict[str, Any]) -> None:
     echo = click.echo
     rules = "squares" if pos.squares else "standard"
     placed = pos.board.count()
@@ -168,8 +179,9 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
         echo(line)
     echo(status_line(pos))
     if not result.proven:
-        why = "time limit" if result.status == "time" else "node limit"
-        echo(f"Value: unproven (stopped by the {why})")
+        why = {"time": "stopped by the time limit", "limit": "stopped by the node limit"}.get(result.status,
+                                                                                              result.status)
+        echo(f"Value: unproven ({why})")
     elif pos.over:
         echo(f"Value: {result.value} for the player who would move next; the game is over, there is no move")
     else:
@@ -177,6 +189,6 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     if data["best"] is not None:
         echo(f"Best move: {data['best']}")
     if data["pv"]:
-        echo(f"Principal variation: {' '.join('[' + m + ']' for m in data['pv'])}")
+        cut = f" (cut short: {result.pv_stopped})" if result.pv_stopped is not None else ""
+        echo(f"Principal variation: {' '.join('[' + m + ']' for m in data['pv'])}{cut}")
     echo(f"Nodes: {result.nodes:,}  time: {result.seconds:.3f} s")
-    sys.exit(EXIT_OK)

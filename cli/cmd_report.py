@@ -12,6 +12,10 @@ import click
 
 from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, default_engine, engine_option, force_option,
                      guarded, read_text, write_text)
+from .limits import seconds_option, states_option
+
+#: The default of --max-states: the counting limit of each step (quaternity_cp.quartets.report.MAX_COUNT_STATES).
+STEP_STATES = 200_000
 
 
 @click.command()
@@ -24,9 +28,12 @@ from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, default_en
               help="Leave out the explanations of forced cards (faster on big tables).")
 @engine_option
 @force_option
+@seconds_option("the counts and explanations of the whole page (then the rest are shown as not computed)")
+@states_option("Show as not counted a step's count", STEP_STATES)
 @guarded
 def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,
-           engine: str | None, force: bool = False) -> None:
+           engine: str | None, force: bool = False, max_seconds: float | None = None,
+           max_states: int = STEP_STATES) -> None:
     """Write a self-contained HTML page that steps through the record FILE move by move.
 
     Each step shows the grid of who may hold each card, the number of consistent
@@ -34,6 +41,9 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     any, with its reason. Buttons and the arrow keys step through it; the page
     needs no network. Quarto records show the board after each move. Exit code 1
     when the record has an illegal move (the page is written all the same).
+    The page is always written: a step whose count or explanations would pass
+    the limits (--max-states, two seconds a step, --max-seconds for the whole
+    page) shows them as not computed.
     """
     from quaternity_cp.games import OptionError, load_all, record_game
 
@@ -41,7 +51,8 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     check_output(output, "-o", inputs=(file,), force=force)
     text = read_text(file)
     spec = load_all()[record_game(text)]
-    options = {"engine": default_engine(engine), "explain": not no_explain}
+    options = {"engine": default_engine(engine), "explain": not no_explain, "max_seconds": max_seconds,
+               "max_states": max_states}
     if rules is not None:
         options["rules"] = rules
     try:

@@ -40,12 +40,14 @@ def seconds_option(what: str, default: float = MAX_SECONDS):
     return decorate
 
 
-def states_option(func):
-    """``--max-states``: the states one count's tables may hold (refused past it, exit 2)."""
-    return click.option("--max-states", "max_states", type=click.IntRange(min=1), default=MAX_STATES,
-                        show_default=True, metavar="N",
-                        help=f"Refuse (exit 2) a count whose tables would hold more states than this "
-                             f"(each takes up to about {STATE_BYTES} bytes).")(func)
+def states_option(what: str = "Refuse (exit 2) a count", default: int = MAX_STATES):
+    """``--max-states``: the states one count's tables may hold (``what`` happens past it)."""
+    def decorate(func):
+        return click.option("--max-states", "max_states", type=click.IntRange(min=1), default=default,
+                            show_default=True, metavar="N",
+                            help=f"{what} whose tables would hold more states than this "
+                                 f"(each takes up to about {STATE_BYTES} bytes).")(func)
+    return decorate
 
 
 #: What to count instead of a position too large for the limits.

@@ -11,9 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from quaternity_cp.constraints import bits
-from quaternity_cp.count import CountLimitError, DealCounter
+from quaternity_cp.count import CountLimitError, CountLimits, DealCounter
 from quaternity_cp.formats import record_from_json
-from quaternity_cp.quartets.web import explain, quartets_knowledge
+from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
 
 from .render import owner_cells
 
@@ -28,7 +28,7 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
     probs = None
     if probabilities:
         try:
-            probs = DealCounter(c, 500_000).card_probabilities()
+            probs = DealCounter(c, limits=CountLimits(MAX_COUNT_STATES, COUNT_SECONDS)).card_probabilities()
         except CountLimitError:
             out.print("Too many deals to count exactly here.")
     names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]

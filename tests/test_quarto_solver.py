@@ -419,7 +419,7 @@ def test_cli_solve_json():
     result = run_cli("-", "--json", input=json.dumps(DRAWN))
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert set(data) == {"value", "best", "pv", "nodes", "seconds", "status"}
+    assert set(data) == {"value", "best", "pv", "nodes", "seconds", "status", "pv_stopped"}
     assert (data["value"], data["status"]) == ("draw", "solved")
     assert data["pv"][0] == data["best"] and len(data["pv"]) == 6
     # the best move is a legal move of the position: D4 is empty and LSSS is in hand

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from reference import Reference, reference_replay
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.engines import SetsEngine
+from quaternity_cp.engines import FlowEngine, SetsEngine
 from quaternity_cp.formats import parse_record
 from quaternity_cp.game import Declaration
 from quaternity_cp.solver import Context, SolveError, solve
@@ -300,18 +300,26 @@ def test_position_limit_and_interrupt_give_unproven():
     assert res.status == "interrupted" and res.verdict == "unproven"
     assert res.to_json()["result"] is None
 
-    class Interrupted(SetsEngine):
-        """Ctrl-C at the 50th analysis, whatever the speed of the machine."""
-        calls = 0
+    def interrupted(base):
+        class Interrupted(base):
+            """Ctrl-C at the 50th analysis, whatever the speed of the machine."""
+            calls = 0
 
-        def analyze(self, c):
-            self.calls += 1
-            if self.calls == 50:
-                raise KeyboardInterrupt
-            return super().analyze(c)
+            def analyze(self, c):
+                self.calls += 1
+                if self.calls == 50:
+                    raise KeyboardInterrupt
+                return super().analyze(c)
+        return Interrupted()
 
-    res = solve(pos, "win", 0, engine=Interrupted())
+    # the flow engine: every analysis of the search is its own
+    res = solve(pos, "win", 0, engine=interrupted(FlowEngine))
     assert res.status == "interrupted" and res.verdict == "unproven" and res.result is None
+    # the set-signature engine: the search's fast path has tables of its own, this engine is asked again
+    # by the defence tree: Ctrl-C cuts the tree short, the proven result stands
+    res = solve(pos, "win", 0, engine=interrupted(SetsEngine))
+    assert res.proven and res.result is False and res.tree_stopped == "interrupted"
+    assert res.to_json()["tree_stopped"] == "interrupted" and '"stopped": "interrupted"' in json.dumps(res.defense)
 
 
 def test_goal_errors():

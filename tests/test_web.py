@@ -73,7 +73,10 @@ def test_the_setup_form_comes_from_each_games_metadata(client):
     options = {o["name"]: o for o in quartets["options"]}
     assert list(options) == ["preset", "players", "sets", "set_size"] and quartets["players_option"] == "players"
     assert options["preset"]["choices"] == list(PRESETS) == quartets["presets"]
-    assert (options["players"]["min"], options["players"]["max"]) == (2, 10)  # the terminal's range too
+    players = GAMES["quartets"].option("players")
+    # the same bounds in the form, the API (WEB_LIMITS) and the terminal (the option's metadata)
+    assert (options["players"]["min"], options["players"]["max"]) == (players.low, players.high)
+    assert quartets["limits"]["options"]["players"] == {"min": players.low, "max": players.high}
     assert quarto["options"] == [GAMES["quarto"].option("squares").to_json()] and quarto["players_option"] is None
     assert (quarto["min_players"], quarto["max_players"], quarto["seat_label"]) == (2, 2, "player")
     assert quartets["default_agent"] in quartets["agents"] and quarto["default_agent"] in quarto["agents"]

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 
 from quaternity_cli.main import main  # noqa: E402
-from quaternity_cp.games import AGENTS  # noqa: E402
+from quaternity_cp.games import load_all  # noqa: E402
 from quaternity_cp.web.app import Settings, create_app, listen, server  # noqa: E402
 
 SAFETY = 60.0  # seconds: a net for a hung server, far above any expected wait
@@ -264,6 +264,7 @@ def test_json_nested_100000_deep_is_refused_unparsed(live):
     {"options": {"players": 99}},
     {"human": 7},
     {"agents": {"1": "nobody"}},
+    {"agents": {"1": "koole-first"}, "options": {"preset": "quaternity", **SMALL}},  # it plays classic only
 ])
 def test_unacceptable_values_are_a_clean_422(live, body):
     status, data = live.post("/api/new", {"seed": 1, **body})
@@ -338,7 +339,7 @@ class Ponder:
 
 @pytest.fixture
 def ponder(monkeypatch):
-    monkeypatch.setitem(AGENTS["quartets"], "ponder", Ponder)
+    monkeypatch.setitem(load_all()["quartets"].agents, "ponder", Ponder)
     Ponder.released.clear()
     Ponder.started.clear()
     yield Ponder
@@ -371,6 +372,25 @@ def test_the_server_answers_while_an_agent_thinks(ponder):
         status, view = srv.get(f"/api/view/{gid}")
         assert view["version"] == data["version"] and view["thinking"] is None
         assert view["your_turn"] or view["over"]
+
+
+def test_a_request_waits_for_its_table_at_most_its_budget(ponder):
+    """While an agent thinks, a request that needs the table (an undo, a view not computed yet) answers 503
+    after request_seconds, in words; the table goes on once the agent has moved."""
+    with running(act_seconds=0.1, request_seconds=0.5) as srv:
+        table = new_table(srv, human=1, agents={"0": "ponder"})
+        gid = table["id"]
+        assert ponder.started.wait(SAFETY)
+        for status, data in (srv.get(f"/api/view/{gid}?probabilities=1"), srv.post(f"/api/undo/{gid}")):
+            assert status == 503 and "still busy" in data["error"], data
+        assert srv.lively() < LIVELY
+        ponder.released.set()
+        with srv.events(f"/api/events/{gid}") as stream:
+            name, data = next_event(stream)
+            while data["thinking"] is not None:
+                name, data = next_event(stream)
+        status, view = srv.get(f"/api/view/{gid}?probabilities=1")
+        assert status == 200 and view["version"] == data["version"]
 
 
 def test_idle_tables_are_closed_and_say_so():

@@ -2,10 +2,18 @@
 
 :func:`record_report` replays a record once and, for the start and after
 every move, keeps the knowledge grid (:mod:`quaternity_cp.quartets.svg`), the number of
-consistent deals (:mod:`quaternity_cp.count`, or "too many to count" beyond a
-table size), the claims, the explanation of every forced card and quartet
-(:mod:`quaternity_cp.explain`) and the illegal move with its explanation.
-:func:`text_report` is the game's registered ``report`` part (a record's text in, the page out).
+consistent deals (:mod:`quaternity_cp.count`), the claims, the explanation of every
+forced card and quartet (:mod:`quaternity_cp.explain`) and the illegal move with its
+explanation. :func:`text_report` is the game's registered ``report`` part (a record's
+text in, the page out).
+
+The page is bounded: a step's count within ``max_states`` and
+:data:`STEP_SECONDS` ("too many to count here" or "too long to count here"
+beyond them), its explanations within :data:`STEP_SECONDS` (and at most
+:data:`MAX_EXPLANATIONS`), and with ``max_seconds`` every count and explanation
+of the page together within that time: once it is spent, the remaining steps
+show their grid and claims with the count and explanations "not computed".
+Nothing shown is ever a guess.
 
 >>> from quaternity_cp.formats import parse_record
 >>> html = record_report(parse_record("players: 2\\nsets: 2\\nset_size: 2\\n0>1:A0+"))
@@ -19,9 +27,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..count import CountLimitError, DealCounter
+from ..budget import Budget, Limits
+from ..count import STATES, TIME, CountLimitError, CountLimits, DealCounter
 from ..errors import FormatError, QuaternityError
-from ..explain import AFTER, Explainer, Explanation, ExplanationError, move_information
+from ..explain import AFTER, Explainer, Explanation, ExplanationError, ExplanationLimitError, move_information
 from ..formats import Record, parse_record, rules_text
 from ..games import OptionError
 from ..position import Position
@@ -32,6 +41,12 @@ from .svg import grid_svg
 
 MAX_COUNT_STATES = 200_000  # larger counting tables: the step says "too many to count"
 MAX_EXPLANATIONS = 64  # forced facts explained per step (a huge table would take long)
+STEP_SECONDS = 2.0  # the longest one step's count, and its explanations, may take
+#: What a step says instead of its count: past the states, past the time, the page's time spent.
+NOT_COUNTED = {STATES: "too many to count here", TIME: "too long to count here",
+               None: "not counted (the page's time limit was spent)"}
+NOT_EXPLAINED = {TIME: "Not explained here: the explanations take too long (the step's time limit).",
+                 None: "Not explained here: the page's time limit was spent."}
 
 
 # -- numbers ------------------------------------------------------------------------
@@ -44,12 +59,18 @@ def deals_text(n: int) -> str:
     return f"about {mant:.2f} × 10^{math.floor(lg)}"
 
 
-def count_or_none(constraints, max_states: int = MAX_COUNT_STATES) -> int | None:
-    """The number of consistent deals, or None when the counting table would exceed ``max_states``."""
+def count_or_none(constraints, max_states: int = MAX_COUNT_STATES,
+                  max_seconds: float | None = STEP_SECONDS) -> int | None:
+    """The number of consistent deals, or None when counting would pass ``max_states`` or ``max_seconds``."""
+    found = _count(constraints, max_states, max_seconds)
+    return None if isinstance(found, CountLimitError) else found
+
+
+def _count(constraints, max_states: int, max_seconds: float | None) -> int | CountLimitError:
     try:
-        return DealCounter(constraints, max_states).count()
-    except CountLimitError:
-        return None
+        return DealCounter(constraints, limits=CountLimits(max_states, max_seconds)).count()
+    except CountLimitError as err:
+        return err
 
 
 # -- one step of a record --------------------------------------------------------------
@@ -103,28 +124,53 @@ def _explanation_json(record: Record, e: Explanation) -> dict[str, Any]:
 
 
 def step_data(record: Record, result: Replay, step: Step, *, explain: bool = True,
-              max_states: int = MAX_COUNT_STATES) -> dict[str, Any]:
-    """What the report shows for one step, as JSON-ready data."""
+              max_states: int = MAX_COUNT_STATES, max_seconds: float | None = STEP_SECONDS,
+              page: Budget | None = None) -> dict[str, Any]:
+    """What the report shows for one step, as JSON-ready data.
+
+    Its count within ``max_states`` and ``max_seconds``, its explanations within ``max_seconds``
+    (None: no limit); ``page`` (the page's running :class:`~quaternity_cp.budget.Budget`) caps both:
+    once it is spent, neither is computed.
+    """
     g = record.game
     pos = step.position
-    deals = count_or_none(pos.constraints, max_states) if pos.is_valid() else 0
+    notes: list[str] = []
+    deals: int | None = 0
+    unknown = None  # why the count is not shown
+    if pos.is_valid():
+        limit = _seconds(max_seconds, page)
+        found = _count(pos.constraints, max_states, limit) if limit != 0 else None
+        if isinstance(found, int):
+            deals = found
+        else:  # a time limit that was the page's, not the step's own: the page's time is spent
+            cut = found is None or (found.reason == TIME and limit != max_seconds)
+            deals, unknown = None, None if cut else found.reason
     explanations: list[dict[str, Any]] = []
     if explain and pos.is_valid():
         prefix = _prefix(record, step.index)
         partial = Replay(pos, list(result.reports[: step.index]))
-        try:
-            facts = Explainer(prefix, partial).position()[:MAX_EXPLANATIONS]
-            claimed = [Explainer(prefix, partial).claim(s) for s, _ in step.claims]
-        except (ExplanationError, QuaternityError):
-            facts, claimed = [], []
+        limit = _seconds(max_seconds, page)
+        facts: list[Explanation] = []
+        claimed: list[Explanation] = []
+        if limit == 0:
+            notes.append(NOT_EXPLAINED[None])
+        else:
+            explainer = Explainer(prefix, partial, max_seconds=limit)
+            try:
+                facts = explainer.position()[:MAX_EXPLANATIONS]
+                claimed = [explainer.claim(s) for s, _ in step.claims]
+            except ExplanationLimitError:
+                notes.append(NOT_EXPLAINED[TIME if limit == max_seconds else None])
+            except (ExplanationError, QuaternityError):
+                pass
         explanations = [_explanation_json(prefix, e) for e in claimed + facts]
-    return {
+    data = {
         "index": step.index,
         "move": step.move,
         "forced_answer": step.forced_answer,
         "claims": [f"{g.set_name(s)} for {_name(g, p)}" for s, p in step.claims],
         "deals": None if deals is None or deals.bit_length() > 14_000 else str(deals),  # exact (str() limit)
-        "deals_text": "too many to count here" if deals is None else deals_text(deals),
+        "deals_text": NOT_COUNTED[unknown] if deals is None else deals_text(deals),
         "log10": None if not deals else round(math.log10(deals), 4),
         "svg": grid_svg(pos),
         "explanations": explanations,
@@ -132,22 +178,40 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
         "turn": list(pos.turn),
         "over": pos.over,
     }
+    if notes:
+        data["text"] = notes
+        data["explanations_note"] = notes[0]
+    return data
+
+
+def _seconds(seconds: float | None, page: Budget | None) -> float | None:
+    """The time one more computation may take: ``seconds``, at most what is left of the ``page``'s time
+    (0: nothing left; None: no limit)."""
+    if page is None or page.limits.max_seconds is None:
+        return seconds
+    left = max(0.0, page.limits.max_seconds - page.elapsed())
+    return left if seconds is None else min(seconds, left)
 
 
 def _name(g, p: int) -> str:
     return g.player_name(p) if g.named_players else f"seat {p}"
 
 
-def illegal_data(record: Record, result: Replay) -> dict[str, Any] | None:
-    """The first illegal move, its reason and (when the constraints decide it) why."""
+def illegal_data(record: Record, result: Replay, max_seconds: float | None = STEP_SECONDS) -> dict[str, Any] | None:
+    """The first illegal move, its reason and (when the constraints decide it within ``max_seconds``;
+    0: no time left) why."""
     if result.error is None or result.error_index is None:
         return None
     i = result.error_index
     lines: list[str] = []
-    try:
-        why = Explainer(record, result).illegal()
-    except (ExplanationError, QuaternityError):
-        why = None
+    why = None
+    if max_seconds != 0:
+        try:
+            why = Explainer(record, result, max_seconds=max_seconds).illegal()
+        except ExplanationLimitError:
+            lines = ["Not explained here: the explanation takes too long."]
+        except (ExplanationError, QuaternityError):
+            why = None
     if why is not None:
         lines = explanation_lines(record, why)
     return {
@@ -162,16 +226,24 @@ def illegal_data(record: Record, result: Replay) -> dict[str, Any] | None:
 
 # -- the page ------------------------------------------------------------------------------
 def record_report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
-                  max_states: int = MAX_COUNT_STATES) -> str:
-    """The whole report of ``record`` as one HTML document (a string)."""
-    return _report(record, engine=engine, title=title, explain=explain, max_states=max_states)[0]
+                  max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None) -> str:
+    """The whole report of ``record`` as one HTML document (a string).
+
+    Each step's count within ``max_states`` and :data:`STEP_SECONDS`, its explanations within
+    :data:`STEP_SECONDS`; with ``max_seconds`` all of them together within that time (see the module's
+    docstring).
+    """
+    return _report(record, engine=engine, title=title, explain=explain, max_states=max_states,
+                   max_seconds=max_seconds)[0]
 
 
 def _report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
-            max_states: int = MAX_COUNT_STATES) -> tuple[str, Replay]:
+            max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None) -> tuple[str, Replay]:
+    page_time = Limits(max_seconds=max_seconds).start()
     result = replay(record, engine=engine)
     steps = record_steps(record, result)
-    data = [step_data(record, result, s, explain=explain, max_states=max_states) for s in steps]
+    data = [step_data(record, result, s, explain=explain, max_states=max_states, page=page_time)
+            for s in steps]
     g = record.game
     setup = (f"{g.players} players, {g.sets} sets of {g.set_size} cards (hands of {g.hand_size}), "
              f"rules {record.rules.name}")
@@ -180,7 +252,7 @@ def _report(record: Record, *, engine=None, title: str | None = None, explain: b
         "title": title or "Quaternity record",
         "setup": setup,
         "steps": data,
-        "illegal": illegal_data(record, result),
+        "illegal": illegal_data(record, result, _seconds(STEP_SECONDS, page_time)),
         "moves": list(record.texts),
         "history": _history_svg([d["log10"] for d in data]),
     }
@@ -188,13 +260,15 @@ def _report(record: Record, *, engine=None, title: str | None = None, explain: b
 
 
 def text_report(text: str, *, name: str = "<record>", title: str | None = None, rules: str | None = None,
-                engine: str | None = None, explain: bool = True) -> tuple[str, bool]:
+                engine: str | None = None, explain: bool = True, max_states: int = MAX_COUNT_STATES,
+                max_seconds: float | None = None) -> tuple[str, bool]:
     """The game's report part: the page of the record or position ``text`` (plain text or JSON), and whether it
     is legal.
 
     ``rules`` replaces the record's rules (a preset, optionally with option=value pairs): a bad value raises
     :class:`~quaternity_cp.games.OptionError`; a file that cannot be read a
     :class:`~quaternity_cp.errors.FormatError` whose message starts with ``name``. ``title`` defaults to ``name``.
+    ``max_states``, ``max_seconds``: as for :func:`record_report`.
     """
     override = None
     if rules is not None:
@@ -206,7 +280,8 @@ def text_report(text: str, *, name: str = "<record>", title: str | None = None, 
         record = parse_record(text, rules=override)
     except FormatError as err:
         raise FormatError(f"{name}: {err}") from None
-    html, result = _report(record, engine=engine, title=title or name, explain=explain)
+    html, result = _report(record, engine=engine, title=title or name, explain=explain, max_states=max_states,
+                           max_seconds=max_seconds)
     return html, result.valid
 
 

@@ -41,7 +41,7 @@ from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_
 from .svg import grid_svg
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
-COUNT_SECONDS = 2.0  # ... and beyond this time
+COUNT_SECONDS = 2.0  # ... and beyond this time (an explanation too)
 PROBABILITIES = True  # the view shows each card's exact probabilities on demand
 
 #: players -> the most cards in one hand the web table offers (fewer players: any size the options allow).
@@ -308,7 +308,7 @@ def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str |
             seat: int | None = None) -> list[str]:
     """Why a card is where ``viewer``'s grid says (with ``seat``: why it is or is not with that seat), or why a
     set was claimed, as lines of text."""
-    from ..explain import Explainer, ExplanationError
+    from ..explain import Explainer, ExplanationError, ExplanationLimitError
 
     k = quartets_knowledge(table, viewer)
     record = k.record
@@ -318,11 +318,13 @@ def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str |
             c = g.card(card)
             if c in k.hand:
                 return [f"{g.card_name(c)} is in your hand."]
-            facts = Explainer(record, k.result).card(c, seat)
+            facts = Explainer(record, k.result, max_seconds=COUNT_SECONDS).card(c, seat)
         elif set_name is not None:
-            facts = Explainer(record, k.result).quartet(g.set(set_name))
+            facts = Explainer(record, k.result, max_seconds=COUNT_SECONDS).quartet(g.set(set_name))
         else:
             raise QuaternityError("say which card or set to explain")
+    except ExplanationLimitError:
+        return ["Too long to explain here (download the record and try quaternity explain)."]
     except ExplanationError:
         facts = []
     lines = [line for e in facts for line in explanation_lines(record, e)]

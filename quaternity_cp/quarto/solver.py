@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from ..budget import SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
+from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
 
 Move = tuple  # (cell or None, piece given or None)
@@ -80,11 +80,13 @@ class SolveResult(SearchResult):
     """What :func:`solve` found (a :class:`~quaternity_cp.budget.SearchResult`).
 
     ``value`` is ``"win"``, ``"draw"`` or ``"loss"`` for the player to move, or
-    ``None`` when the search stopped first (``status`` ``"time"`` or
-    ``"limit"``); ``best`` is a move reaching the value (``None`` when unproven
-    or when the game is over); ``pv`` the principal variation from here (each
-    move the best for the player making it); ``nodes`` the positions searched
-    (also ``positions``); ``seconds`` the time spent.
+    ``None`` when the search stopped first (``status`` ``"time"``, ``"limit"``
+    or ``"interrupted"``); ``best`` is a move reaching the value (``None`` when
+    unproven or when the game is over); ``pv`` the principal variation from here
+    (each move the best for the player making it); ``nodes`` the positions
+    searched (also ``positions``); ``seconds`` the time spent. ``pv_stopped``:
+    None, or what cut the principal variation short once the value was proven
+    (``"time"``, ``"limit"``, ``"interrupted"``: the value and best move stand).
     """
 
     value: Optional[str]
@@ -93,6 +95,7 @@ class SolveResult(SearchResult):
     nodes: int = 0
     seconds: float = 0.0
     status: str = SOLVED
+    pv_stopped: Optional[str] = None
 
     @property
     def positions(self) -> int:  # type: ignore[override]
@@ -490,8 +493,10 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
 
     ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
     nodes searched, ``max_seconds``; or the keywords ``max_nodes`` and
-    ``max_seconds``) stop the search; the result then has ``value=None`` and
-    ``status`` ``"time"`` or ``"limit"``. A finished game (a line completed,
+    ``max_seconds``) and Ctrl-C stop the search; the result then has
+    ``value=None`` and ``status`` ``"time"``, ``"limit"`` or ``"interrupted"``
+    (once the value is proven, they only cut the principal variation short:
+    ``pv_stopped``). A finished game (a line completed,
     or a full board) with nothing in hand gives ``"loss"`` or ``"draw"`` with
     no move. Bad input (limits included) raises :class:`SolverError`.
 
@@ -520,10 +525,16 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     rem &= ~(1 << piece)
     try:
         value, best = _moves_value(search, occ, masks, piece, rem, -1, 1)
-        pv = _principal_variation(search, occ, masks, piece, rem, value, best)
-    except Stopped as stop:
-        return SolveResult(None, None, [], search.nodes, budget.elapsed(), stop.reason)
-    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED)
+    except (Stopped, KeyboardInterrupt) as stop:
+        return _unproven(search, stop)
+    pv, cut = _principal_variation(search, occ, masks, piece, rem, value, best)
+    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED, cut)
+
+
+def _unproven(search: _Search, stop: BaseException) -> SolveResult:
+    """The result of a search that a limit or Ctrl-C stopped before its value was known."""
+    reason = stop.reason if isinstance(stop, Stopped) else INTERRUPTED
+    return SolveResult(None, None, [], search.nodes, search.budget.elapsed(), reason)
 
 
 def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
@@ -531,21 +542,29 @@ def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
     try:
         search.nodes += 1
         v, reply = _moves_value(search, 0, 0, 0, rem & ~1, -1, 1)
-        pv = [(None, 0)] + _principal_variation(search, 0, 0, 0, rem & ~1, v, reply)
-    except Stopped as stop:
-        return SolveResult(None, None, [], search.nodes, search.budget.elapsed(), stop.reason)
-    return SolveResult(VALUES[-v], (None, 0), pv, search.nodes, search.budget.elapsed(), SOLVED)
+    except (Stopped, KeyboardInterrupt) as stop:
+        return _unproven(search, stop)
+    pv, cut = _principal_variation(search, 0, 0, 0, rem & ~1, v, reply)
+    return SolveResult(VALUES[-v], (None, 0), [(None, 0)] + pv, search.nodes, search.budget.elapsed(), SOLVED, cut)
 
 
-def _principal_variation(search: _Search, occ: int, masks: int, hand: int, rem: int, value: int, best) -> list:
+def _principal_variation(search: _Search, occ: int, masks: int, hand: int, rem: int, value: int,
+                         best) -> tuple[list, Optional[str]]:
+    """The principal variation from ``best`` (the value is proven), and None; or, when a limit or Ctrl-C
+    stops the search of a later move, the moves found so far and the reason."""
     pv = [best]
-    while True:
-        cell, given = pv[-1]
-        occ |= 1 << cell
-        masks |= SPREAD[hand] << cell
-        if given is None:
-            return pv
-        hand, rem, value = given, rem & ~(1 << given), -value
-        v, move = _moves_value(search, occ, masks, hand, rem, -1, 1)
-        assert v == value, (v, value)
-        pv.append(move)
+    try:
+        while True:
+            cell, given = pv[-1]
+            occ |= 1 << cell
+            masks |= SPREAD[hand] << cell
+            if given is None:
+                return pv, None
+            hand, rem, value = given, rem & ~(1 << given), -value
+            v, move = _moves_value(search, occ, masks, hand, rem, -1, 1)
+            assert v == value, (v, value)
+            pv.append(move)
+    except Stopped as stop:
+        return pv, stop.reason
+    except KeyboardInterrupt:
+        return pv, INTERRUPTED

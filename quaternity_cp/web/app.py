@@ -184,7 +184,8 @@ def new_game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     agents = {} if data.get("agents") is None else data["agents"]
     if not isinstance(agents, dict):
         raise Refused(f'agents must be an object of seats and agent names, like {{"1": "random"}}, not {show(agents)}')
-    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, limit=100) for seat in agents}
+    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, "", limit=100)  # "": the default
+                     for seat in agents}
     seed = data.get("seed")
     out["seed"] = None if seed is None else whole(seed, "seed")
     return out
@@ -361,8 +362,8 @@ def create_app(settings: Settings | None = None):
         return JSONResponse({"lines": list(lines)})
 
     async def solve(request: Request):
-        table, _ = locate(request)
-        return JSONResponse(await tables.run(table, table.game.verdict))
+        table, seat = locate(request)
+        return JSONResponse(await tables.run(table, lambda: table.game.verdict(seat)))
 
     async def events(request: Request):
         table, _ = locate(request)
@@ -399,8 +400,8 @@ def create_app(settings: Settings | None = None):
 
     async def not_found(request: Request, exc: Exception):
         status = getattr(exc, "status_code", 404)
-        message = "this address does not take that method" if status == 405 else "no such address"
-        return error(message, status)
+        messages = {404: "no such address", 405: "this address does not take that method"}
+        return error(messages.get(status, "the request is not one this server understands"), status)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -485,5 +486,5 @@ def serve(sock: socket.socket, host: str, settings: Settings | None = None) -> N
     server(create_app(settings), settings).run(sockets=[sock])
 
 
-__all__ = ["Settings", "create_app", "listen", "serve", "server", "machine_names", "read_json",
+__all__ = ["Settings", "create_app", "listen", "serve", "server", "machine_names", "WILDCARDS", "read_json",
            "new_game_arguments", "Refused"]

@@ -262,6 +262,7 @@ class Tables:
         try:
             return await asyncio.wait_for(asyncio.shield(waiter), self.request_seconds)
         except TimeoutError:
+            future.cancel()  # not started yet: it never runs
             waiter.add_done_callback(_consume)
             raise TableBusy(slow) from None
         except asyncio.CancelledError:
@@ -272,8 +273,9 @@ class Tables:
         """``fn()`` in a worker under the table's lock, then the table's new state announced.
 
         With ``budget`` (requests), the wait for the lock and the job together
-        are bounded by ``request_seconds`` (:class:`TableBusy`); a job past it
-        still ends and its changes are announced. Without (the agents' runner),
+        are bounded by ``request_seconds`` (:class:`TableBusy`); a job not
+        started by then never runs, one running still ends and its changes are
+        announced. Without (the agents' runner),
         it waits as long as the job takes (the library bounds every agent move).
         """
         loop = asyncio.get_running_loop()
@@ -307,6 +309,7 @@ class Tables:
                 return await asyncio.shield(waiter)
             return await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline - loop.time()))
         except TimeoutError:
+            future.cancel()  # not started yet: it never runs; one running ends and its changes are announced
             waiter.add_done_callback(_consume)
             raise TableBusy(f"this took longer than {duration(self.request_seconds)}, the most the web table "
                             "waits: try a smaller table") from None

@@ -91,7 +91,7 @@
     why.innerHTML = "";
     const all = s.explanations || [];
     const shown = selected ? all.filter(matches) : all;
-    if (!shown.length) why.appendChild(node("p", "hint", "Nothing is forced here."));
+    if (!shown.length) why.appendChild(node("p", "hint", s.explanations_note || "Nothing is forced here."));
     shown.forEach((e) => why.appendChild(explanation(e)));
     if (selected) {
       const back = node("button", "", "show all");
