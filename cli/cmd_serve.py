@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import InputError, guarded
+from .common import InputError, Whole, guarded
 
 INSTALL_HINT = ('serve needs the web extra (Starlette and uvicorn): in a checkout of quaternity-cp run '
                 'pip install ".[web]", or pip install starlette uvicorn')
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--port", type=Whole(1, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (127.0.0.1: this computer only; 0.0.0.0: every address, so other "
                    "machines can join).")

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from quaternity_cp.experiments import KOOLE_GAME, KOOLE_OPTIONS
 
-from .common import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError, check_output, emit_json, fail, force_option,
+from .common import (EXIT_INPUT, Seconds, Whole, EXIT_INTERNAL, EXIT_OK, InputError, check_output, emit_json, fail, force_option,
                      guarded, one_line, write_text)
 from .render import console
 
@@ -121,22 +121,22 @@ def _records_folder(path: str, force: bool) -> None:
 @click.option("--preset", default=KOOLE_OPTIONS["preset"], show_default=True,
               help="The rules preset, for a game with presets (quartets: classic, quaternity, quaternity-seat, blind, "
                    "pythagoras).")
-@click.option("--players", type=click.IntRange(2, 100), default=KOOLE_OPTIONS["players"], show_default=True,
+@click.option("--players", type=Whole(2, 100), default=KOOLE_OPTIONS["players"], show_default=True,
               help="Players, for a game with a choice.")
-@click.option("--sets", type=click.IntRange(1, 1000), default=KOOLE_OPTIONS["sets"], show_default=True,
+@click.option("--sets", type=Whole(1, 1000), default=KOOLE_OPTIONS["sets"], show_default=True,
               help="Sets, for a game of sets.")
-@click.option("--set-size", type=click.IntRange(1, 100), default=KOOLE_OPTIONS["set_size"], show_default=True,
+@click.option("--set-size", type=Whole(1, 100), default=KOOLE_OPTIONS["set_size"], show_default=True,
               help="Cards per set, for a game of sets.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE",
               help="Any other game option, e.g. a rule option (tie=shared) or Quarto's squares=true; repeatable.")
 @click.option("--agents", required=True, help="The line-up, one agent per seat, comma-separated.")
-@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True)
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True,
+@click.option("--games", type=Whole(1, 10_000_000), default=1000, show_default=True)
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--workers", type=Whole(1, 1024), default=1, show_default=True,
               help="Local worker processes.")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed scheduler instead (tcp://host:8786); needs the [cluster] extra.")
-@click.option("--cluster-wait", type=float, default=None, metavar="SECONDS",
+@click.option("--cluster-wait", type=Seconds(min=0), default=None, metavar="SECONDS",
               help="With --cluster: stop (printing the games finished so far) once no Dask worker has been "
                    "connected for SECONDS; by default the run waits for workers, saying so.")
 @click.option("--records", default=None, metavar="DIR", help="Save every game as a record in DIR.")
@@ -267,12 +267,12 @@ def experiment():
 
 
 @experiment.command("koole")
-@click.option("--games", type=click.IntRange(1, 10_000_000), default=1000, show_default=True,
+@click.option("--games", type=Whole(1, 10_000_000), default=1000, show_default=True,
               help="Games per line-up (20 line-ups).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 1024), default=1, show_default=True)
+@click.option("--seed", type=Whole(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--workers", type=Whole(1, 1024), default=1, show_default=True)
 @click.option("--cluster", default=None, metavar="ADDRESS", help="A Dask scheduler address.")
-@click.option("--cluster-wait", type=float, default=None, metavar="SECONDS",
+@click.option("--cluster-wait", type=Seconds(min=0), default=None, metavar="SECONDS",
               help="With --cluster: stop once no Dask worker has been connected for SECONDS (default: wait).")
 @click.option("--second-fallback", type=click.Choice(["first", "random"]), default="first", show_default=True,
               help="What the second-order strategy falls back to: first order (the app's current code) or "

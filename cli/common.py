@@ -40,6 +40,22 @@ class Whole(click.IntRange):
         return super().convert(value, param, ctx)
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds written in the digits 0-9 with an optional decimal point (``2``, ``0.5``), finite,
+    in a range if given: click's ``float`` would also take ``inf``, ``nan``, ``1e9`` and other scripts' digits."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            whole, _, fraction = value.partition(".")
+            if not (value.isascii() and (whole + fraction).isdigit() and (whole.isdigit() or not whole)
+                    and (fraction.isdigit() or not fraction)):
+                self.fail(f"{value!r} is not a number of seconds written in the digits 0-9 (like 2 or 0.5)",
+                          param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def fail(message: str, code: int = EXIT_INPUT) -> None:
     message = one_line(message)
     click.echo(f"quaternity: {message}", err=True)
@@ -211,6 +227,6 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
     return path
 
 
-__all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "Whole", "fail", "one_line",
+__all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "InputError", "Whole", "Seconds", "fail", "one_line",
            "guarded", "read_text", "load", "parse_text", "rules_option", "engine_option", "common_options",
            "default_engine", "emit_json", "write_text", "force_option", "check_output"]

@@ -59,6 +59,7 @@ __all__ = [
     "analyze",
     "AGENT_LIMITS",
     "count",
+    "counted",
     "card_probabilities",
     "quartet_probabilities",
     "Knowledge",
@@ -155,10 +156,11 @@ def _unlimited(c: Constraints, kind: str) -> Any:
 
 
 @lru_cache(maxsize=1024)
-def _limited(c: Constraints, limits: CountLimits, kind: str) -> Any:
-    """The answer under clock-free limits, or the refusal (a CountLimitError): both are the same every time."""
+def _limited(c: Constraints, limits: CountLimits, kind: str) -> tuple[Any, int] | CountLimitError:
+    """(the answer, its work) under clock-free limits, or the refusal: both are the same every time."""
+    counter = DealCounter(c, limits=limits)
     try:
-        return getattr(DealCounter(c, limits=limits), kind)()
+        return getattr(counter, kind)(), counter.work
     except CountLimitError as err:
         return err
 
@@ -168,7 +170,16 @@ def _answer(c: Constraints, limits: CountLimits | None, kind: str) -> Any:
         return _unlimited(c, kind)
     if limits.max_seconds is not None:  # a clock: not cached
         return getattr(DealCounter(c, limits=limits), kind)()
-    got = _limited(c, limits, kind)
+    return counted(c, limits, kind)[0]
+
+
+def counted(constraints: Constraints, limits: CountLimits, kind: str = "count") -> tuple[Any, int]:
+    """(the answer, the multiply-adds it took) of ``kind`` (``count``, ``card_probabilities`` or
+    ``quartet_probabilities``) within clock-free ``limits``, so that a caller may share one budget
+    among several counts; past the limits, CountLimitError. Cached by value."""
+    if limits.max_seconds is not None:
+        raise ValueError("counted() takes limits without a clock (max_seconds): its answers are cached")
+    got = _limited(constraints, limits, kind)
     if isinstance(got, CountLimitError):
         raise CountLimitError(str(got), got.reason)
     return got

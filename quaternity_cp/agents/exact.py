@@ -49,7 +49,7 @@ from ..constraints import Constraints, bits
 from ..count import CountLimitError, CountLimits
 from ..errors import QuaternityError
 from ..game import Declaration, Question
-from ..knowledge import AGENT_LIMITS, analyze, card_probabilities, count
+from ..knowledge import AGENT_LIMITS, analyze, card_probabilities, count, counted
 
 
 class KnowledgeAgent:
@@ -137,7 +137,7 @@ class CautiousAgent(KnowledgeAgent):
             if key not in after:
                 after[key] = effects.question(public, q.asker, q.card, silence=silence)
         try:
-            seen = {key: count(c, self.limits) for key, c in after.items()}
+            seen = self._counts(after)
         except CountLimitError:
             self._fell_back = True
             seen = {key: _possible_pairs(c) for key, c in after.items()}
@@ -145,6 +145,20 @@ class CautiousAgent(KnowledgeAgent):
         most = max(n for n, _ in scored)
         left = [q for n, q in scored if n == most]
         return left[rng.randrange(len(left))]
+
+    def _counts(self, views: dict[Any, Constraints]) -> dict[Any, int]:
+        """The deals of each view, all of them within one budget: the limits' work is shared by the counts."""
+        limits = self.limits
+        if limits is None or limits.max_work is None:
+            return {key: count(c, limits) for key, c in views.items()}
+        left = limits.max_work
+        out = {}
+        for key, c in views.items():
+            out[key], used = counted(c, replace(limits, max_work=left))
+            left -= used
+            if left < 1:
+                raise CountLimitError(f"the counts need more than {limits.max_work:,} operations", "work")
+        return out
 
 
 class SolverAgent(KnowledgeAgent):
