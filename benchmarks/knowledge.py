@@ -21,9 +21,7 @@ from quaternity_cp.formats import record_from_json
 
 
 def clear() -> None:
-    for f in (knowledge._private, knowledge._analysis, knowledge._counter, knowledge.count,
-              knowledge.card_probabilities, knowledge.quartet_probabilities):
-        f.cache_clear()
+    knowledge.clear_caches()
 
 
 def measure(size: tuple[int, int, int], games: int) -> tuple[float, float, int]:

@@ -115,7 +115,7 @@ def _history(record, engine, budget: CountBudget, seat: int | None = None) -> li
 @click.option("--plot", "plot", metavar="OUT.png|OUT.svg", default=None,
               help="With --history: draw the deals after every move (log scale) into a PNG or SVG file (needs matplotlib).")
 @force_option
-@seconds_option("counting (everything the command counts)")
+@seconds_option("the counts (everything the command counts)")
 @states_option()
 @guarded
 def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool,
@@ -162,8 +162,8 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         counts = _history(record, default_engine(engine), budget, None if view is None else view[0]) \
             if history else None
     except HistoryLimitError as err:
-        where = " the start" if not err.move else f" after move {err.move} ({record.texts[err.move - 1]})"
-        raise count_refused(name, err, f" for --history at{where}", "drop --history") from None
+        where = " at the start" if not err.move else f" after move {err.move} ({record.texts[err.move - 1]})"
+        raise count_refused(name, err, f" for --history{where}", "drop --history") from None
     if plot is not None:
         from quaternity_cp.report import plot_history
 

@@ -23,7 +23,7 @@ from .limits import explain_refused, seconds_option
 @click.option("--player", "player", metavar="PLAYER", default=None,
               help="Only what concerns this player (a name or a seat number).")
 @common_options
-@seconds_option("the explanation")
+@seconds_option("the explanations")
 @guarded
 def explain(file: str, card: str | None, set_name: str | None, player: str | None, as_json: bool,
             rules: str | None, engine: str | None, max_seconds: float | None = None) -> None:

@@ -28,7 +28,7 @@ STEP_STATES = 200_000
               help="Leave out the explanations of forced cards (faster on big tables).")
 @engine_option
 @force_option
-@seconds_option("the counts and explanations of the whole page (then the rest are shown as not computed)")
+@seconds_option("the counts and explanations of the whole page", past="are shown as not computed")
 @states_option("Show as not counted a step's count", STEP_STATES)
 @guarded
 def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,

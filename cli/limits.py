@@ -31,12 +31,12 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
-def seconds_option(what: str, default: float = MAX_SECONDS):
-    """``--max-seconds``: the time ``what`` may take (refused past it, exit 2)."""
+def seconds_option(what: str, default: float = MAX_SECONDS, past: str = "are refused (exit 2)"):
+    """``--max-seconds``: the time ``what`` may take; past it they ``past``."""
     def decorate(func):
         return click.option("--max-seconds", "max_seconds", type=float, default=default, show_default=True,
                             callback=_seconds, metavar="SECONDS",
-                            help=f"Refuse (exit 2) when {what} would take longer than this.")(func)
+                            help=f"The seconds {what} may take; beyond them they {past}.")(func)
     return decorate
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "AGENT_LIMITS",
     "count",
     "counted",
+    "clear_caches",
     "card_probabilities",
     "quartet_probabilities",
     "Knowledge",
@@ -183,6 +184,12 @@ def counted(constraints: Constraints, limits: CountLimits, kind: str = "count") 
     if isinstance(got, CountLimitError):
         raise CountLimitError(str(got), got.reason)
     return got
+
+
+def clear_caches() -> None:
+    """Forget every cached view, analysis and count (for benchmarks)."""
+    for cached in (_private, _analysis, _counter, _unlimited, _limited):
+        cached.cache_clear()
 
 
 def count(constraints: Constraints, limits: CountLimits | None = None) -> int:

@@ -20,11 +20,12 @@ gives exact probabilities.
   move that forces a win, or an answer after which the win is forced; otherwise,
   or when no forced win is found within ``max_positions``, it plays as ``knowledge``.
 
-Every count is made within the agent's ``limits``
-(:data:`quaternity_cp.knowledge.AGENT_LIMITS` by default: states and
-multiply-adds, no clock, so a game plays the same on every machine; None: no
-limit). A count past them is replaced by a cheaper rule, from the exact
-analysis of the same view (who may hold each card, :mod:`quaternity_cp.engines`):
+The counts of one decision are made within the agent's ``limits``
+(:data:`quaternity_cp.knowledge.AGENT_LIMITS` by default: states per count and
+multiply-adds for the whole decision, no clock, so a game plays the same on
+every machine; None: no limit). Counts past them are replaced by a cheaper
+rule, from the exact analysis of the same view (who may hold each card,
+:mod:`quaternity_cp.engines`):
 
 - ``knowledge`` (and ``solver`` when it plays as ``knowledge``): a card's
   probability to be with a seat is 1 / (the number of seats that may hold it),
@@ -46,7 +47,7 @@ from typing import Any, Hashable
 
 from .. import effects
 from ..constraints import Constraints, bits
-from ..count import CountLimitError, CountLimits
+from ..count import WORK, CountLimitError, CountLimits
 from ..errors import QuaternityError
 from ..game import Declaration, Question
 from ..knowledge import AGENT_LIMITS, analyze, card_probabilities, count, counted
@@ -154,10 +155,10 @@ class CautiousAgent(KnowledgeAgent):
         left = limits.max_work
         out = {}
         for key, c in views.items():
+            if left < 1:
+                raise CountLimitError(f"the counts need more than {limits.max_work:,} operations", WORK)
             out[key], used = counted(c, replace(limits, max_work=left))
             left -= used
-            if left < 1:
-                raise CountLimitError(f"the counts need more than {limits.max_work:,} operations", "work")
         return out
 
 

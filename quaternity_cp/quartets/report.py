@@ -142,9 +142,11 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
         found = _count(pos.constraints, max_states, limit) if limit != 0 else None
         if isinstance(found, int):
             deals = found
-        else:  # a time limit that was the page's, not the step's own: the page's time is spent
-            cut = found is None or (found.reason == TIME and limit != max_seconds)
-            deals, unknown = None, None if cut else found.reason
+        else:
+            deals = None
+            # a time limit that was the page's, not the step's own: the page's time is spent
+            if found is not None and not (found.reason == TIME and limit != max_seconds):
+                unknown = found.reason
     explanations: list[dict[str, Any]] = []
     if explain and pos.is_valid():
         prefix = _prefix(record, step.index)

@@ -76,7 +76,7 @@ class CachingEngine:
     own caches do not carry over; this one does.
     """
 
-    def __init__(self, engine: Engine, limit: int = 300_000):
+    def __init__(self, engine: Engine, limit: int = 50_000):
         self.inner = engine
         self.name = engine.name
         self.limit = limit
@@ -124,7 +124,7 @@ class Node:
 
     state: State
     key: tuple
-    analysis: Analysis | None  # None when the game is over
+    analysis: Analysis | None  # None when the game is over (or the node parked, see Context.park)
     rep_sets: tuple[int, ...] = ()  # one unclaimed set per class of equal set descriptions
     rep_cards: dict[int, tuple[int, ...]] | None = None  # per rep set: one card per class
     winners: tuple[int, ...] = ()
@@ -166,7 +166,7 @@ class Context:
         engine: str | Engine | None = None,
         *,
         scores: bool = True,
-        cache_limit: int = 300_000,
+        cache_limit: int = 50_000,
     ):
         self.game = game
         self.rules = rules
@@ -194,11 +194,20 @@ class Context:
         return self.kernel.convert(node) if self.kernel is not None else node
 
     def park(self, node):
-        """``node``, holding less memory while it waits for its other moves (see :meth:`.kernel.Kernel.park`)."""
+        """``node``, holding less memory while it waits (on a search's frontier, or for its other moves): it
+        forgets its analysis and symmetry classes (a fast node its parts, see :meth:`.kernel.Kernel.park`),
+        found again (the same) when its moves are asked for."""
         if type(node) is not Node:
             assert self.kernel is not None  # only the fast path makes fast nodes
             self.kernel.park(node)
+        elif not node.over:
+            node.analysis, node.rep_sets, node.rep_cards = None, (), None
         return node
+
+    def _unpark(self, node: Node) -> None:
+        if node.rep_cards is None and not node.over:  # parked
+            again = self.describe(node.state)
+            node.analysis, node.rep_sets, node.rep_cards = again.analysis, again.rep_sets, again.rep_cards
 
     def child(self, node, move):
         """The node after ``move`` at ``node`` (of the same kind, or slow when the fast path cannot go on)."""
@@ -340,6 +349,7 @@ class Context:
         if isinstance(node, KNode):
             assert self.kernel is not None  # only the fast path makes fast nodes
             return self.kernel.moves(node)[0]
+        self._unpark(node)
         st = node.state
         if st.over:
             return []
@@ -355,6 +365,7 @@ class Context:
         if isinstance(node, KNode):
             assert self.kernel is not None  # only the fast path makes fast nodes
             return self.kernel.moves(node, until)
+        self._unpark(node)
         st = node.state
         if st.over or st.pending is not None or len(st.turn) > 1:
             return self.moves(node), True
