@@ -15,7 +15,7 @@ from quaternity_cp.count import CountBudget, CountLimitError, CountLimits, DealC
 from quaternity_cp.errors import IllegalMoveError
 from quaternity_cp.replay import replay
 
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
+from .common import (EXIT_ILLEGAL, Whole, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
                      force_option, guarded, load)
 from .limits import count_refused, seconds_option, states_option
 from .render import console, check_json
@@ -106,9 +106,9 @@ def _history(record, engine, budget: CountBudget, seat: int | None = None) -> li
 @click.command()
 @click.argument("file")
 @common_options
-@click.option("--sample", "samples", type=click.IntRange(0, 100_000), default=0, metavar="K",
+@click.option("--sample", "samples", type=Whole(0, 100_000), default=0, metavar="K",
               help="Also draw K uniformly random consistent deals.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampler.")
+@click.option("--seed", type=Whole(), default=0, show_default=True, help="Seed of the sampler.")
 @click.option("--history", is_flag=True, help="The number of deals after every move of the record.")
 @click.option("--as", "seat", metavar="SEAT", default=None,
               help="Count from this player's view (its own hand fixed); needs a record with a deal.")

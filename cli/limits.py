@@ -16,7 +16,7 @@ import click
 
 from quaternity_cp.count import STATE_BYTES, CountLimitError
 
-from .common import InputError
+from .common import InputError, Seconds, Whole
 
 if TYPE_CHECKING:  # the explainer is imported where it is used
     from quaternity_cp.explain import ExplanationLimitError
@@ -34,7 +34,7 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
 def seconds_option(what: str, default: float = MAX_SECONDS, past: str = "are refused (exit 2)"):
     """``--max-seconds``: the time ``what`` may take; past it they ``past``."""
     def decorate(func):
-        return click.option("--max-seconds", "max_seconds", type=float, default=default, show_default=True,
+        return click.option("--max-seconds", "max_seconds", type=Seconds(), default=default, show_default=True,
                             callback=_seconds, metavar="SECONDS",
                             help=f"The seconds {what} may take; beyond them they {past}.")(func)
     return decorate
@@ -43,7 +43,7 @@ def seconds_option(what: str, default: float = MAX_SECONDS, past: str = "are ref
 def states_option(what: str = "Refuse (exit 2) a count", default: int = MAX_STATES):
     """``--max-states``: the states one count's tables may hold (``what`` happens past it)."""
     def decorate(func):
-        return click.option("--max-states", "max_states", type=click.IntRange(min=1), default=default,
+        return click.option("--max-states", "max_states", type=Whole(min=1), default=default,
                             show_default=True, metavar="N",
                             help=f"{what} whose tables would hold more states than this "
                                  f"(each takes up to about {STATE_BYTES} bytes).")(func)
