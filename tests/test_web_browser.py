@@ -26,17 +26,16 @@ pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 
 
 def serving(settings=None):
-    """The app on a free local port, in a thread of this process: its address, then stopped."""
-    import uvicorn
+    """The app as ``quaternity serve`` runs it (its limits, its header timeout) on a free local port, in a
+    thread of this process: its address, then stopped."""
+    from quaternity_cp.web.app import Settings, create_app, server
 
-    from quaternity_cp.web.app import create_app
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
-                                        timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=srv.run, daemon=True)
+    settings = settings or Settings()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = server(create_app(settings), settings)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not srv.started:  # started within a second; a dead thread fails below
         if not thread.is_alive():
@@ -45,6 +44,7 @@ def serving(settings=None):
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join()
+    sock.close()
 
 
 @pytest.fixture(scope="module")

@@ -118,7 +118,7 @@ class CachingEngine:
         return hit
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """A position of a search with its canonical key and its symmetry classes."""
 
@@ -128,6 +128,7 @@ class Node:
     rep_sets: tuple[int, ...] = ()  # one unclaimed set per class of equal set descriptions
     rep_cards: dict[int, tuple[int, ...]] | None = None  # per rep set: one card per class
     winners: tuple[int, ...] = ()
+    packed: tuple | None = None  # a parked node's state, packed (see Context.park); its state is then None
 
     @property
     def over(self) -> bool:
@@ -175,6 +176,7 @@ class Context:
         self.scores = scores  # whether keys carry scores (the quartet goal does not need them)
         self.first = rules.tie == "first"
         self._counts: dict[int, tuple] = {}  # see _card_counts
+        self._tuples: dict[tuple, tuple] = {}  # see intern
         self._set_descriptions: dict[tuple, tuple] = {}  # see set_description
         # the rules' helpers (claims, hand-over) of a position, called with explicit states by _answered
         self._rules_pos = Position(game, rules, engine=self.engine)
@@ -194,24 +196,34 @@ class Context:
         return self.kernel.convert(node) if self.kernel is not None else node
 
     def park(self, node):
-        """``node``, holding less memory while it waits (on a search's frontier, or for its other moves): it
-        forgets its analysis and symmetry classes (a fast node its parts, see :meth:`.kernel.Kernel.park`),
-        found again (the same) when its moves are asked for."""
+        """``node`` holding less memory while it waits (on a search's frontier, or for its other moves),
+        for the search to keep instead: it forgets what it can find again (the same) when it is played
+        from or its moves are asked for. A fast node forgets its parts (see :meth:`.kernel.Kernel.park`);
+        a slow one becomes a new node with its key and state only, the state packed when there is a fast
+        path (into rows that other positions share, see :meth:`.kernel.Kernel.pack`)."""
         if type(node) is not Node:
             assert self.kernel is not None  # only the fast path makes fast nodes
             self.kernel.park(node)
-        elif not node.over:
-            node.analysis, node.rep_sets, node.rep_cards = None, (), None
-        return node
+            return node
+        if node.over:
+            return node
+        if self.kernel is None:
+            return Node(node.state, node.key, None)
+        return Node(None, node.key, None, packed=self.kernel.pack(node.state))  # type: ignore[arg-type]
 
-    def _unpark(self, node: Node) -> None:
-        if node.rep_cards is None and not node.over:  # parked
+    def _unpark(self, node: Node, moves: bool = True) -> None:
+        """A parked node's state again; with ``moves``, its analysis and symmetry classes too."""
+        if node.packed is not None:
+            assert self.kernel is not None  # only packed with a fast path
+            node.state, node.packed = self.kernel.unpack(node.packed), None
+        if moves and node.rep_cards is None and not node.over:
             again = self.describe(node.state)
             node.analysis, node.rep_sets, node.rep_cards = again.analysis, again.rep_sets, again.rep_cards
 
     def child(self, node, move):
         """The node after ``move`` at ``node`` (of the same kind, or slow when the fast path cannot go on)."""
         if type(node) is Node:
+            self._unpark(node, moves=False)
             return self.describe(self.play(node.state, move))
         return self.kernel.play(node, move)
 
@@ -251,6 +263,16 @@ class Context:
         st = replace(state, constraints=c, pending=None, ply=state.ply + 1, last_claims=())
         return pos.finish_move(st, order)
 
+    def intern(self, t: tuple) -> tuple:
+        """One object for equal tuples (hands, turns, scores, parts of keys), which keys and nodes keep by
+        the million: ``t``, or the equal tuple seen first (while the table lasts)."""
+        got = self._tuples.get(t)
+        if got is None:
+            if len(self._tuples) > 200_000:
+                self._tuples.clear()
+            got = self._tuples[t] = t
+        return got
+
     # -- keys ---------------------------------------------------------------------
     def describe(self, state: State) -> Node:
         if state.over:
@@ -273,17 +295,17 @@ class Context:
             at = pend - base if base <= pend < base + S else -1
             body, offsets = self.set_description(ow, lo_cols[s], hi_cols[s], hands, at)
             rep_cards[s] = tuple([base + i for i in offsets])
-            sigs.append((*body, s))
+            sigs.append((body, s))  # the description itself (shared with the table), not a copy, goes in the key
         sigs.sort()
         rep_sets = []
         prev = None
-        for sig in sigs:
-            body = sig[:3]
+        for body, s in sigs:
             if body != prev:
-                rep_sets.append(sig[3])
+                rep_sets.append(s)
                 prev = body
-        key = (*[sig[:3] for sig in sigs], hands, state.turn, q.asker if q is not None else -1,
-               q.target if q is not None else -1, self.score_key(state.scores, state.reached))
+        intern = self.intern
+        key = (*[body for body, _ in sigs], intern(hands), intern(state.turn), q.asker if q is not None else -1,
+               q.target if q is not None else -1, self.score_key(intern(state.scores), state.reached))
         return Node(state, key, a, tuple(rep_sets), rep_cards)
 
     def set_description(self, ow: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...],

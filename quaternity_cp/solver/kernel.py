@@ -30,12 +30,17 @@ the move is played the slow way and its result is a slow
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from .. import effects
 from ..constraints import make_constraints
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, Radix, SetsEngine, TooManyVectors
 from ..game import Declaration, Question
 from ..position import State
 from .moves import Choice
+
+
+_STATE_FIELDS = tuple([f.name for f in fields(State) if f.name != "constraints"])
 
 
 class _Fallback(Exception):
@@ -127,7 +132,7 @@ class Kernel:
         self.asked: dict[tuple, int] = {}  # (signature, other signatures, hands, domain) -> owners (0: none)
         self._lives: dict[tuple, tuple[int, ...]] = {}  # claimed -> the sets in play
         self._batches: dict[tuple, list] = {}  # see _batch
-        self._tuples: dict[tuple, tuple] = {}  # see _intern
+        self._intern = ctx.intern  # one object for equal small tuples (see Context.intern)
         self._facts: dict[tuple, tuple] = {}  # (a signature's facts as items, quartet seats) -> one (facts, quartet)
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
@@ -140,15 +145,6 @@ class Kernel:
                 self._lives.clear()
             live = self._lives[claimed] = tuple([s for s, cl in enumerate(claimed) if cl == -1])
         return live
-
-    def _intern(self, t: tuple) -> tuple:
-        """One object for equal small tuples (hands, turns, scores), which keys and nodes keep by the million."""
-        got = self._tuples.get(t)
-        if got is None:
-            if len(self._tuples) > CACHE_LIMIT:
-                self._tuples.clear()
-            got = self._tuples[t] = t
-        return got
 
     def row(self, doms, lo, hi) -> Row:
         key = (doms, lo, hi)
@@ -271,6 +267,25 @@ class Kernel:
         his = list(zip(*c.hi))
         rows = tuple(self.row(c.domains[s * S:s * S + S], los[s], his[s]) for s in range(len(c.in_play)))
         return self._finish(rows, c.hands, st.claimed, st.scores, st.reached, st.turn, st.pending, st.ply)
+
+    def pack(self, st: State) -> tuple:
+        """Any state as its interned rows (shared with every other position that has them) and its other
+        fields: what a parked slow node keeps (see :meth:`.core.Context.park`); :meth:`unpack` undoes it."""
+        c = st.constraints
+        S = self.S
+        los = list(zip(*c.lo))
+        his = list(zip(*c.hi))
+        rows = tuple([self.row(c.domains[s * S:s * S + S], los[s], his[s]) for s in range(len(c.in_play))])
+        return rows, c.in_play, c.hands, tuple([getattr(st, name) for name in _STATE_FIELDS])
+
+    def unpack(self, packed: tuple) -> State:
+        """The state :meth:`pack` was given (an equal value)."""
+        rows, in_play, hands, values = packed
+        c = make_constraints(self.P, self.S, in_play, hands, tuple([d for r in rows for d in r.doms]),
+                             tuple(zip(*[r.lo for r in rows])), tuple(zip(*[r.hi for r in rows])))
+        st = object.__new__(State)  # as make_constraints: the value without the frozen constructor's cost
+        st.__dict__.update(zip(_STATE_FIELDS, values), constraints=c)
+        return st
 
     def state(self, n: KNode) -> State:
         """The :class:`State` of a fast node (``last_claims`` empty)."""
