@@ -3,13 +3,14 @@
 Not a test. Run from the project root::
 
     python benchmarks/solver_memory.py                         # the default starts (about a minute)
-    python benchmarks/solver_memory.py --starts 3x6x3 4x3x4:400000
+    python benchmarks/solver_memory.py --starts 3x6x3 4x3x4:400000 8x8x2@quaternity-seat:300000
     python benchmarks/solver_memory.py --against HEAD          # the same starts with a commit's code too
     python benchmarks/solver_memory.py --tracemalloc           # Python's allocations, not resident memory
 
-A start ``PxNxS`` or ``PxNxS:CAP`` (CAP: ``max_positions``) is solved for seat 0
-under the ``quaternity`` rules, goal ``win`` (``value`` with two players), with
-no strategy tree, in a process of its own. What the solve costs is the peak
+A start ``PxNxS[@PRESET][:CAP]`` (PRESET: a rule preset, ``quaternity`` when not
+given; CAP: ``max_positions``, none when not given) is solved for seat 0, goal
+``win`` (``value`` with two players), with no strategy tree, in a process of
+its own. What the solve costs is the peak
 resident memory of that process (``VmHWM``) less its resident memory just before
 the solve (the interpreter, the package, the position); divided by the positions
 stored, the bytes per position. With ``--tracemalloc`` it is the peak of
@@ -61,8 +62,9 @@ def child(start: str, use_tracemalloc: bool) -> None:
     from quaternity_cp.solver import solve, start_position
 
     game, _, cap = start.partition(":")
+    game, _, preset = game.partition("@")
     P, N, S = (int(x) for x in game.lower().split("x"))
-    position = start_position(P, N, S, "quaternity")
+    position = start_position(P, N, S, preset or "quaternity")
     goal = "value" if P == 2 else "win"
     gc.collect()
     if use_tracemalloc:
@@ -129,7 +131,7 @@ def main() -> None:
     script = os.path.abspath(__file__)
     other = extract(args.against) if args.against else None
     what = "peak of Python's allocations" if args.tracemalloc else "peak resident memory, less that before the solve"
-    print(f"quaternity rules, seat 0, goal win (value with two players); memory: {what}", file=sys.stderr)
+    print(f"seat 0, goal win (value with two players); memory: {what}", file=sys.stderr)
     try:
         now, then = [], []
         for start in args.starts:

@@ -151,6 +151,8 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     pos = checked.position
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
+    if not as_json:  # the position first, while the solver works
+        _print_position(pos)
     with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for what is known
         result = ctrl_c.run(solve_position, board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
         data: dict[str, Any] = {
@@ -170,7 +172,7 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     sys.exit(130 if interrupted else EXIT_OK)
 
 
-def _print_solve(pos, result, data: dict[str, Any]) -> None:
+def _print_position(pos) -> None:
     echo = click.echo
     rules = "squares" if pos.squares else "standard"
     placed = pos.board.count()
@@ -178,6 +180,10 @@ def _print_solve(pos, result, data: dict[str, Any]) -> None:
     for line in board_lines(pos.board):
         echo(line)
     echo(status_line(pos))
+
+
+def _print_solve(pos, result, data: dict[str, Any]) -> None:
+    echo = click.echo
     if not result.proven:
         why = {"time": "stopped by the time limit", "limit": "stopped by the node limit"}.get(result.status,
                                                                                               result.status)

@@ -33,6 +33,9 @@ from .common import (
 from .interrupts import Interrupts
 
 EXIT_INTERRUPTED = 130
+#: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
+#: benchmarks/solver_memory.py: 0.7 to 2.5 KB per stored position, with the tables of a solve)
+DEFAULT_MAX_POSITIONS = 500_000
 
 
 @click.command()
@@ -50,8 +53,9 @@ EXIT_INTERRUPTED = 130
 @click.option("--depth", type=click.IntRange(min=0), default=6, show_default=True, metavar="D",
               help="Show the strategy tree to D moves along each branch (an open question and its answer "
                    "are two moves; a question whose answer is forced is one).")
-@click.option("--max-positions", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Stop after exploring N positions (the result is then unproven).")
+@click.option("--max-positions", type=click.IntRange(min=1), default=DEFAULT_MAX_POSITIONS, show_default=True,
+              metavar="N", help="Stop once N positions are stored (the result is then unproven): memory grows "
+                                "with them, up to about 1 GB at the default (see docs/solver.md).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="T",
               callback=lambda ctx, param, value: _finite_seconds(value),
               help="Stop after T seconds (the result is then unproven; checked before every engine call).")
@@ -102,6 +106,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             seat = game.player(player)
         except QuaternityError as err:
             raise InputError(f"--player: {err}") from None
+    if not as_json:  # the position first, while the solver works
+        print_header(label, game, position.rules)
     progress, done = _progress(as_json)
     with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for the verdict
         try:
@@ -113,7 +119,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             emit_json({"position": label, "players": game.players, "sets": game.sets, "set_size": game.set_size,
                        "player_names": list(game.player_names), **res.to_json()})
         else:
-            print_result(label, game, res)
+            print_result(game, res)
     interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
     sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
 
@@ -158,10 +164,16 @@ def _who(game: Game, p: int) -> str:
     return game.player_name(p) if game.named_players else f"seat {p}"
 
 
-def print_result(label: str, game: Game, res: SolveResult) -> None:
+def print_header(label: str, game: Game, rules: Rules) -> None:
+    """The first line of the output: the position solved."""
+    Console(highlight=False, soft_wrap=True).print(
+        f"[bold]{label}[/bold]: {game.players} players, {game.sets} sets of {game.set_size} cards,"
+        f" rules [bold]{rules.name}[/bold]")
+
+
+def print_result(game: Game, res: SolveResult) -> None:
+    """The rest: the goal, the verdict, the trees, what the search took."""
     out = Console(highlight=False, soft_wrap=True)
-    out.print(f"[bold]{label}[/bold]: {game.players} players, {game.sets} sets of {game.set_size} cards,"
-              f" rules [bold]{res.rules.name}[/bold]")
     goal = {"quartet": "force a quartet in this turn", "win": "force being a winner",
             "value": "value of the game"}[res.goal]
     within = f" within {res.max_questions} questions" if res.max_questions is not None else ""

@@ -7,6 +7,9 @@ the verdict away. Inside ``with Interrupts() as ctrl_c`` (in the main thread), a
 Ctrl-C raises KeyboardInterrupt only until :meth:`Interrupts.run` has run the
 search, and only the first time; every Ctrl-C is counted, so that the command
 can print its result, then leave with exit code 130 when ``ctrl_c.interrupted``.
+Leaving the block after a Ctrl-C, later ones are ignored: the command is on its
+way out, and one that came while Python shuts down would kill it without its
+exit code.
 """
 
 from __future__ import annotations
@@ -35,8 +38,11 @@ class Interrupts:
 
     def __exit__(self, *exc: object) -> None:
         if self._previous is not _MISSING:
-            # a handler installed outside Python reads as None: the default one takes its place
-            signal.signal(signal.SIGINT, self._previous if self._previous is not None else signal.default_int_handler)
+            if self.count:
+                handler: Any = signal.SIG_IGN  # on the way out (see above)
+            else:  # a handler installed outside Python reads as None: the default one takes its place
+                handler = self._previous if self._previous is not None else signal.default_int_handler
+            signal.signal(signal.SIGINT, handler)
             self._previous = _MISSING
 
     def _handle(self, signum: int, frame: object) -> None:

@@ -209,7 +209,7 @@ class Context:
             return node
         if self.kernel is None:
             return Node(node.state, node.key, None)
-        return Node(None, node.key, None, packed=self.kernel.pack(node.state))  # type: ignore[arg-type]
+        return Node(None, node.key, None, packed=self.kernel.pack(node.state))
 
     def _unpark(self, node: Node, moves: bool = True) -> None:
         """A parked node's state again; with ``moves``, its analysis and symmetry classes too."""
@@ -318,7 +318,7 @@ class Context:
         got = memo.get(key)
         if got is None:
             got = self._describe_set(ow, lo, hi, hands, at)
-            if len(memo) > 200_000:
+            if len(memo) > 50_000:  # as fast as 200,000 (benchmarks/solver_memory.py), in less memory
                 memo.clear()
             memo[key] = got
         return got

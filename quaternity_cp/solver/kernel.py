@@ -367,6 +367,7 @@ class Kernel:
 
     def _owners(self, n: KNode, card: int) -> int:
         s, off = divmod(card, self.S)
+        assert n.parts is not None, "a parked node is unparked before it is searched"
         for _, t, part in n.parts:
             if t == s:
                 return part[2][off]
@@ -379,6 +380,7 @@ class Kernel:
         hands = n.hands
         reps = []
         prev = None
+        assert n.parts is not None, "a parked node is unparked before it is searched"
         for body, s, part in n.parts:
             if body != prev:
                 reps.append((s, part[1], part[2], part[3]))
