@@ -224,7 +224,7 @@ def main() -> None:
     ap.add_argument("--presets", nargs="+", choices=PRESETS, default=PRESETS)
     ap.add_argument("--max-seconds", type=float, default=300.0, help="per solve (default 300)")
     ap.add_argument("--max-positions", type=int, default=None,
-                    help="per solve (default: none); bounds the memory of a long solve (about 1.6 KB a position)")
+                    help="per solve (default: none); bounds the memory of a long solve (see solver_memory.py)")
     ap.add_argument("--engine", default=None, help="default: the solver's (sets, else flow, else cpsat)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--compare", action="store_true", help="compare with the saved baseline (see above)")

@@ -153,7 +153,7 @@ def main() -> None:
         for text, slope in _slopes(now):
             print(f"\nslope {text}: {slope:,.0f} bytes per position")
         return
-    print(f"| start | positions (then / now) | MB (then / now) | bytes per position (then / now) | ratio |")
+    print("| start | positions (then / now) | MB (then / now) | bytes per position (then / now) | ratio |")
     print("|---|---:|---:|---:|---:|")
     for a, b in zip(then, now):
         print(f"| {b['start']} | {a['positions']:,} / {b['positions']:,} | {a['bytes'] / 1e6:.0f} / "

@@ -15,6 +15,7 @@ from test_incremental_solver import random_position
 from test_solver_fastpath import SHAPES, SOLVER_PRESETS, rule_sets
 
 from quaternity_cp import Game, Position, Rules
+from quaternity_cp.solver import graph as graph_module
 from quaternity_cp.solver import kernel as kernel_module
 from quaternity_cp.solver import solve
 from quaternity_cp.solver.api import cannot_win, opponent_order
@@ -53,6 +54,7 @@ def check_walk(rules, shape, seed) -> None:
         node = ctx.describe(state)
         kn = kernel.node(state)
         same_state(kernel, kn, state)
+        assert kernel.unpack(kernel.pack(state)) == state  # what a parked slow node keeps
         assert kn.key == node.key and kn.over == node.over
         if node.over:
             assert kn.winners == node.winners
@@ -124,6 +126,29 @@ def test_solves_are_those_of_the_slow_path(preset, monkeypatch):
     fell_back = []
     assert run(lambda ctx: (setattr(ctx.kernel.engine, "max_bits", 125), fell_back.append(ctx.kernel))) == slow
     assert fell_back[0].fallbacks > 0
+
+
+@pytest.mark.parametrize("start", [(4, 4, 2, "quaternity"), (3, 3, 3, "blind"), (2, 4, 2, "pythagoras")])
+def test_parked_nodes_are_found_again_the_same(start, monkeypatch):
+    """A node that waits (for its other moves in a lazy search, or on a long frontier) is parked: it
+    forgets what it can find again. Parking every node gives the same solves on the fast path, the
+    slow path and the slow way taken from the fast one (whose states are packed into rows)."""
+    P, N, S, preset = start
+    pos = Position(Game(P, N, S), Rules.preset(preset))
+    goal = "value" if P == 2 else "win"
+
+    def run(park_all: bool, setup=None):
+        if park_all:
+            monkeypatch.setattr(graph_module, "PARK_FRONTIER", 0)
+        if setup is not None:
+            monkeypatch.setattr(Context, "__init__", _after_init(Context.__init__, setup))
+        res = solve(pos, goal, 0, depth=4)
+        monkeypatch.undo()
+        return res.verdict, res.positions, res.expanded, res.plies, res.strategy, res.defense, res.line
+
+    for setup in (None, lambda ctx: setattr(ctx, "kernel", None),
+                  lambda ctx: setattr(ctx.kernel.engine, "max_bits", 125)):
+        assert run(True, setup) == run(False, setup)
 
 
 def _after_init(init, setup):

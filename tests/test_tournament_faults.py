@@ -83,7 +83,9 @@ def test_a_batch_that_keeps_killing_its_worker_stops_the_run_with_the_games_fini
     assert err.cause == "lost" and len(notes) >= MAX_LOSSES - 1
     summary = err.result.summary()
     assert summary["partial"] and summary["games_requested"] == 24 and summary["games"] == 8
-    assert sorted(r.index for r in err.result.games) == list(range(8))
+    # the two batches finished whole (which two depends on which worker process asked first)
+    batches = [r.index // 4 for r in err.result.games]
+    assert len(set(batches)) == 2 and all(batches.count(b) == 4 for b in set(batches))
     assert len(list((tmp_path / "records").glob("game-*.json"))) == 8
 
 

@@ -201,8 +201,11 @@ class GameGraph:
                 self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))
 
     def predecessors(self) -> list[list[int]]:
+        check_time = self.budget.check_time
         pred: list[list[int]] = [[] for _ in self.mover]
         for i, out in enumerate(self.succ):
+            if not i & 0xFFFF:
+                check_time()  # a walk over every position: the time limit holds here too
             for j in out:
                 pred[j].append(i)
         return pred
@@ -223,8 +226,13 @@ class GameGraph:
             if t not in rank:
                 rank[t] = 0
                 queue.append(t)
+        check_time = self.budget.check_time
+        steps = 0
         while queue:
             v = queue.popleft()
+            steps += 1
+            if not steps & 0xFFFF:
+                check_time()
             r = rank[v] + 1
             for u in pred[v]:
                 if u in rank:

@@ -1,0 +1,225 @@
+"""Ctrl-C and limits around the solvers' verdicts: the first Ctrl-C stops the search, a second one (while
+the search unwinds, the result is built or printed) does not lose the verdict known; a limit or Ctrl-C
+once the verdict is proven only cuts the strategy tree or the principal variation short."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from quaternity_cli.interrupts import Interrupts
+from quaternity_cli.main import main
+from quaternity_cp import Game, Position
+from quaternity_cp.budget import TIME, Stopped
+from quaternity_cp.quarto import solver as quarto_solver
+from quaternity_cp.solver import api, solve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: a Quarto position with 13 empty cells: seconds to minutes of search
+OPEN_QUARTO = {"game": "quarto", "to_move": 0, "piece": "LSTS",
+               "board": [[None, "LRTS", None, None], [None, None, None, None],
+                         [None, None, "LRSS", None], ["DRTH", None, None, None]]}
+#: the Quarto position of the solver's docstring, won in two moves: a principal variation of three moves
+SHORT_QUARTO = {"game": "quarto", "to_move": 1, "piece": "LRTS",
+                "board": [[None, None, None, "DRTH"], ["DSTH", "LSSS", "DRSS", "DSTS"],
+                          ["LRSH", "DSSS", None, "LSTH"], [None, None, "LRSS", "LSSH"]]}
+
+
+@pytest.fixture
+def sigint_restored():
+    """Whatever a test does to SIGINT, the handler before it comes back."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+# -- the guard of the commands ---------------------------------------------------------------------
+def test_a_second_ctrl_c_is_counted_not_raised(sigint_restored):
+    def search():  # a search that stops on the first Ctrl-C and meets a second one while it unwinds
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            signal.raise_signal(signal.SIGINT)
+            return "unproven"
+        return "not stopped"
+
+    with Interrupts() as ctrl_c:
+        assert ctrl_c.run(search) == "unproven"
+        signal.raise_signal(signal.SIGINT)  # while the verdict is printed
+    assert ctrl_c.count == 3 and ctrl_c.interrupted
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # on the way out
+
+
+def test_without_ctrl_c_the_handler_comes_back(sigint_restored):
+    before = signal.getsignal(signal.SIGINT)
+    with Interrupts() as ctrl_c:
+        assert ctrl_c.run(lambda x: x + 1, 1) == 2
+    assert not ctrl_c.interrupted and signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_that_leaves_the_search_goes_on(sigint_restored):
+    with pytest.raises(KeyboardInterrupt):
+        with Interrupts() as ctrl_c:
+            ctrl_c.run(signal.raise_signal, signal.SIGINT)  # nothing known: the command says "interrupted"
+
+
+# -- the library: limits and Ctrl-C after the verdict ----------------------------------------------
+def expire_in_tree(monkeypatch):
+    """The time limit passes as the strategy tree starts (whatever the speed of the machine)."""
+    init = api._Tree.__init__
+
+    def patched(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.budget.deadline = self.budget.start
+
+    monkeypatch.setattr(api._Tree, "__init__", patched)
+
+
+def interrupt_in_tree(monkeypatch):
+    """Ctrl-C at the second position of the strategy tree."""
+    build = api._Tree.build
+
+    def patched(self, state, data, result):
+        describe, calls = self.ctx.describe, []
+
+        def interrupted(st):
+            calls.append(st)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+            return describe(st)
+
+        self.ctx.describe = interrupted
+        try:
+            return build(self, state, data, result)
+        finally:
+            del self.ctx.describe
+
+    monkeypatch.setattr(api._Tree, "build", patched)
+
+
+def test_a_limit_after_the_verdict_cuts_the_tree_not_the_verdict(monkeypatch):
+    expire_in_tree(monkeypatch)
+    res = solve(Position(Game(3, 3, 3)), "win", 0)
+    assert res.proven and res.result is False and res.tree_stopped == "time"
+    assert res.defense == {"truncated": True, "stopped": "time"}
+    res = solve(Position(Game(2, 3, 2)), "quartet", 0)
+    assert res.proven and res.result is True and res.tree_stopped == "time"
+
+
+def test_ctrl_c_after_the_verdict_cuts_the_tree_not_the_verdict(monkeypatch):
+    interrupt_in_tree(monkeypatch)
+    res = solve(Position(Game(2, 4, 2)), "value", 0)
+    assert res.proven and res.verdict == "win" and res.tree_stopped == "interrupted"
+    assert '"stopped": "interrupted"' in json.dumps(res.strategy)
+    data = res.to_json()
+    assert data["verdict"] == "win" and data["status"] == "solved" and data["tree_stopped"] == "interrupted"
+
+
+def test_quarto_ctrl_c_and_limits_around_the_value(monkeypatch):
+    board = [None, None, None, 9, 13, 6, 10, 12, 3, 14, None, 5, None, None, 2, 7]
+    whole = quarto_solver.solve(board, 0)
+    assert whole.value == "win" and len(whole.pv) == 3 and whole.pv_stopped is None
+    search = quarto_solver._moves_value
+    for error, reason in ((KeyboardInterrupt, "interrupted"), (Stopped(TIME), "time")):
+        calls = []
+
+        def second_call_stops(*args, error=error):  # the value is known, the next move of the line is not
+            calls.append(args)
+            if len(calls) == 2:
+                raise error
+            return search(*args)
+
+        monkeypatch.setattr(quarto_solver, "_moves_value", second_call_stops)
+        res = quarto_solver.solve(board, 0)
+        assert (res.value, res.best, res.status) == ("win", whole.best, "solved")
+        assert res.pv == whole.pv[:1] and res.pv_stopped == reason
+
+        def first_call_stops(*args, error=error):
+            raise error
+
+        monkeypatch.setattr(quarto_solver, "_moves_value", first_call_stops)
+        res = quarto_solver.solve(board, 0)
+        assert res.value is None and res.verdict == "unproven" and res.status == reason
+
+
+# -- the commands --------------------------------------------------------------------------------
+def test_solve_command_prints_a_proven_verdict_with_a_cut_tree(monkeypatch):
+    expire_in_tree(monkeypatch)
+    result = CliRunner().invoke(main, ["solve", "--start", "3", "3", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "no" and data["proven"] and data["tree_stopped"] == "time"
+    result = CliRunner().invoke(main, ["solve", "--start", "3", "3", "3"])
+    assert result.exit_code == 0
+    assert "Result: no: the other players" in result.output and "cut short (time limit reached)" in result.output
+
+
+def test_solve_command_exits_130_after_ctrl_c_in_the_tree(monkeypatch):
+    interrupt_in_tree(monkeypatch)
+    result = CliRunner().invoke(main, ["solve", "--start", "2", "4", "2", "--goal", "value"])
+    assert result.exit_code == 130, result.output
+    assert "Result: win: seat 0 forces being the only winner" in result.output
+    assert "... (cut short)" in result.output and "cut short (interrupted)" in result.output
+
+
+def test_quarto_command_exits_130_after_ctrl_c_in_the_line(monkeypatch):
+    search, calls = quarto_solver._moves_value, []
+
+    def second_call_stops(*args):
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return search(*args)
+
+    monkeypatch.setattr(quarto_solver, "_moves_value", second_call_stops)
+    result = CliRunner().invoke(main, ["quarto", "solve", "-", "--json"], input=json.dumps(SHORT_QUARTO))
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.output)
+    assert data["value"] == "win" and data["status"] == "solved" and data["pv_stopped"] == "interrupted"
+    assert len(data["pv"]) == 1
+
+
+# -- two real Ctrl-C (SIGINT) in a row ---------------------------------------------------------------
+def interrupt_twice(args: list[str]) -> tuple[int, str]:
+    """Run ``quaternity ARGS``; once it has printed its first line and searched a moment, send SIGINT,
+    then SIGINT again shortly after. The exit code and everything it printed."""
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    try:
+        first = proc.stdout.readline()  # printed before the search starts
+        time.sleep(1.0)  # a second of search: its unwinding (freeing what it stored) takes a while
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.01)  # usually while the search unwinds; later, while the verdict is printed or after
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=300)  # a safety net far above the second it takes
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, first + rest
+
+
+def test_two_ctrl_c_during_a_solve_still_print_the_verdict():
+    code, out = interrupt_twice(["solve", "--start", "3", "9", "3"])  # minutes of search
+    assert code == 130, out
+    assert "Result: unproven (interrupted)" in out and "Explored " in out
+    assert "quaternity: interrupted" not in out  # the verdict, not the bare message
+
+
+def test_two_ctrl_c_during_a_quarto_solve_still_print_the_value(tmp_path):
+    path = tmp_path / "open.json"
+    path.write_text(json.dumps(OPEN_QUARTO))
+    code, out = interrupt_twice(["quarto", "solve", str(path)])
+    assert code == 130, out
+    assert "Value: unproven (interrupted)" in out and "Nodes: " in out
+    assert "quaternity: interrupted" not in out
