@@ -16,7 +16,7 @@ from quaternity_cp.game import Game
 from quaternity_cp.position import Position
 from quaternity_cp.replay import replay
 from quaternity_cp.rules import Rules
-from quaternity_cp.solver import GOALS, Limits, SolveResult
+from quaternity_cp.solver import GOALS, Limits, SolveResult, check_goal
 from quaternity_cp.solver import solve as solve_position
 
 from .common import (
@@ -34,7 +34,7 @@ from .interrupts import Interrupts
 
 EXIT_INTERRUPTED = 130
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
-#: benchmarks/solver_memory.py: 0.7 to 2.5 KB per stored position, with the tables of a solve)
+#: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
 
 
@@ -106,6 +106,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             seat = game.player(player)
         except QuaternityError as err:
             raise InputError(f"--player: {err}") from None
+    seat = check_goal(position, goal, seat, max_questions=max_questions)  # a goal that does not apply: exit 2
     if not as_json:  # the position first, while the solver works
         print_header(label, game, position.rules)
     progress, done = _progress(as_json)

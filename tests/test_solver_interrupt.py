@@ -163,6 +163,16 @@ def test_solve_command_prints_a_proven_verdict_with_a_cut_tree(monkeypatch):
     assert "Result: no: the other players" in result.output and "cut short (time limit reached)" in result.output
 
 
+def test_the_position_is_printed_before_the_search_once_the_goal_applies():
+    # the first line, the position, is printed before the search (interrupt_twice waits for it)
+    result = CliRunner().invoke(main, ["solve", "--start", "2", "2", "2", "--goal", "value"])
+    assert result.exit_code == 0 and result.stdout.startswith("start of the game: 2 players, 2 sets of 2 cards")
+    # a goal that does not apply is refused before anything is printed
+    result = CliRunner().invoke(main, ["solve", "--start", "3", "3", "3", "--goal", "value"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.output == "quaternity: the value goal is for two players, not 3\n"
+
+
 def test_solve_command_exits_130_after_ctrl_c_in_the_tree(monkeypatch):
     interrupt_in_tree(monkeypatch)
     result = CliRunner().invoke(main, ["solve", "--start", "2", "4", "2", "--goal", "value"])

@@ -191,6 +191,8 @@ class SolverAgent(KnowledgeAgent):
             position = type(position)(position.game, position.rules, engine=position.engine,
                                       state=replace(st, turn=(me,)))
         result = solve(position, "win", me, max_positions=self.max_positions, depth=1)
+        if "interrupted" in (result.status, result.tree_stopped):  # Ctrl-C stops the game, not only this search
+            raise KeyboardInterrupt
         if result.proven and result.result is True:
             return result.strategy or {}
         return None

@@ -162,6 +162,8 @@ class SolverAgent:
             return self.rng.choice(wins), None
         if len(position.empty_cells()) <= self.exact_from:
             result = self.solve(position)
+            if result.status == "interrupted":  # Ctrl-C stops the game, not only this search
+                raise KeyboardInterrupt
             if result.status == "solved" and result.best is not None:
                 cell, piece = result.best
                 move = Move(Cell(cell), None if piece is None else Piece(piece))

@@ -14,9 +14,9 @@ stop a search: its result is then unproven.
 """
 
 from ..budget import Limits
-from .api import FREE_CHOICE, GOALS, SolveError, SolveResult, solve, start_position
+from .api import FREE_CHOICE, GOALS, SolveError, SolveResult, check_goal, solve, start_position
 from .core import Context, default_engine_name
 from .moves import Choice
 
-__all__ = ["FREE_CHOICE", "GOALS", "Choice", "Context", "Limits", "SolveError", "SolveResult",
+__all__ = ["FREE_CHOICE", "GOALS", "Choice", "Context", "Limits", "SolveError", "SolveResult", "check_goal",
            "default_engine_name", "solve", "start_position"]

@@ -411,6 +411,39 @@ def _graph_line(ctx, graph, rank_p, rank_q, player, depth: int, budget: Budget) 
 
 
 # -- entry point ------------------------------------------------------------------
+def check_goal(position: Position, goal: str = "win", player: int | None = None, *,
+               max_questions: int | None = None) -> int:
+    """The seat whose ``goal`` :func:`solve` would decide at ``position``: ``player``, or the default
+    (the seat on turn; seat 0 when the turn is shared or the game is over). Raises
+    :class:`SolveError` when the goal does not apply, as :func:`solve` does before it searches."""
+    if goal not in GOALS:
+        raise SolveError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")
+    game, rules = position.game, position.rules
+    st = position.state
+    if player is None:
+        player = st.turn[0] if len(st.turn) == 1 else 0
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
+        raise SolveError(f"unknown player {player!r} (seats are 0..{game.players - 1})")
+    if max_questions is not None:
+        if goal != "quartet":
+            raise SolveError("--max-questions only applies to the quartet goal")
+        if isinstance(max_questions, bool) or not isinstance(max_questions, int) or max_questions < 0:
+            raise SolveError(f"max_questions must be a whole number >= 0, not {max_questions!r}")
+    if goal == "value" and game.players != 2:
+        raise SolveError(f"the value goal is for two players, not {game.players}")
+    unsupported = [text for text, on in (("dealt = true", rules.dealt), ("empty_hand = ask", rules.empty_hand == "ask"),
+                                          ("tie = random", rules.tie == "random" and goal != "quartet")) if on]
+    if unsupported:  # classic quartets: hidden information, put-downs, empty askers, drawn winners
+        raise SolveError(f"the solver does not handle the rule option{'s' if len(unsupported) > 1 else ''} "
+                         f"{', '.join(unsupported)} (for classic quartets see analyze --as and count --as)")
+    if goal == "quartet":
+        if st.over:
+            raise SolveError("the game is over")
+        if player not in st.turn:
+            raise SolveError(f"the quartet goal needs {game.player_name(player)} on turn")
+    return player
+
+
 def solve(
     position: Position,
     goal: str = "win",
@@ -456,39 +489,17 @@ def solve(
     deciding (the same verdict, plies and strategy, from more positions), as
     the value goal always does: for measurements and cross-checks.
     """
-    if goal not in GOALS:
-        raise SolveError(f"unknown goal {goal!r} (known: {', '.join(GOALS)})")
-    game, rules = position.game, position.rules
-    st = position.state
-    if player is None:
-        player = st.turn[0] if len(st.turn) == 1 else 0
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.players:
-        raise SolveError(f"unknown player {player!r} (seats are 0..{game.players - 1})")
+    player = check_goal(position, goal, player, max_questions=max_questions)
     try:
         limits = Limits.given(limits, max_positions, max_seconds)
     except LimitError as err:
         raise SolveError(str(err)) from None
-    if max_questions is not None:
-        if goal != "quartet":
-            raise SolveError("--max-questions only applies to the quartet goal")
-        if isinstance(max_questions, bool) or not isinstance(max_questions, int) or max_questions < 0:
-            raise SolveError(f"max_questions must be a whole number >= 0, not {max_questions!r}")
     if not isinstance(lazy, bool):
         raise SolveError(f"lazy must be True or False, not {lazy!r}")
-    if goal == "value" and game.players != 2:
-        raise SolveError(f"the value goal is for two players, not {game.players}")
-    unsupported = [text for text, on in (("dealt = true", rules.dealt), ("empty_hand = ask", rules.empty_hand == "ask"),
-                                          ("tie = random", rules.tie == "random" and goal != "quartet")) if on]
-    if unsupported:  # classic quartets: hidden information, put-downs, empty askers, drawn winners
-        raise SolveError(f"the solver does not handle the rule option{'s' if len(unsupported) > 1 else ''} "
-                         f"{', '.join(unsupported)} (for classic quartets see analyze --as and count --as)")
-    if goal == "quartet":
-        if st.over:
-            raise SolveError("the game is over")
-        if player not in st.turn:
-            raise SolveError(f"the quartet goal needs {game.player_name(player)} on turn")
-        if len(st.turn) > 1:
-            st = replace(st, turn=(player,))  # the question is about the player's own turn
+    game, rules = position.game, position.rules
+    st = position.state
+    if goal == "quartet" and len(st.turn) > 1:
+        st = replace(st, turn=(player,))  # the question is about the player's own turn
     budget = limits.start()
     ctx = Context(game, rules, engine, scores=goal != "quartet")
     ctx.engine.budget = budget  # the time is checked before every engine call, from the first
