@@ -54,13 +54,7 @@ def web_limits(spec: GameSpec) -> dict[str, Any]:
     what the game's web part adds (its ``LIMITS``: bounds on combinations of options, with a ``text``)."""
     options: dict[str, Any] = {}
     for o in spec.options:
-        entry: dict[str, Any] = {}
-        if o.choices:
-            entry["choices"] = list(o.choices)
-        if o.low is not None:
-            entry["min"] = o.low
-        if o.high is not None:
-            entry["max"] = o.high
+        entry = {k: v for k, v in o.to_json().items() if k in ("choices", "min", "max")}
         if entry:
             options[o.name] = entry
     return {"options": options, **dict(getattr(spec.part("web"), "LIMITS", {}))}
