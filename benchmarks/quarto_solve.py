@@ -33,10 +33,11 @@ from quaternity_cp.quarto.solver import ATTRS, solve
 
 LINES = symmetry.lines()
 LINES_AT = [[line for line in LINES if cell in line] for cell in range(16)]
+LINES_AT_SQUARES = [[line for line in symmetry.lines(True) if cell in line] for cell in range(16)]
 
 
-def wins_at(board, cell) -> bool:
-    for line in LINES_AT[cell]:
+def wins_at(board, cell, squares: bool = False) -> bool:
+    for line in (LINES_AT_SQUARES if squares else LINES_AT)[cell]:
         common = 255
         for c in line:
             p = board[c]
@@ -49,7 +50,7 @@ def wins_at(board, cell) -> bool:
     return False
 
 
-def random_position(rng: random.Random, empty: int):
+def random_position(rng: random.Random, empty: int, squares: bool = False):
     """A reachable position with ``empty`` empty cells whose piece in hand does not win at once."""
     while True:
         board = [None] * 16
@@ -62,7 +63,7 @@ def random_position(rng: random.Random, empty: int):
             for c in range(16):
                 if board[c] is None:
                     board[c] = hand
-                    if not wins_at(board, c):
+                    if not wins_at(board, c, squares):
                         cells.append(c)
                     board[c] = None
             if not cells:
@@ -70,16 +71,16 @@ def random_position(rng: random.Random, empty: int):
                 break
             board[rng.choice(cells)] = hand
             free = [c for c in range(16) if board[c] is None]
-            safe = [q for q in left if not any(_wins_with(board, c, q) for c in free)]
+            safe = [q for q in left if not any(_wins_with(board, c, q, squares) for c in free)]
             hand = rng.choice(safe or left)
             left.remove(hand)
-        if ok and not any(_wins_with(board, c, hand) for c in range(16) if board[c] is None):
+        if ok and not any(_wins_with(board, c, hand, squares) for c in range(16) if board[c] is None):
             return board, hand
 
 
-def _wins_with(board, cell, piece) -> bool:
+def _wins_with(board, cell, piece, squares: bool = False) -> bool:
     board[cell] = piece
-    won = wins_at(board, cell)
+    won = wins_at(board, cell, squares)
     board[cell] = None
     return won
 

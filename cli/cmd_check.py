@@ -11,7 +11,8 @@ from quaternity_cp.replay import replay
 
 from . import render
 from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
-                     force_option, guarded, load, write_text)
+                     force_option, guarded, write_text)
+from .dispatch import load_record
 from .limits import explain_refused, seconds_option
 
 
@@ -21,8 +22,12 @@ from .limits import explain_refused, seconds_option
 @common_options
 @guarded
 def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> None:
-    """Replay a record: is every move legal, whose turn is it, who has won."""
-    record = load(file, rules)
+    """Replay a record: is every move legal, whose turn is it, who has won.
+
+    A record of another game (its "game" field, e.g. "quarto") is checked by
+    that game's own command ('quaternity quarto check').
+    """
+    record = load_record(file, rules)
     result = replay(record, engine=default_engine(engine), history=False)
     if record.tie_break is not None and result.valid:  # an illegal record is exit 1, tie-break or not
         from quaternity_cp.classic import tie_break_problem
@@ -49,16 +54,21 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
               help="Also draw the grid of who may hold each card as an SVG picture.")
 @click.option("--as", "seat", metavar="SEAT", default=None,
               help="The position as this player knows it (its own hand fixed); needs a record with a deal.")
+@click.option("--about", "about", metavar="SEAT", default=None,
+              help="With --as: for every card, whether that player knows that this one knows who holds it "
+                   "(surely, possibly, never).")
 @force_option
-@seconds_option("the explanations of --explain")
+@seconds_option("the explanations of --explain and the answers of --about")
 @guarded
 def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_position: bool,
-            explain: bool, svg_out: str | None = None, seat: str | None = None, force: bool = False,
-            max_seconds: float | None = None) -> None:
+            explain: bool, svg_out: str | None = None, seat: str | None = None, about: str | None = None,
+            force: bool = False, max_seconds: float | None = None) -> None:
     """Who may hold each card, forced cards, possible and forced quartets."""
+    if about is not None and seat is None:
+        raise InputError("--about needs --as SEAT: what that player knows of what the player of --about knows")
     if svg_out is not None:
         check_output(svg_out, "--svg", inputs=(file,), force=force)
-    record = load(file, rules)
+    record = load_record(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
     if seat is not None:
         from .view import analyze_as
@@ -66,9 +76,17 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
         for flag, given in (("--position", as_position), ("--explain", explain)):
             if given:
                 raise InputError(f"--as and {flag} do not combine ({flag} shows the public view; drop --as)")
+        answers = None
+        if about is not None:  # first: a refusal writes nothing
+            from .about import about_answers, print_about
+
+            answers = about_answers(record, result, seat, about, file, default_engine(engine), max_seconds)
         if svg_out is not None:
             write_grid_svg_as(record, result, seat, file, default_engine(engine), svg_out)
-        valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
+        if answers is not None:
+            valid = print_about(record, result, answers, as_json)
+        else:
+            valid = analyze_as(record, result, seat, file, default_engine(engine), as_json)
         sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
     why = None
     if explain and not as_position:  # every explanation first: a refusal prints nothing else

@@ -16,7 +16,8 @@ from quaternity_cp.errors import IllegalMoveError
 from quaternity_cp.replay import replay
 
 from .common import (EXIT_ILLEGAL, Whole, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
-                     force_option, guarded, load)
+                     force_option, guarded)
+from .dispatch import load_record
 from .limits import count_refused, seconds_option, states_option
 from .render import console, check_json
 
@@ -137,7 +138,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         check_output(plot, "--plot", inputs=(file,), force=force)
     budget = CountLimits(max_states, max_seconds).start()
     name = "<stdin>" if file == "-" else file
-    record = load(file, rules)
+    record = load_record(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     c = result.position.constraints
     g = record.game

@@ -11,7 +11,8 @@ from quaternity_cp.explain import Explainer, ExplanationLimitError
 from quaternity_cp.replay import replay
 
 from . import render
-from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded, load
+from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded
+from .dispatch import load_record
 from .limits import explain_refused, seconds_option
 
 
@@ -37,9 +38,9 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
     before its first illegal move. An explanation that would take longer than
     --max-seconds is refused (exit 2).
     """
+    record = load_record(file, rules)  # first: a record of another game says which command reads it
     if (card is None) == (set_name is None):
         raise click.UsageError("give either a CARD or --set SET")
-    record = load(file, rules)
     g = record.game
     try:
         seat = None if player is None else g.player(player)

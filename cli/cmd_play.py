@@ -3,7 +3,8 @@
 Every registered game can be played: its options become this command's
 options (from :class:`~quaternity_cp.games.GameSpec`), its agents fill the
 other seats, and its terminal view is the module ``play_<game>`` of this
-package (``show``, ``to_action``, ``final_text``, ``why``).
+package: ``HELP`` and ``LEGEND`` (its lines of ``help``), ``show``,
+``command`` (its own commands), ``to_action`` and ``final_text``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,9 @@ from quaternity_cp.games import DEFAULT_GAME, GameSpec, load_all
 from .common import InputError, Whole, check_output, force_option, guarded, write_text
 from .render import console
 
-HELP = """Commands (a move is typed as in the records):
-  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (use names if the players have them)
-  yes / no                    answer the question put to you (when both answers are legal)
-  declare B                   declare set B (rules with declarations)
-  A1 DSSH / DSSH / A1         Quarto: place on A1 and give DSSH / give the first piece / last placement
-  legal      the legal moves          grid       the grid again (prob: with exact probabilities)
-  why A0     why A0 is where it is    why B      why set B was claimed
-  hint       what an agent would play undo       take back your last move
+#: The commands of every game, in ``help`` between the game's own (its module's ``HELP`` and ``LEGEND``).
+HELP = """  legal      the legal moves                       hint   what an agent would play
+  undo       take back your last move              help   this list
   save FILE  write the record (save! FILE replaces a file)   quit  stop (the record is saved with --save)"""
 
 
@@ -110,10 +106,9 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
     out = console()
     seated = ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items()))
     out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; {seated}. Type 'help' for the commands.")
-    seen = 0
+    shown = report_moves(out, table, [])  # the agents' first moves, then the table and whose turn it is
     terminal.show(out, table)
     while True:
-        seen = report_moves(out, table, seen)
         if table.state.is_terminal():
             out.print(Text(terminal.final_text(table), style="bold"))
             break
@@ -129,23 +124,17 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
             if word in ("quit", "exit", "q"):
                 break
             elif word in ("help", "?", "h"):
-                out.print(HELP)
+                out.print("\n".join(["Commands (a move is typed as in the records):", terminal.HELP, HELP,
+                                     terminal.LEGEND]))
             elif word == "legal":
                 out.print("Legal moves: " + ", ".join(table.legal_texts()), soft_wrap=True)
-            elif word in ("grid", "board"):
-                terminal.show(out, table)
-            elif word in ("prob", "probabilities"):
-                terminal.show(out, table, probabilities=True)
             elif word == "undo":
                 table.undo()
-                seen = len(table.view()["log"])
+                shown = [entry["move"] for entry in table.view()["log"]]
                 out.print("Taken back.")
                 terminal.show(out, table)
             elif word == "hint":
                 out.print(f"Hint ({hint_name}): {hint(table, hint_name)}")
-            elif word == "why" and rest:
-                for text in terminal.why(table, rest.strip()):
-                    out.print(Text(text))
             elif word in ("save", "save!") and rest:
                 path = rest.strip()
                 if os.path.abspath(path) not in written:
@@ -156,9 +145,11 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
                 write_record(table, path)
                 written.add(os.path.abspath(path))
                 out.print(f"Saved {path}.")
+            elif terminal.command(out, table, word, rest.strip()):
+                pass
             else:
                 table.act(terminal.to_action(table, line))
-                seen = report_moves(out, table, seen)
+                shown = report_moves(out, table, shown)
                 terminal.show(out, table, quiet=True)
         except (WebError, QuaternityError, ValueError) as err:
             out.print(Text(f"! {err}", style="red"))
@@ -181,12 +172,16 @@ def write_record(table, path: str) -> None:
     write_text(path, json.dumps(table.record(), indent=2) + "\n")
 
 
-def report_moves(out, table, seen: int) -> int:
-    """Print the moves made since the person last looked (the agents' moves), in words and in notation."""
+def report_moves(out, table, shown: list[str]) -> list[str]:
+    """Print the moves made since the moves ``shown`` (in notation) were printed, the agents' and the
+    person's own alike, in words and in notation; a question shown open is told again with its answer.
+    Returns the moves now shown."""
     log = table.view()["log"]
-    for entry in log[seen:]:
+    moves = [entry["move"] for entry in log]
+    same = next((i for i, (now, before) in enumerate(zip(moves, shown)) if now != before), min(len(moves), len(shown)))
+    for entry in log[same:]:
         out.print(Text(f"  {entry.get('text', '')}  [{entry['move']}]"), soft_wrap=True)
-    return len(log)
+    return moves
 
 
 def hint(table, name: str) -> str:

@@ -1,4 +1,4 @@
-"""``quaternity quarto``: the Quarto commands (``check``; ``solve``).
+"""``quaternity quarto``: the Quarto commands (``check``; ``solve``; ``openings``).
 
 The library (quaternity_cp.quarto) is imported inside each command, so that
 other commands do not pay for it.
@@ -6,12 +6,14 @@ other commands do not pay for it.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
 import click
 
-from .common import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, guarded, read_text
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, force_option, guarded,
+                     read_text, write_text)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -121,8 +123,18 @@ def _move_text(move) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--max-seconds", type=float, default=None, metavar="T",
               help="Stop after about T seconds; the value is then 'unproven'.")
+@click.option("--kernel", type=click.Choice(["auto", "fast", "python"]), default="auto", show_default=True,
+              help="The search: compiled (fast, the [fast] extra: numba), pure Python, or fast when numba is there.")
+@click.option("--split", type=Whole(1, 16), default=None, metavar="PLIES",
+              help="Prove the value from independent work units PLIES plies down, on Dask workers (fast kernel).")
+@click.option("--workers", type=Whole(0, 1024), default=None, metavar="N",
+              help="With --split: local worker processes (default: one per core; 0: this process).")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="With --split: a Dask scheduler (tcp://host:8786) instead of local workers.")
+@click.option("--checkpoint", default=None, metavar="FILE",
+              help="With --split: every answer goes to FILE; run again with the same FILE to go on after a stop.")
 @guarded
-def solve(file: str, as_json: bool, max_seconds) -> None:
+def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster, checkpoint) -> None:
     """Solve a Quarto record's final position, or a position, exactly.
 
     Prints the value for the player to move (win, draw or loss with best play
@@ -131,6 +143,10 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     when --max-seconds or Ctrl-C stopped the search. Exit 0 solved or stopped,
     1 an illegal record or unreachable position, 2 bad input, 130 interrupted
     (Ctrl-C: what is known is printed first; a second Ctrl-C does not cut it short).
+
+    With --split the value is proven from work units (see docs/quarto.md): the
+    empty board takes `quaternity quarto solve examples/quarto/empty.json
+    --split 3 --checkpoint proof.json`; the output adds the proof's shape.
     """
     import math
 
@@ -142,6 +158,10 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
 
     if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
+    if split is None and (workers is not None or cluster is not None or checkpoint is not None):
+        raise InputError("--workers, --cluster and --checkpoint go with --split")
+    if split is not None:
+        _check_split(kernel, checkpoint, file)
     item = load_quarto(file)
     checked = check_item(item)
     if not checked.valid:
@@ -153,8 +173,12 @@ def solve(file: str, as_json: bool, max_seconds) -> None:
     piece = None if pos.piece is None else int(pos.piece)
     if not as_json:  # the position first, while the solver works
         _print_position(pos)
+    if split is not None and not pos.over:
+        _prove(pos, board, piece, as_json, max_seconds, split, workers, cluster, checkpoint)
+        return
     with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for what is known
-        result = ctrl_c.run(solve_position, board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
+        result = ctrl_c.run(solve_position, board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds),
+                            kernel=kernel)
         data: dict[str, Any] = {
             "value": result.verdict,
             "best": None if result.best is None else _move_text(result.best),
@@ -198,3 +222,109 @@ def _print_solve(pos, result, data: dict[str, Any]) -> None:
         cut = f" (cut short: {result.pv_stopped})" if result.pv_stopped is not None else ""
         echo(f"Principal variation: {' '.join('[' + m + ']' for m in data['pv'])}{cut}")
     echo(f"Nodes: {result.nodes:,}  time: {result.seconds:.3f} s")
+
+
+# -- proofs from work units, and the opening table ----------------------------------------------------
+def _check_split(kernel: str, checkpoint, file: str) -> None:
+    """Before any work: the fast kernel is there, and the checkpoint file can be written (it may exist)."""
+    from quaternity_cp.quarto.solver import fast_available
+
+    if kernel == "python":
+        raise InputError("--split runs the fast kernel: leave out --kernel python")
+    if not fast_available():
+        raise InputError("--split needs the fast kernel: pip install 'quaternity-cp[fast]'")
+    if checkpoint is not None:
+        check_output(checkpoint, "--checkpoint", inputs=(file,), force=True)
+
+
+def _run_proof(board, piece, squares: bool, max_seconds, split: int, workers, cluster, checkpoint,
+               complete: bool = False):
+    """The proof under Ctrl-C (what is known is kept) and the limits; bad options exit 2."""
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.cluster import ClusterError
+    from quaternity_cp.quarto.proof import ProofError, prove
+
+    from .interrupts import Interrupts
+
+    if max_seconds is not None and not (max_seconds > 0 and max_seconds < float("inf")):
+        raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
+    with Interrupts() as ctrl_c:
+        try:
+            result = ctrl_c.run(prove, board, piece, squares=squares, split=split, workers=workers, cluster=cluster,
+                                checkpoint=checkpoint, limits=Limits(max_seconds=max_seconds), complete=complete)
+        except (ProofError, ClusterError) as err:
+            raise InputError(str(err)) from None
+    return result, ctrl_c.interrupted
+
+
+def _prove(pos, board, piece, as_json: bool, max_seconds, split: int, workers, cluster, checkpoint) -> None:
+    from quaternity_cp.budget import INTERRUPTED
+
+    result, interrupted = _run_proof(board, piece, pos.squares, max_seconds, split, workers, cluster, checkpoint)
+    best = None if result.best is None else _move_text(result.best)
+    data: dict[str, Any] = {
+        "value": result.value if result.value is not None else "unproven",
+        "best": best,
+        "pv": [] if best is None else [best],
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 6),
+        "status": result.status,
+        "pv_stopped": None,
+        "proof": result.shape(),
+    }
+    if as_json:
+        emit_json(data)
+    else:
+        echo = click.echo
+        if result.value is None:
+            echo(f"Value: unproven ({result.status}; the checkpoint keeps the answers so far)")
+        else:
+            echo(f"Value: {result.value} for player {pos.to_move}, the player to move")
+        if best is not None:
+            echo(f"Best move: {best}")
+        shape = result.shape()
+        echo(f"Proof: split {split} plies; top tree {shape['top_nodes']} positions per ply; {shape['units']:,} units "
+             f"answered ({shape['units_this_run']:,} in this run) on {shape['workers']}")
+        echo(f"Nodes: {result.nodes:,}  units' CPU time: {result.cpu_seconds:.1f} s  time: {result.seconds:.1f} s")
+    sys.exit(130 if interrupted or result.status == INTERRUPTED else EXIT_OK)
+
+
+@quarto.command()
+@click.option("--out", "out", required=True, metavar="FILE", help="Write the opening table (JSON) to FILE.")
+@click.option("--plies", type=Whole(1, 6), default=3, show_default=True,
+              help="Positions of the first PLIES plies get their values (the work units are PLIES plies down).")
+@click.option("--squares", is_flag=True, help="The squares variant.")
+@click.option("--max-seconds", type=float, default=None, metavar="T", help="Stop after about T seconds.")
+@click.option("--workers", type=Whole(0, 1024), default=None, metavar="N",
+              help="Local worker processes (default: one per core; 0: this process).")
+@click.option("--cluster", default=None, metavar="ADDRESS", help="A Dask scheduler instead of local workers.")
+@click.option("--checkpoint", default=None, metavar="FILE",
+              help="Every answer goes to FILE; run again with the same FILE to go on after a stop.")
+@force_option
+@guarded
+def openings(out, plies, squares, max_seconds, workers, cluster, checkpoint, force) -> None:
+    """Prove the empty board (from the very start) and write the opening table of its first plies.
+
+    Every position of the first PLIES plies gets both bounds of its value and a
+    best move (as a canonical position), so the `solver` agent and the web
+    verdict answer from it at once. The package's table is
+    quaternity_cp/quarto/openings.json (regenerate it with --out that path).
+    Exit 0 done, 130 stopped by Ctrl-C (the table holds what was proven).
+    """
+    import json
+
+    from quaternity_cp.budget import INTERRUPTED
+    from quaternity_cp.quarto.openings import table_json
+
+    check_output(out, "--out", force=force)
+    _check_split("auto", checkpoint, out)
+    if checkpoint is not None and os.path.abspath(checkpoint) == os.path.abspath(out):
+        raise InputError("--checkpoint: give a file other than --out")
+    result, interrupted = _run_proof([None] * 16, None, squares, max_seconds, plies, workers, cluster, checkpoint,
+                                     complete=True)
+    data = table_json(result, squares)
+    write_text(out, json.dumps(data, indent=0) + "\n")
+    known = sum(1 for e in data["entries"] if e[1] is not None and e[2] is not None)
+    click.echo(f"{out}: {len(data['entries'])} positions ({known} with both bounds); the empty board: "
+               f"{result.value or 'unproven'}; {result.nodes:,} nodes; {result.status}")
+    sys.exit(130 if interrupted or result.status == INTERRUPTED else EXIT_OK)

@@ -39,8 +39,9 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     Each step shows the grid of who may hold each card, the number of consistent
     deals, the claims and why every forced card is forced; the illegal move, if
     any, with its reason. Buttons and the arrow keys step through it; the page
-    needs no network. Quarto records show the board after each move. Exit code 1
-    when the record has an illegal move (the page is written all the same).
+    needs no network. Quarto records show the board after each move. Prints
+    the file written and how to open it. Exit code 1 when the record has an
+    illegal move (the page is written all the same).
     The page is always written: a step whose count or explanations would pass
     the limits (--max-states, two seconds a step, --max-seconds for the whole
     page) shows them as not computed.
@@ -60,7 +61,21 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     except OptionError as err:
         raise InputError(f"--{err.option.replace('_', '-')}: {err}") from None
     write_text(output, html)
+    click.echo(wrote(output, len(html.encode("utf-8"))))
+    if not valid:
+        click.echo("The record is not legal (an illegal move, or an invalid position): the page shows where.")
     sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
 
 
-__all__ = ["report"]
+def wrote(path: str, size: int) -> str:
+    """What ``report`` says it wrote, and how to open it with the system's opener: "wrote game.html
+    (13 KB): open it in a browser, e.g. xdg-open game.html" (macOS: open, Windows: start)."""
+    import shlex
+
+    opener = {"darwin": "open", "win32": "start"}.get(sys.platform, "xdg-open")
+    shown = f"{size:,} bytes" if size < 1024 else f"{(size + 1023) // 1024:,} KB"
+    quoted = path if sys.platform == "win32" else shlex.quote(path)
+    return f"wrote {path} ({shown}): open it in a browser, e.g. {opener} {quoted}"
+
+
+__all__ = ["report", "wrote"]

@@ -27,9 +27,9 @@ from .common import (
     default_engine,
     emit_json,
     guarded,
-    load,
     rules_option,
 )
+from .dispatch import load_record
 from .interrupts import Interrupts
 
 EXIT_INTERRUPTED = 130
@@ -89,7 +89,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         label = "start of the game"
     else:
         assert file is not None  # exactly one of FILE and --start (checked above)
-        record = load(file, rules)
+        record = load_record(file, rules)  # a record of another game goes to that game's own solve
         result = replay(record, engine=default_engine(engine), mark_forced=False)
         if result.error is not None:
             i = result.error_index

@@ -93,8 +93,25 @@ def guarded(func: Callable) -> Callable:
     return wrapper
 
 
+#: Where a run of the command keeps the text of standard input (its click context's ``meta``).
+STDIN_TEXT = "quaternity.stdin"
+
+
 def read_text(path: str) -> str:
-    """The file's text: at most MAX_INPUT_BYTES, strict UTF-8 (a byte-order mark is accepted)."""
+    """The file's text: at most MAX_INPUT_BYTES, strict UTF-8 (a byte-order mark is accepted).
+
+    Standard input ('-') is read once in a run of the command: a command that hands the file on to
+    another (``check`` of a Quarto record) gets the same text again.
+    """
+    ctx = click.get_current_context(silent=True)
+    if path != "-" or ctx is None:
+        return _read_text(path)
+    if STDIN_TEXT not in ctx.meta:
+        ctx.meta[STDIN_TEXT] = _read_text(path)
+    return str(ctx.meta[STDIN_TEXT])
+
+
+def _read_text(path: str) -> str:
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":

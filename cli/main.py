@@ -111,5 +111,6 @@ for _section, _name, _target in (
     ("Agents and experiments", "tournament", "cmd_tournament:tournament"),
     ("Agents and experiments", "experiment", "cmd_tournament:experiment"),
     ("Quarto", "quarto", "cmd_quarto:quarto"),  # the command group `quaternity quarto` (Quarto's own commands)
+    ("Puzzles", "puzzle", "cmd_puzzle:puzzle"),  # `quaternity puzzle generate|verify|sheet`
 ):
     main.add_lazy_command(_name, f"{__package__}.{_target}", _section)

@@ -17,9 +17,20 @@ from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain,
 
 from .render import owner_cells
 
+#: The lines of ``help`` for Quartets: its moves and its own commands.
+HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (use names if the players have them)
+  yes / no                    answer the question put to you (when both answers are legal)
+  declare B                   declare set B (rules with declarations)
+  grid       the grid of who may hold each card    prob   the grid with each card's exact chances
+  why A0     why A0 is where it is                 why B  why set B was claimed"""
+
+#: The last lines of ``help``: the marks of the grid.
+LEGEND = "The grid: ■ the card must be with that player, ● it may be, · it cannot be; ★ your cards (classic)."
+
 
 def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> None:
-    """The grid of who may hold each card (with exact probabilities on demand), the scores, then whose turn it is."""
+    """The grid of who may hold each card (with exact probabilities on demand), the scores, then whose turn it
+    is; at the end only the grid (the last line, :func:`final_text`, has the scores)."""
     k = quartets_knowledge(table)
     pos = k.result.position
     g = k.record.game
@@ -33,8 +44,10 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
             out.print("Too many deals to count exactly here.")
     names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
     if c.sets_in_play and not (quiet and table.state.is_terminal()):
-        grid = Table(title="Who may hold each card (■ forced, ● possible, · impossible"
-                     + ("; ★ your cards)" if k.hand else ")"), title_justify="left")
+        marks = "1 forced, · impossible" if probs is not None else "■ forced, ● possible, · impossible"
+        grid = Table(title=("Chance that each player holds each card" if probs is not None else
+                            "Who may hold each card") + f" ({marks}" + ("; ★ your cards)" if k.hand else ")"),
+                     title_justify="left")
         grid.add_column("card")
         for p in range(g.players):
             label = "you" if p == table.human else names[p]
@@ -49,6 +62,8 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
                     whole = ", ".join(holders) or "nobody"
                 grid.add_row(g.card_name(card) + (" ★" if card in k.hand else ""), *cells, whole)
         out.print(grid)
+    if table.state.is_terminal():
+        return
     view = table.view()
     scores = ", ".join(f"{'you' if p == table.human else n}: {int(s)}"
                        for p, (n, s) in enumerate(zip(names, view["scores"])))
@@ -60,6 +75,20 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
         else:
             out.print(Text("Your turn: ask (e.g. '1 A0'), " + ("declare a set, " if view["declarations"] else "")
                            + "or type 'help'.", style="bold"))
+
+
+def command(out, table, word: str, rest: str) -> bool:
+    """Quartets' own commands (``grid``, ``prob``, ``why A0``, ``why B``); False for anything else (a move)."""
+    if word in ("grid", "board"):
+        show(out, table)
+    elif word in ("prob", "probabilities"):
+        show(out, table, probabilities=True)
+    elif word == "why" and rest:
+        for text in why(table, rest):
+            out.print(Text(text))
+    else:
+        return False
+    return True
 
 
 def to_action(table, line: str) -> str:
@@ -90,11 +119,12 @@ def to_action(table, line: str) -> str:
 
 
 def final_text(table) -> str:
-    """The last line: the scores and the winners."""
+    """The last line: the scores and the winners ("you" for the person, as everywhere else)."""
     view = table.view()
+    names = ["you" if p == table.human else name for p, name in enumerate(view["players"])]
     winners = view["winners"] or []
-    who = ", ".join("you" if p == table.human else view["players"][p] for p in winners) or "nobody"
-    scores = ", ".join(f"{name}: {int(s)}" for name, s in zip(view["players"], view["scores"]))
+    who = ", ".join(names[p] for p in winners) or "nobody"
+    scores = ", ".join(f"{name}: {int(s)}" for name, s in zip(names, view["scores"]))
     return f"Game over. Scores: {scores}. Winner{'s' if len(winners) > 1 else ''}: {who}."
 
 
@@ -105,4 +135,4 @@ def why(table, subject: str) -> list[str]:
     return explain(table, table.human, set_name=subject)
 
 
-__all__ = ["show", "to_action", "final_text", "why"]
+__all__ = ["HELP", "LEGEND", "show", "command", "to_action", "final_text", "why"]

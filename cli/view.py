@@ -12,14 +12,14 @@ from quaternity_cp.replay import Replay
 from .common import InputError
 
 
-def seat_of(record, value: str, file: str) -> int:
-    """The seat named by ``--as``: a seat number in the digits 0-9, or a player name."""
+def seat_of(record, value: str, file: str, option: str = "--as") -> int:
+    """The seat named by ``option`` (``--as``): a seat number in the digits 0-9, or a player name."""
     game = record.game
     try:
         return game.player(value)
     except QuaternityError:
         names = " or a player name" if game.named_players else ""
-        raise InputError(f"--as: expected a seat number 0 to {game.players - 1} in the digits 0-9{names}, "
+        raise InputError(f"{option}: expected a seat number 0 to {game.players - 1} in the digits 0-9{names}, "
                          f"got {value!r}") from None
 
 
@@ -44,6 +44,15 @@ def view_result(result: Replay, knowledge: Knowledge) -> Replay:
     return Replay(view, result.reports, result.error, result.error_index)
 
 
+def view_json(record, seen: Replay, seat: int, hand: list[int]) -> dict:
+    """``analyze --as --json``: the keys of ``analyze`` for the seat's view (``seen``), and ``view``."""
+    from . import render
+
+    data = render.analyze_json(record, seen)
+    data["view"] = {"seat": seat, "hand": [record.game.card_name(c) for c in hand]}
+    return data
+
+
 def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:
     """``analyze --as``: prints the seat's view; returns whether the record and view are valid."""
     from . import render
@@ -53,9 +62,7 @@ def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_js
     seen = view_result(result, knowledge)
     g = record.game
     if as_json:
-        data = render.analyze_json(record, seen)
-        data["view"] = {"seat": seat, "hand": [g.card_name(c) for c in hand]}
-        emit_json(data)
+        emit_json(view_json(record, seen, seat, hand))
     else:
         out = render.console()
         who = g.player_name(seat) if g.named_players else f"seat {seat}"

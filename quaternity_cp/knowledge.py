@@ -67,6 +67,7 @@ __all__ = [
     "public_knowledge",
     "private_knowledge",
     "PositionView",
+    "record_hands",
     "seat_view",
 ]
 
@@ -273,16 +274,14 @@ def private_knowledge(position, seat: int, hand: Iterable[int], *, settled: bool
     )
 
 
-def seat_view(record, result, seat: int) -> tuple[list[int], Constraints]:
-    """What ``seat`` knows after a replayed classic record with a deal: its hand, and its private view.
+def record_hands(record, result) -> tuple[Constraints, dict[int, list[int]]]:
+    """The public view after a replayed classic record with a deal, and every seat's real hand then.
 
     ``record`` is a :class:`~quaternity_cp.formats.Record` with a deal, ``result``
     its :class:`~quaternity_cp.replay.Replay`. The real hands follow the moves the
     replay applied. The position is taken after the put-downs due when the deal says
-    none is due (their absence is then public), else as the record left it. The one
-    computation of a seat's view for every front end (``analyze --as``, ``count --as``,
-    the web table, reports). Raises ValueError when the record has no deal, or the
-    deal and the moves disagree about the seat's hand (a dishonest record).
+    none is due (their absence is then public), else as the record left it. Raises
+    ValueError when the record has no deal.
     """
     from .classic import Table
 
@@ -291,8 +290,19 @@ def seat_view(record, result, seat: int) -> tuple[list[int], Constraints]:
     table = Table(record.game, record.deal)
     for report in result.reports:
         table.apply(report.move)
-    hand = table.hand(seat)
-    c = public_constraints(result.position, settled=not table.putdowns_due())
+    return public_constraints(result.position, settled=not table.putdowns_due()), table.hands()
+
+
+def seat_view(record, result, seat: int) -> tuple[list[int], Constraints]:
+    """What ``seat`` knows after a replayed classic record with a deal: its hand, and its private view
+    (of the public view of :func:`record_hands`).
+
+    The one computation of a seat's view for every front end (``analyze --as``, ``count --as``,
+    the web table, reports). Raises ValueError when the record has no deal, or the
+    deal and the moves disagree about the seat's hand (a dishonest record).
+    """
+    c, hands = record_hands(record, result)
+    hand = hands[seat]
     if len(hand) != c.hands[seat]:
         raise ValueError(f"the deal and the moves disagree about {record.game.player_name(seat)}'s hand")
     return hand, private_constraints(c, seat, hand)

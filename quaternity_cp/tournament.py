@@ -547,17 +547,15 @@ def _run_dask(cluster: Any, args: list[tuple], run: _Run, notice: Callable[[str]
     for: none left is said through ``notice`` (and again when one is back), and stops
     the run after ``cluster_wait`` seconds (None: never).
     """
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:  # pragma: no cover - depends on the installed extras
-        raise TournamentError("--cluster needs Dask: pip install 'quaternity-cp[cluster]'") from None
     from concurrent.futures import CancelledError
 
-    own = not isinstance(cluster, Client)
+    from .cluster import ClusterError, connect
+
     try:
-        client = Client(cluster) if own else cluster
-    except (OSError, TimeoutError, ValueError) as err:
-        raise TournamentError(f"cannot reach the Dask scheduler at {cluster}: {err}") from None
+        client, own = connect(cluster)
+    except ClusterError as err:
+        raise TournamentError(str(err)) from None
+    from dask.distributed import as_completed
     futures: list = []
     try:
         run.cluster = address = str(client.scheduler.address)

@@ -167,3 +167,110 @@ def test_saving_never_replaces_a_file_unasked(tmp_path):
     child.expect(pexpect.EOF)
     assert json.loads(old.read_text())["moves"] == []
     assert [p.name for p in tmp_path.iterdir()] == ["old.json"]  # no temporary file left
+
+
+# -- what a newcomer reads: the order of the lines, own moves told back, one end message, "you" ------------------
+def read_to(child, prompt: str) -> tuple[str, bool]:
+    """The output up to the next prompt, or to the end of the game (then True)."""
+    ended = child.expect_exact([prompt, pexpect.EOF]) == 1
+    return child.before.replace("\r\n", "\n"), ended
+
+
+def hinted(child, prompt: str) -> str:
+    child.sendline("hint")
+    child.expect(r"Hint \(\w+\): ([^\r\n]+)\r?\n")
+    move = child.match.group(1)
+    child.expect_exact(prompt)
+    return move
+
+
+#: The words of each letter of a piece, by its place (docs/quarto.md), to name a winning line independently.
+TRAIT_WORDS = ({"L": "light", "D": "dark"}, {"R": "round", "S": "square"}, {"T": "tall", "S": "short"},
+               {"S": "solid", "H": "hollow"})
+
+
+def named_line(cells: dict[str, str]) -> str:
+    """A line of four cells (name -> piece) as the end of a Quarto game names it: "row 3, all tall"."""
+    names = sorted(cells)
+    columns, rows = {n[0] for n in names}, {n[1] for n in names}
+    if len(rows) == 1:
+        name = f"row {rows.pop()}"
+    elif len(columns) == 1:
+        name = f"column {columns.pop()}"
+    else:
+        top_first = sorted(names, key=lambda n: (-int(n[1]), n[0]))
+        name = f"{'square' if len(rows) == 2 else 'diagonal'} {top_first[0]}-{top_first[-1]}"
+    shared = [TRAIT_WORDS[i][p[i]] for i in range(4) for p in [next(iter(cells.values()))]
+              if len({q[i] for q in cells.values()}) == 1]
+    return f"{name}, all {' and '.join(shared)}"
+
+
+@pytest.mark.parametrize("agent, by_hint, winner", [("random", True, "You"), ("greedy", False, "Player 0")])
+def test_quarto_in_the_terminal_reads_in_order_and_ends_once(tmp_path, agent, by_hint, winner):
+    """The agent's first move comes before "Your turn"; help lists Quarto's commands with the legend of the
+    letters; each own move is told back as the agent's are; the end is said once, on the last line, with the
+    winning line marked on the board and named; the person is "you" on it."""
+    save = tmp_path / "quarto.json"
+    child = spawn("--game", "quarto", "--seat", "1", "--agents", agent, "--hint-agent", "greedy", "--seed", "1",
+                  "--save", str(save))
+    prompt = "player 1> "
+    start, _ = read_to(child, prompt)
+    assert start.index("Player 0 chose") < start.index("Your turn")
+    child.sendline("help")
+    shown, _ = read_to(child, prompt)
+    assert "A1 DSSH" in shown and "board" in shown and "L light / D dark" in shown and "S solid / H hollow" in shown
+    for word in ("ask", "declare", "prob", "why", "grid of who", "Quarto:"):
+        assert word not in shown, word
+    while True:
+        move = hinted(child, prompt) if by_hint else legal(child, prompt)[7]
+        child.sendline(move)
+        shown, ended = read_to(child, prompt)
+        assert re.search(rf"^  You (chose|placed) .*  \[{move}\]$", shown, re.M), shown
+        if ended:
+            break
+    tail = shown[shown.index(f"[{move}]"):]
+    assert tail.count("Game over") == 1 and tail.count(" won ") + tail.count(" won:") == 1, tail
+    last = [line for line in tail.strip().splitlines() if not line.startswith("Record saved")][-1]
+    board = {f"{'ABCD'[i]}{row}": piece for row, cells in re.findall(r"│ (\d) │(.*)│", tail)
+             for i, piece in enumerate(c.strip() for c in cells.split("│")) if piece.startswith("[")}
+    assert len(board) == 4, tail  # one winning line here, its four pieces in brackets
+    line = {cell: piece.strip("[]") for cell, piece in board.items()}
+    assert last == f"Game over. {winner} won: {named_line(line)}.", last
+    assert "player 1" not in last.lower()
+    res = CliRunner().invoke(main, ["quarto", "check", str(save), "--json"])
+    assert res.exit_code == 0 and sorted(json.loads(res.output)["winning_lines"][0]) == sorted(line)
+
+
+def test_quartets_in_the_terminal_tells_your_answers_and_says_you_at_the_end():
+    """The agents' moves before the first "You are asked"; an answer typed is told back like the agents' moves;
+    the probability grid has its own title; the scores are said once at the end, with "you" for the person."""
+    child = spawn("--preset", "quaternity", "--players", "3", "--sets", "3", "--set-size", "3", "--seat", "1",
+                  "--agents", "random", "--seed", "3")
+    prompt = "seat 1> "
+    start, _ = read_to(child, prompt)
+    assert start.index("Seat 0 asked Seat 2") < start.index("Seat 2 asks you for") < start.index("You are asked")
+    child.sendline("help")
+    shown, _ = read_to(child, prompt)
+    assert "ask seat 1 for card A0" in shown and "prob" in shown and "A1 DSSH" not in shown
+    child.sendline("prob")
+    shown, _ = read_to(child, prompt)
+    assert "Chance that each player holds each card (1 forced, · impossible)" in shown and "●" not in shown
+    answered = 0
+    for _ in range(100):
+        moves = legal(child, prompt)
+        move = moves[-1]
+        child.sendline("yes" if move.endswith("+") else "no" if move.endswith("-") else typed(move))
+        shown, ended = read_to(child, prompt)
+        if move[-1] in "+-":
+            answered += 1
+            assert re.search(rf"asked you for \w+: you said {'yes' if move.endswith('+') else 'no'}.*  "
+                             rf"\[{re.escape(move)}\]$", shown, re.M), shown
+        if ended:
+            break
+    else:
+        raise AssertionError("the game did not end")
+    assert answered
+    tail = shown[shown.index(f"[{moves[-1]}]"):] if f"[{moves[-1]}]" in shown else shown
+    assert tail.count("Scores:") == 1 and tail.count("Game over") == 1, tail
+    last = tail.strip().splitlines()[-1]
+    assert last.startswith("Game over. Scores: seat 0: ") and ", you: " in last and "seat 1" not in last, last

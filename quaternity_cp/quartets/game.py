@@ -18,7 +18,11 @@ Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``
 
 Every random event is a :class:`~quaternity_cp.games.ChanceOutcome` in the
 state's ``chance`` list, drawn from the seed and the moment it happens, so
-``undo`` and replay meet the same outcomes.
+``undo`` and replay meet the same outcomes. A state's ``draw`` (a callable
+``draw(kind, at, choices) -> seat``, None by default) replaces those draws: the
+OpenSpiel bridge (:mod:`quaternity_cp.spiel`) makes them explicit chance nodes
+with it. :meth:`ClassicState.from_view` builds a classic game that agrees with
+one seat's observation and a deal of its view (the search agents' worlds).
 
 >>> state = new_state(7, preset="classic", players=3, sets=6, set_size=4)
 >>> state.current_player() in (0, 1, 2), state.is_terminal()
@@ -36,7 +40,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from .. import effects
 from ..constraints import Constraints
@@ -172,8 +176,41 @@ def _question_table(players: int, cards: int) -> list:
 _CHANCE_KINDS = {"handover": 1, "tie_break": 2}
 
 
-def _draw(seed: int, kind: str, at: int, choices: Sequence[int]) -> int:
+#: Who settles a state's chance events instead of its seed: ``draw(kind, at, choices)`` returns one of
+#: ``choices`` (seats) for the event ``kind`` (``"handover"`` or ``"tie_break"``) after ``at`` record moves.
+Draw = Callable[[str, int, Sequence[int]], int]
+
+
+def _draw(seed: int, kind: str, at: int, choices: Sequence[int], draw: Draw | None = None) -> int:
+    if draw is not None:
+        outcome = draw(kind, at, list(choices))
+        if outcome not in choices:
+            raise QuaternityError(f"the {kind} drawn, {outcome!r}, is not one of the seats {list(choices)}")
+        return outcome
     return chance_draw(seed, _CHANCE_KINDS[kind], at, list(choices))
+
+
+def deal_before(game: Game, moves: Sequence[Move], owners: Mapping[int, int]) -> dict[int, list[int]]:
+    """The deal of a classic game whose record is ``moves`` and whose cards in play are now with ``owners``
+    (card -> seat, e.g. one deal of :func:`quaternity_cp.count.sample_deals`): the record read backwards,
+    a put-down gives its set back to its holder and a yes gives its card back to the asked seat.
+
+    One deal for each current one (the moves are public), so uniform current deals of a view are
+    uniform deals at the start among those the record allows. Raises QuaternityError when a card is
+    neither in ``owners`` nor in a set put down.
+    """
+    owner = [-1] * game.cards
+    for card, seat in owners.items():
+        owner[card] = seat
+    for move in reversed(moves):
+        if isinstance(move, Declaration):
+            for card in game.cards_of(move.set):
+                owner[card] = move.player
+        elif move.answer:
+            owner[move.card] = move.target
+    if -1 in owner:
+        raise QuaternityError(f"card {game.card_name(owner.index(-1))} is neither placed nor put down")
+    return {p: [c for c in range(game.cards) if owner[c] == p] for p in range(game.players)}
 
 
 class ClassicState:
@@ -185,7 +222,9 @@ class ClassicState:
     """
 
     def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict | None = None,
-                 overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None):
+                 overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None,
+                 draw: Draw | None = None):
+        self.draw = draw
         if options is None:
             rules, options = classic_rules(**(overrides or {}))
         self.game = game
@@ -356,7 +395,7 @@ class ClassicState:
         return seats[0] if seats else -1
 
     def _draw(self, kind: str, choices: Sequence[int]) -> int:
-        outcome = _draw(self.seed, kind, len(self.moves), choices)
+        outcome = _draw(self.seed, kind, len(self.moves), choices, self.draw)
         self.chance.append(ChanceOutcome(kind, outcome, len(self.moves)))
         return outcome
 
@@ -448,6 +487,34 @@ class ClassicState:
         return record_to_json(self.game, _rules_field("classic", self._overrides), self.moves, deal=self.deal,
                               first=self.first, tie_break=self.tie_break)
 
+    @classmethod
+    def from_view(cls, obs: "QuartetsObservation", owners: Mapping[int, int], seed: int = 0) -> "ClassicState":
+        """A classic game that agrees with everything ``obs`` (a classic observation) shows, its cards in
+        play now with ``owners`` (card -> seat, a deal of ``obs.private_constraints()``): the deal given
+        back by :func:`deal_before`, the record's questions asked again, each hand-over as the record
+        shows it. Its later chance events are drawn from ``seed``. Raises QuaternityError when the
+        owners do not fit the record."""
+        if obs.hand is None:
+            raise QuaternityError("a view of a Quaternity preset has no deal to place (nothing is dealt)")
+        game, moves = obs.game, obs.moves
+        askers = [(i, m.asker) for i, m in enumerate(moves) if isinstance(m, Question)]
+
+        def recorded(kind: str, at: int, choices: Sequence[int]) -> int:
+            after = [seat for i, seat in askers if i >= at]  # the next asker the record shows
+            return after[0] if after else obs.turn if kind == "handover" else choices[0]
+
+        state = cls(game, seed, rules=obs.rules, options=obs.options, deal=deal_before(game, moves, owners),
+                    first=obs.first, draw=recorded)
+        for move in moves:
+            if isinstance(move, Question):
+                if state.is_terminal() or state.turn != move.asker:
+                    break
+                state.apply_action(move.unanswered())
+        state.draw = None
+        if state.moves != list(moves) or state.current_player() != obs.turn:
+            raise QuaternityError("the owners given do not fit the record of the observation")
+        return state
+
     def clone(self) -> "ClassicState":
         other = object.__new__(ClassicState)
         other.__dict__.update(self.__dict__)
@@ -478,7 +545,8 @@ class QuaternityState:
     """A game under a Quaternity preset, on a :class:`Position`. Answerers choose when both answers are legal."""
 
     def __init__(self, game: Game, rules: Rules, seed: int, *, preset: str, overrides: dict | None = None,
-                 engine: Any = None):
+                 engine: Any = None, draw: Draw | None = None):
+        self.draw = draw
         self.game = game
         self.rules = rules
         self.seed = seed
@@ -502,7 +570,7 @@ class QuaternityState:
         if len(turn) == 1:
             return turn[0]
         at = len(pos.moves)
-        mover = _draw(self.seed, "handover", at, sorted(turn))
+        mover = _draw(self.seed, "handover", at, sorted(turn), self.draw)
         self.chance.append(ChanceOutcome("handover", mover, at))
         return mover
 
@@ -550,7 +618,7 @@ class QuaternityState:
         self._stack.append((pushed, before, len(self.chance)))
         if pos.over and self.rules.tie == "random" and pos.tie_break is None and len(pos.tied()) > 1:
             at = len(pos.moves)  # a tie for first under tie = random: the winner is drawn (recorded)
-            pos.tie_break = _draw(self.seed, "tie_break", at, pos.tied())
+            pos.tie_break = _draw(self.seed, "tie_break", at, pos.tied(), self.draw)
             self.chance.append(ChanceOutcome("tie_break", pos.tie_break, at))
         self._mover = self._draw_mover()
 
@@ -634,12 +702,20 @@ def _game(players: int, sets: int, set_size: int) -> Game:
 
 
 def new_state(seed: int = 0, preset: str = "quaternity", players: int = 3, sets: int = 6, set_size: int = 4,
-              *, engine: Any = None, **overrides: Any):
-    """A fresh game of Quartets: ``preset`` any Quaternity preset or ``classic``, any rule option as a keyword."""
+              *, engine: Any = None, deal: dict[int, list[int]] | None = None, first: int | None = None,
+              draw: Draw | None = None, **overrides: Any):
+    """A fresh game of Quartets: ``preset`` any Quaternity preset or ``classic``, any rule option as a keyword.
+
+    Classic only: ``deal`` (seat -> cards) and ``first`` fix what the seed would draw. ``draw`` settles the
+    later chance events instead of the seed (see :data:`Draw`).
+    """
     game = _game(players, sets, set_size)
     overrides = {k.replace("-", "_"): v for k, v in overrides.items()}
     if preset == "classic":
         rules, options = classic_rules(**overrides)
-        return ClassicState(game, seed, rules=rules, options=options, overrides=overrides)
+        return ClassicState(game, seed, rules=rules, options=options, overrides=overrides, deal=deal, first=first,
+                            draw=draw)
+    if deal is not None or first is not None:
+        raise RulesError(f"the preset {preset} deals no cards: a deal and a first player are for classic")
     rules = Rules.preset(preset, **overrides)
-    return QuaternityState(game, rules, seed, preset=preset, overrides=overrides, engine=engine)
+    return QuaternityState(game, rules, seed, preset=preset, overrides=overrides, engine=engine, draw=draw)

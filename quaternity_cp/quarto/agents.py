@@ -118,9 +118,18 @@ class GreedyAgent:
 
 
 class SolverAgent:
-    """Exact play (H4's solver) once at most ``exact_from`` cells are empty; greedy before that.
+    """Perfect play as far as its per-move budget reaches: the opening table, then the exact solver, then greedy.
 
-    A search that stops unproven (``max_seconds`` / ``max_nodes``) falls back to greedy.
+    Each move: a win at once; else the shipped opening table's best move
+    (:mod:`.openings`); else the exact solver (the compiled kernel when numba is
+    there) within ``max_nodes`` nodes (default: 20 million with the compiled
+    kernel, about a second; 200,000 in Python) and ``max_seconds``, tried
+    only where it has a chance: from ``reach + 1`` empty cells down, ``reach``
+    being the most empty cells it has solved within the budget so far
+    (iterative deepening over the game: a success raises it, a failure lowers
+    it); else greedy's safe-piece rules. With ``exact_from`` the solver is
+    never tried with more empty cells than that. Node budgets keep its games
+    reproducible (the same moves on any machine).
     """
 
     name = "solver"
@@ -129,14 +138,17 @@ class SolverAgent:
         self,
         rng: Optional[random.Random] = None,
         *,
-        exact_from: int = 8,
+        exact_from: Optional[int] = None,
         max_seconds: Optional[float] = None,
-        max_nodes: Optional[int] = 200_000,
+        max_nodes: Optional[int] = None,
+        openings: bool = True,
     ):
         self.rng = rng or random.Random(0)
         self.exact_from = exact_from
         self.max_seconds = max_seconds
         self.max_nodes = max_nodes
+        self.openings = openings
+        self.reach: Optional[int] = None
         self.greedy = GreedyAgent(self.rng)
 
     def choose_initial_piece(self, position: Position) -> Piece:
@@ -144,31 +156,60 @@ class SolverAgent:
         return self.greedy.choose_initial_piece(position)
 
     def solve(self, position: Position):
-        """The solver's result for ``position`` (the player to move holds a piece)."""
-        from .solver import solve
+        """The solver's result for ``position`` (the player to move holds a piece), within the budget."""
+        from .solver import fast_available, solve
 
+        nodes = self.max_nodes
+        if nodes is None:
+            nodes = 20_000_000 if fast_available() else 200_000
         return solve(
             position.board.as_tuple(),
             int(_in_hand(position)),
             squares=position.squares,
             max_seconds=self.max_seconds,
-            max_nodes=self.max_nodes,
+            max_nodes=nodes,
         )
+
+    def book(self, position: Position) -> Optional[tuple[Cell, Optional[Piece]]]:
+        """The opening table's move (a draw or better), or None."""
+        if not self.openings:
+            return None
+        from .openings import book_move
+
+        found = book_move(position.board.as_tuple(), int(_in_hand(position)), position.squares)
+        if found is None:
+            return None
+        (cell, piece), entry = found
+        if entry.value == "loss":
+            return None
+        return Cell(cell), None if piece is None else Piece(piece)
 
     def complete_turn(self, position: Position) -> tuple[Cell, Optional[Piece]]:
         self.greedy.rng = self.rng
         wins = self.greedy.winning_cells(position)
         if wins:
             return self.rng.choice(wins), None
-        if len(position.empty_cells()) <= self.exact_from:
+        book = self.book(position)
+        if book is not None and position.is_legal(Move(*book)):
+            return book
+        empty = len(position.empty_cells())
+        if self.reach is None:
+            from .solver import fast_available
+
+            self.reach = 13 if fast_available() else 9
+        limit = self.reach + 1 if self.exact_from is None else min(self.reach + 1, self.exact_from)
+        if empty <= limit:
             result = self.solve(position)
             if result.status == "interrupted":  # Ctrl-C stops the game, not only this search
                 raise KeyboardInterrupt
             if result.status == "solved" and result.best is not None:
+                self.reach = max(self.reach, empty)
                 cell, piece = result.best
                 move = Move(Cell(cell), None if piece is None else Piece(piece))
                 if position.is_legal(move):
                     return Cell(cell), move.piece
+            else:
+                self.reach = min(self.reach, empty - 1)
         return self.greedy.complete_turn(position)
 
 

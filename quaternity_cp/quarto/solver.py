@@ -51,9 +51,9 @@ A position with six empty cells, a draw with best play (a full board at the end)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
 from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
@@ -87,6 +87,7 @@ class SolveResult(SearchResult):
     searched (also ``positions``); ``seconds`` the time spent. ``pv_stopped``:
     None, or what cut the principal variation short once the value was proven
     (``"time"``, ``"limit"``, ``"interrupted"``: the value and best move stand).
+    ``kernel``: the search that ran, ``"fast"`` (compiled, :mod:`.fast`) or ``"python"``.
     """
 
     value: Optional[str]
@@ -96,6 +97,7 @@ class SolveResult(SearchResult):
     seconds: float = 0.0
     status: str = SOLVED
     pv_stopped: Optional[str] = None
+    kernel: str = "python"
 
     @property
     def positions(self) -> int:  # type: ignore[override]
@@ -131,7 +133,7 @@ def three_table(squares: bool = False) -> list:
     return table
 
 
-def _threat(occ: int, masks: int, three: list) -> int:
+def threat(occ: int, masks: int, three: list) -> int:
     """The 8-bit set of attributes that complete some line with three pieces and one empty cell."""
     open3 = three[occ]
     if not open3:
@@ -189,7 +191,8 @@ def winning_lines(board: Sequence[Optional[int]], squares: bool = False) -> list
     return out
 
 
-def _check_input(board: Sequence[Optional[int]], piece: Optional[int]) -> None:
+def check_position(board: Sequence[Optional[int]], piece: Optional[int]) -> None:
+    """Raise :class:`SolverError` unless ``board`` is 16 cells of distinct pieces 0..15 and ``piece`` another."""
     if len(board) != 16:
         raise SolverError(f"a board has 16 cells, got {len(board)}")
     seen = set()
@@ -206,6 +209,18 @@ def _check_input(board: Sequence[Optional[int]], piece: Optional[int]) -> None:
             raise SolverError(f"the piece in hand is a number 0..15, got {piece!r}")
         if piece in seen:
             raise SolverError(f"the piece in hand ({piece}) is already on the board")
+
+
+class Search(Protocol):
+    """What the solver's root, principal variation and first gift need of a search (Python or compiled)."""
+
+    squares: bool
+    three: list
+    budget: Budget
+    nodes: int
+
+    def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
+        """The fail-soft negamax value of the player holding ``hand``."""
 
 
 @lru_cache(maxsize=None)
@@ -286,7 +301,7 @@ class _Search:
                 while f:
                     cell_bit = f & -f
                     f ^= cell_bit
-                    if rest & ~UNSAFE[_threat(occ2 | cell_bit, masks2 | (spread_q << (cell_bit.bit_length() - 1)), three)]:
+                    if rest & ~UNSAFE[threat(occ2 | cell_bit, masks2 | (spread_q << (cell_bit.bit_length() - 1)), three)]:
                         mobility += 1
                 scored.append((mobility, safe.bit_count(), occ2, masks2, 1 << q))
         scored.sort(key=lambda item: (item[0], item[1]))
@@ -337,7 +352,7 @@ class _Search:
             cell = low.bit_length() - 1
             occ2 = occ | low
             masks2 = masks | (spread << cell)
-            safe = rem & ~UNSAFE[_threat(occ2, masks2, three)]
+            safe = rem & ~UNSAFE[threat(occ2, masks2, three)]
             if not safe:
                 continue  # every piece left wins for the opponent: this placement loses
             if last:
@@ -360,7 +375,7 @@ class _Search:
                     while f:
                         cell_bit = f & -f
                         f ^= cell_bit
-                        if not (last_piece & UNSAFE[_threat(occ2 | cell_bit, masks2 | (spread2 << (cell_bit.bit_length() - 1)), three)]):
+                        if not (last_piece & UNSAFE[threat(occ2 | cell_bit, masks2 | (spread2 << (cell_bit.bit_length() - 1)), three)]):
                             v = 0
                             break
                     if v > best:
@@ -418,7 +433,7 @@ def _pack(board: Sequence[Optional[int]]) -> tuple[int, int, int]:
     return occ, masks, rem
 
 
-def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int):
+def _moves_value(search: Search, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int):
     """Every move of the player holding ``hand`` with its value (searched with the window), best first.
 
     Returns ``(best_value, best_move)``; a move is ``(cell, piece or None)``.
@@ -426,8 +441,7 @@ def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alp
     three = search.three
     free = ~occ & 0xFFFF
     spread = SPREAD[hand]
-    threat = _threat(occ, masks, three)
-    if ATTRS[hand] & threat:
+    if ATTRS[hand] & threat(occ, masks, three):
         for cell in _bits(free):
             if _threat_win(occ, masks, hand, cell, search):
                 return 1, (cell, None)
@@ -439,7 +453,7 @@ def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alp
     for cell in _bits(free):
         occ2 = occ | (1 << cell)
         masks2 = masks | (spread << cell)
-        safe = rem & ~UNSAFE[_threat(occ2, masks2, three)]
+        safe = rem & ~UNSAFE[threat(occ2, masks2, three)]
         placements.append((safe.bit_count() if safe else 99, cell, occ2, masks2, safe))
     placements.sort(key=lambda item: item[:2])
     for _, cell, occ2, masks2, safe in placements:
@@ -459,7 +473,15 @@ def _moves_value(search: _Search, occ: int, masks: int, hand: int, rem: int, alp
     return best, best_move
 
 
-def _threat_win(occ: int, masks: int, hand: int, cell: int, search: _Search) -> bool:
+def search_root(search: Search, board: Sequence[Optional[int]], piece: int, alpha: int = -1,
+                beta: int = 1) -> tuple[int, Move]:
+    """The value for the player holding ``piece`` (fail-soft in the window ``alpha``, ``beta``: a value
+    ``<= alpha`` is an upper bound, ``>= beta`` a lower bound) and a move reaching it, found by ``search``."""
+    occ, masks, rem = _pack(board)
+    return _moves_value(search, occ, masks, piece, rem & ~(1 << piece), alpha, beta)
+
+
+def _threat_win(occ: int, masks: int, hand: int, cell: int, search: Search) -> bool:
     """Whether placing ``hand`` on ``cell`` completes a line sharing a trait."""
     occ2 = occ | (1 << cell)
     masks2 = masks | (SPREAD[hand] << cell)
@@ -486,9 +508,39 @@ def _unpack(occ: int, masks: int) -> list:
     return board
 
 
+@lru_cache(maxsize=None)
+def fast_available() -> bool:
+    """Whether the compiled kernel (:mod:`.fast`, the extra ``[fast]``: numba) can run here (imports it)."""
+    try:
+        from . import fast  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+KERNELS = ("auto", "fast", "python")
+
+
+def make_search(squares: bool, budget: Budget, kernel: str = "auto", options: Optional[dict] = None,
+                table: bool = True) -> Search:
+    """A search object for ``kernel``: ``"fast"`` (compiled; SolverError when numba is missing),
+    ``"python"``, or ``"auto"`` (fast when numba can be imported). ``options`` are the search's knobs."""
+    if kernel not in KERNELS:
+        raise SolverError(f"no kernel {kernel!r} (known: {', '.join(KERNELS)})")
+    if kernel == "auto":
+        kernel = "fast" if table and not options and fast_available() else "python"
+    if kernel == "python":
+        return _Search(squares, budget, use_table=table, **(options or {}))
+    if not fast_available():
+        raise SolverError("the fast kernel needs numba: pip install 'quaternity-cp[fast]'")
+    from .fast import FastSearch
+
+    return FastSearch(squares, budget, **(options or {}))
+
+
 def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool = False,
           limits: Optional[Limits] = None, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
-          _table: bool = True, _options: Optional[dict] = None) -> SolveResult:
+          kernel: str = "auto", _table: bool = True, _options: Optional[dict] = None) -> SolveResult:
     """The exact value of a Quarto position for the player to move, a best move and the principal variation.
 
     ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
@@ -498,46 +550,48 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     (once the value is proven, they only cut the principal variation short:
     ``pv_stopped``). A finished game (a line completed,
     or a full board) with nothing in hand gives ``"loss"`` or ``"draw"`` with
-    no move. Bad input (limits included) raises :class:`SolverError`.
+    no move. Bad input (limits included) raises :class:`SolverError`. ``kernel``: ``"auto"`` (the compiled
+    search of :mod:`.fast` when numba can be imported, else the Python one), ``"fast"`` or ``"python"``.
 
     >>> board = [None, None, None, 9, 13, 6, 10, 12, 3, 14, None, 5, None, None, 2, 7]
     >>> result = solve(board, 0)       # place LRTS on B4 and give LRTH: a win in two moves
     >>> result.value, result.best, result.pv
     ('win', (1, 1), [(1, 1), (0, 4), (2, None)])
     """
-    _check_input(board, piece)
+    check_position(board, piece)
     try:
         budget = Limits.given(limits, max_nodes, max_seconds).start()
     except LimitError as err:
         raise SolverError(str(err)) from None
-    search = _Search(squares, budget, use_table=_table, **(_options or {}))
+    search = make_search(squares, budget, kernel, _options, _table)
+    name = "python" if isinstance(search, _Search) else "fast"
     occ, masks, rem = _pack(board)
     finished = bool(winning_lines(board, squares)) or occ == 0xFFFF
     if finished:
         if piece is not None:
             raise SolverError("the game is over: there is no move to make with a piece in hand")
         value = "loss" if winning_lines(board, squares) else "draw"
-        return SolveResult(value, None, [], 0, 0.0, SOLVED)
+        return SolveResult(value, None, [], 0, 0.0, SOLVED, kernel=name)
     if piece is None:
         if occ:
             raise SolverError("only before the first placement can the player to move hold no piece")
-        return _solve_first_gift(search, rem)
+        return replace(_solve_first_gift(search, rem), kernel=name)
     rem &= ~(1 << piece)
     try:
         value, best = _moves_value(search, occ, masks, piece, rem, -1, 1)
     except (Stopped, KeyboardInterrupt) as stop:
-        return _unproven(search, stop)
+        return replace(_unproven(search, stop), kernel=name)
     pv, cut = _principal_variation(search, occ, masks, piece, rem, value, best)
-    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED, cut)
+    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED, cut, name)
 
 
-def _unproven(search: _Search, stop: BaseException) -> SolveResult:
+def _unproven(search: Search, stop: BaseException) -> SolveResult:
     """The result of a search that a limit or Ctrl-C stopped before its value was known."""
     reason = stop.reason if isinstance(stop, Stopped) else INTERRUPTED
     return SolveResult(None, None, [], search.nodes, search.budget.elapsed(), reason)
 
 
-def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
+def _solve_first_gift(search: Search, rem: int) -> SolveResult:
     # every piece is the image of LRTS under a trait flip, so one gift decides the value
     try:
         search.nodes += 1
@@ -548,7 +602,7 @@ def _solve_first_gift(search: _Search, rem: int) -> SolveResult:
     return SolveResult(VALUES[-v], (None, 0), [(None, 0)] + pv, search.nodes, search.budget.elapsed(), SOLVED, cut)
 
 
-def _principal_variation(search: _Search, occ: int, masks: int, hand: int, rem: int, value: int,
+def _principal_variation(search: Search, occ: int, masks: int, hand: int, rem: int, value: int,
                          best) -> tuple[list, Optional[str]]:
     """The principal variation from ``best`` (the value is proven), and None; or, when a limit or Ctrl-C
     stops the search of a later move, the moves found so far and the reason."""

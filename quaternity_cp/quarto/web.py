@@ -1,13 +1,14 @@
 """Quarto's web view: what one player at the web table sees, and the exact solver's verdict in plain words.
 
 The record is replayed by :mod:`quaternity_cp.quarto.formats` (once per change
-of the game); the verdict is the exact solver's
-(:mod:`quaternity_cp.quarto.solver`) within :data:`SOLVE_SECONDS`. Moves are told
+of the game); the verdict comes from the opening table
+(:mod:`quaternity_cp.quarto.openings`) at once when the position is in it, else
+from the exact solver (:mod:`quaternity_cp.quarto.solver`) within :data:`SOLVE_SECONDS`. Moves are told
 in plain words from the viewer's side ("Player 1 placed LRTS on A1 and gave you
 DSSH."), the piece letters have a legend (from :data:`~quaternity_cp.quarto.core.TRAITS`).
 The game's registered ``web`` part: :func:`view` and :func:`verdict`; the table
 is a :class:`quaternity_cp.web.session.WebGame`. Quarto has one size: its
-agents answer at once (``solver`` searches at most 200,000 positions).
+agents answer within about a second (``solver``: the opening table, then at most 20 million nodes of the compiled search).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import formats as qf
-from .core import TRAITS, Cell, Piece, QuartoError, common_characteristics
+from .core import COLUMNS, TRAITS, Cell, Piece, QuartoError, common_characteristics
 from .position import Move, Position
 from .svg import quarto_svg
 
-SOLVE_SECONDS = 5.0  # the verdict on demand says "not known yet" past this (10 empty cells: about 1.5 s)
+SOLVE_SECONDS = 2.0  # the verdict says "not known yet" past this (the compiled kernel: 13 empty cells ~1.5 s)
 
 
 def replayed_position(table: Any) -> Position:
@@ -128,10 +129,29 @@ def legend() -> list[dict[str, str]]:
 
 
 def _line_text(pos: Position, line: tuple[Cell, ...]) -> str:
+    return f"{' '.join(str(c) for c in line)}: all {shared_traits(pos, line)}"
+
+
+def shared_traits(pos: Position, line: tuple[Cell, ...]) -> str:
+    """What every piece of ``line`` has in common, in words ("light and round"; "" for none)."""
     board = pos.board
     shared = common_characteristics([board[c] for c in line])
-    words = " and ".join(TRAITS[3 - bit][1 + value] for bit, value in sorted(shared, reverse=True))
-    return f"{' '.join(str(c) for c in line)}: all {words}"
+    return " and ".join(TRAITS[3 - bit][1 + value] for bit, value in sorted(shared, reverse=True))
+
+
+def line_name(line: tuple[Cell, ...]) -> str:
+    """A winning line by its name: "row 2", "column A", "diagonal A4-D1", "square A4-B3" (its corners).
+
+    >>> from .core import lines
+    >>> [line_name(line) for line in lines(squares=True)][::3]
+    ['row 4', 'row 1', 'column C', 'diagonal D4-A1', 'square C4-D3', 'square C3-D2', 'square C2-D1']
+    """
+    rows, columns = {c.row for c in line}, {c.col for c in line}
+    if len(rows) == 1:
+        return f"row {4 - line[0].row}"
+    if len(columns) == 1:
+        return f"column {COLUMNS[line[0].col]}"
+    return f"{'square' if len(rows) == 2 else 'diagonal'} {line[0]}-{line[-1]}"
 
 
 def result(table: Any, seat: int, pos: Position) -> dict[str, Any]:
@@ -156,10 +176,13 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
                 "value": None}
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
-    res = solve(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
     mover = pos.to_move
     assert mover is not None
     who = "you" if mover == viewer else table.seat_name(mover, viewer)
+    known = _from_openings(board, piece, pos.squares, who)
+    if known is not None:
+        return known
+    res = solve(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
     if not res.proven:
         return {"text": f"Not known yet: the solver stopped after {res.nodes:,} positions without an answer "
                         "(too many moves ahead for the web table); ask again later in the game.",
@@ -175,6 +198,27 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
             "best": best, "nodes": res.nodes}
 
 
+def _from_openings(board: list, piece: int | None, squares: bool, who: str) -> dict[str, Any] | None:
+    """The verdict from the opening table, when it has the position's value; None otherwise."""
+    from .openings import book_move, lookup
+
+    entry = lookup(board, piece, squares)
+    if entry is None or entry.value is None:
+        return None
+    best = None
+    if piece is None:
+        best = _move_text((None, 0))  # every piece is the image of LRTS under a trait flip
+    elif entry.value != "loss":
+        found = book_move(board, piece, squares)
+        best = None if found is None else _move_text(found[0])
+    outcome = {"win": "wins", "loss": "loses", "draw": "draws"}[entry.value]
+    text = f"With best play the player to move ({who}) {outcome}."
+    if best is not None:
+        text += f" A best move: {best}."
+    text += " (From the opening table.)"
+    return {"text": text, "value": entry.value, "best": best, "nodes": 0}
+
+
 def _move_text(best) -> str:
     """A solver move, a Move or a (cell, piece) pair of numbers, in the record notation."""
     if not isinstance(best, tuple):
@@ -183,4 +227,5 @@ def _move_text(best) -> str:
     return str(Move(None if cell is None else Cell(cell), None if piece is None else Piece(piece)))
 
 
-__all__ = ["view", "verdict", "narration", "status", "legend", "result", "replayed_position", "SOLVE_SECONDS"]
+__all__ = ["view", "verdict", "narration", "status", "legend", "result", "replayed_position", "shared_traits",
+           "line_name", "SOLVE_SECONDS"]

@@ -1,0 +1,68 @@
+"""Unique-answer puzzles per minute: ``puzzle generate`` at 3 x 3 x 3 and 3 x 4 x 3, in a process pool.
+
+Not a test. Run from the project root::
+
+    python benchmarks/puzzles.py                      # quartet puzzles, 2 workers against 1, about 20 s
+    python benchmarks/puzzles.py --goal win --count 20
+    python benchmarks/puzzles.py --difficulty medium
+
+For each size it generates ``--count`` puzzles (seed 1, the default options of
+``puzzle generate``: random agents, K in the default range, every puzzle solved,
+checked for uniqueness, explained and graded) with one worker (in this process)
+and with ``--workers`` processes (a pool, its start-up included), prints the
+puzzles per minute of each (wall clock) and the ratio of the pool against one
+worker. The goal is at least 10 puzzles a minute at both sizes on two cores. The
+two runs must write the same puzzles: the script checks that they do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from quaternity_cp.puzzles.generate import GenerateOptions, generate  # noqa: E402
+
+SIZES = [(3, 3, 3), (3, 4, 3)]
+GOAL = 10.0  # puzzles a minute, at least
+
+
+def run(opts: GenerateOptions, count: int, jobs: int) -> tuple[float, list]:
+    """(seconds, the puzzles made: (record, answer) in order)."""
+    made: list = []
+    start = time.perf_counter()
+    generate(opts, 1, count, jobs=jobs, found=lambda name, record, answer: made.append((record, answer)))
+    return time.perf_counter() - start, made
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=60, help="puzzles per run")
+    parser.add_argument("--workers", type=int, default=2, help="processes of the pool")
+    parser.add_argument("--goal", choices=("quartet", "win"), default="quartet")
+    parser.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), default=None)
+    args = parser.parse_args()
+    print(f"goal {args.goal}, {args.count} puzzles per run, difficulty {args.difficulty or 'any'}, "
+          f"{os.cpu_count()} CPUs")
+    worst = None
+    for size in SIZES:
+        opts = GenerateOptions(*size, goal=args.goal, difficulty=args.difficulty)
+        one, made1 = run(opts, args.count, 1)
+        pool, made2 = run(opts, args.count, args.workers)
+        if made1 != made2:
+            raise SystemExit("the pool made other puzzles than one worker: not reproducible")
+        per_one, per_pool = 60 * len(made1) / one, 60 * len(made2) / pool
+        worst = per_pool if worst is None else min(worst, per_pool)
+        print(f"{size[0]} x {size[1]} x {size[2]}: {len(made1)} puzzles; 1 worker {one:.1f} s "
+              f"({per_one:,.0f}/min); {args.workers} workers {pool:.1f} s ({per_pool:,.0f}/min); "
+              f"ratio {per_pool / per_one:.2f}")
+    assert worst is not None
+    print(f"slowest: {worst:,.0f} puzzles a minute on {args.workers} workers "
+          f"({'meets' if worst >= GOAL else 'BELOW'} the goal of {GOAL:g})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""Dask for the runners that spread work over processes or machines: tournaments and Quarto proofs.
+
+:func:`connect` opens a client on a scheduler (an address like
+``tcp://host:8786``) or takes a ``distributed.Client`` as it is;
+:func:`dask_client` also starts a ``LocalCluster`` of worker processes when no
+scheduler is given, and closes what it opened. Dask is the optional extra
+``[cluster]``: it is imported only here, only when called.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator
+
+from .errors import QuaternityError
+
+
+class ClusterError(QuaternityError, ValueError):
+    """No Dask installed, or no scheduler at the address given."""
+
+
+def connect(cluster: Any) -> tuple[Any, bool]:
+    """``(client, own)``: a client on the scheduler ``cluster`` (own: close it when done), or ``cluster``
+    itself when it is a ``distributed.Client`` (not own)."""
+    try:
+        from dask.distributed import Client
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise ClusterError("--cluster needs Dask: pip install 'quaternity-cp[cluster]'") from None
+    if isinstance(cluster, Client):
+        return cluster, False
+    try:
+        return Client(cluster), True
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ClusterError(f"cannot reach the Dask scheduler at {cluster}: {err}") from None
+
+
+@contextlib.contextmanager
+def dask_client(cluster: Any = None, workers: int | None = None) -> Iterator[Any]:
+    """A Dask client for the time of the block: on ``cluster`` (see :func:`connect`), or, when it is None, on
+    a new ``LocalCluster`` of ``workers`` single-threaded processes (None: one per core), closed after."""
+    if cluster is not None:
+        client, own = connect(cluster)
+        try:
+            yield client
+        finally:
+            if own:
+                client.close()
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise ClusterError("local workers need Dask: pip install 'quaternity-cp[cluster]'") from None
+    local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                         dashboard_address=None)
+    try:
+        client = Client(local)
+        try:
+            yield client
+        finally:
+            client.close()
+    finally:
+        local.close()
+
+
+__all__ = ["ClusterError", "connect", "dask_client"]

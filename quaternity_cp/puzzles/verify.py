@@ -1,0 +1,188 @@
+"""``puzzle verify``: is a puzzle's stated answer right, is it unique, and how hard is the puzzle?
+
+A puzzle's answer file states either one puzzle answer (goal, player, K in
+``questions``, optionally every winning first move in ``first_moves``: the form
+``puzzle generate`` writes) or, as the bundled puzzles do, a list ``answers`` of
+verdicts (``result``, ``questions``/``plies``, ``max_questions``). Each is
+checked against the solver:
+
+- a puzzle answer is **right** when the goal is forced within K and not within
+  K-1, and the stated first moves (when given) are exactly the winning ones; it
+  is **unique** when those form one class of interchangeable moves
+  (:mod:`.search`);
+- a stated verdict is right when the solver proves the same result and numbers;
+  the first one that says yes for the seat on turn (goal quartet or win) is the
+  puzzle's question, whose uniqueness and grade are reported. A file of no's only
+  has no question to be unique about (``unique`` is None) and gets a refutation
+  grade (:func:`.grade.refutation_grade`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..budget import Limits
+from ..formats import Record
+from ..solver import Context, SolveError, solve
+from .answers import Stated
+from .grade import Grade, refutation_grade
+from .puzzle import Puzzle, PuzzleStopped, puzzle_position, solve_puzzle
+from .search import QUARTET, PuzzleAnswer, PuzzleError
+
+
+@dataclass
+class Verdict:
+    """The outcome of :func:`verify`: ``right``, ``unique`` (None: not a question of uniqueness) and,
+    when either fails, ``reason`` (one line); ``puzzle`` is the solved question when there is one."""
+
+    right: bool
+    unique: bool | None
+    reason: str | None = None
+    grade: Grade | None = None
+    puzzle: Puzzle | None = None
+    checks: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.right and self.unique is not False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "right": self.right, "unique": self.unique, "summary": self.summary(),
+                               "reason": self.reason}
+        if self.puzzle is not None:
+            a = self.puzzle.answer
+            out |= {"goal": a.goal, "player": a.player, "questions": a.questions,
+                    "first_moves": a.texts(a.first_moves), "first_move_classes": [a.texts(c) for c in a.classes],
+                    "traps": a.texts(a.traps)}
+        out["difficulty"] = self.grade.difficulty if self.grade is not None else None
+        out["grade"] = self.grade.to_json() if self.grade is not None else None
+        out["checks"] = self.checks
+        return out
+
+    def summary(self) -> str:
+        """The verdict in one line."""
+        if self.reason is not None:
+            return self.reason
+        grade = f"; difficulty {self.grade.difficulty} (score {self.grade.score:g})" if self.grade else ""
+        if self.puzzle is None:
+            return f"right: every stated answer holds (no question to be unique about){grade}"
+        a = self.puzzle.answer
+        first = a.texts(a.classes[0])
+        cls = (f"first move {first[0]}" if len(first) == 1 else
+               f"first move {first[0]} (or an interchangeable one: {', '.join(first[1:])})")
+        return f"right and unique: {_claim(self.puzzle.record, a)}; {cls}{grade}"
+
+
+def _who(record: Record, player: int) -> str:
+    g = record.game
+    return g.player_name(player) if g.named_players else f"seat {player}"
+
+
+def _unit(goal: str, k: int) -> str:
+    if goal == QUARTET:
+        return f"{k} question{'s' if k != 1 else ''}"
+    return f"{k} pl{'y' if k == 1 else 'ies'}"
+
+
+def _claim(record: Record, a: PuzzleAnswer) -> str:
+    what = "a quartet" if a.goal == QUARTET else "a win"
+    assert a.questions is not None
+    return f"{_who(record, a.player)} forces {what} within {_unit(a.goal, a.questions)}"
+
+
+def verify(record: Record, stated: list[Stated], *, limits: Limits | None = None,
+           explain_seconds: float | None = None) -> Verdict:
+    """Check ``stated`` (from :func:`.answers.read_answer`) for the puzzle ``record`` (see the module
+    docstring). Limits raise :class:`.puzzle.PuzzleStopped`; a question that does not apply raises
+    :class:`.search.PuzzleError`."""
+    if len(stated) == 1 and not stated[0].listed:
+        return _verify_puzzle(record, stated[0], limits, explain_seconds)
+    return _verify_listed(record, stated, limits, explain_seconds)
+
+
+def _verify_puzzle(record: Record, s: Stated, limits, explain_seconds) -> Verdict:
+    assert s.questions is not None
+    k = s.questions
+    p = solve_puzzle(record, s.goal, s.player, max_questions=k, limits=limits, explain_seconds=explain_seconds)
+    a = p.answer
+    what = "a quartet" if s.goal == QUARTET else "a win"
+    who = _who(record, s.player)
+    check: dict[str, Any] = {"goal": s.goal, "player": s.player, "stated": k, "found": a.questions}
+    v = Verdict(True, a.unique, grade=p.grade, puzzle=p, checks=[check])
+    if not a.forced:
+        more = f" (it needs at least {_unit(s.goal, a.questions)})" if a.questions is not None else \
+            " (it cannot force it at all)"
+        v.right, v.unique, v.puzzle = False, None, None
+        v.reason = f"wrong: {who} cannot force {what} within {_unit(s.goal, k)}{more}"
+    elif a.questions is not None and a.questions < k:
+        v.right = False
+        v.reason = (f"wrong: {who} forces {what} within {_unit(s.goal, a.questions)} already, "
+                    f"fewer than the stated {k}")
+    elif s.first_moves is not None and set(s.first_moves) != set(a.first_moves):
+        v.right = False
+        missing = [m for m in a.first_moves if m not in s.first_moves]
+        extra = [m for m in s.first_moves if m not in a.first_moves]
+        parts = []
+        if extra:
+            parts.append(f"{', '.join(a.texts(extra))} do{'es' if len(extra) == 1 else ''} not force it")
+        if missing:
+            parts.append(f"{', '.join(a.texts(missing))} also force{'s' if len(missing) == 1 else ''} it")
+        v.reason = f"wrong first moves: {'; '.join(parts)}"
+    elif not a.unique:
+        shown = "; ".join(" or ".join(a.texts(c)) for c in a.classes[:4])
+        v.reason = (f"not unique: {len(a.classes)} classes of winning first moves ({shown}"
+                    f"{'; ...' if len(a.classes) > 4 else ''})")
+    check["right"] = v.right
+    return v
+
+
+def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds) -> Verdict:
+    pos = puzzle_position(record)
+    v = Verdict(True, None)
+    first_positions = None
+    for s in stated:
+        try:
+            r = solve(pos, s.goal, s.player, max_questions=s.max_questions, limits=limits)
+        except SolveError as err:
+            raise PuzzleError(str(err)) from None
+        if not r.proven:
+            raise PuzzleStopped(f"the search was stopped ({r.status}): raise --max-seconds or --max-positions",
+                                r.status)
+        if first_positions is None:
+            first_positions = r.positions
+        found_k = r.questions if s.goal == QUARTET else r.plies
+        check = {"goal": s.goal, "player": s.player, "max_questions": s.max_questions, "stated": s.result,
+                 "found": r.result, "stated_number": s.questions, "found_number": found_k}
+        ok = r.result == s.result and (s.questions is None or r.result is False or found_k == s.questions)
+        check["right"] = ok
+        v.checks.append(check)
+        if not ok and v.right:
+            v.right = False
+            within = f" within {s.max_questions} questions" if s.max_questions is not None else ""
+            number = "" if s.questions is None else f" in {s.questions}"
+            v.reason = (f"wrong: stated {s.goal} for {_who(record, s.player)}{within}: {_word(s.result)}{number}; "
+                        f"the solver proves {r.summary()}")
+    question = next((s for s in stated if s.result is True and s.goal in ("quartet", "win")
+                     and pos.state.turn == (s.player,) and pos.pending is None), None)
+    if question is not None:
+        p = solve_puzzle(record, question.goal, question.player, limits=limits, explain_seconds=explain_seconds)
+        v.puzzle, v.grade = p, p.grade
+        v.unique = p.answer.unique
+        if v.right and not v.unique:
+            a = p.answer
+            shown = "; ".join(" or ".join(a.texts(c)) for c in a.classes[:4])
+            v.reason = (f"not unique: {len(a.classes)} classes of winning first moves ({shown}"
+                        f"{'; ...' if len(a.classes) > 4 else ''})")
+    else:
+        ctx = Context(pos.game, pos.rules)
+        tries = 0 if pos.over else len(ctx.moves(ctx.describe(pos.state)))
+        v.grade = refutation_grade(first_positions or 1, tries)
+    return v
+
+
+def _word(result: Any) -> str:
+    return {True: "yes", False: "no"}.get(result, str(result)) if isinstance(result, bool) else str(result)
+
+
+__all__ = ["Verdict", "verify"]

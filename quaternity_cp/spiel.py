@@ -1,0 +1,620 @@
+"""OpenSpiel games: ``import quaternity_cp.spiel`` registers ``python_quartets`` and ``python_quarto`` with pyspiel.
+
+The optional extra ``[spiel]`` (``pip install 'quaternity-cp[spiel]'``) installs OpenSpiel; nothing else
+in the project imports it. Both games adapt the project's one game interface
+(:mod:`quaternity_cp.games`): every rule is the project's, the states here only translate.
+
+``python_quartets`` takes the options of the registry's ``quartets`` game (``preset``, ``players``,
+``sets``, ``set_size``, with the registry's defaults), every rule option of
+:class:`~quaternity_cp.rules.Rules` (a string option as text, ``""`` for the preset's value; a
+yes/no option as ``1`` or ``0``, ``-1`` for the preset's value: OpenSpiel reads ``true`` as a bool,
+which a parameter cannot also take as "unset") and ``max_moves``, the decisions after which a game
+stops unfinished, nobody winning (OpenSpiel needs a finite game; the default is the classic game's
+own limit, :data:`~quaternity_cp.quartets.game.MAX_QUESTIONS`)::
+
+    pyspiel.load_game("python_quartets(preset=classic,players=3,sets=6,set_size=4,tie=shared)")
+
+Chance is explicit:
+
+- **classic** deals card by card: the chance node of card k has an outcome per seat (its id is the
+  seat), with the exact probability that the seat holds card k among the deals that agree with the
+  cards dealt before (:func:`quaternity_cp.knowledge.card_probabilities` of the start's constraint
+  state, which also knows ``initial_quartets = false``): every deal comes out with the probability
+  the project's shuffle gives it, and no node has more than P outcomes. Then the first player (P
+  outcomes, uniform);
+- in every preset, a free choice of who moves (``handover = fewest``) and a tie-break (``tie =
+  random``) are chance nodes with the tied seats as outcomes, uniform, at the moment the state
+  would draw them (the state's ``draw`` hook, :data:`~quaternity_cp.quartets.game.Draw`).
+
+The **Quaternity presets** (``quaternity``, ``quaternity-seat``, ``blind``, ``pythagoras``) deal
+nothing: the game is the consistency rule itself, played in public, so every seat's information
+state is the public record. They are offered as games of perfect information with chance (the game
+type says imperfect information, as it must for classic under one name): the information state of
+every seat is the same, and :meth:`QuartetsState.resample_from_infostate` returns a copy.
+
+Actions, tensors and strings are those of :class:`quaternity_cp.encoding.QuartetsCodec` (information
+state: the seat's dealt cards and the whole public record, perfect recall).
+:meth:`QuartetsState.resample_from_infostate` draws a state uniformly among those the seat cannot tell
+apart, exactly: a deal of the seat's view (:func:`quaternity_cp.count.sample_deals`, what ``quaternity
+count --sample`` draws), given back to the start by :func:`~quaternity_cp.quartets.game.deal_before`,
+and the game's actions played again on it. OpenSpiel's sampler gives floats; four of them seed the
+generator that draws the deal with exact big-integer choices (a ``random.Random`` is taken as it is).
+
+``python_quarto`` (option ``squares``) is Quarto: perfect information, no chance, a draw sharing the
+win; actions and tensors of :class:`~quaternity_cp.encoding.QuartoCodec`.
+
+Serialization is OpenSpiel's own (the actions so far, played again), so
+``pyspiel.serialize_game_and_state`` and pickling work.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .constraints import Constraints
+from .count import CountLimits, DealCounter
+from .encoding import Pieces, QuartetsCodec, QuartoCodec, offsets, size
+from .errors import QuaternityError
+from .game import Game
+from .games import TERMINAL, OptionError
+from .knowledge import card_probabilities
+from .quartets import SPEC as QUARTETS
+from .quartets.game import MAX_QUESTIONS, deal_before
+from .quartets.game import new_state as new_quartets
+from .quarto.game import SPEC as QUARTO
+from .quarto.game import new_state as new_quarto
+from .rules import Rules
+
+#: The counts behind a resample stay within these (the command line's default for ``count``).
+SAMPLE_LIMITS = CountLimits(max_states=3_000_000)
+
+#: Rule options as OpenSpiel parameters: name -> (type, the value meaning "the preset's").
+RULE_PARAMETERS = {f.name: (str, "") if f.type in (str, "str") else (bool, -1) for f in fields(Rules)}
+
+_QUARTETS_PARAMETERS: dict[str, Any] = {
+    **{o.name: o.default for o in QUARTETS.options},
+    **{name: unset for name, (_, unset) in RULE_PARAMETERS.items()},
+    "max_moves": MAX_QUESTIONS,
+}
+
+_QUARTETS_TYPE = pyspiel.GameType(
+    short_name="python_quartets",
+    long_name="Python Quartets (quaternity-cp: Quaternity presets and classic Quartets)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=QUARTETS.max_players,
+    min_num_players=QUARTETS.min_players,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_QUARTETS_PARAMETERS,
+)
+
+_QUARTO_TYPE = pyspiel.GameType(
+    short_name="python_quarto",
+    long_name="Python Quarto (quaternity-cp)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={o.name: o.default for o in QUARTO.options},
+)
+
+
+def rule_overrides(params: dict[str, Any]) -> dict[str, Any]:
+    """The rule options a parameter dict sets (those not left at "the preset's value")."""
+    out: dict[str, Any] = {}
+    for name, (kind, unset) in RULE_PARAMETERS.items():
+        value = params.get(name, unset)
+        if value == unset and type(value) is type(unset):
+            continue
+        if kind is bool:
+            if value not in (0, 1) or isinstance(value, bool):
+                raise ValueError(f"rule option {name!r} is 1 or 0 (or -1: the preset's), not {value!r}")
+            value = bool(value)
+        out[name] = value
+    return out
+
+
+def sampler_rng(sampler: Any) -> random.Random:
+    """A generator for exact draws from OpenSpiel's ``probability_sampler`` (a callable giving floats in
+    [0, 1): four of them, 32 bits each, seed it), or ``sampler`` itself when it is a ``random.Random``."""
+    if isinstance(sampler, random.Random):
+        return sampler
+    seed = 0
+    for _ in range(4):
+        seed = (seed << 32) | min(int(float(sampler()) * 2**32), 2**32 - 1)
+    return random.Random(seed)
+
+
+@lru_cache(maxsize=64)
+def _counter(view: Constraints) -> DealCounter:
+    return DealCounter(view, limits=SAMPLE_LIMITS)
+
+
+def sample_deal(view: Constraints, rng: random.Random) -> dict[int, int]:
+    """One uniformly drawn deal of ``view`` (card -> seat, the cards in play), exactly (the counter's
+    tables are kept for the next draw of the same view)."""
+    return _counter(view).sample(1, rng)[0]
+
+
+def _observer_pieces(perfect: Pieces, current: Pieces, iig_obs_type: Any, private: tuple[str, ...]) -> tuple[Pieces, bool]:
+    """The pieces an observation type asks for, and whether it has perfect recall."""
+    kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+    if not kind.public_info or kind.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        raise ValueError("observations are offered with public information and the seat's own (or no) private one")
+    pieces = perfect if kind.perfect_recall else current
+    if kind.private_info == pyspiel.PrivateInfoType.NONE:
+        pieces = [p for p in pieces if p[0] not in private]
+    return pieces, bool(kind.perfect_recall)
+
+
+class _Observer:
+    """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) over a state's
+    ``_ones`` and ``_text``."""
+
+    def __init__(self, pieces: Pieces, perfect_recall: bool, params: Any):
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = perfect_recall
+        self.names = {name for name, _ in pieces}
+        self.tensor = np.zeros(size(pieces), np.float32)
+        self.dict = {}
+        self._at = offsets(pieces)
+        for name, shape in pieces:
+            n = size([(name, shape)])
+            self.dict[name] = self.tensor[self._at[name]:self._at[name] + n].reshape(shape)
+
+    def set_from(self, state: Any, player: int) -> None:
+        self.tensor.fill(0)
+        full_pieces = state.pieces(self.perfect_recall)
+        full_at = offsets(full_pieces)
+        bounds = [(full_at[name], full_at[name] + size([(name, shape)]), name) for name, shape in full_pieces]
+        for i in state.ones(player, self.perfect_recall):
+            for low, high, name in bounds:
+                if low <= i < high:
+                    if name in self.names:
+                        self.tensor[self._at[name] + i - low] = 1
+                    break
+
+    def string_from(self, state: Any, player: int) -> str:
+        return str(state.text(player, self.perfect_recall))
+
+
+# -- python_quartets -------------------------------------------------------------------------
+class QuartetsSetup:
+    """What a ``python_quartets`` game is, read from its parameters (checked): the project's options, the
+    codec, the rules. Kept apart from the pyspiel object, which OpenSpiel copies without its Python
+    attributes (a deserialized or unpickled game); :func:`quartets_setup` finds it again."""
+
+    def __init__(self, params: dict[str, Any]):
+        given = {**_QUARTETS_PARAMETERS, **params}
+        self.preset = given["preset"]
+        self.players, self.sets, self.set_size = given["players"], given["sets"], given["set_size"]
+        self.max_moves = given["max_moves"]
+        if isinstance(self.max_moves, bool) or not isinstance(self.max_moves, int) or self.max_moves < 1:
+            raise ValueError(f"max_moves must be a whole number >= 1, not {self.max_moves!r}")
+        self.overrides = rule_overrides(given)
+        try:
+            QUARTETS.check_options({k: given[k] for k in ("preset", "players", "sets", "set_size")}, bounds=False)
+            probe = new_quartets(0, preset=self.preset, players=self.players, sets=self.sets,
+                                 set_size=self.set_size, **self.overrides)
+        except (QuaternityError, OptionError) as err:
+            raise ValueError(str(err)) from None
+        self.classic = self.preset == "classic"
+        self.rules = probe.rules
+        self.board = Game(self.players, self.sets, self.set_size)
+        self.codec = QuartetsCodec(self.board, self.max_moves)
+
+    def game_info(self) -> Any:
+        P, C = self.players, self.board.cards
+        chance = (C + 1 if self.classic else 0) + self.max_moves + 2  # the deal, the first, one per decision, end
+        return pyspiel.GameInfo(num_distinct_actions=self.codec.num_actions, max_chance_outcomes=P, num_players=P,
+                                min_utility=0.0, max_utility=1.0, utility_sum=None,
+                                max_game_length=self.max_moves + chance)
+
+    def start(self, draw: Any, dealt: list[int] | None = None, first: int | None = None) -> Any:
+        """The project's state at the start (classic: with the deal ``dealt``, the seat of each card, and
+        ``first``)."""
+        extra: dict[str, Any] = {}
+        if self.classic:
+            extra["deal"] = {p: [c for c, seat in enumerate(dealt or []) if seat == p] for p in range(self.players)}
+            extra["first"] = first
+        return new_quartets(0, preset=self.preset, players=self.players, sets=self.sets, set_size=self.set_size,
+                            draw=draw, **extra, **self.overrides)
+
+    def deal_view(self, dealt: list[int], seat: int | None = None) -> Constraints:
+        """The deals that agree with the first cards dealt (``dealt``: their seats); with ``seat``, with only
+        what ``seat`` saw of them (which of them are its own)."""
+        c = Constraints.initial(self.players, self.sets, self.set_size, self.rules.initial_quartets)
+        everyone = (1 << self.players) - 1
+        for card, owner in enumerate(dealt):
+            if seat is None:
+                c = c.restrict(card, 1 << owner)
+            else:
+                c = c.restrict(card, 1 << seat if owner == seat else everyone & ~(1 << seat))
+        return c
+
+
+@lru_cache(maxsize=64)
+def _setup(key: tuple) -> QuartetsSetup:
+    return QuartetsSetup(dict(key))
+
+
+def quartets_setup(game: Any) -> QuartetsSetup:
+    """The setup of a ``python_quartets`` game object (made once per parameters)."""
+    return _setup(tuple(sorted(game.get_parameters().items())))
+
+
+class QuartetsGame(pyspiel.Game):
+    """The game ``python_quartets`` (see the module's docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        setup = QuartetsSetup(params or {})
+        super().__init__(_QUARTETS_TYPE, setup.game_info(), params or {})
+
+    def new_initial_state(self) -> "QuartetsState":
+        return QuartetsState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        codec = quartets_setup(self).codec
+        pieces, perfect = _observer_pieces(codec.info_pieces, codec.observation_pieces, iig_obs_type,
+                                           ("hand", "dealt", "may_hold"))
+        return _Observer(pieces, perfect, params)
+
+
+class _Play:
+    """The mutable part of a :class:`QuartetsState`, copied cheaply when OpenSpiel clones the state."""
+
+    def __init__(self, game: QuartetsSetup):
+        self.game = game
+        self.dealt: list[int] = []  # classic: the seat of each card dealt so far, in card order
+        self.first: int | None = None
+        self.inner: Any = None  # the project's state, once it exists
+        self.pending: tuple[Any, list[int], str, list[int]] | None = None  # (move, outcomes, kind, choices)
+        self.decisions = 0
+        self.legal: dict[int, Any] | None = None
+
+    def __deepcopy__(self, memo: dict) -> "_Play":
+        other = object.__new__(_Play)
+        other.__dict__.update(self.__dict__)
+        other.dealt = list(self.dealt)
+        other.inner = None if self.inner is None else self.inner.clone()
+        other.pending = None if self.pending is None else (self.pending[0], list(self.pending[1]),
+                                                           self.pending[2], list(self.pending[3]))
+        return other
+
+    def settle(self, move: Any, outcomes: list[int]) -> None:
+        """Apply ``move`` (None: make the state) to the project's state, its chance events settled by
+        ``outcomes`` in order; one more event needed makes a chance node (the move waits, not applied)."""
+        served = iter(outcomes)
+        need: list[tuple[str, list[int]]] = []
+
+        def draw(kind: str, at: int, choices: Any) -> int:
+            for seat in served:
+                return int(seat)
+            need.append((kind, list(choices)))
+            return int(choices[0])
+
+        if move is None:
+            inner = self.game.start(draw, self.dealt, self.first)
+        else:
+            inner = self.inner
+            inner.draw = draw
+            inner.apply_action(move)
+        inner.draw = None
+        self.legal = None
+        if need:
+            if move is not None:
+                inner.undo()
+            self.pending = (move, outcomes, need[0][0], need[0][1])
+            return
+        self.inner = inner
+        self.pending = None
+
+    def over(self) -> bool:
+        return self.inner.is_terminal() or self.decisions >= self.game.max_moves
+
+
+class QuartetsState(pyspiel.State):
+    """A state of ``python_quartets``: the project's state, the classic deal before it exists, and the chance
+    node of a move that waits for a hand-over or a tie-break."""
+
+    def __init__(self, game: QuartetsGame):
+        super().__init__(game)
+        self._play = _Play(quartets_setup(game))
+        if not self._play.game.classic:
+            self._play.settle(None, [])
+
+    # -- whose turn --------------------------------------------------------------------------
+    def current_player(self) -> int:
+        play = self._play
+        if play.pending is not None or play.inner is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if play.over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(play.inner.current_player())
+
+    def is_terminal(self) -> bool:
+        play = self._play
+        return play.pending is None and play.inner is not None and play.over()
+
+    def _legal(self) -> dict[int, Any]:
+        play = self._play
+        if play.legal is None:
+            play.legal = play.game.codec.legal(play.inner.legal_actions())
+        return play.legal
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.is_terminal() or player != self.current_player():
+            return []
+        return sorted(self._legal())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        play = self._play
+        game = play.game
+        if play.pending is not None:
+            choices = sorted(play.pending[3])
+            return [(seat, 1.0 / len(choices)) for seat in choices]
+        if play.inner is not None:
+            raise ValueError("not a chance node")
+        if len(play.dealt) < game.board.cards:
+            card = len(play.dealt)
+            probabilities = card_probabilities(game.deal_view(play.dealt))[card]
+            return [(seat, float(probabilities[seat])) for seat in sorted(probabilities)]
+        return [(seat, 1.0 / game.players) for seat in range(game.players)]
+
+    # -- moves -----------------------------------------------------------------------------
+    def _apply_action(self, action: int) -> None:
+        play = self._play
+        if self.is_chance_node():
+            if action not in {seat for seat, _ in self.chance_outcomes()}:
+                raise ValueError(f"{action} is not a chance outcome here")
+            if play.pending is not None:
+                move, outcomes, _, _ = play.pending
+                play.settle(move, outcomes + [action])
+            elif len(play.dealt) < play.game.board.cards:
+                play.dealt.append(action)
+            else:
+                play.first = action
+                play.settle(None, [])
+            return
+        move = self._legal().get(action)
+        if move is None:
+            raise ValueError(f"{action} is not a legal action here")
+        play.decisions += 1
+        play.settle(move, [])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        play = self._play
+        game = play.game
+        if player == pyspiel.PlayerId.CHANCE:
+            if play.pending is not None:
+                return f"{play.pending[2].replace('_', '-')}: seat {action}"
+            if play.inner is None and len(play.dealt) < game.board.cards:
+                return f"deal {game.board.card_name(len(play.dealt))} to seat {action}"
+            return f"first: seat {action}"
+        if play.inner is not None and player == self.current_player():
+            move = self._legal().get(action)
+            if move is not None:
+                return str(game.board.move_str(move))
+        return game.codec.action_text(player, action)
+
+    def returns(self) -> list[float]:
+        play = self._play
+        if not self.is_terminal():
+            return [0.0] * play.game.players
+        if play.inner.is_terminal():
+            return [float(x) for x in play.inner.returns()]
+        return [0.0] * play.game.players  # stopped after max_moves: unfinished, nobody wins
+
+    def __str__(self) -> str:
+        play = self._play
+        game = play.game
+        parts = []
+        if game.classic:
+            parts.append("deal " + " | ".join(
+                f"{p}: {game.codec.cards_text(c for c, seat in enumerate(play.dealt) if seat == p)}"
+                for p in range(game.players)))
+            if play.first is not None:
+                parts.append(f"first {play.first}")
+        if play.inner is not None:
+            record = play.inner.record()
+            parts.append("moves " + (" ".join(record["moves"]) or "-"))
+            if record.get("tie_break") is not None:
+                parts.append(f"tie-break {record['tie_break']}")
+        if play.pending is not None:
+            move = play.pending[0]
+            parts.append(f"waiting: {'start' if move is None else game.board.move_str(move)}")
+        return "; ".join(parts)
+
+    # -- what a seat sees ----------------------------------------------------------------------
+    def pieces(self, perfect_recall: bool) -> Pieces:
+        codec = self._play.game.codec
+        return codec.info_pieces if perfect_recall else codec.observation_pieces
+
+    def _seen(self, player: int) -> dict[str, Any]:
+        """What ``player`` has seen, as keyword arguments of the codec."""
+        play = self._play
+        game = play.game
+        if not 0 <= player < game.players:
+            raise ValueError(f"no seat {player}")
+        mine = [c for c, seat in enumerate(play.dealt) if seat == player]
+        if play.inner is None:
+            return {"dealt": mine, "dealing": len(play.dealt), "first": play.first, "moves": (), "hand": mine,
+                    "turn": -1, "tie_break": None, "obs": None}
+        obs = play.inner.observation(player)
+        ties = [o.outcome for o in play.inner.chance if o.kind == "tie_break"]
+        return {"dealt": mine if game.classic else None, "dealing": len(play.dealt),
+                "first": play.first, "moves": obs.moves, "hand": obs.hand, "obs": obs,
+                "turn": -1 if play.pending is not None or play.over() else obs.turn,
+                "tie_break": ties[-1] if ties else None}
+
+    def ones(self, player: int, perfect_recall: bool) -> list[int]:
+        """The 1s of the seat's information state (perfect recall) or observation tensor."""
+        seen = self._seen(player)
+        codec = self._play.game.codec
+        if perfect_recall:
+            return codec.info_ones(player, dealt=seen["dealt"] or (), dealing=seen["dealing"], first=seen["first"],
+                                   turn=seen["turn"], tie_break=seen["tie_break"], moves=seen["moves"])
+        obs = seen["obs"]
+        if obs is None:
+            return codec.observation_ones(player, hand=seen["hand"])
+        return codec.view_ones(obs, seen["turn"])
+
+    def text(self, player: int, perfect_recall: bool) -> str:
+        """The seat's information state (perfect recall) or observation as one line."""
+        seen = self._seen(player)
+        play = self._play
+        codec = play.game.codec
+        if perfect_recall:
+            pending = play.pending
+            waiting = None if pending is None or pending[0] is None else play.game.board.move_str(pending[0])
+            return codec.info_text(player, dealt=seen["dealt"], dealing=seen["dealing"] if play.game.classic else None,
+                                   first=seen["first"], turn=seen["turn"], tie_break=seen["tie_break"],
+                                   moves=seen["moves"], pending=waiting)
+        obs = seen["obs"]
+        if obs is None:
+            return codec.observation_text(player, hand=seen["hand"])
+        return codec.view_text(obs, seen["turn"])
+
+    def project_state(self) -> Any:
+        """A copy of the project's state (:class:`~quaternity_cp.games.GameState`), None during the deal."""
+        inner = self._play.inner
+        return None if inner is None else inner.clone()
+
+    # -- resampling ------------------------------------------------------------------------------
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "QuartetsState":
+        """A state drawn uniformly among those ``player_id`` cannot tell from this one (the same actions,
+        another deal that agrees with all it saw), exactly (see the module's docstring)."""
+        play = self._play
+        game = play.game
+        if not game.classic:
+            return self.clone()
+        rng = sampler_rng(probability_sampler)
+        C = game.board.cards
+        if play.inner is None:
+            drawn = sample_deal(game.deal_view(play.dealt, player_id), rng)
+            seats = [drawn[c] for c in range(len(play.dealt))]
+        else:
+            obs = play.inner.observation(player_id)
+            deal = deal_before(game.board, obs.moves, sample_deal(obs.private_constraints(), rng))
+            owner = {c: p for p, cards in deal.items() for c in cards}
+            seats = [owner[c] for c in range(C)]
+        other = self.get_game().new_initial_state()
+        for action in seats + list(self.history())[len(seats):]:
+            other.apply_action(action)
+        return other
+
+
+# -- python_quarto ----------------------------------------------------------------------------
+class QuartoGame(pyspiel.Game):
+    """The game ``python_quarto``: Quarto through the project's state."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        given = {**{o.name: o.default for o in QUARTO.options}, **(params or {})}
+        try:
+            QUARTO.check_options(given)
+        except OptionError as err:
+            raise ValueError(str(err)) from None
+        info = pyspiel.GameInfo(num_distinct_actions=QUARTO_CODEC.num_actions, max_chance_outcomes=0, num_players=2,
+                                min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=QUARTO_CODEC.rows)
+        super().__init__(_QUARTO_TYPE, info, params or {})
+
+    def new_initial_state(self) -> "QuartoSpielState":
+        return QuartoSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        pieces, perfect = _observer_pieces(QUARTO_CODEC.info_pieces, QUARTO_CODEC.observation_pieces, iig_obs_type, ())
+        return _Observer(pieces, perfect, params)
+
+
+#: Quarto's actions and tensors (one for every game: they do not depend on the option).
+QUARTO_CODEC = QuartoCodec()
+
+
+class _QuartoPlay:
+    def __init__(self, options: dict[str, Any]):
+        self.inner = new_quarto(0, **options)
+
+    def __deepcopy__(self, memo: dict) -> "_QuartoPlay":
+        other = object.__new__(_QuartoPlay)
+        other.inner = self.inner.clone()
+        return other
+
+
+class QuartoSpielState(pyspiel.State):
+    """A state of ``python_quarto``."""
+
+    def __init__(self, game: QuartoGame):
+        super().__init__(game)
+        self._play = _QuartoPlay(dict(game.get_parameters()))
+
+    def current_player(self) -> int:
+        player = self._play.inner.current_player()
+        return int(pyspiel.PlayerId.TERMINAL) if player == TERMINAL else int(player)
+
+    def is_terminal(self) -> bool:
+        return bool(self._play.inner.is_terminal())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.is_terminal() or player != self.current_player():
+            return []
+        return sorted(QUARTO_CODEC.legal(self._play.inner.legal_actions()))
+
+    def _apply_action(self, action: int) -> None:
+        legal = QUARTO_CODEC.legal(self._play.inner.legal_actions())
+        if action not in legal:
+            raise ValueError(f"{action} is not a legal action here")
+        self._play.inner.apply_action(legal[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(QUARTO_CODEC.move(action))
+
+    def returns(self) -> list[float]:
+        return [float(x) for x in self._play.inner.returns()]
+
+    def __str__(self) -> str:
+        return " ".join(self._play.inner.record()["moves"]) or "-"
+
+    def pieces(self, perfect_recall: bool) -> Pieces:
+        codec = QUARTO_CODEC
+        return codec.info_pieces if perfect_recall else codec.observation_pieces
+
+    def ones(self, player: int, perfect_recall: bool) -> list[int]:
+        codec = QUARTO_CODEC
+        position = self._play.inner.position
+        return codec.info_ones(player, position.moves) if perfect_recall else codec.observation_ones(player, position)
+
+    def text(self, player: int, perfect_recall: bool) -> str:
+        codec = QUARTO_CODEC
+        position = self._play.inner.position
+        return codec.info_text(player, position.moves) if perfect_recall else codec.observation_text(player, position)
+
+    def project_state(self) -> Any:
+        """A copy of the project's state."""
+        return self._play.inner.clone()
+
+
+pyspiel.register_game(_QUARTETS_TYPE, QuartetsGame)
+pyspiel.register_game(_QUARTO_TYPE, QuartoGame)
+
+__all__ = ["QuartetsGame", "QuartetsState", "QuartoGame", "QuartoSpielState", "RULE_PARAMETERS", "SAMPLE_LIMITS",
+           "rule_overrides", "sampler_rng", "sample_deal"]

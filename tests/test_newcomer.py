@@ -1,0 +1,129 @@
+"""What a new user trips on (issue 26), through the command line: one ``check`` for every game's records,
+commands that name the right one for a record of another game, and ``report`` saying what it wrote."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from quaternity_cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+QUARTO = sorted((ROOT / "examples" / "quarto").glob("*.json"))
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_the_quarto_examples_are_there():
+    assert {p.name for p in QUARTO} >= {"won.json", "draw.json", "illegal.json", "position.json", "unreachable.json"}
+
+
+@pytest.mark.parametrize("path", QUARTO, ids=lambda p: p.name)
+@pytest.mark.parametrize("flags", [(), ("--json",)])
+def test_check_of_a_quarto_file_is_quarto_check(path, flags):
+    """Same output, same exit code (0 legal, 1 illegal move or unreachable position), from a file or stdin."""
+    own = run("quarto", "check", str(path), *flags)
+    assert own.exit_code in (0, 1), own.output
+    for res in (run("check", str(path), *flags), run("check", "-", *flags, input=path.read_text())):
+        assert (res.exit_code, res.output) == (own.exit_code, own.output)
+
+
+def test_solve_of_a_quarto_file_is_quarto_solve():
+    path = str(ROOT / "examples" / "quarto" / "won.json")
+    own, res = run("quarto", "solve", path, "--json"), run("solve", path, "--json")
+    assert res.exit_code == own.exit_code == 0, res.output
+    drop = lambda out: {k: v for k, v in json.loads(out).items() if k != "seconds"}  # noqa: E731
+    assert drop(res.output) == drop(own.output)
+
+
+@pytest.mark.parametrize("command", [["analyze"], ["explain", "A1"], ["explain", "--set", "A"], ["count"],
+                                     ["count", "--history"]])
+def test_commands_without_a_meaning_for_quarto_name_the_ones_to_use(command):
+    path = ROOT / "examples" / "quarto" / "won.json"
+    for file, name, stdin in ((str(path), str(path), None), ("-", "<stdin>", path.read_text())):
+        res = run(command[0], file, *command[1:], input=stdin)
+        assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+        assert res.output == (f"quaternity: {name}: a Quarto record; 'quaternity {command[0]}' reads Quartets "
+                              "records only: use 'quaternity quarto check' or 'quaternity quarto solve'\n")
+
+
+@pytest.mark.parametrize("args, flag", [(["check", "--rules", "classic"], "--rules"),
+                                        (["check", "--engine", "flow"], "--engine"),
+                                        (["solve", "--goal", "value"], "--goal")])
+def test_an_option_quarto_does_not_take_is_refused_in_one_line(args, flag):
+    res = run(*args, str(ROOT / "examples" / "quarto" / "won.json"))
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert f"a Quarto record: {flag} does not apply to it (see 'quaternity quarto {args[0]} --help')" in res.output
+
+
+def test_quartets_records_are_read_as_before():
+    res = run("check", str(ROOT / "examples" / "quaternity.json"), "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["over"]
+    res = run("check", "-", input=(ROOT / "examples" / "three.txt").read_text())
+    assert res.exit_code == 0, res.output
+    res = run("check", "-", input='{"game": "chess", "players": 2, "sets": 2, "set_size": 2, "moves": []}')
+    assert res.exit_code == 2 and res.output == "quaternity: <stdin>: unknown field 'game'\n"
+
+
+def test_the_web_pages_downloads_are_accepted(tmp_path):
+    """What the page's download button writes (GET /api/record), mid-game and at the end, for every game:
+    `check` accepts it (exit 0) as the game's own checker does, and `report` steps through it."""
+    pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
+    from starlette.testclient import TestClient
+
+    from quaternity_cp.web.app import Settings, create_app
+
+    games = [{"game": "quarto", "human": 0, "seed": 2, "agents": {"1": "random"}},
+             {"game": "quarto", "human": 0, "seed": 3, "agents": {"1": "random"}, "options": {"squares": True}},
+             {"game": "quartets", "human": 0, "seed": 4, "agents": {"1": "random", "2": "random"},
+              "options": {"preset": "classic", "players": 3, "sets": 3, "set_size": 3}}]
+    rng = random.Random(1)
+    with TestClient(create_app(Settings(act_seconds=600))) as client:
+        for i, new in enumerate(games):
+            view = client.post("/api/new", json=new).json()
+            for step in range(200):
+                download = client.get(f"/api/record/{view['id']}")
+                if step in (1, 3) or view["over"]:
+                    name = download.headers["content-disposition"].split('filename="')[1].rstrip('"')
+                    path = tmp_path / f"{i}-{step}-{name}"
+                    path.write_text(download.text)
+                    res = run("check", str(path))
+                    assert res.exit_code == 0, res.output
+                    if new["game"] == "quarto":
+                        assert res.output == run("quarto", "check", str(path)).output
+                    page = tmp_path / f"{i}-{step}.html"
+                    res = run("report", str(path), "-o", str(page))
+                    assert res.exit_code == 0 and page.exists(), res.output
+                if view["over"]:
+                    break
+                if view["kind"] == "quarto":
+                    action = rng.choice(view["moves"])
+                else:  # an answer, or a question as the grid offers it (its legal cells), or a declaration
+                    action = rng.choice([a["text"] for a in view["answers"]] or [d["text"] for d in view["declarations"]]
+                                        + re.findall(r'data-legal="1" data-action="([^"]+)"',
+                                                     view["svg"].replace("&gt;", ">")))
+                view = client.post(f"/api/act/{view['id']}", json={"action": action}).json()
+            assert view["over"], new
+
+
+def test_report_says_what_it_wrote_and_how_to_open_it(tmp_path):
+    page = tmp_path / "game.html"
+    res = run("report", str(ROOT / "examples" / "quaternity.json"), "-o", str(page))
+    assert res.exit_code == 0, res.output
+    kb = -(-page.stat().st_size // 1024)
+    opener = res.output.split(", e.g. ")[1].split()[0]
+    assert opener in ("xdg-open", "open", "start")
+    assert res.output == f"wrote {page} ({kb} KB): open it in a browser, e.g. {opener} {page}\n"
+    # an illegal record: the page is written all the same, the command says so, exit 1
+    bad = tmp_path / "bad.html"
+    res = run("report", str(ROOT / "examples" / "quarto" / "illegal.json"), "-o", str(bad))
+    assert res.exit_code == 1 and bad.exists()
+    assert res.output.splitlines()[0].startswith(f"wrote {bad} (") and len(res.output.splitlines()) == 2
+    assert "not legal" in res.output.splitlines()[1]

@@ -1,0 +1,371 @@
+"""The compiled Quarto search (numba, quaternity_cp/quarto/fast.py) against brute force and the Python search.
+
+Positions come from careful random play (the solver tests' generator), drawn by
+hypothesis from a seed: the compiled kernel must give the brute-force minimax
+value at <= 6 empty cells and the Python search's value at 9-12 (11-12 behind
+the ``slow`` marker), in both variants; without the transposition table both
+searches are the same search, node for node. Budgets stop it at the node limit
+exactly, at the time limit, and on Ctrl-C; numba is never imported by a command
+that does not solve Quarto.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from quaternity_cp.quarto.solver import SolverError, solve  # noqa: E402
+from test_quarto_solver import DEEP_POSITIONS, VALUE, brute_value, check_pv, random_position  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+QUICK = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def position(seed: int, empty: int, squares: bool):
+    return random_position(random.Random(seed), empty, squares, careful=seed % 5 != 0)
+
+
+@QUICK
+@given(seed=st.integers(0, 10**9), empty=st.integers(2, 6), squares=st.booleans())
+def test_fast_kernel_equals_brute_force(seed, empty, squares):
+    board, hand = position(seed, empty, squares)
+    result = solve(board, hand, squares=squares, kernel="fast")
+    assert result.kernel == "fast" and result.status == "solved"
+    assert VALUE[result.value] == brute_value(list(board), hand, squares), (board, hand, squares)
+    check_pv(board, hand, squares, result)
+    # the table on every node with at least two empty cells, and without the board maps
+    for options in ({"table_min_empty": 2}, {"table_min_empty": 2, "board_maps": False}):
+        keyed = solve(board, hand, squares=squares, kernel="fast", _options=options)
+        assert keyed.value == result.value, options
+
+
+@QUICK
+@given(seed=st.integers(0, 10**9), empty=st.integers(7, 10), squares=st.booleans())
+def test_without_table_the_two_searches_are_the_same_search(seed, empty, squares):
+    """No transposition table: the compiled and the Python search visit the same nodes, in the same order."""
+    board, hand = position(seed, empty, squares)
+    off = {"table_min_empty": 99}
+    fast = solve(board, hand, squares=squares, kernel="fast", _options=off)
+    slow = solve(board, hand, squares=squares, kernel="python", _options=off)
+    assert (fast.value, fast.best, fast.pv, fast.nodes) == (slow.value, slow.best, slow.pv, slow.nodes)
+
+
+@QUICK
+@given(seed=st.integers(0, 10**9), empty=st.integers(9, 10), squares=st.booleans())
+def test_fast_kernel_equals_the_python_search(seed, empty, squares):
+    board, hand = position(seed, empty, squares)
+    fast = solve(board, hand, squares=squares, kernel="fast")
+    slow = solve(board, hand, squares=squares, kernel="python")
+    assert fast.value == slow.value, (board, hand, squares)
+    check_pv(board, hand, squares, fast)
+
+
+def test_fast_kernel_on_the_deep_positions():
+    """Positions where a wrong bound in the table changes the answer (found for the Python solver)."""
+    for board, hand, squares in DEEP_POSITIONS:
+        for options in (None, {"table_min_empty": 4}):
+            fast = solve(board, hand, squares=squares, kernel="fast", _options=options)
+            assert fast.value == solve(board, hand, squares=squares, kernel="python").value
+            check_pv(board, hand, squares, fast)
+
+
+@pytest.mark.slow
+@SLOW
+@given(seed=st.integers(0, 10**9), empty=st.integers(11, 12), squares=st.booleans())
+def test_fast_kernel_equals_the_python_search_many(seed, empty, squares):
+    board, hand = position(seed, empty, squares)
+    fast = solve(board, hand, squares=squares, kernel="fast")
+    slow = solve(board, hand, squares=squares, kernel="python")
+    assert fast.value == slow.value, (board, hand, squares)
+
+
+def test_a_shared_table_gives_the_same_values():
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.quarto.fast import FastSearch, Table
+    from quaternity_cp.quarto.solver import search_root
+
+    table = Table(12)  # small: many entries overwritten
+    rng = random.Random(7)
+    for _ in range(6):
+        board, hand = random_position(rng, 10)
+        value, _ = search_root(FastSearch(False, Limits().start(), table=table), board, hand)
+        assert value == VALUE[solve(board, hand, kernel="python").value]
+    assert table.used() > 0
+
+
+# -- budgets ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("squares", [False, True])
+def test_node_limit_is_exact(squares):
+    board, hand = random_position(random.Random(4), 13, squares)
+    for limit in (1, 7, 3000, 100_000):
+        result = solve(board, hand, squares=squares, kernel="fast", max_nodes=limit)
+        assert (result.status, result.value, result.nodes, result.kernel) == ("limit", None, limit, "fast")
+
+
+def test_time_limit_stops_the_kernel():
+    result = solve([None] * 16, 0, kernel="fast", max_seconds=0.2)
+    assert (result.status, result.value, result.best) == ("time", None, None)
+    assert result.nodes > 0
+
+
+def test_unknown_kernel_is_refused():
+    with pytest.raises(SolverError, match="no kernel 'gpu'"):
+        solve([None] * 16, 0, kernel="gpu")
+
+
+INTERRUPT = """
+import signal, sys
+from quaternity_cp.quarto.solver import solve
+solve([None] * 15 + [0], 1, kernel="fast", max_nodes=1)   # compiled or loaded before the timer starts
+def stop(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGALRM, stop)
+signal.setitimer(signal.ITIMER_REAL, 0.5)
+result = solve([None] * 16, 0, kernel="fast")              # the empty board: far longer than 0.5 s
+print(result.status, result.kernel, result.nodes > 0)
+"""
+
+
+def test_ctrl_c_stops_the_kernel():
+    out = subprocess.run([sys.executable, "-c", INTERRUPT], cwd=ROOT, capture_output=True, text=True,
+                         timeout=600)  # a safety net only: it stops about 0.5 s after the kernel starts
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["interrupted", "fast", "True"]
+
+
+# -- start-up: numba only where Quarto is solved -------------------------------------------------
+
+def _loaded(code: str) -> set:
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules)))\n"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("code", [
+    "import quaternity_cli.main",
+    "import quaternity_cp.quarto.agents, quaternity_cp.quarto.web, quaternity_cp.quarto.solver",
+    "from click.testing import CliRunner\nfrom quaternity_cli.main import main\n"
+    "r = CliRunner().invoke(main, ['quarto', 'check', 'examples/quarto/position.json'])\nassert r.exit_code == 0",
+])
+def test_numba_is_not_imported_without_a_quarto_solve(code):
+    assert "numba" not in {m.split(".")[0] for m in _loaded(code)}
+
+
+def test_a_quarto_solve_uses_the_fast_kernel():
+    code = ("from quaternity_cp.quarto.solver import solve\n"
+            "assert solve([None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None], 6).kernel == 'fast'")
+    assert "numba" in _loaded(code)
+
+
+# -- proofs from work units (quaternity_cp/quarto/proof.py) -----------------------------------------
+
+def check_best(board, hand, squares, value, best):
+    """The move ``best`` reaches ``value`` (the Python search judges the position after it)."""
+    from test_quarto_solver import ref_wins_at
+
+    cell, gift = best
+    after = list(board)
+    after[cell] = hand
+    if ref_wins_at(after, cell, squares):
+        achieved = "win"
+    elif gift is None:
+        achieved = "draw"
+    else:
+        achieved = {"win": "loss", "loss": "win", "draw": "draw"}[solve(after, gift, squares=squares,
+                                                                          kernel="python").value]
+    assert achieved == value, (board, hand, best)
+
+
+@QUICK
+@given(seed=st.integers(0, 10**9), empty=st.integers(5, 10), split=st.integers(1, 3), squares=st.booleans())
+def test_a_proof_from_work_units_gives_the_solvers_value(seed, empty, split, squares):
+    from quaternity_cp.quarto.proof import prove
+
+    board, hand = position(seed, empty, squares)
+    expected = solve(board, hand, squares=squares, kernel="python").value
+    proof = prove(board, hand, squares=squares, split=split, workers=0, table_bits=14)
+    assert (proof.value, proof.status) == (expected, "solved")
+    check_best(board, hand, squares, proof.value, proof.best)
+
+
+def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):
+    from quaternity_cp.quarto.proof import ProofError, prove
+
+    board, hand = random_position(random.Random(12), 10)
+    path = str(tmp_path / "proof.json")
+    whole = prove(board, hand, split=3, workers=0)
+    assert whole.units > 6
+
+    def stop_after_three(answered, asked):
+        if asked == 3:
+            raise KeyboardInterrupt
+
+    stopped = prove(board, hand, split=3, workers=0, checkpoint=path, progress=stop_after_three)
+    assert (stopped.status, stopped.asked, stopped.units) == ("interrupted", 3, 3)
+    assert len(json.load(open(path))["units"]) == 3
+    resumed = prove(board, hand, split=3, workers=0, checkpoint=path)
+    assert (resumed.value, resumed.best, resumed.status) == (whole.value, whole.best, "solved")
+    assert (resumed.units, resumed.asked, resumed.nodes) == (whole.units, whole.units - 3, whole.nodes) or \
+        resumed.units == resumed.asked + 3  # the same units: none asked twice
+    assert len(json.load(open(path))["units"]) == resumed.units
+    # a checkpoint of another position is refused, not mixed in
+    other, other_hand = random_position(random.Random(13), 10)
+    with pytest.raises(ProofError, match="not a proof of this position"):
+        prove(other, other_hand, split=3, workers=0, checkpoint=path)
+
+
+def test_a_proof_stops_at_its_limits():
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.quarto.proof import prove
+
+    result = prove([None] * 16, 0, split=3, workers=0, limits=Limits(max_positions=1))
+    assert result.status == "limit" and result.value is None and result.asked >= 1
+
+
+def test_a_proof_on_local_dask_workers():
+    from quaternity_cp.quarto.proof import prove
+
+    board, hand = random_position(random.Random(14), 9, True)
+    proof = prove(board, hand, squares=True, split=2, workers=2, table_bits=16)
+    assert proof.value == solve(board, hand, squares=True, kernel="python").value
+    assert proof.workers == "2 local workers"
+
+
+def run_quarto(*args, input=None):
+    from click.testing import CliRunner
+
+    from quaternity_cli.main import main
+
+    return CliRunner().invoke(main, ["quarto", *args], input=input)
+
+
+DRAWN = {"game": "quarto", "to_move": 1, "piece": "LSSS", "board": [
+    [None, "DRSS", "LSTH", None], [None, "LRSH", "LRTH", "DRTS"],
+    [None, None, "DSSS", "DRSH"], ["LSSH", "DSTS", "LRTS", None]]}
+
+
+def test_cli_solve_split(tmp_path):
+    checkpoint = str(tmp_path / "proof.json")
+    result = run_quarto("solve", "-", "--split", "2", "--workers", "0", "--json", "--checkpoint", checkpoint,
+                        input=json.dumps(DRAWN))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["value"], data["best"], data["status"], data["pv"]) == ("draw", "D4 DSTH", "solved", ["D4 DSTH"])
+    shape = data["proof"]
+    assert shape["split"] == 2 and shape["top_nodes"][0] == 1 and shape["units"] == shape["units_this_run"] > 0
+    again = json.loads(run_quarto("solve", "-", "--split", "2", "--workers", "0", "--json", "--checkpoint", checkpoint,
+                                  input=json.dumps(DRAWN)).output)
+    assert again["value"] == "draw" and again["proof"]["units_this_run"] == 0 and again["nodes"] == data["nodes"]
+    bad = run_quarto("solve", "-", "--workers", "2", input=json.dumps(DRAWN))
+    assert bad.exit_code == 2 and "go with --split" in bad.output
+
+
+# -- the opening table --------------------------------------------------------------------------------
+
+def small_table(monkeypatch):
+    """A table proven here for a position with 9 empty cells, as the package's table."""
+    from quaternity_cp.quarto import openings
+    from quaternity_cp.quarto.proof import prove
+
+    board, hand = random_position(random.Random(21), 9)
+    proof = prove(board, hand, split=2, workers=0, complete=True, table_bits=16)
+    data = openings.table_json(proof, False)
+    entries = {int(k, 16): openings.Entry(ge0, le0, None if c is None else int(c, 16))
+               for k, ge0, le0, c in data["entries"]}
+    monkeypatch.setattr(openings, "shipped", lambda: entries)
+    return board, hand, proof, entries
+
+
+def test_every_entry_of_a_complete_table_is_its_positions_value(monkeypatch):
+    from quaternity_cp.quarto import openings
+
+    board, hand, proof, entries = small_table(monkeypatch)
+    assert openings.lookup(board, hand).value == proof.value
+    checked = 0
+    for key, entry in entries.items():
+        image, image_hand = openings.position_of(key)
+        expected = solve(image, image_hand, kernel="python").value
+        if entry.value is not None:
+            assert entry.value == expected, key
+            checked += 1
+        else:
+            assert (entry.ge0 is None or entry.ge0 == (expected != "loss")) and \
+                   (entry.le0 is None or entry.le0 == (expected != "win"))
+        found = openings.book_move(image, image_hand)
+        if found is not None and entry.value is not None:
+            check_best(image, image_hand, False, entry.value, found[0])
+    assert checked > 10
+
+
+def symmetry_key(board, hand):
+    from quaternity_cp.quarto import symmetry
+
+    return symmetry.canonical_key(board, hand)
+
+
+def as_position(board, hand):
+    """The library's Position of a solver position (through the position file format)."""
+    from quaternity_cp.quarto import Piece
+    from quaternity_cp.quarto.formats import check, parse
+
+    rows = [[None if p is None else Piece(p).name for p in board[r * 4:r * 4 + 4]] for r in range(4)]
+    placed = sum(p is not None for p in board)
+    text = json.dumps({"game": "quarto", "board": rows, "piece": Piece(hand).name, "to_move": (placed + 1) % 2})
+    result = check(parse(text))
+    assert result.valid, result.message
+    return result.position
+
+
+def test_the_solver_agent_and_the_web_verdict_answer_from_the_table(monkeypatch):
+    from quaternity_cp.quarto import web
+    from quaternity_cp.quarto.agents import SolverAgent
+
+    board, hand, proof, entries = small_table(monkeypatch)
+
+    def no_search(self, position):
+        raise AssertionError("the table has the move: no search")
+
+    monkeypatch.setattr(SolverAgent, "solve", no_search)
+    cell, gift = SolverAgent(random.Random(1)).complete_turn(as_position(board, hand))
+    check_best(board, hand, False, proof.value, (int(cell), int(gift)))
+    verdict = web._from_openings(board, hand, False, "you")
+    assert verdict["value"] == proof.value and "opening table" in verdict["text"]
+    assert verdict["best"] is not None
+
+
+SHIPPED_SAMPLE = 3
+
+
+def test_the_shipped_table_holds_proven_bounds():
+    """A sample of the package's entries, re-proven with the compiled search (the cheapest: the most pieces)."""
+    from quaternity_cp.quarto import openings
+    from quaternity_cp.quarto.proof import GE0, LE0, run_unit
+
+    entries = openings.shipped()
+    assert entries, "the package ships quaternity_cp/quarto/openings.json"
+    root = entries.get(symmetry_key([None] * 16, None))
+    assert root is not None and root.le0 in (True, None) and root.ge0 in (True, None)
+    sample = sorted(entries.items(), key=lambda item: -sum(p is not None for p in openings.position_of(item[0])[0]))
+    checked = 0
+    for key, entry in sample:
+        board, hand = openings.position_of(key)
+        if hand is None or entry.ge0 is None:
+            continue
+        answer, _, _ = run_unit(tuple(board), hand, False, GE0, 20)
+        assert answer == entry.ge0, key
+        checked += 1
+        if checked == SHIPPED_SAMPLE:
+            break
+    assert checked > 0
+    assert LE0 == "le0"
