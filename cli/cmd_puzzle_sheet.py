@@ -30,7 +30,7 @@ def sheet(folder: str, output: str, title: str, force: bool = False,
           max_seconds: float | None = SHEET_SECONDS) -> None:
     """Write a printable page of the puzzles in DIR: the puzzles first, the answers after them.
 
-    DIR holds puzzles as ``puzzle generate`` writes them: NAME.json (the game so
+    DIR holds puzzles as 'quaternity puzzle generate' writes them: NAME.json (the game so
     far) with NAME.answer.json (its answer); the bundled examples/puzzles work
     too. Each puzzle shows its moves in words, the grid of what everybody knows
     and its question; from a new page, each answer: the verdict, the first moves

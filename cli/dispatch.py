@@ -38,7 +38,8 @@ def hand_over(text: str, file: str) -> None:
     """Return at once when ``text`` (the file ``file``) is a record of the default game. Else run the
     record's game's own command named as the running one (``quaternity <game> <command>``) with the
     same arguments, and exit with its exit code; or refuse (InputError, exit 2), saying which of the
-    game's commands to use, when it has none of that name or does not take an option given."""
+    game's commands that read a file to use, when it has none of that name or does not take an option
+    given."""
     from quaternity_cp.games import DEFAULT_GAME, record_game
 
     game = record_game(text)
@@ -52,7 +53,9 @@ def hand_over(text: str, file: str) -> None:
     name = "<stdin>" if file == "-" else file
     kind = f"{name}: a {game.capitalize()} record"
     if own is None:
-        others = group.list_commands(ctx) if isinstance(group, click.Group) else []
+        others: list[str] = []
+        if isinstance(group, click.Group):
+            others = [other for other in group.list_commands(ctx) if reads_a_file(group.get_command(ctx, other))]
         instead = " or ".join(f"'quaternity {game} {other}'" for other in others)
         raise InputError(f"{kind}; 'quaternity {command}' reads {DEFAULT_GAME.capitalize()} records only"
                          + (f": use {instead}" if instead else ""))
@@ -65,4 +68,9 @@ def hand_over(text: str, file: str) -> None:
     sys.exit(EXIT_OK)  # the game's command exits itself; this is only a guard
 
 
-__all__ = ["load_record", "hand_over"]
+def reads_a_file(command: click.Command | None) -> bool:
+    """Whether ``command`` reads a record or position: it takes the argument FILE."""
+    return command is not None and any(isinstance(p, click.Argument) and p.name == "file" for p in command.params)
+
+
+__all__ = ["load_record", "hand_over", "reads_a_file"]

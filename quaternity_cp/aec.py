@@ -37,10 +37,13 @@ from .games import TERMINAL, derive_seed, load_all
 from .quartets.game import MAX_QUESTIONS
 
 
+RENDER_MODES = ("ansi",)
+
+
 class QuartetsEnv(AECEnv):
     """The AEC environment of a registered game (``game``, ``quartets`` by default) with its ``options``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "quaternity_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "quaternity_v0", "is_parallelizable": False}
 
     def __init__(self, game: str = "quartets", *, render_mode: str | None = None, max_moves: int = MAX_QUESTIONS,
                  **options: Any):
@@ -49,8 +52,8 @@ class QuartetsEnv(AECEnv):
         if spec is None:
             raise ValueError(f"unknown game {game!r} (known: {', '.join(sorted(load_all()))})")
         spec.check_options(options, bounds=False)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
         if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
             raise ValueError(f"max_moves must be a whole number >= 1, not {max_moves!r}")
         self.game_spec = spec
@@ -58,8 +61,9 @@ class QuartetsEnv(AECEnv):
         self.max_moves = max_moves
         self.render_mode = render_mode
         probe = spec.new_state(0, **options)  # the game checks its own options here
-        self.quarto = not hasattr(probe, "game")
-        self.codec: Any = QuartoCodec() if self.quarto else QuartetsCodec(probe.game, max_moves)
+        board = getattr(probe, "game", None)  # quartets: the setup; Quarto has none
+        self.quarto = board is None
+        self.codec: Any = QuartoCodec() if board is None else QuartetsCodec(board, max_moves)
         seats = probe.num_players
         self.possible_agents = [f"{spec.seat_label}_{p}" for p in range(seats)]
         self.agents = list(self.possible_agents)

@@ -252,12 +252,13 @@ class QuartoCodec:
 
     def move(self, action: int) -> Any:
         """The Move of an id (ValueError when it is none)."""
+        from .quarto.core import Cell, Piece
         from .quarto.position import Move
 
         cell, piece = divmod(action, 17)
         if not 0 <= action < self.num_actions or (cell == 0 and piece == 0):
             raise ValueError(f"no Quarto action {action}")
-        return Move(None if cell == 0 else cell - 1, None if piece == 0 else piece - 1)
+        return Move(None if cell == 0 else Cell(cell - 1), None if piece == 0 else Piece(piece - 1))
 
     def observation_ones(self, seat: int, position: Any) -> list[int]:
         out = [seat]

@@ -26,6 +26,7 @@ from .jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, InputRef
 from .position import Position, State
 from .rules import Rules
 
+GAME_NAME = "quartets"  # the name this game is registered under, and a record's optional "game" field
 RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves", "deal", "first", "tie_break"}
 POSITION_KEYS = {"hands", "turn", "scores", "claimed", "cards", "at_least", "at_most", "question"}
 
@@ -232,7 +233,11 @@ def parse_record(text: str, *, rules: "str | Rules | None" = None) -> Record:
 def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record:
     if not isinstance(data, Mapping):
         raise FormatError("expected a JSON object at the top level")
-    unknown = set(data) - RECORD_KEYS - POSITION_KEYS
+    if "game" in data and data["game"] != GAME_NAME:  # a record may say which game it is: this one's
+        from .games import load_all
+
+        raise FormatError(f"field 'game': unknown game {data['game']!r} (known: {', '.join(sorted(load_all()))})")
+    unknown = set(data) - RECORD_KEYS - POSITION_KEYS - {"game"}
     if unknown:
         raise FormatError(f"unknown field {sorted(unknown)[0]!r}")
     game = _game(data)

@@ -287,7 +287,7 @@ class _Play:
         self.game = game
         self.dealt: list[int] = []  # classic: the seat of each card dealt so far, in card order
         self.first: int | None = None
-        self.inner: Any = None  # the project's state, once it exists
+        self._inner: Any = None  # the project's state, once it exists (made on first use: see inner)
         self.pending: tuple[Any, list[int], str, list[int]] | None = None  # (move, outcomes, kind, choices)
         self.decisions = 0
         self.legal: dict[int, Any] | None = None
@@ -296,10 +296,18 @@ class _Play:
         other = object.__new__(_Play)
         other.__dict__.update(self.__dict__)
         other.dealt = list(self.dealt)
-        other.inner = None if self.inner is None else self.inner.clone()
+        other._inner = None if self._inner is None else self._inner.clone()
         other.pending = None if self.pending is None else (self.pending[0], list(self.pending[1]),
                                                            self.pending[2], list(self.pending[3]))
         return other
+
+    @property
+    def inner(self) -> Any:
+        """The project's state: None during a classic deal and while the start waits for a chance outcome;
+        made on first use otherwise (OpenSpiel makes a fresh state for every copy it takes)."""
+        if self._inner is None and self.pending is None and not self.game.classic:
+            self.settle(None, [])
+        return self._inner
 
     def settle(self, move: Any, outcomes: list[int]) -> None:
         """Apply ``move`` (None: make the state) to the project's state, its chance events settled by
@@ -316,7 +324,7 @@ class _Play:
         if move is None:
             inner = self.game.start(draw, self.dealt, self.first)
         else:
-            inner = self.inner
+            inner = self._inner
             inner.draw = draw
             inner.apply_action(move)
         inner.draw = None
@@ -326,7 +334,7 @@ class _Play:
                 inner.undo()
             self.pending = (move, outcomes, need[0][0], need[0][1])
             return
-        self.inner = inner
+        self._inner = inner
         self.pending = None
 
     def over(self) -> bool:
@@ -340,8 +348,6 @@ class QuartetsState(pyspiel.State):
     def __init__(self, game: QuartetsGame):
         super().__init__(game)
         self._play = _Play(quartets_setup(game))
-        if not self._play.game.classic:
-            self._play.settle(None, [])
 
     # -- whose turn --------------------------------------------------------------------------
     def current_player(self) -> int:

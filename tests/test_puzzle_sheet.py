@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from browser import browser, open_page, screenshot  # noqa: F401 (fixtures)
 from quaternity_cli.cmd_puzzle_sheet import sheet
+from quaternity_cli.main import main
 from quaternity_cp.formats import parse_record, record_from_json
 from quaternity_cp.game import Declaration, Question
 from quaternity_cp.puzzles.answers import dumps
@@ -95,31 +96,27 @@ def blocks(html: str, kind: str) -> list[str]:
 def tree_paths(answer_html: str) -> list[list[tuple[list[str], str]]]:
     """Every strategy tree of an answer as its lines of play: per root-to-leaf line the moves (notation) and
     the leaf's text. Read as XML: the page writes its articles well-formed."""
-    out = []
-    for root in ET.fromstring(answer_html).findall("ol[@class='tree']"):
-        paths: list[tuple[list[str], str]] = []
+    return [lines(root, []) for root in ET.fromstring(answer_html).findall("ol[@class='tree']")]
 
-        def walk(ol, prefix: list[str]) -> None:
-            moves = list(prefix)
-            for li in ol:
-                cls = li.get("class", "").split()
-                node = li.find("div")
-                if "reached" in cls:
-                    paths.append((moves, "".join(node.itertext())))
-                    return
-                branches = li.find("ul")
-                if branches is None:  # one move, the line goes on
-                    moves.append(node.find("code").text)
-                    continue
-                for b in branches:
-                    code = b.find("div/code")
-                    walk(b.find("ol"), moves + ([code.text] if code is not None else []))
-                return
-            raise AssertionError(f"a line of play without an end: {moves}")
 
-        walk(root, [])
-        out.append(paths)
-    return out
+def lines(ol: ET.Element, prefix: list[str]) -> list[tuple[list[str], str]]:
+    """The lines of play of a list of the tree: its moves one after the other, then its end or its branches."""
+    moves = list(prefix)
+    for li in ol:
+        node = li.find("div")
+        if "reached" in li.get("class", "").split():
+            return [(moves, "".join(node.itertext()))]
+        branches = li.find("ul")
+        if branches is None:  # one move (or a note), the line goes on
+            code = node.find("code")
+            moves += [code.text] if code is not None else []
+            continue
+        out = []
+        for b in branches:
+            code = b.find("div/code")
+            out += lines(b.find("ol"), moves + ([code.text] if code is not None else []))
+        return out
+    raise AssertionError(f"a line of play without an end: {moves}")
 
 
 def check_lines(record, paths, goal: str, player: int, k: int | None) -> None:
@@ -317,6 +314,39 @@ def test_a_generated_answer_with_a_wrong_move_is_refused(tmp_path, generated):
             (case, res.output)
 
 
+def test_another_seats_moves_are_branches(tmp_path):
+    """A win: every move of the other seat is followed (here its one move, listed twice: two branches)."""
+    folder = tmp_path / "p"
+    folder.mkdir()
+    position = json.loads((PUZZLES / "10-coalition.json").read_text())
+    record = record_from_json(position)
+    answer = answer_json("coalition", solve_puzzle(record, "win", 0), title="Against both")
+    node = answer["strategy"]
+    while "options" not in node:
+        node = next(iter(node["answers"].values()))
+    assert len(node["options"]) == 1 and node["to_move"] == 2
+    (folder / "coalition.json").write_text(dumps(position))
+    (folder / "coalition.answer.json").write_text(dumps(answer))
+    res = run(folder, "-o", tmp_path / "one.html")
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "one.html").read_text()
+    assert "Seat 2 has one move here (up to interchangeable ones):" in html
+    node["options"] *= 2
+    (folder / "coalition.answer.json").write_text(dumps(answer))
+    res = run(folder, "-o", tmp_path / "two.html")
+    assert res.exit_code == 0, res.output
+    (block,) = blocks((tmp_path / "two.html").read_text(), "answer")
+    assert "Seat 2 moves; whatever it does:" in block and block.count('<li class="branch option">') == 2
+    (paths,) = tree_paths(block)
+    assert len(paths) == 2 and paths[0] == paths[1]
+    check_lines(record, paths, "win", 0, answer["questions"])
+    node["to_move"] = 1
+    (folder / "coalition.answer.json").write_text(dumps(answer))
+    res = run(folder, "-o", tmp_path / "three.html")
+    assert res.exit_code == 2 and "coalition.answer.json: strategy" in res.output
+    assert "to_move: 1 is not the seat on turn" in res.output
+
+
 def _leaf(node: dict) -> dict:
     while "reached" not in node:
         node = next(iter(node["answers"].values()))
@@ -338,8 +368,8 @@ def test_the_output_is_checked_first_and_never_replaces_an_input(tmp_path):
     assert res.exit_code == 2 and "exists already; pass --force" in res.output and out.read_text() == "mine"
     res = run(tmp_path / "missing", "-o", out)  # the output is refused before the folder is read
     assert res.exit_code == 2 and "exists already" in res.output
-    res = run(folder, "-o", out, "--force")
-    assert res.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+    res = CliRunner().invoke(main, ["puzzle", "sheet", str(folder), "-o", str(out), "--force"])  # as installed
+    assert res.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>"), res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p", "sheet.html"]  # no temporary file left
     res = run(folder, "-o", tmp_path / "no-such-folder" / "x.html")
     assert res.exit_code == 2 and "does not exist" in res.output

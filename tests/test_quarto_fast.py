@@ -202,27 +202,26 @@ def test_a_proof_from_work_units_gives_the_solvers_value(seed, empty, split, squ
 def test_a_stopped_proof_resumes_from_its_checkpoint(tmp_path):
     from quaternity_cp.quarto.proof import ProofError, prove
 
-    board, hand = random_position(random.Random(12), 10)
+    board, hand = random_position(random.Random(12), 9)
     path = str(tmp_path / "proof.json")
-    whole = prove(board, hand, split=3, workers=0)
+    whole = prove(board, hand, split=2, workers=0, table_bits=14)
     assert whole.units > 6
 
     def stop_after_three(answered, asked):
         if asked == 3:
             raise KeyboardInterrupt
 
-    stopped = prove(board, hand, split=3, workers=0, checkpoint=path, progress=stop_after_three)
+    stopped = prove(board, hand, split=2, workers=0, checkpoint=path, progress=stop_after_three, table_bits=14)
     assert (stopped.status, stopped.asked, stopped.units) == ("interrupted", 3, 3)
     assert len(json.load(open(path))["units"]) == 3
-    resumed = prove(board, hand, split=3, workers=0, checkpoint=path)
+    resumed = prove(board, hand, split=2, workers=0, checkpoint=path, table_bits=14)
     assert (resumed.value, resumed.best, resumed.status) == (whole.value, whole.best, "solved")
-    assert (resumed.units, resumed.asked, resumed.nodes) == (whole.units, whole.units - 3, whole.nodes) or \
-        resumed.units == resumed.asked + 3  # the same units: none asked twice
+    assert (resumed.units, resumed.asked) == (whole.units, whole.units - 3)  # none asked twice
     assert len(json.load(open(path))["units"]) == resumed.units
     # a checkpoint of another position is refused, not mixed in
-    other, other_hand = random_position(random.Random(13), 10)
+    other, other_hand = random_position(random.Random(13), 9)
     with pytest.raises(ProofError, match="not a proof of this position"):
-        prove(other, other_hand, split=3, workers=0, checkpoint=path)
+        prove(other, other_hand, split=2, workers=0, checkpoint=path)
 
 
 def test_a_proof_stops_at_its_limits():
@@ -278,8 +277,8 @@ def small_table(monkeypatch):
     from quaternity_cp.quarto import openings
     from quaternity_cp.quarto.proof import prove
 
-    board, hand = random_position(random.Random(21), 9)
-    proof = prove(board, hand, split=2, workers=0, complete=True, table_bits=16)
+    board, hand = random_position(random.Random(21), 7)
+    proof = prove(board, hand, split=2, workers=0, complete=True, table_bits=14)
     data = openings.table_json(proof, False)
     entries = {int(k, 16): openings.Entry(ge0, le0, None if c is None else int(c, 16))
                for k, ge0, le0, c in data["entries"]}
@@ -305,7 +304,7 @@ def test_every_entry_of_a_complete_table_is_its_positions_value(monkeypatch):
         found = openings.book_move(image, image_hand)
         if found is not None and entry.value is not None:
             check_best(image, image_hand, False, entry.value, found[0])
-    assert checked > 10
+    assert checked > 5
 
 
 def symmetry_key(board, hand):

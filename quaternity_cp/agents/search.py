@@ -145,7 +145,8 @@ class ISMCTSAgent(SearchAgent):
             legal = state.legal_actions()
             for a in legal:
                 node.avail[a] = node.avail.get(a, 0) + 1
-            untried = [a for a in legal if a not in node.visits]
+            untried: list[Hashable] = [a for a in legal if a not in node.visits]
+            action: Hashable
             if untried:
                 action = untried[rng.randrange(len(untried))]
             else:
@@ -164,9 +165,9 @@ class ISMCTSAgent(SearchAgent):
             if untried:
                 break
         returns = playout(state, rng)
-        for node, action, player in path:
-            node.visits[action] = node.visits.get(action, 0) + 1
-            node.value[action] = node.value.get(action, 0.0) + returns[player]
+        for seen, taken, player in path:
+            seen.visits[taken] = seen.visits.get(taken, 0) + 1
+            seen.value[taken] = seen.value.get(taken, 0.0) + returns[player]
 
 
 class DeterminizedAgent(SearchAgent):

@@ -37,7 +37,7 @@ page, and the pictures scale to the page's width and height.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html import escape
 from typing import Any, Iterable
 
@@ -55,9 +55,10 @@ from ..solver import SolveResult, solve
 from .answers import ANSWER_SUFFIX, Stated, read_answer
 from .grade import DIFFICULTIES, Explanations
 from .puzzle import Puzzle, PuzzleStopped, answer_json, describe, solve_puzzle
-from .search import QUARTET, PuzzleAnswer, PuzzleError, parse_first_move
+from .search import QUARTET, PuzzleAnswer, PuzzleError, move_text, parse_first_move
 
 PUZZLE_SUFFIX = ".json"
+NOBODY = -1  # the narration's viewer: the sheet tells every move from no seat's side
 MAX_TREE_MOVES = 400  # moves of one strategy tree shown on the sheet; a larger tree ends in "..."
 SOLVE_POSITIONS = 500_000  # a hand-made puzzle is solved storing at most this many positions
 
@@ -252,7 +253,7 @@ class Line:
     def words(self, first: int = 0) -> list[dict[str, Any]]:
         """The moves from index ``first`` on, each told in words (:func:`~quaternity_cp.quartets.web.narration`:
         ``move``, ``text``)."""
-        return narration(self.table, None, self._record(), Replay(self.position, self.reports))[first:]
+        return narration(self.table, NOBODY, self._record(), Replay(self.position, self.reports))[first:]
 
     def asking(self, move: Move) -> str:
         """A next move in words: a question as asked ("Seat 0 asks seat 1 for A2."), a declaration as made."""
@@ -260,7 +261,7 @@ class Line:
             move = move.unanswered()
         table = _Table(self.game)
         table.log = self.table.log + self._decisions(move, self.game.move_str(move), False)
-        return narration(table, None, self._record(move), Replay(self.position, self.reports))[-1]["text"]
+        return narration(table, NOBODY, self._record(move), Replay(self.position, self.reports))[-1]["text"]
 
     def push(self, move: Move, where: str) -> None:
         """Play ``move``; :class:`SheetError` (``where``) when it is illegal here."""
@@ -289,7 +290,7 @@ class Line:
 
 def position_words(record: Record) -> list[str]:
     """What a puzzle given as a position states, in sentences: the hands, scores and claims, where cards are
-    known to be, the bounds per set, whose turn it is and an open question."""
+    known to be, the bounds per set and whose turn it is."""
     if record.start is None:
         return []
     g = record.game
@@ -350,7 +351,6 @@ class _Tree:
 
     def __init__(self, line: Line, player: int, where: str, explain: Explanations):
         self.line, self.player, self.where, self.explain = line, player, where, explain
-        self.start = len(line.moves)
         self.shown = 0
 
     def html(self, node: Any) -> str:
@@ -385,36 +385,37 @@ class _Tree:
                 raise SheetError(f"{self.where}: {at}.answers.{key}: {g.move_str(q.answered(key == 'yes'))} is "
                                  f"illegal here: {err}")
             if key not in answers and legal[key] and q.target != self.player:
-                raise SheetError(f"{self.where}: {at}.answers: the answer {key} to {g.move_str(q)} can be given "
+                raise SheetError(f"{self.where}: {at}.answers: the answer {key} to {move_text(g, q)} can be given "
                                  "but is not in the tree")
         number = self._number()
         if len(answers) == 1:  # one answer to follow (forced, or the goal player's choice): no branch
             key = next(iter(answers))
-            head, rest = self._answer(q, key, node, f"{at}.answers.{key}", whole=True)
-            return [f'<li class="step">{number.join(head.split("<!--n-->", 1))}</li>'] + rest
+            head, rest = self._answer(q, key, node, f"{at}.answers.{key}", number)
+            return [f'<li class="step">{head}</li>'] + rest
         branches = []
         for key in ("yes", "no"):
-            head, rest = self._answer(q, key, node, f"{at}.answers.{key}", whole=False)
-            branches.append(f'<li class="branch {key}">{head.replace("<!--n-->", "")}'
-                            f'<ol class="tree">{"".join(rest)}</ol></li>')
+            head, rest = self._answer(q, key, node, f"{at}.answers.{key}")
+            branches.append(f'<li class="branch {key}">{head}<ol class="tree">{"".join(rest)}</ol></li>')
         return [f'<li class="step"><div class="node">{number}<span class="words">{escape(line.asking(q))}</span> '
-                f'<code>{escape(g.move_str(q))}</code></div><ul class="branches">{"".join(branches)}</ul></li>']
+                f'<code>{escape(move_text(g, q))}</code></div><ul class="branches">{"".join(branches)}</ul></li>']
 
-    def _answer(self, q: Question, key: str, node: dict[str, Any], at: str, *, whole: bool) -> tuple[str, list[str]]:
-        """The answer ``key`` to ``q``: its line (the whole move in words, or only the answer) and what follows."""
+    def _answer(self, q: Question, key: str, node: dict[str, Any], at: str, number: str | None = None
+                ) -> tuple[str, list[str]]:
+        """The answer ``key`` to ``q``: its line and what follows. With the move's ``number``, the line is the
+        whole move in words; without, only the answer (a branch under its question)."""
         line, g = self.line, self.line.game
         move = q.answered(key == "yes")
         line.push(move, f"{self.where}: {at}")
         self.shown += 1
         try:
             said = line.words(len(line.moves) - 1)[0]["text"]
-            if not whole:
+            if number is None:
                 said = _cap(said.partition(": ")[2])  # the question is told on its own line
             why = ""
             if line.reports[-1].forced:
                 text = node.get("why") if isinstance(node.get("why"), str) else None
                 why = f'<div class="why"><b>Why:</b> {escape(text or self._why(move))}</div>'
-            head = (f'<div class="node"><!--n--><span class="words">{escape(said)}</span> '
+            head = (f'<div class="node">{number or ""}<span class="words">{escape(said)}</span> '
                     f'<code>{escape(g.move_str(move))}</code>{why}</div>')
             return head, self.items(node["answers"][key], at)
         finally:
@@ -447,18 +448,21 @@ class _Tree:
             line.pop()
 
     def options(self, node: dict[str, Any], at: str) -> list[str]:
-        g = self.line.game
+        g, turn = self.line.game, self.line.position.turn
         options = node["options"]
         if not isinstance(options, list) or not options:
             raise SheetError(f"{self.where}: {at}.options: expected a list of nodes")
-        if len(options) == 1:  # the seat has one move (up to interchangeable ones): no branch
-            return self.items(options[0], f"{at}.options[0]")
-        seat = node.get("to_move")
-        name = _cap(who(g, seat)) if isinstance(seat, int) and 0 <= seat < g.players else "The seat on turn"
+        if node.get("to_move") not in turn or len(turn) != 1:
+            raise SheetError(f"{self.where}: {at}.to_move: {node.get('to_move')!r} is not the seat on turn")
+        seat = _cap(who(g, turn[0]))
+        if len(options) == 1:  # no branch: the line goes on
+            note = f"{seat} has one move here (up to interchangeable ones):"
+            return [f'<li class="step"><div class="node"><span class="words seat">{escape(note)}</span></div></li>'
+                    ] + self.items(options[0], f"{at}.options[0]")
         branches = "".join(f'<li class="branch option"><ol class="tree">{"".join(self.items(o, f"{at}.options[{i}]"))}'
                            f"</ol></li>" for i, o in enumerate(options))
-        return [f'<li class="step"><div class="node"><span class="words">{escape(name)} moves; '
-                f'whatever it does:</span></div><ul class="branches">{branches}</ul></li>']
+        return [f'<li class="step"><div class="node"><span class="words seat">{escape(seat)} moves; whatever it '
+                f'does:</span></div><ul class="branches">{branches}</ul></li>']
 
     def choose(self, node: dict[str, Any], at: str) -> list[str]:
         g, turn = self.line.game, self.line.position.turn
@@ -597,10 +601,11 @@ def _puzzle_block(n: int, p: SheetPuzzle, result: Replay) -> str:
     else:
         asked = ('<div class="question"><b>Questions.</b><ol type="a">'
                  + "".join(f"<li>{escape(q)}</li>" for q in questions) + "</ol></div>")
-    rules = rules_words(record.rules)
+    setup = (f"{g.players} players, {g.sets} sets of {g.set_size} cards (hands of {g.hand_size} at the deal), "
+             f"{rules_words(record.rules)}")
     return f"""<article class="puzzle" id="puzzle-{n}" data-name="{escape(p.name)}">
 <h2><span class="number">{n}.</span> {escape(p.title)}</h2>
-<p class="setup">{g.players} players, {g.sets} sets of {g.set_size} cards (hands of {g.hand_size} at the deal), {escape(rules)}</p>
+<p class="setup">{escape(setup)}</p>
 <div class="body">
 <div class="story">{"".join(story)}</div>
 <figure class="grid">{grid_svg(result.position)}</figure>
@@ -663,10 +668,10 @@ def _generated(p: SheetPuzzle, a: dict[str, Any], budget: Budget, label: str = "
                    f'{"s" if one else ""}:</b><ul>{"".join(items)}</ul></div>')
     traps = a.get("traps", [])
     if traps:
-        items = "".join(f'<li>{escape(line.asking(_first_move(g, t, p.answer_path)))} <code>{escape(t)}</code></li>'
-                        for t in traps)
+        listed = "".join(f'<li>{escape(line.asking(_first_move(g, t, p.answer_path)))} <code>{escape(t)}</code></li>'
+                         for t in traps)
         out.append(f'<div class="traps"><b>Traps</b> (they look as if they might, but do not force it within '
-                   f'{k}):<ul>{items}</ul></div>')
+                   f'{k}):<ul>{listed}</ul></div>')
     grade = a.get("grade", {})
     if a.get("difficulty") or grade:
         numbers = ", ".join(f"{str(key).replace('_', ' ')} {v:g}" for key, v in grade.items())
@@ -777,7 +782,7 @@ li.branch.no { border-left-color: #e57373; }
 .node .n { display: inline-block; min-width: 1.8em; color: var(--muted); font-variant-numeric: tabular-nums; }
 li.branch.yes > .node > .words::before { content: "yes: "; color: #2e7d32; font-weight: 700; }
 li.branch.no > .node > .words::before { content: "no: "; color: #b71c1c; font-weight: 700; }
-li.branch.option > .node { font-style: italic; }
+li.branch.option > .node, .words.seat { font-style: italic; }
 li.reached .words { color: #2e7d32; font-weight: 700; }
 .why { margin: .1em 0 .15em 1.8em; padding: .1em .5em; font-size: .88em; color: #37474f; background: #f6f7f8;
        border-left: 2px solid #c5c9cc; }

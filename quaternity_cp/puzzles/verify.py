@@ -143,7 +143,7 @@ def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds
     first_positions = None
     for s in stated:
         try:
-            r = solve(pos, s.goal, s.player, max_questions=s.max_questions, limits=limits)
+            r = solve(pos, s.goal, s.player, max_questions=s.max_questions, depth=0, limits=limits)
         except SolveError as err:
             raise PuzzleError(str(err)) from None
         if not r.proven:
