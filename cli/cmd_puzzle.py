@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -36,7 +36,7 @@ DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.puzzles.gra
 class PuzzleGroup(click.Group):
     """The group, with ``sheet`` imported from its own module when it is first used."""
 
-    LAZY = {"sheet": "quaternity_cli.cmd_puzzle_sheet:sheet"}
+    LAZY: ClassVar[dict[str, str]] = {"sheet": "quaternity_cli.cmd_puzzle_sheet:sheet"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
@@ -128,7 +128,11 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     for (--max-games or --max-seconds reached; those made stay written).
     """
     from quaternity_cp.puzzles.answers import dumps
-    from quaternity_cp.puzzles.generate import GenerateOptions, GenerateStopped, puzzle_names
+    from quaternity_cp.puzzles.generate import (
+        GenerateOptions,
+        GenerateStopped,
+        puzzle_names,
+    )
     from quaternity_cp.puzzles.generate import generate as run
 
     names = tuple(a.strip() for a in agents.split(","))
@@ -220,4 +224,4 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
 
 
-__all__ = ["puzzle", "generate", "verify"]
+__all__ = ["generate", "puzzle", "verify"]

@@ -323,7 +323,9 @@ def openings(out, plies, squares, max_seconds, workers, cluster, checkpoint, for
     result, interrupted = _run_proof([None] * 16, None, squares, max_seconds, plies, workers, cluster, checkpoint,
                                      complete=True)
     data = table_json(result, squares)
-    write_text(out, json.dumps(data, indent=0) + "\n")
+    entries = data.pop("entries")
+    head = json.dumps(data)[:-1]
+    write_text(out, head + ', "entries": [\n' + ",\n".join(json.dumps(e) for e in entries) + "\n]}\n")
     known = sum(1 for e in data["entries"] if e[1] is not None and e[2] is not None)
     click.echo(f"{out}: {len(data['entries'])} positions ({known} with both bounds); the empty board: "
                f"{result.value or 'unproven'}; {result.nodes:,} nodes; {result.status}")

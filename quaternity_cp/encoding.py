@@ -181,9 +181,10 @@ class QuartetsCodec:
             may_hold=[mask if card in in_play else 0 for card, mask in enumerate(view.domains)],
             last=obs.moves[-1] if obs.moves else None)
 
-    def view_text(self, obs: Any, turn: int | None = None) -> str:
-        """The observation of a :class:`~quaternity_cp.quartets.game.QuartetsObservation` as one line."""
-        return self.observation_text(obs.seat, hand=obs.hand, hands=obs.hands, claimed=obs.claimed,
+    def view_text(self, obs: Any, turn: int | None = None, private: bool = True) -> str:
+        """The observation of a :class:`~quaternity_cp.quartets.game.QuartetsObservation` as one line
+        (``private``: with the seat's hand)."""
+        return self.observation_text(obs.seat, hand=obs.hand if private else None, hands=obs.hands, claimed=obs.claimed,
                                      turn=obs.turn if turn is None else turn,
                                      last=obs.moves[-1] if obs.moves else None)
 
@@ -214,7 +215,7 @@ class QuartetsCodec:
 
     def info_text(self, seat: int, *, dealt: Iterable[int] | None = None, dealing: int | None = None,
                   first: int | None = None, turn: int = -1, tie_break: int | None = None,
-                  moves: Sequence[Move] = (), pending: str | None = None) -> str:
+                  moves: Sequence[Move] = ()) -> str:
         """The information state as one line: everything the seat has seen, in order."""
         parts = [f"seat {seat}"]
         if dealt is not None:
@@ -224,8 +225,6 @@ class QuartetsCodec:
         if first is not None:
             parts.append(f"first {first}")
         parts.append(f"moves {self.moves_text(moves)}")
-        if pending is not None:
-            parts.append(f"then {pending}")
         if tie_break is not None:
             parts.append(f"tie-break {tie_break}")
         parts.append(f"turn {turn}" if turn >= 0 else "turn -")

@@ -155,47 +155,37 @@ def sample_deal(view: Constraints, rng: random.Random) -> dict[int, int]:
     return _counter(view).sample(1, rng)[0]
 
 
-def _observer_pieces(perfect: Pieces, current: Pieces, iig_obs_type: Any, private: tuple[str, ...]) -> tuple[Pieces, bool]:
-    """The pieces an observation type asks for, and whether it has perfect recall."""
-    kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-    if not kind.public_info or kind.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-        raise ValueError("observations are offered with public information and the seat's own (or no) private one")
-    pieces = perfect if kind.perfect_recall else current
-    if kind.private_info == pyspiel.PrivateInfoType.NONE:
-        pieces = [p for p in pieces if p[0] not in private]
-    return pieces, bool(kind.perfect_recall)
-
-
 class _Observer:
     """OpenSpiel's observer interface (``tensor``, ``dict``, ``set_from``, ``string_from``) over a state's
-    ``_ones`` and ``_text``."""
+    ``ones`` and ``text``: the information state (perfect recall) or the observation, with the seat's own
+    private information or none (``private``: the pieces that hold it)."""
 
-    def __init__(self, pieces: Pieces, perfect_recall: bool, params: Any):
+    def __init__(self, perfect: Pieces, current: Pieces, private: tuple[str, ...], iig_obs_type: Any, params: Any):
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
-        self.perfect_recall = perfect_recall
-        self.names = {name for name, _ in pieces}
-        self.tensor = np.zeros(size(pieces), np.float32)
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if not kind.public_info or kind.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("observations are offered with public information and the seat's own (or no) private one")
+        self.perfect_recall = bool(kind.perfect_recall)
+        self.private = kind.private_info != pyspiel.PrivateInfoType.NONE
+        full = perfect if self.perfect_recall else current
+        kept = [p for p in full if self.private or p[0] not in private]
+        self.tensor = np.zeros(size(kept), np.float32)
         self.dict = {}
-        self._at = offsets(pieces)
-        for name, shape in pieces:
+        at, full_at = offsets(kept), offsets(full)
+        self._index = np.full(size(full), -1, np.int64)  # a position of the full tensor -> of this one
+        for name, shape in kept:
             n = size([(name, shape)])
-            self.dict[name] = self.tensor[self._at[name]:self._at[name] + n].reshape(shape)
+            self.dict[name] = self.tensor[at[name]:at[name] + n].reshape(shape)
+            self._index[full_at[name]:full_at[name] + n] = np.arange(at[name], at[name] + n)
 
     def set_from(self, state: Any, player: int) -> None:
         self.tensor.fill(0)
-        full_pieces = state.pieces(self.perfect_recall)
-        full_at = offsets(full_pieces)
-        bounds = [(full_at[name], full_at[name] + size([(name, shape)]), name) for name, shape in full_pieces]
-        for i in state.ones(player, self.perfect_recall):
-            for low, high, name in bounds:
-                if low <= i < high:
-                    if name in self.names:
-                        self.tensor[self._at[name] + i - low] = 1
-                    break
+        index = self._index[state.ones(player, self.perfect_recall)]
+        self.tensor[index[index >= 0]] = 1
 
     def string_from(self, state: Any, player: int) -> str:
-        return str(state.text(player, self.perfect_recall))
+        return str(state.text(player, self.perfect_recall, self.private))
 
 
 # -- python_quartets -------------------------------------------------------------------------
@@ -275,9 +265,8 @@ class QuartetsGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         codec = quartets_setup(self).codec
-        pieces, perfect = _observer_pieces(codec.info_pieces, codec.observation_pieces, iig_obs_type,
-                                           ("hand", "dealt", "may_hold"))
-        return _Observer(pieces, perfect, params)
+        return _Observer(codec.info_pieces, codec.observation_pieces, ("hand", "dealt", "may_hold"), iig_obs_type,
+                         params)
 
 
 class _Play:
@@ -339,6 +328,19 @@ class _Play:
 
     def over(self) -> bool:
         return self.inner.is_terminal() or self.decisions >= self.game.max_moves
+
+    def public(self) -> Any:
+        """The project's state as the seats see it: while a move waits for a chance outcome, the move made
+        with any outcome (its answer and put-downs are public already; the outcome is not used)."""
+        if self.pending is None or self.pending[0] is None:
+            return self.inner
+        move, outcomes, _, _ = self.pending
+        served = iter(outcomes)
+        probe = self.inner.clone()
+        probe.draw = lambda kind, at, choices: next(served, choices[0])
+        probe.apply_action(move)
+        probe.draw = None
+        return probe
 
 
 class QuartetsState(pyspiel.State):
@@ -466,8 +468,9 @@ class QuartetsState(pyspiel.State):
         if play.inner is None:
             return {"dealt": mine, "dealing": len(play.dealt), "first": play.first, "moves": (), "hand": mine,
                     "turn": -1, "tie_break": None, "obs": None}
-        obs = play.inner.observation(player)
-        ties = [o.outcome for o in play.inner.chance if o.kind == "tie_break"]
+        seen = play.public()
+        obs = seen.observation(player)
+        ties = [o.outcome for o in seen.chance if o.kind == "tie_break"] if play.pending is None else []
         return {"dealt": mine if game.classic else None, "dealing": len(play.dealt),
                 "first": play.first, "moves": obs.moves, "hand": obs.hand, "obs": obs,
                 "turn": -1 if play.pending is not None or play.over() else obs.turn,
@@ -485,21 +488,19 @@ class QuartetsState(pyspiel.State):
             return codec.observation_ones(player, hand=seen["hand"])
         return codec.view_ones(obs, seen["turn"])
 
-    def text(self, player: int, perfect_recall: bool) -> str:
-        """The seat's information state (perfect recall) or observation as one line."""
+    def text(self, player: int, perfect_recall: bool, private: bool = True) -> str:
+        """The seat's information state (perfect recall) or observation as one line (``private``: with its cards)."""
         seen = self._seen(player)
         play = self._play
         codec = play.game.codec
         if perfect_recall:
-            pending = play.pending
-            waiting = None if pending is None or pending[0] is None else play.game.board.move_str(pending[0])
-            return codec.info_text(player, dealt=seen["dealt"], dealing=seen["dealing"] if play.game.classic else None,
-                                   first=seen["first"], turn=seen["turn"], tie_break=seen["tie_break"],
-                                   moves=seen["moves"], pending=waiting)
+            return codec.info_text(player, dealt=seen["dealt"] if private else None,
+                                   dealing=seen["dealing"] if play.game.classic else None, first=seen["first"],
+                                   turn=seen["turn"], tie_break=seen["tie_break"], moves=seen["moves"])
         obs = seen["obs"]
         if obs is None:
-            return codec.observation_text(player, hand=seen["hand"])
-        return codec.view_text(obs, seen["turn"])
+            return codec.observation_text(player, hand=seen["hand"] if private else None)
+        return codec.view_text(obs, seen["turn"], private)
 
     def project_state(self) -> Any:
         """A copy of the project's state (:class:`~quaternity_cp.games.GameState`), None during the deal."""
@@ -520,7 +521,7 @@ class QuartetsState(pyspiel.State):
             drawn = sample_deal(game.deal_view(play.dealt, player_id), rng)
             seats = [drawn[c] for c in range(len(play.dealt))]
         else:
-            obs = play.inner.observation(player_id)
+            obs = play.public().observation(player_id)
             deal = deal_before(game.board, obs.moves, sample_deal(obs.private_constraints(), rng))
             owner = {c: p for p, cards in deal.items() for c in cards}
             seats = [owner[c] for c in range(C)]
@@ -548,8 +549,7 @@ class QuartoGame(pyspiel.Game):
         return QuartoSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        pieces, perfect = _observer_pieces(QUARTO_CODEC.info_pieces, QUARTO_CODEC.observation_pieces, iig_obs_type, ())
-        return _Observer(pieces, perfect, params)
+        return _Observer(QUARTO_CODEC.info_pieces, QUARTO_CODEC.observation_pieces, (), iig_obs_type, params)
 
 
 #: Quarto's actions and tensors (one for every game: they do not depend on the option).
@@ -609,7 +609,7 @@ class QuartoSpielState(pyspiel.State):
         position = self._play.inner.position
         return codec.info_ones(player, position.moves) if perfect_recall else codec.observation_ones(player, position)
 
-    def text(self, player: int, perfect_recall: bool) -> str:
+    def text(self, player: int, perfect_recall: bool, private: bool = True) -> str:
         codec = QUARTO_CODEC
         position = self._play.inner.position
         return codec.info_text(player, position.moves) if perfect_recall else codec.observation_text(player, position)

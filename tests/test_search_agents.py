@@ -104,3 +104,19 @@ def test_the_agents_refuse_a_quaternity_observation():
     state = new_state(0, preset="quaternity", players=3, sets=3, set_size=3)
     with pytest.raises(ValueError, match="classic only"):
         ISMCTSAgent().step(state.observation(0), state.legal_actions(), random.Random(0))
+
+
+def test_the_registry_loads_no_research_framework():
+    """Every game and agent registered (the search agents included): no OpenSpiel, PettingZoo or numpy."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import json, sys\nfrom quaternity_cp.games import load_all\nload_all()\n"
+            "print(json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, check=True, timeout=300)
+    loaded = {m.split(".")[0] for m in json.loads(out.stdout.splitlines()[-1])}
+    assert not loaded & {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy"}
+    assert "quaternity_cp.agents.search" in json.loads(out.stdout.splitlines()[-1])

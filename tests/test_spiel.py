@@ -72,9 +72,10 @@ def test_hand_overs_and_tie_breaks_are_uniform_chance_nodes_over_the_tied_seats(
                 if kind in ("handover", "tie-break"):
                     seen[kind] += 1
                     assert len(outcomes) > 1 and all(p == pytest.approx(1 / len(outcomes)) for _, p in outcomes)
-                    player = next(p for p in range(4) if p != state.history()[-1] % 4)
-                    other = state.resample_from_infostate(player, rng)  # the move waiting for the draw replays
-                    assert other.is_chance_node() and other.chance_outcomes() == outcomes
+                    for player in range(4):  # the move waiting for the draw is replayed, its answer kept
+                        other = state.resample_from_infostate(player, rng)
+                        assert other.is_chance_node() and other.chance_outcomes() == outcomes
+                        assert other.information_state_string(player) == state.information_state_string(player)
                 state.apply_action(_chance(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -217,6 +218,7 @@ def test_observations_tensors_and_strings():
         perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
     public.set_from(state, 0)
     assert "hand" not in public.dict and "may_hold" not in public.dict
+    assert sum(public.tensor) > 0 and "; hand " not in public.string_from(state, 0)
     observation = state.observation_tensor(0)
     assert len(observation) == game.observation_tensor_size() and sum(observation) > 0
     assert state.observation_string(0).startswith("seat 0; hand ")

@@ -32,14 +32,14 @@ def dumps(data: Any) -> str:
 def answer_path(puzzle: str | os.PathLike) -> str:
     """The answer file beside the puzzle file ``NAME.json``: ``NAME.answer.json``."""
     path = os.fspath(puzzle)
-    base = path[:-5] if path.endswith(".json") else path
+    base = path.removesuffix(".json")
     return base + ANSWER_SUFFIX
 
 
 def puzzle_name(path: str | os.PathLike) -> str:
     """``NAME`` of ``DIR/NAME.json``."""
     base = os.path.basename(os.fspath(path))
-    return base[:-5] if base.endswith(".json") else base
+    return base.removesuffix(".json")
 
 
 @dataclass
@@ -91,20 +91,21 @@ def _stated(game: Game, item: Any, where: str, *, puzzle_format: bool) -> Stated
         diff = item.get("difficulty")
         if diff is not None and not isinstance(diff, str):
             raise PuzzleError(f"{where}: difficulty must be text")
-        return Stated(goal, player, result, k, None, moves, diff)
-    result = item.get("result")
+        return Stated(str(goal), player, result, k, None, moves, diff)
+    stated = item.get("result")
     allowed: tuple = ("win", "loss", "draw") if goal == "value" else (True, False)
-    if result not in allowed or (goal != "value" and not isinstance(result, bool)):
+    if stated not in allowed or (goal != "value" and not isinstance(stated, bool)):
         raise PuzzleError(f"{where}: result must be one of {', '.join(json.dumps(a) for a in allowed)}")
+    result = stated if isinstance(stated, bool) else str(stated)
     mq = item.get("max_questions")
     if mq is not None:
         if goal != "quartet":
             raise PuzzleError(f"{where}: max_questions only goes with the quartet goal")
         mq = _int(mq, f"{where}: max_questions")
-    k = item.get("questions" if goal == "quartet" else "plies")
-    if k is not None:
-        k = _int(k, f"{where}: {'questions' if goal == 'quartet' else 'plies'}")
-    return Stated(goal, player, result, k, mq, listed=True)
+    number = item.get("questions" if goal == "quartet" else "plies")
+    if number is not None:
+        number = _int(number, f"{where}: {'questions' if goal == 'quartet' else 'plies'}")
+    return Stated(str(goal), player, result, number, mq, listed=True)
 
 
 def read_answer(game: Game, text: str, where: str = "answer") -> tuple[list[Stated], dict[str, Any]]:

@@ -27,12 +27,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Hashable
 
 from ..budget import Limits
 from ..formats import record_from_json
 from ..games import derive_seed, load_all
 from ..position import Position
+from ..quartets.game import QuaternityState
 from ..rules import PRESETS, Rules
 from ..solver import SolveError, check_goal
 from .grade import DIFFICULTIES, THRESHOLDS, grade
@@ -80,8 +81,10 @@ class GenerateOptions:
         """Raise :class:`PuzzleError` (one line) unless these options make puzzles."""
         spec = load_all()["quartets"]
         for name in ("players", "sets", "set_size"):
+            option = spec.option(name)
+            assert option is not None  # the game's options
             try:
-                spec.option(name).check(getattr(self, name))
+                option.check(getattr(self, name))
             except ValueError as err:
                 raise PuzzleError(str(err)) from None
         if self.rules not in PRESETS:
@@ -118,8 +121,15 @@ class GenerateOptions:
 
 def spec_game(opts: GenerateOptions):
     """The Game of these options (from the game ``quartets``' own factory)."""
-    return load_all()["quartets"].new_state(0, preset=opts.rules, players=opts.players, sets=opts.sets,
-                                            set_size=opts.set_size).game
+    return _new_game(opts, 0).game
+
+
+def _new_game(opts: GenerateOptions, seed: int) -> QuaternityState:
+    """A game of the options' size and preset, seeded: the game ``quartets``' own state."""
+    state = load_all()["quartets"].new_state(seed, preset=opts.rules, players=opts.players, sets=opts.sets,
+                                             set_size=opts.set_size)
+    assert isinstance(state, QuaternityState)  # a Quaternity preset (classic is refused by check)
+    return state
 
 
 @dataclass
@@ -145,8 +155,7 @@ def _moments(opts: GenerateOptions, seed: int, unit: int) -> tuple[list[tuple[in
     """Game ``unit`` played out: its candidate moments (public moves so far, state), latest first,
     and its record."""
     spec = load_all()["quartets"]
-    state = spec.new_state(derive_seed(seed, unit), preset=opts.rules, players=opts.players, sets=opts.sets,
-                           set_size=opts.set_size)
+    state = _new_game(opts, derive_seed(seed, unit))
     names = opts.agents * opts.players if len(opts.agents) == 1 else opts.agents
     agents = [spec.agents[n]() for n in names]
     rngs = [random.Random(derive_seed(seed, unit, p + 1)) for p in range(opts.players)]
@@ -154,11 +163,10 @@ def _moments(opts: GenerateOptions, seed: int, unit: int) -> tuple[list[tuple[in
     played = 0  # public moves so far (a question and its answer are one)
     while not state.is_terminal():
         st = state.position.state
-        if st.pending is None:
-            if played and len(st.turn) == 1:
-                moments.append((played, st))
+        if st.pending is None and played and len(st.turn) == 1:
+            moments.append((played, st))
         p = state.current_player()
-        legal = state.legal_actions()
+        legal: list[Hashable] = list(state.legal_actions())
         if not legal:  # no legal move although the game is not over: it ends here
             break
         state.apply_action(agents[p].step(state.observation(p), legal, rngs[p]))
@@ -187,7 +195,7 @@ def find_in_game(opts: GenerateOptions, seed: int, unit: int, deadline: float | 
                 break  # the win goal: earlier moments have larger games left; they would not fit either
             continue
         if ans.unique and ans.questions is not None and low <= ans.questions <= high:
-            tree, stats = search.strategy()  # without explanations: a lower bound of the score
+            stats = search.strategy()[1]  # without explanations: a lower bound of the score
             hits.append((played, st.turn[0], grade(ans, stats).score))
     if not hits:
         return None
@@ -245,6 +253,7 @@ def _units(opts: GenerateOptions, seed: int, games: int, jobs: int, deadline: fl
 
     # workers start from a clean process, never a fork of this one (as the tournament's); a fork server
     # imports the search once, and each worker starts as a fork of it
+    context: Any
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__, "quaternity_cp.quartets", "quaternity_cp.agents",

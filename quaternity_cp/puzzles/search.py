@@ -133,14 +133,18 @@ class PuzzleSearch:
                  limits: Limits | None = None, engine: Any = None):
         if goal not in PUZZLE_GOALS:
             raise PuzzleError(f"unknown puzzle goal {goal!r} (known: {', '.join(PUZZLE_GOALS)})")
+        st = position.state
         try:
-            player = check_goal(position, goal, player)
+            player = check_goal(position, WIN, player)  # the player (a seat), whatever the goal
+            if st.over or st.turn != (player,) or st.pending is not None:
+                g = position.game
+                who = g.player_name(player) if g.named_players else f"seat {player}"
+                now = "the game is over" if st.over else "a question is open" if st.pending is not None else \
+                    "on turn: " + ", ".join(g.player_name(p) if g.named_players else f"seat {p}" for p in st.turn)
+                raise PuzzleError(f"a puzzle needs {who} alone on turn with no open question ({now})")
+            check_goal(position, goal, player)  # the rules the solver handles
         except SolveError as err:
             raise PuzzleError(str(err)) from None
-        st = position.state
-        if st.over or st.turn != (player,) or st.pending is not None:
-            raise PuzzleError(f"a puzzle needs {position.game.player_name(player)} alone on turn with no "
-                              f"open question")
         self.game, self.rules = position.game, position.rules
         self.goal, self.player = goal, player
         self.budget: Budget = (limits or Limits()).start()
@@ -405,5 +409,16 @@ class _TreeBuilder:
         return {"to_move": st.turn[0], "options": [self.move(st, m, k - 1, path, level) for m in moves]}
 
 
-__all__ = ["QUARTET", "WIN", "PUZZLE_GOALS", "MAX_TREE_NODES", "PuzzleError", "PuzzleAnswer", "PuzzleSearch",
-           "TreeStats", "Explain", "move_text", "parse_first_move"]
+__all__ = [
+    "MAX_TREE_NODES",
+    "PUZZLE_GOALS",
+    "QUARTET",
+    "WIN",
+    "Explain",
+    "PuzzleAnswer",
+    "PuzzleError",
+    "PuzzleSearch",
+    "TreeStats",
+    "move_text",
+    "parse_first_move",
+]

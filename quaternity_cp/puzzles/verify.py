@@ -140,8 +140,19 @@ def _verify_puzzle(record: Record, s: Stated, limits, explain_seconds) -> Verdic
 def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds) -> Verdict:
     pos = puzzle_position(record)
     v = Verdict(True, None)
+    question = next((s for s in stated if s.result is True and s.goal in ("quartet", "win")
+                     and pos.state.turn == (s.player,) and pos.pending is None), None)
+    p = None
+    if question is not None:
+        p = solve_puzzle(record, question.goal, question.player, limits=limits, explain_seconds=explain_seconds)
     first_positions = None
     for s in stated:
+        if p is not None and (s.goal, s.player, s.max_questions) == (p.answer.goal, p.answer.player, None) \
+                and s.result is True and p.answer.forced and s.questions in (None, p.answer.questions):
+            v.checks.append({"goal": s.goal, "player": s.player, "max_questions": None, "stated": True,
+                             "found": True, "stated_number": s.questions, "found_number": p.answer.questions,
+                             "right": True})  # the puzzle's own search agrees: no second search
+            continue
         try:
             r = solve(pos, s.goal, s.player, max_questions=s.max_questions, depth=0, limits=limits)
         except SolveError as err:
@@ -163,10 +174,7 @@ def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds
             number = "" if s.questions is None else f" in {s.questions}"
             v.reason = (f"wrong: stated {s.goal} for {_who(record, s.player)}{within}: {_word(s.result)}{number}; "
                         f"the solver proves {r.summary()}")
-    question = next((s for s in stated if s.result is True and s.goal in ("quartet", "win")
-                     and pos.state.turn == (s.player,) and pos.pending is None), None)
-    if question is not None:
-        p = solve_puzzle(record, question.goal, question.player, limits=limits, explain_seconds=explain_seconds)
+    if p is not None:
         v.puzzle, v.grade = p, p.grade
         v.unique = p.answer.unique
         if v.right and not v.unique:

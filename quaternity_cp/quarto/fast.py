@@ -1,4 +1,4 @@
-"""The Quarto solver's search compiled with numba (the optional extra ``[fast]``): the same search, 50-100x faster.
+"""The Quarto solver's search compiled with numba (the optional extra ``[fast]``): the same search, 20-60x faster.
 
 :mod:`quaternity_cp.quarto.solver` uses it when numba can be imported (its
 ``solve`` loads this module only then, and only when it solves); the
@@ -28,8 +28,8 @@ of lower and upper bounds keyed by the canonical form of
 :class:`FastSearch` has the interface of the Python search (``value``,
 ``nodes``, ``three``, ``squares``, ``budget``), so the solver's root, principal
 variation and first gift serve both. The first call in a process loads the
-compiled code from numba's cache beside this file (about 0.5 s), or compiles it
-when there is no cache yet (about 10 s, once).
+compiled code from numba's cache beside this file (about 0.5-1 s), or compiles it
+when there is no cache yet (10-20 s, once).
 """
 
 from __future__ import annotations
