@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import click
 
-from quaternity_cp.rules import PRESETS
+from quaternity_cp.rules import PRESETS, Rules
 
 from .common import (
     EXIT_ILLEGAL,
@@ -84,7 +84,7 @@ def _questions(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--sets", type=Whole(min=1, max=26), default=3, show_default=True, metavar="N", help="Sets.")
 @click.option("--set-size", type=Whole(min=2, max=10), default=3, show_default=True, metavar="S",
               help="Cards in each set.")
-@click.option("--rules", type=click.Choice(tuple(PRESETS)), default="quaternity", show_default=True,
+@click.option("--rules", type=click.Choice(tuple(PRESETS)), default=Rules().name, show_default=True,
               metavar="PRESET", help=f"The rules preset: {', '.join(PRESETS)} (classic deals the cards: no puzzles).")
 @click.option("--goal", type=click.Choice(("quartet", "win")), default="quartet", show_default=True,
               help="quartet: a set claimed before the turn ends; win: being among the winners.")
