@@ -245,7 +245,7 @@ def test_generated_puzzles_by_brute_force(preset, goal):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("size", [(3, 3, 3), (3, 4, 3), (2, 3, 3)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("size", [(3, 3, 3), (3, 4, 3), (2, 3, 4)], ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("goal", GOALS)
 @pytest.mark.parametrize("preset", MAKERS)
 def test_many_generated_puzzles_by_brute_force(preset, goal, size):

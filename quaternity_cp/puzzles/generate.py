@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Hashable
 
-from ..budget import Limits
+from ..budget import Limits, Stopped
 from ..formats import record_from_json
+from ..game import Game
 from ..games import derive_seed, load_all
 from ..position import Position
 from ..quartets.game import QuaternityState
@@ -38,7 +39,7 @@ from ..rules import PRESETS, Rules
 from ..solver import SolveError, check_goal
 from .grade import DIFFICULTIES, THRESHOLDS, grade
 from .puzzle import PuzzleStopped, answer_json, describe, solve_puzzle
-from .search import PUZZLE_GOALS, QUARTET, PuzzleError, PuzzleSearch
+from .search import PUZZLE_GOALS, QUARTET, PuzzleError, PuzzleSearch, TreeTooLarge
 
 #: The most candidate moments of one game given a full grade while looking for a difficulty.
 GRADE_TRIES = 3
@@ -105,7 +106,7 @@ class GenerateOptions:
                               f"not {len(self.agents)}")
         if self.positions() < 1:
             raise PuzzleError("max_positions must be at least 1")
-        start = Position(spec_game(self), Rules.preset(self.rules))
+        start = Position(Game(self.players, self.sets, self.set_size), Rules.preset(self.rules))
         try:
             check_goal(start, self.goal, 0)
         except SolveError as err:  # e.g. classic: cards really dealt, hidden information
@@ -195,7 +196,12 @@ def find_in_game(opts: GenerateOptions, seed: int, unit: int, deadline: float | 
                 break  # the win goal: earlier moments have larger games left; they would not fit either
             continue
         if ans.unique and ans.questions is not None and low <= ans.questions <= high:
-            stats = search.strategy()[1]  # without explanations: a lower bound of the score
+            try:
+                stats = search.strategy()[1]  # without explanations: a lower bound of the score
+            except TreeTooLarge:
+                continue  # a strategy nobody could print
+            except Stopped:
+                raise GenerateStopped("time limit reached") from None
             hits.append((played, st.turn[0], grade(ans, stats).score))
     if not hits:
         return None
@@ -217,6 +223,8 @@ def find_in_game(opts: GenerateOptions, seed: int, unit: int, deadline: float | 
         except PuzzleStopped as stop:
             if stop.reason == "time":
                 raise GenerateStopped("time limit reached") from None
+            continue
+        except TreeTooLarge:
             continue
         assert puzzle.grade is not None
         if opts.difficulty is not None and puzzle.grade.difficulty != opts.difficulty:
@@ -266,7 +274,7 @@ def _units(opts: GenerateOptions, seed: int, games: int, jobs: int, deadline: fl
     nxt = 0
     try:
         while True:
-            while len(window) < 4 * jobs and nxt < games:
+            while len(window) < 2 * jobs and nxt < games:
                 window.append(pool.submit(_find_args, (opts, seed, range(nxt, min(games, nxt + block)), deadline)))
                 nxt += block
             if not window:

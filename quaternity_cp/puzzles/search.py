@@ -56,6 +56,10 @@ class PuzzleError(QuaternityError, ValueError):
     """A puzzle that cannot be asked (goal, player, rules), or an answer that cannot be shown."""
 
 
+class TreeTooLarge(PuzzleError):
+    """A strategy tree past its most nodes (:data:`MAX_TREE_NODES`)."""
+
+
 def move_text(game: Game, move: Move) -> str:
     """A first move in record notation without its answer: ``0>1:A2``, ``0!A``."""
     if isinstance(move, Question):
@@ -264,7 +268,7 @@ class PuzzleSearch:
     def strategy(self, explain: Explain | None = None, *, max_nodes: int = MAX_TREE_NODES) -> tuple[dict, TreeStats]:
         """The winning strategy from the first of the first moves, as a tree (docs/puzzles.md), and its
         numbers. ``explain`` gives the "why" of forced answers and the explanation counts. Raises
-        :class:`PuzzleError` past ``max_nodes`` nodes and :class:`~quaternity_cp.budget.Stopped` when
+        :class:`TreeTooLarge` past ``max_nodes`` nodes and :class:`~quaternity_cp.budget.Stopped` when
         the budget runs out."""
         res = self.result
         if res is None or not res.proven or not res.forced or not res.first_moves or res.questions is None:
@@ -290,7 +294,7 @@ class _TreeBuilder:
     def _count(self) -> None:
         self.size += 1
         if self.size > self.max_nodes:
-            raise PuzzleError(f"the strategy tree has more than {self.max_nodes:,} nodes")
+            raise TreeTooLarge(f"the strategy tree has more than {self.max_nodes:,} nodes")
         self.s.budget.check_time()
 
     def _why(self, path: list, fact: str, about: int) -> str | None:
