@@ -24,13 +24,14 @@ page, and the pictures scale to the page's width and height.
 
 >>> import json, pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
->>> _ = (folder / "p.json").write_text('{"players": 2, "sets": 2, "set_size": 2, "moves": ["0>1:A0+"]}')
->>> answer = {"goal": "quartet", "player": 0, "questions": 1, "first_moves": ["0>1:A1"],
-...           "strategy": {"ask": "0>1:A1", "forced": True, "why": "A1 must be with seat 1.",
-...                        "answers": {"yes": {"reached": "quartet", "set": "A"}}}}
+>>> moves = ["0>1:C0+", "0>2:C2-", "2>0:A0+", "2>1:B1-", "1>2:B0+", "1>0:B1+", "1>0:C1+"]
+>>> _ = (folder / "p.json").write_text(json.dumps({"players": 3, "sets": 3, "set_size": 3, "moves": moves}))
+>>> answer = {"goal": "quartet", "player": 1, "questions": 1, "first_moves": ["1>0:C0"],
+...           "strategy": {"ask": "1>0:C0", "forced": True, "why": "C0 must be with seat 0.",
+...                        "answers": {"yes": {"reached": "quartet", "set": "C"}}}}
 >>> _ = (folder / "p.answer.json").write_text(json.dumps(answer))
 >>> html = sheet_html(read_puzzles(str(folder)))
->>> html.count('class="puzzle"'), html.count('class="answer"'), "Seat 0 asked seat 1 for A0" in html
+>>> html.count('class="puzzle"'), html.count('class="answer"'), "Seat 0 asked seat 1 for C0" in html
 (1, 1, True)
 """
 

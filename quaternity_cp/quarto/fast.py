@@ -415,7 +415,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
 @lru_cache(maxsize=None)
 def _tables(squares: bool) -> tuple:
     """The read-only arrays of a search: lines of three, unsafe pieces, spreads, bit indices, board maps."""
-    from .solver import UNSAFE, three_table
+    from .bits import UNSAFE, three_table
 
     three = np.array(three_table(squares), dtype=np.int64)
     unsafe = np.array(UNSAFE, dtype=np.int64)
@@ -469,7 +469,7 @@ class FastSearch:
     def __init__(self, squares: bool, budget: Budget, *, table: Optional[Table] = None,
                  table_min_empty: int = TABLE_MIN_EMPTY, mobility_min_empty: int = MOBILITY_MIN_EMPTY,
                  board_maps: bool = True):
-        from .solver import three_table
+        from .bits import three_table
 
         self.squares = squares
         self.three = three_table(squares)
