@@ -326,7 +326,7 @@ def openings(out, plies, squares, max_seconds, workers, cluster, checkpoint, for
     entries = data.pop("entries")
     head = json.dumps(data)[:-1]
     write_text(out, head + ', "entries": [\n' + ",\n".join(json.dumps(e) for e in entries) + "\n]}\n")
-    known = sum(1 for e in data["entries"] if e[1] is not None and e[2] is not None)
-    click.echo(f"{out}: {len(data['entries'])} positions ({known} with both bounds); the empty board: "
+    known = sum(1 for e in entries if e[1] is not None and e[2] is not None)
+    click.echo(f"{out}: {len(entries)} positions ({known} with both bounds); the empty board: "
                f"{result.value or 'unproven'}; {result.nodes:,} nodes; {result.status}")
     sys.exit(130 if interrupted or result.status == INTERRUPTED else EXIT_OK)

@@ -82,7 +82,7 @@ from typing import Iterable, Iterator, Mapping, Sequence
 
 from .constraints import Constraints
 from .count import STATES, TIME, WORK, CountBudget, CountLimitError, CountLimits
-from .engines import Engine, get_engine
+from .engines import Analysis, Engine, get_engine
 from .knowledge import analyze, count, private_constraints
 
 __all__ = [
@@ -335,12 +335,13 @@ def common_knowledge(public: Constraints, hands: Mapping[int, Iterable[int]], gr
             counts[class_of[c]] = counts.get(class_of[c], 0) + 1
         return seat, tuple(sorted(counts.items()))
 
-    unknown = 0  # the cards whose owner differs between two reachable deals (closed under the classes)
-    every = 0  # the cards in play, but those of the public view's (forced in every view, so common knowledge)
-    facts = analyze(public, engine)
+    owners = analyze(together, engine)
+    sure = _closed(search, group, real, owners)
+    every = 0  # the cards not yet shown to be common knowledge
     for c in public.cards_in_play:
-        if facts.forced_owner(c) is None:
+        if not sure >> c & 1:
             every |= 1 << c
+    unknown = 0  # the cards whose owner differs between two reachable deals (closed under the classes)
     seen = {shape(p, real[p]) for p in group}
     todo = deque((p, real[p]) for p in group)
     while todo and unknown & every != every:  # once every other card is known not to be, nothing is left to learn
@@ -360,7 +361,6 @@ def common_knowledge(public: Constraints, hands: Mapping[int, Iterable[int]], gr
                 if key not in seen:
                     seen.add(key)
                     todo.append((other, t.hand))
-    owners = analyze(together, engine)
     out = {}
     for c in public.cards_in_play:
         if not unknown >> c & 1:
@@ -368,6 +368,38 @@ def common_knowledge(public: Constraints, hands: Mapping[int, Iterable[int]], gr
             assert owner is not None  # forced in the view of every member's real hand, so in their meet
             out[c] = owner
     return out
+
+
+def _closed(search: _Search, group: tuple[int, ...], real: Mapping[int, tuple[int, ...]], owners: Analysis) -> int:
+    """Cards (a bit mask) whose owner is surely common knowledge among ``group``: the largest set K of cards
+    known to every member in the real deal such that, in every deal giving the cards of K their real
+    owners, every member knows them all. The deals giving K's cards their owners are then closed
+    under the links of the group, so they hold every deal reachable from the real one. (A lower bound:
+    the reachable deals may agree on more.)"""
+    public = search.public
+    sure = -1
+    for p in group:
+        sure &= search.known(p, real[p])
+    facts = analyze(public, search.engine)
+    while True:
+        if all(facts.forced_owner(c) is not None for c in public.cards_in_play if sure >> c & 1):
+            return sure  # public facts only: every deal of the public view gives them their owners
+        agree = public  # the deals giving the cards of ``sure`` their real owners
+        for c in public.cards_in_play:
+            if sure >> c & 1:
+                agree = agree.restrict(c, owners.owners[c])
+        kept = sure
+        groups = classes(public, agree)
+        for p in group:
+            for t in _hand_types(public, agree, p, groups, search.meter, search.decider):
+                known = search.known(p, t.hand)
+                for K in groups:  # every hand of the type: a card stays when its whole class is known
+                    if any(not known >> c & 1 for c in K):
+                        for c in K:
+                            kept &= ~(1 << c)
+        if kept == sure:
+            return sure
+        sure = kept
 
 
 def exposure(public: Constraints, seat: int, hand: Iterable[int], other: int, *, engine: str = "flow",

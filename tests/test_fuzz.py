@@ -51,6 +51,7 @@ COMMANDS = [
     ["count", "--json", "--history", "--sample", "2"],
     ["count"],
     ["analyze", "--as", "0"],
+    ["analyze", "--as", "0", "--about", "1", "--json", "--max-seconds", "1"],
     ["count", "--as", "1", "--json"],
     ["explain", "A0"],
     ["explain", "--set", "B", "--json"],

@@ -308,6 +308,24 @@ def test_every_entry_of_a_complete_table_is_its_positions_value(monkeypatch):
     assert checked > 5
 
 
+def test_cli_openings_writes_the_table_it_proved(tmp_path, monkeypatch):
+    """The command's output: the table file (read back by the package's reader) and its one-line summary."""
+    from quaternity_cli import cmd_quarto
+    from quaternity_cp.quarto import openings
+
+    board, hand, proof, entries = small_table(monkeypatch)
+    monkeypatch.setattr(cmd_quarto, "_run_proof", lambda *args, **kwargs: (proof, False))
+    out = tmp_path / "table.json"
+    result = run_quarto("openings", "--out", str(out), "--plies", "2", "--workers", "0")
+    assert result.exit_code == 0, result.output
+    squares, read = openings.read(str(out))
+    assert squares is False and read == entries
+    known = sum(1 for e in read.values() if e.ge0 is not None and e.le0 is not None)
+    assert result.output.startswith(f"{out}: {len(read)} positions ({known} with both bounds); the empty board: ")
+    again = run_quarto("openings", "--out", str(out), "--plies", "2", "--workers", "0")
+    assert again.exit_code == 2 and "--force" in again.output
+
+
 def symmetry_key(board, hand):
     from quaternity_cp.quarto import symmetry
 
@@ -344,7 +362,7 @@ def test_the_solver_agent_and_the_web_verdict_answer_from_the_table(monkeypatch)
     assert verdict["best"] is not None
 
 
-SHIPPED_SAMPLE = 1
+SHIPPED_SAMPLE = 3
 
 
 def test_the_shipped_table_holds_proven_bounds():

@@ -10,6 +10,7 @@ know (:class:`~quaternity_cp.quartets.game.QuartetsObservation`), never the deal
   second order falling back to random, as the app's earlier code did.
 - ``knowledge``, ``cautious``: exact reasoning on what the seat knows, see :mod:`.exact`.
 - ``solver``: the puzzle solver when the position is small, ``knowledge`` otherwise.
+- ``discreet``: second order (classic), see :mod:`.discreet`, which registers it (``AGENT_MODULES`` lists it).
 
 Importing this package registers them for the game (:func:`quaternity_cp.games.register_agent`);
 :func:`quaternity_cp.games.load_all` does.
