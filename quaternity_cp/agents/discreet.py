@@ -57,7 +57,8 @@ class DiscreetAgent(CautiousAgent):
         return None
 
     def pick(self, obs: Any, best: list[Question], rng: random.Random) -> Question:
-        if len(best) > 1 and obs.hand:
+        # with the cheaper probabilities an answer taken as possible might not be: no exposure then
+        if len(best) > 1 and obs.hand and not self._fell_back:
             try:
                 best = self.least_exposed(obs, best)
             except CountLimitError:
