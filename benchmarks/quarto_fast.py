@@ -82,7 +82,8 @@ def main(argv=None) -> int:
     if not args.no_first_call:
         print(f"first call in a new process: {first_call(True):.2f} s with numba's cache, "
               f"{first_call(False):.2f} s compiling (no cache)", flush=True)
-    solve([None] * 15 + [0], 1, kernel="fast", max_nodes=1)  # compiled (or loaded) before timing
+    for kernel in ("fast", "python"):  # compiled (or loaded), and the variant's tables built, before timing
+        solve([None] * 15 + [0], 1, squares=args.squares, kernel=kernel, max_nodes=10_000)
     print(f"# {args.positions} positions per row, seed {args.seed}, {'squares' if args.squares else 'standard'}, "
           f"Python cap {args.python_cap:g} s (CPU seconds)", file=sys.stderr)
     print("| empty cells | values (W/D/L) | fast: median s | max s | median nodes | nodes/s "
