@@ -207,6 +207,7 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
 
     from quaternity_cp.budget import Limits
     from quaternity_cp.puzzles.answers import answer_path, read_answer
+    from quaternity_cp.puzzles.search import PuzzleError
     from quaternity_cp.puzzles.verify import verify as check
 
     start = time.monotonic()
@@ -216,7 +217,10 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
         raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
     stated, _ = read_answer(record.game, read_text(path), path)
     left = max(0.01, max_seconds - (time.monotonic() - start))
-    verdict = check(record, stated, limits=Limits(max_positions, left), explain_seconds=left)
+    try:
+        verdict = check(record, stated, limits=Limits(max_positions, left), explain_seconds=left)
+    except PuzzleError as err:  # the stated question does not apply to this puzzle: name the answer file
+        raise InputError(f"{path}: {err}") from None
     if as_json:
         emit_json({"puzzle": file, "answer": path} | verdict.to_json())
     else:

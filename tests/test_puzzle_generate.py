@@ -456,7 +456,8 @@ def test_verify_refuses_bad_input(made, tmp_path):
         ([puzzle, "--answer", str(with_answer(made, goal="value"))], "goal must be one of quartet, win"),
         ([puzzle, "--answer", str(with_answer(made, questions=0))], "questions must be a whole number >= 1"),
         ([puzzle, "--answer", str(with_answer(made, player=7))], "player 7 is not a seat"),
-        ([puzzle, "--answer", str(with_answer(made, player=(answer["player"] + 1) % 3))], "alone on turn"),
+        ([puzzle, "--answer", str(with_answer(made, player=(answer["player"] + 1) % 3))],
+         ".answer.json: a puzzle needs seat"),  # names the answer file whose question does not apply
         ([puzzle, "--answer", str(with_answer(made, first_moves=["0>1:Z9"]))], "first_moves"),
         ([puzzle, "--answer", str(with_answer(made, first_moves=[]))], "first_moves must be a non-empty list"),
         ([str(tmp_path / "missing.json")], "no such file"),
