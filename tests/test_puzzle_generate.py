@@ -460,6 +460,8 @@ def test_verify_refuses_bad_input(made, tmp_path):
          ".answer.json: a puzzle needs seat"),  # names the answer file whose question does not apply
         ([puzzle, "--answer", str(with_answer(made, first_moves=["0>1:Z9"]))], "first_moves"),
         ([puzzle, "--answer", str(with_answer(made, first_moves=[]))], "first_moves must be a non-empty list"),
+        ([puzzle, "--answer", str(with_answer(made, first_moves=[None]))],
+         '.answer.json: first_moves: a first move is text like "0>1:A2", not null'),
         ([str(tmp_path / "missing.json")], "no such file"),
     ]
     (tmp_path / "illegal.json").write_text(json.dumps(record | {"moves": record["moves"] + ["0>0:A0+"]}))

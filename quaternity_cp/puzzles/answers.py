@@ -84,9 +84,7 @@ def _stated(game: Game, item: Any, where: str, *, puzzle_format: bool) -> Stated
                 raise PuzzleError(f"{where}: first_moves must be a non-empty list of moves like \"0>1:A2\"")
             try:
                 moves = [parse_first_move(game, t) for t in first]
-            except PuzzleError:
-                raise
-            except ValueError as err:  # the game's notation errors
+            except ValueError as err:  # the game's notation errors, or a first move that is not text
                 raise PuzzleError(f"{where}: first_moves: {err}") from None
         diff = item.get("difficulty")
         if diff is not None and not isinstance(diff, str):

@@ -30,6 +30,7 @@ unproven (``status``), never a wrong one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,7 +71,7 @@ def move_text(game: Game, move: Move) -> str:
 def parse_first_move(game: Game, text: str) -> Move:
     """A first move read back from :func:`move_text` (an answer sign, if written, is ignored)."""
     if not isinstance(text, str):
-        raise PuzzleError(f"a first move is text like \"0>1:A2\", not {text!r}")
+        raise PuzzleError(f"a first move is text like \"0>1:A2\", not {json.dumps(text, default=str)}")
     body = text.strip()
     if ">" in body and body[-1:] not in ("+", "-", "?"):
         body += "?"
