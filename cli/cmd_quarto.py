@@ -171,6 +171,13 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
     pos = checked.position
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
+    if split is not None and checkpoint is not None and not pos.over:  # a wrong checkpoint before any output
+        from quaternity_cp.quarto.proof import ProofError, check_checkpoint
+
+        try:
+            check_checkpoint(checkpoint, board, piece, squares=pos.squares, split=split)
+        except ProofError as err:
+            raise InputError(str(err)) from None
     if not as_json:  # the position first, while the solver works
         _print_position(pos)
     if split is not None and not pos.over:

@@ -269,6 +269,10 @@ def test_cli_solve_split(tmp_path):
     assert again["value"] == "draw" and again["proof"]["units_this_run"] == 0 and again["nodes"] == data["nodes"]
     bad = run_quarto("solve", "-", "--workers", "2", input=json.dumps(DRAWN))
     assert bad.exit_code == 2 and "go with --split" in bad.output
+    other = run_quarto("solve", "-", "--split", "3", "--workers", "0", "--checkpoint", checkpoint,
+                       input=json.dumps(DRAWN))  # the checkpoint of another split: one line, before any output
+    assert other.exit_code == 2 and other.output.count("\n") == 1, other.output
+    assert "is not a proof of this position with split 3" in other.output
 
 
 # -- the opening table --------------------------------------------------------------------------------

@@ -306,7 +306,7 @@ def prove(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     limits = limits or Limits()
     start = time.perf_counter()
     tree = TopTree(board, piece, squares)
-    head = {"format": FORMAT, "board": list(board), "piece": piece, "squares": squares, "split": split}
+    head = _head(board, piece, squares, split)
     answers: dict = {}
     sizes: dict = {}
     if checkpoint is not None and os.path.exists(checkpoint):
@@ -460,6 +460,21 @@ def _write_checkpoint(path: str, head: dict, answers: dict, sizes: dict) -> None
     write_atomic(path, json.dumps({**head, "units": units}) + "\n")
 
 
+def _head(board: Sequence[Optional[int]], piece: Optional[int], squares: bool, split: int) -> dict:
+    """What a checkpoint says of the proof it belongs to."""
+    return {"format": FORMAT, "board": list(board), "piece": piece, "squares": squares, "split": split}
+
+
+def check_checkpoint(path: str, board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool = False,
+                     split: int = 2) -> int:
+    """The number of answers the checkpoint file ``path`` holds for the proof :func:`prove` would make of
+    this position with ``split`` (0 when there is no such file yet); :class:`ProofError` when the file
+    cannot be read or belongs to another proof. A front end calls it before any long work."""
+    if not os.path.exists(path):
+        return 0
+    return len(_read_checkpoint(path, _head(board, piece, squares, split))[0])
+
+
 def _read_checkpoint(path: str, head: dict) -> tuple[dict, dict]:
     try:
         with open(path, encoding="utf-8") as fh:
@@ -482,4 +497,4 @@ def _read_checkpoint(path: str, head: dict) -> tuple[dict, dict]:
     return answers, sizes
 
 
-__all__ = ["prove", "run_unit", "ProofResult", "ProofError", "TopTree", "GE0", "LE0", "TABLE_BITS"]
+__all__ = ["prove", "check_checkpoint", "run_unit", "ProofResult", "ProofError", "TopTree", "GE0", "LE0", "TABLE_BITS"]
