@@ -27,11 +27,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from quarto_solve import random_position  # noqa: E402
+from quarto_solve import cpu, empty_counts, random_position  # noqa: E402
 
 from quaternity_cp.quarto.solver import solve  # noqa: E402
 
@@ -54,12 +53,6 @@ def first_call(cache: bool) -> float:
     return float(out.stdout.split()[-1])
 
 
-def cpu(func, *args, **kwargs):
-    start = time.process_time()
-    out = func(*args, **kwargs)
-    return out, time.process_time() - start
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--empty", default="10-13", help="empty cells: 'A-B' or a comma list (default 10-13)")
@@ -71,11 +64,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-seconds", type=float, default=600.0, help="time limit of each fast solve")
     parser.add_argument("--no-first-call", action="store_true", help="skip the first-call measurement")
     args = parser.parse_args(argv)
-    if "-" in args.empty:
-        lo, hi = (int(x) for x in args.empty.split("-"))
-        empties = list(range(lo, hi + 1))
-    else:
-        empties = [int(x) for x in args.empty.split(",")]
+    empties = empty_counts(args.empty)
     import random
 
     rng = random.Random(args.seed)

@@ -135,6 +135,14 @@ def cpu(func, *args, **kwargs):
     return out, time.process_time() - start
 
 
+def empty_counts(text: str) -> list[int]:
+    """The ``--empty`` option: 'A-B' (a range) or a comma list."""
+    if "-" in text:
+        lo, hi = (int(x) for x in text.split("-"))
+        return list(range(lo, hi + 1))
+    return [int(x) for x in text.split(",")]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--empty", default="4-10", help="empty cells: 'A-B' or a comma list (default 4-10)")
@@ -143,11 +151,7 @@ def main(argv=None) -> int:
     parser.add_argument("--plain-cap", type=float, default=20.0, help="CPU seconds before the plain search gives up")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="time limit of each solver call")
     args = parser.parse_args(argv)
-    if "-" in args.empty:
-        lo, hi = (int(x) for x in args.empty.split("-"))
-        empties = list(range(lo, hi + 1))
-    else:
-        empties = [int(x) for x in args.empty.split(",")]
+    empties = empty_counts(args.empty)
     rng = random.Random(args.seed)
     solve([None] * 15 + [0], 1, max_nodes=1)  # build the tables before timing
     print(f"# quarto solver benchmark: {args.positions} positions per row, seed {args.seed}, "

@@ -388,7 +388,7 @@ class _Deal:
     def place(self, greedy: bool = True, last: list[int] | None = None) -> bool:
         """Place every card (the last deal's owners where they still fit, greedy, then augmenting
         paths); False when the maximum flow falls short."""
-        P, S, NP = self.P, self.S, self.NP
+        P, NP = self.P, self.NP
         dom, room, seats, used = self.dom, self.room, self.seats, self.used
         left: Sequence[int]
         if not greedy:

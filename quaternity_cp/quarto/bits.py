@@ -1,10 +1,11 @@
 """The bit tables the Quarto searches share (the Python one in :mod:`.solver`, the compiled one in :mod:`.fast`,
 the work-unit prover in :mod:`.proof`): the attributes of a piece, the pieces that complete a threat, the
-lines holding exactly three cells of a set of cells."""
+lines holding exactly three cells of a set of cells, and the threat of a position."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from . import symmetry
 
@@ -37,3 +38,36 @@ def three_table(squares: bool = False) -> list:
             for b in base:
                 table[b | three] |= bit
     return table
+
+
+def threat(occ: int, masks: int, three: Any) -> int:
+    """The 8-bit set of attributes that complete some line with three pieces and one empty cell.
+
+    ``occ`` is the 16-bit set of occupied cells, ``masks`` four 16-bit sets (cells whose piece has trait
+    ``t`` = 1, trait by trait), ``three`` the table of :func:`three_table`. Plain Python, so that
+    :mod:`.fast` compiles this very function."""
+    open3 = three[occ]
+    if not open3:
+        return 0
+    m0 = masks & 0xFFFF
+    m1 = (masks >> 16) & 0xFFFF
+    m2 = (masks >> 32) & 0xFFFF
+    m3 = (masks >> 48) & 0xFFFF  # masked: the compiled search runs it on signed 64-bit integers
+    t = 0
+    if three[m0] & open3:
+        t = 1
+    if three[m1] & open3:
+        t |= 2
+    if three[m2] & open3:
+        t |= 4
+    if three[m3] & open3:
+        t |= 8
+    if three[occ ^ m0] & open3:
+        t |= 16
+    if three[occ ^ m1] & open3:
+        t |= 32
+    if three[occ ^ m2] & open3:
+        t |= 64
+    if three[occ ^ m3] & open3:
+        t |= 128
+    return t

@@ -43,6 +43,7 @@ from numba import njit
 
 from ..budget import Budget
 from . import symmetry
+from .bits import threat
 
 #: From how many empty cells the (placement, gift) pairs are ordered by the opponent's mobility.
 MOBILITY_MIN_EMPTY = 7
@@ -66,33 +67,13 @@ def _popcount(x: int) -> int:
     return (x + (x >> 8)) & 0x1F
 
 
+_threat = njit(cache=True, inline="always")(threat)  # the one Python definition, compiled
+
+
 @njit(cache=True, inline="always")
-def _threat(occ: int, masks: int, three: Any) -> int:
-    open3 = three[occ]
-    if open3 == 0:
-        return 0
-    m0 = masks & 0xFFFF
-    m1 = (masks >> 16) & 0xFFFF
-    m2 = (masks >> 32) & 0xFFFF
-    m3 = (masks >> 48) & 0xFFFF
-    t = 0
-    if three[m0] & open3:
-        t = 1
-    if three[m1] & open3:
-        t |= 2
-    if three[m2] & open3:
-        t |= 4
-    if three[m3] & open3:
-        t |= 8
-    if three[occ ^ m0] & open3:
-        t |= 16
-    if three[occ ^ m1] & open3:
-        t |= 32
-    if three[occ ^ m2] & open3:
-        t |= 64
-    if three[occ ^ m3] & open3:
-        t |= 128
-    return t
+def _bit(low: int, ctz: Any) -> int:
+    """The index of the single set bit ``low`` (a de Bruijn multiply into the table ``ctz``)."""
+    return ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @njit(cache=True, inline="always")
@@ -178,7 +159,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
                     while cm:
                         low = cm & -cm
                         cm ^= low
-                        i = ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                        i = _bit(low, ctz)
                         k = _sorted_key(maplo[i, m0 & 255] | maphi[i, m0 >> 8], maplo[i, m1 & 255] | maphi[i, m1 >> 8],
                                         maplo[i, m2 & 255] | maphi[i, m2 >> 8], maplo[i, m3 & 255] | maphi[i, m3 >> 8])
                         if first or k < key:
@@ -221,7 +202,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
             while m:
                 low = m & -m
                 m ^= low
-                cell = ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                cell = _bit(low, ctz)
                 occ2 = occ | low
                 masks2 = masks | (sp << cell)
                 safe = rem & ~unsafe[_threat(occ2, masks2, three)]
@@ -254,13 +235,13 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
                         low = safe & -safe
                         safe ^= low
                         last_piece = rem ^ low
-                        sp2 = spread[ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]]
+                        sp2 = spread[_bit(low, ctz)]
                         v = 1
                         f = free2
                         while f:
                             cb = f & -f
                             f ^= cb
-                            c2 = ctz[((cb * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                            c2 = _bit(cb, ctz)
                             if (last_piece & unsafe[_threat(occ2 | cb, masks2 | (sp2 << c2), three)]) == 0:
                                 v = 0
                                 break
@@ -305,7 +286,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
                     while g:
                         low = g & -g
                         g ^= low
-                        q = ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                        q = _bit(low, ctz)
                         rest = rem & ~low
                         spq = spread[q]
                         mob = 0
@@ -313,7 +294,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
                         while f:
                             cb = f & -f
                             f ^= cb
-                            c2 = ctz[((cb * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                            c2 = _bit(cb, ctz)
                             if rest & ~unsafe[_threat(occ2 | cb, masks2 | (spq << c2), three)]:
                                 mob += 1
                         s = mob * 32 + pc
@@ -337,7 +318,7 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
                         g ^= low
                         ch[d, c, 0] = pl_occ[j]
                         ch[d, c, 1] = pl_masks[j]
-                        ch[d, c, 2] = ctz[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                        ch[d, c, 2] = _bit(low, ctz)
                         c += 1
             fr[d, _N] = c
             fr[d, _I] = 1

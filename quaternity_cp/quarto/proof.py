@@ -45,8 +45,8 @@ from typing import Any, Callable, Optional, Sequence
 from ..budget import INTERRUPTED, LIMIT, SOLVED, TIME, Limits
 from ..files import write_atomic
 from . import symmetry
-from .bits import ATTRS, UNSAFE, three_table
-from .solver import SolverError, check_position, search_root, threat, winning_lines
+from .bits import ATTRS, UNSAFE, threat, three_table
+from .solver import SolverError, check_position, search_root, winning_lines
 
 GE0, LE0 = "ge0", "le0"
 FORMAT = "quaternity-quarto-proof-1"

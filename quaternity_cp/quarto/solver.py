@@ -57,7 +57,7 @@ from typing import Optional, Protocol, Sequence
 
 from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
-from .bits import ATTRS, UNSAFE, three_table
+from .bits import ATTRS, UNSAFE, threat, three_table
 
 Move = tuple  # (cell or None, piece given or None)
 
@@ -102,35 +102,6 @@ class SolveResult(SearchResult):
     def outcome(self) -> str:
         """The proven value: win, draw or loss."""
         return str(self.value)
-
-
-def threat(occ: int, masks: int, three: list) -> int:
-    """The 8-bit set of attributes that complete some line with three pieces and one empty cell."""
-    open3 = three[occ]
-    if not open3:
-        return 0
-    m0 = masks & 0xFFFF
-    m1 = (masks >> 16) & 0xFFFF
-    m2 = (masks >> 32) & 0xFFFF
-    m3 = masks >> 48
-    t = 0
-    if three[m0] & open3:
-        t = 1
-    if three[m1] & open3:
-        t |= 2
-    if three[m2] & open3:
-        t |= 4
-    if three[m3] & open3:
-        t |= 8
-    if three[occ ^ m0] & open3:
-        t |= 16
-    if three[occ ^ m1] & open3:
-        t |= 32
-    if three[occ ^ m2] & open3:
-        t |= 64
-    if three[occ ^ m3] & open3:
-        t |= 128
-    return t
 
 
 def _bits(mask: int) -> list:
