@@ -15,9 +15,8 @@ from quaternity_cp.agents import CautiousAgent, KnowledgeAgent, KooleAgent, Rand
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.game import Declaration, Question
 from quaternity_cp.games import GAMES, TERMINAL, load_all
-from quaternity_cp.quartets.game import ClassicState, QuaternityState, new_state
+from quaternity_cp.quartets.game import ClassicState, new_state
 from quaternity_cp.replay import replay
-from quaternity_cp.rules import Rules
 
 load_all()
 G = Game(3, 6, 4)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from reference import Reference, deal_facts, describe, initial_deals, position_view, private_deals, step_view
 from strategies import RULE_OPTIONS
 
-from quaternity_cp import Game, IllegalMoveError, Position, Rules
+from quaternity_cp import Game, Position, Rules
 from quaternity_cp import knowledge
 from quaternity_cp.formats import record_from_json, record_to_json
 from quaternity_cp.game import Declaration, Question

@@ -14,7 +14,7 @@ import pytest
 
 from quaternity_cp import effects
 from quaternity_cp.constraints import Constraints
-from quaternity_cp.game import Declaration, Game
+from quaternity_cp.game import Game
 from quaternity_cp.position import Position
 from quaternity_cp.quartets.game import ClassicState, classic_public_constraints, classic_rules
 

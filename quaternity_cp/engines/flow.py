@@ -389,7 +389,7 @@ class _Deal:
         """Place every card (the last deal's owners where they still fit, greedy, then augmenting
         paths); False when the maximum flow falls short."""
         P, NP = self.P, self.NP
-        dom, room, seats, used = self.dom, self.room, self.seats, self.used
+        dom = self.dom
         left: Sequence[int]
         if not greedy:
             left = range(len(dom))
@@ -774,8 +774,8 @@ class _Deal:
 
     def _same_by_tarjan(self) -> list[int]:
         """Per node (p, s): the seats y whose node (y, s) shares its strongly connected component."""
-        P, S, NP = self.P, self.S, self.NP
-        dom, hi, seats, owner, count, reach = self.dom, self.hi, self.seats, self.owner, self.count, self.reach
+        P, NP = self.P, self.NP
+        hi, seats, count, reach = self.hi, self.seats, self.count, self.reach
         adj = []
         for v in range(NP):
             x = v % P

@@ -144,7 +144,7 @@ class TopTree:
         """Give ``node`` its moves (once)."""
         if node.moves or node.wins_now or node.draws is not None:
             return
-        board, hand, squares = node.board, node.hand, self.squares
+        board, hand = node.board, node.hand
         if hand is None:  # the opening choice: every piece is the image of LRTS under a trait flip
             child = self.node(board, 0, node.depth + 1)
             node.moves = [(None, 0, child)]
