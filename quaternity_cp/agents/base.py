@@ -6,6 +6,12 @@ import random
 from typing import Any, Hashable
 
 
+def classic_only(options: dict[str, Any], why: str) -> str | None:
+    """The refusal (for an agent's ``refuses``) of an agent that needs a hand of its own, so plays classic
+    only: None for a classic game, else "plays classic only (WHY)". The Quaternity presets deal no cards."""
+    return None if options.get("preset") == "classic" else f"plays classic only ({why})"
+
+
 class RandomAgent:
     """Picks one of the legal actions uniformly at random (any game, any preset)."""
 

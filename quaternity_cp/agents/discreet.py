@@ -30,6 +30,7 @@ from ..games import register_agent
 from ..higher import ViewBudget, classes, exposure
 from ..knowledge import AGENT_LIMITS
 from ..quartets.game import classic_public_constraints
+from .base import classic_only
 from .exact import CautiousAgent
 
 #: The higher-order work of one decision: views put to the engine and candidate hands listed. At 3 players
@@ -52,9 +53,7 @@ class DiscreetAgent(CautiousAgent):
     def refuses(cls, options: dict[str, Any]) -> str | None:
         """Why it cannot play a game made with ``options``, or None: it hides its own hand, so it plays
         classic only (cautious plays the Quaternity presets)."""
-        if options.get("preset") != "classic":
-            return "plays classic only (it hides its own hand, and the Quaternity presets deal none)"
-        return None
+        return classic_only(options, "it hides its own hand, and the Quaternity presets deal none")
 
     def pick(self, obs: Any, best: list[Question], rng: random.Random) -> Question:
         # with the cheaper probabilities an answer taken as possible might not be: no exposure then

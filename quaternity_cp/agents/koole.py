@@ -49,6 +49,7 @@ from typing import Any, Hashable
 
 from ..errors import QuaternityError
 from ..game import Declaration, Question
+from .base import classic_only
 
 STRATEGIES = ("random", "first", "second", "combined")
 
@@ -75,9 +76,7 @@ class KooleAgent:
     def refuses(cls, options: dict[str, Any]) -> str | None:
         """Why it cannot play a game made with ``options`` (the game's defaults filled in), or None: it
         reasons from its own hand, so it plays classic only."""
-        if options.get("preset") != "classic":
-            return "plays classic only (it reasons from its own hand, and the Quaternity presets deal none)"
-        return None
+        return classic_only(options, "it reasons from its own hand, and the Quaternity presets deal none")
 
     # -- the public record, rebuilt incrementally -------------------------------------------
     def _reset(self, obs, rng: random.Random) -> None:

@@ -42,6 +42,7 @@ from ..count import CountLimitError, CountLimits, DealCounter
 from ..games import register_agent
 from ..knowledge import AGENT_LIMITS
 from ..quartets.game import ClassicState
+from .base import classic_only
 from .exact import KnowledgeAgent
 
 
@@ -60,9 +61,7 @@ class SearchAgent:
     @classmethod
     def refuses(cls, options: dict[str, Any]) -> str | None:
         """Classic only: the Quaternity presets deal nothing, so there are no worlds to draw."""
-        if options.get("preset") != "classic":
-            return "plays classic only (the Quaternity presets hide nothing to sample)"
-        return None
+        return classic_only(options, "the Quaternity presets hide nothing to sample")
 
     def step(self, obs: Any, legal_actions: list[Hashable], rng: random.Random) -> Hashable:
         if len(legal_actions) == 1:
