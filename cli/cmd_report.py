@@ -10,12 +10,14 @@ import sys
 
 import click
 
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, default_engine, engine_option, force_option,
-                     guarded, read_text, write_text)
+from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, default_engine, engine_option,
+                     force_option, guarded, read_text, write_text)
 from .limits import seconds_option, states_option
 
 #: The default of --max-states: the counting limit of each step (quaternity_cp.quartets.report.MAX_COUNT_STATES).
 STEP_STATES = 200_000
+#: The default of --max-moves (quaternity_cp.quartets.report.MAX_REPORT_MOVES): a longer record is refused (exit 2).
+REPORT_MOVES = 2_000
 
 
 @click.command()
@@ -30,10 +32,13 @@ STEP_STATES = 200_000
 @force_option
 @seconds_option("the counts and explanations of the whole page", past="are shown as not computed")
 @states_option("Show as not counted a step's count", STEP_STATES)
+@click.option("--max-moves", "max_moves", type=Whole(min=0), default=REPORT_MOVES, show_default=True, metavar="N",
+              help="Refuse (exit 2) a record of more moves than this: every move is a step of the page, and the "
+                   "page and the memory to make it grow with them.")
 @guarded
 def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,
            engine: str | None, force: bool = False, max_seconds: float | None = None,
-           max_states: int = STEP_STATES) -> None:
+           max_states: int = STEP_STATES, max_moves: int = REPORT_MOVES) -> None:
     """Write a self-contained HTML page that steps through the record FILE move by move.
 
     Each step shows the grid of who may hold each card, the number of consistent
@@ -44,7 +49,8 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     illegal move (the page is written all the same).
     The page is always written: a step whose count or explanations would pass
     the limits (--max-states, two seconds a step, --max-seconds for the whole
-    page) shows them as not computed.
+    page) shows them as not computed. A record of more than --max-moves moves
+    is refused (exit code 2) before anything is computed.
     """
     from quaternity_cp.games import OptionError, load_all, record_game
 
@@ -53,7 +59,7 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     text = read_text(file)
     spec = load_all()[record_game(text)]
     options = {"engine": default_engine(engine), "explain": not no_explain, "max_seconds": max_seconds,
-               "max_states": max_states}
+               "max_states": max_states, "max_moves": max_moves}
     if rules is not None:
         options["rules"] = rules
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 from typing import Any
 
@@ -30,7 +31,7 @@ from .common import (
     rules_option,
 )
 from .dispatch import load_record
-from .interrupts import Interrupts
+from .interrupts import STARTED_VARIABLE, Interrupts, signal_started
 
 EXIT_INTERRUPTED = 130
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
@@ -145,7 +146,17 @@ def _fail_position(as_json: bool, message: str) -> None:
 
 
 def _progress(as_json: bool):
-    """A live status line on standard error (only on a terminal)."""
+    """A live status line on standard error (only on a terminal). With the tests' QUATERNITY_TEST_SIGNAL_STARTED
+    set, the first report of the search (after about half a second of it) prints "quaternity: search started"."""
+    if os.environ.get(STARTED_VARIABLE):
+        started: list[bool] = []
+
+        def first(info: dict[str, Any]) -> None:
+            if not started:
+                started.append(True)
+                signal_started()
+
+        return first, lambda: None
     if not sys.stderr.isatty():
         return None, lambda: None
     console = Console(stderr=True)

@@ -18,6 +18,7 @@ import click
 from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.formats import MAX_INPUT_BYTES, FormatError, Record, decode_input, parse_record, rules_text
+from quaternity_cp.jsonio import InputRefused, read_input_bytes
 from quaternity_cp.rules import Rules
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
@@ -118,12 +119,11 @@ def _read_text(path: str) -> str:
             stream = getattr(sys.stdin, "buffer", None)
             data = stream.read(MAX_INPUT_BYTES + 1) if stream is not None else sys.stdin.read(MAX_INPUT_BYTES + 1)
         else:
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_INPUT_BYTES + 1)
+            data = read_input_bytes(path)  # special files and oversized ones refused before reading
         if isinstance(data, str):
             return data
         return decode_input(data)
-    except FormatError as err:
+    except (FormatError, InputRefused) as err:
         raise InputError(f"{name}: {err}") from None
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None

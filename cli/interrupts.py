@@ -14,12 +14,23 @@ exit code.
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
 _MISSING: Any = object()
+#: for the tests: when this environment variable is set, :func:`signal_started` prints one line on standard
+#: error (the event a test waits for before it sends SIGINT, instead of a guessed sleep)
+STARTED_VARIABLE = "QUATERNITY_TEST_SIGNAL_STARTED"
+
+
+def signal_started(what: str = "search") -> None:
+    """Print ``quaternity: <what> started`` on standard error when :data:`STARTED_VARIABLE` is set."""
+    if os.environ.get(STARTED_VARIABLE):
+        print(f"quaternity: {what} started", file=sys.stderr, flush=True)
 
 
 class Interrupts:

@@ -19,8 +19,10 @@ on turn, all 0 for the others).
 Chance (the deal, the first player, a hand-over among tied seats, a tie-break) is drawn by the game
 state from the game's seed: ``reset(seed=s)`` plays the game of seed ``derive_seed(s)``, so a seed
 gives the same game every time; without one the next game's seed comes from the environment's own
-generator. A game stops after ``max_moves`` decisions (truncated, nobody rewarded); at the end each
-agent's reward is its share of the win (1/k to each of k winners).
+generator. What an agent observes (and its ``infos``, empty) never holds the game's seed or another
+seat's hand: it is the same whatever the others hold. A game stops after ``max_moves`` decisions
+(truncated, nobody rewarded); at the end each agent's reward is its share of the win (1/k to each of
+k winners).
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ the time is up (nothing partial is returned).
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Sequence
@@ -705,9 +706,10 @@ def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom],
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = 0
-    if seconds is not None:
-        solver.parameters.max_time_in_seconds = seconds
-    status = solver.solve(model)
+    from .engines.cpsat import run_solve  # stoppable by Ctrl-C, the SIGINT handler left as it was
+
+    # one solve, maybe long: in a worker thread from the start (a restart after a first slice would cost it time)
+    status = run_solve(solver, model, math.inf if seconds is None else seconds, direct_seconds=0)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     if status != cp_model.INFEASIBLE:

@@ -18,7 +18,9 @@ An *action* is a small hashable value of the game's own (a move object); its
 text form comes from :meth:`GameState.action_to_string` and is read back by
 :meth:`GameState.string_to_action`. An *observation* is everything the seat
 may know and nothing more (in classic Quartets: the public record and its own
-hand, never the deal); it is the only input an agent gets.
+hand, never the deal, nor the seed or anything drawn from it that would deal
+the cards again); it is the only input an agent gets, with its own generator
+(seeded with a one-way :func:`derive_seed` of the game's seed, never the seed).
 
 The registry is all a front end knows of the games: each :class:`GameSpec`
 carries the game's metadata (seats, options with their types, defaults and
@@ -81,7 +83,7 @@ class GameState(Protocol):
         """Per seat, the game's own score (sets claimed; Quarto: 1 to the winner)."""
 
     def observation(self, player: int) -> Any:
-        """What ``player`` may know now; an agent's only input."""
+        """What ``player`` may know now; an agent's only input (never the seed, nor another seat's hand)."""
 
     def action_to_string(self, action: Hashable) -> str:
         """The action in the game's record notation."""
@@ -130,8 +132,9 @@ class Agent(Protocol):
     """A player: sees one observation at a time and picks one of the legal actions.
 
     Agents are deterministic given the ``rng`` they are handed (seeded by the
-    runner from the game's seed and the seat), and never see more than the
-    observation.
+    runner with :func:`derive_seed` of the game's seed and the seat: a hash that
+    does not give the seed back, so the generator cannot deal the cards again),
+    and never see more than the observation.
     """
 
     name: str
@@ -216,7 +219,9 @@ class GameSpec:
     of them: ``check`` (see :meth:`check_record`), ``svg`` (see :meth:`svg`),
     ``report`` (see :meth:`report`) and ``web`` (the module that draws a web
     table's view: ``view(table, *, probabilities)``, and optionally
-    ``explain(table, *, card, set_name, seat)`` and ``verdict(table)``).
+    ``explain(table, *, card, set_name, seat)``, ``verdict(table)`` and
+    ``undo_refusal(table, applied)``: why a person's move cannot be taken back,
+    when an undo would tell the seat what it could not know otherwise).
     The agents are those registered for the game (:func:`register_agent`).
     """
 

@@ -8,6 +8,10 @@ digits, no duplicate keys, no ``NaN`` or ``Infinity``, no unpaired surrogates.
 Every refusal is an :class:`InputRefused` whose message is one line; each
 game's reader turns it into its own format error, naming the file's kind.
 
+Files are read with :func:`read_input` (or :func:`read_input_bytes`): a path
+that is not a regular file (``/dev/zero``, a FIFO) or is larger than the limit
+is refused before anything is read.
+
 This module imports nothing of the package, so every game can use it and load
 only what it needs.
 
@@ -25,7 +29,10 @@ quaternity_cp.jsonio.InputRefused: Expecting property name enclosed in double qu
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from typing import Any
 
 #: One file (or standard input): 16 MiB.
@@ -78,6 +85,48 @@ def decode_input(data: bytes) -> str:
         raise InputRefused(
             f"not UTF-8 text: byte 0x{data[err.start]:02x} at line {line} (byte offset {err.start})"
         ) from None
+
+
+_KINDS = ((stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def read_input_bytes(path: str | os.PathLike) -> bytes:
+    """The bytes of the file ``path``, refused (:class:`InputRefused`) before anything is read when it is not
+    a regular file (``/dev/zero``, a pipe) or larger than :data:`MAX_INPUT_BYTES`; at most that many are read
+    even when the file grows meanwhile. A file that cannot be opened raises :class:`OSError`, a folder
+    :class:`IsADirectoryError` (as ``open`` does).
+
+    The file is opened without blocking: a FIFO without a writer is refused, not waited for.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)  # of what was opened: no window between a check and the open
+        if stat.S_ISDIR(info.st_mode):  # as open() says it (each reader names a folder in its own words)
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "a special file")
+            raise InputRefused(f"{kind}, not a regular file")
+        if info.st_size > MAX_INPUT_BYTES:
+            raise too_large()
+        chunks, size = [], 0
+        while size <= MAX_INPUT_BYTES:
+            chunk = os.read(fd, MAX_INPUT_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_INPUT_BYTES:
+            raise too_large()
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_input(path: str | os.PathLike) -> str:
+    """The text of the file ``path``: :func:`read_input_bytes`, then :func:`decode_input`."""
+    return decode_input(read_input_bytes(path))
 
 
 def check_size(text: str) -> None:
@@ -144,4 +193,4 @@ def load_json(text: str) -> Any:
 
 
 __all__ = ["MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "InputRefused", "show", "too_large",
-           "decode_input", "check_size", "load_json"]
+           "decode_input", "read_input_bytes", "read_input", "check_size", "load_json"]

@@ -33,7 +33,9 @@ type says imperfect information, as it must for classic under one name): the inf
 every seat is the same, and :meth:`QuartetsState.resample_from_infostate` returns a copy.
 
 Actions, tensors and strings are those of :class:`quaternity_cp.encoding.QuartetsCodec` (information
-state: the seat's dealt cards and the whole public record, perfect recall).
+state: the seat's dealt cards and the whole public record, perfect recall). A seat's strings and
+tensors never hold another seat's cards (they are the same whatever the others hold) nor a seed: the
+deal is chance nodes, and the project's state under it is made with seed 0.
 :meth:`QuartetsState.resample_from_infostate` draws a state uniformly among those the seat cannot tell
 apart, exactly: a deal of the seat's view (:func:`quaternity_cp.count.sample_deals`, what ``quaternity
 count --sample`` draws), given back to the start by :func:`~quaternity_cp.quartets.game.deal_before`,

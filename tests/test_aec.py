@@ -73,12 +73,21 @@ def test_truncation_after_max_moves():
     env = QuartetsEnv(preset="classic", players=3, sets=6, set_size=4, max_moves=3)
     env.reset(seed=2)
     steps = 0
+    masks_after = []
     for agent in env.agent_iter():
         observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
             assert truncation and not termination
+            # a truncated agent has no legal action: its mask is all 0, also the last mover's (still selected,
+            # whose legal actions of before the last move the environment still holds)
+            masks_after.append((agent, int(observation["action_mask"].sum()),
+                                {a: int(env.observe(a)["action_mask"].sum()) for a in env.agents}))
             env.step(None)
             continue
+        assert observation["action_mask"].sum() > 0
         env.step(int(observation["action_mask"].nonzero()[0][0]))
         steps += 1
+        last_mover = agent
     assert steps == 3
+    assert len(masks_after) == 3 and masks_after[0][0] == last_mover  # the last mover comes first
+    assert all(own == 0 and not any(others.values()) for _, own, others in masks_after), masks_after

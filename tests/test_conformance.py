@@ -128,7 +128,32 @@ def quartets_winners(options: dict, state) -> list[int] | None:
     top = [p for p, x in enumerate(scores) if x == max(scores)]
     if len(top) == 1 or rules.tie == "shared":
         return top
+    if rules.tie == "first":
+        return [first_to_reach(state.record())]
     return [] if rules.tie == "all-lose" else None
+
+
+def first_to_reach(record: dict) -> int:
+    """tie = first, as /work/shared/RULES.md words it: among the seats tied for first, "the one whose score
+    reached that number at the earliest move wins; two claims by one move are reached at that move, and a tie
+    within one move goes to the lower seat". The scores after every move, from the record replayed move by
+    move (not the game's own bookkeeping of when a score rose)."""
+    from quaternity_cp.formats import record_from_json
+
+    rec = record_from_json(record)
+    position = rec.position()
+    history = [tuple(position.scores)]
+    for move in rec.moves:
+        position.push(move)
+        history.append(tuple(position.scores))
+    final = history[-1]
+    best = max(final)
+    top = [p for p, x in enumerate(final) if x == best]
+
+    def reached(p: int) -> int:  # the first move after which the seat had its final score
+        return next(i for i, scores in enumerate(history) if scores[p] == best)
+
+    return min(top, key=lambda p: (reached(p), p))
 
 
 def quarto_winners(options: dict, state) -> list[int] | None:

@@ -11,12 +11,18 @@ import itertools
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from quaternity_cp import effects
 from quaternity_cp.constraints import Constraints
-from quaternity_cp.game import Game
+from quaternity_cp.effects import Holds
+from quaternity_cp.game import Declaration, Game
+from quaternity_cp.rules import Rules
 from quaternity_cp.position import Position
 from quaternity_cp.quartets.game import ClassicState, classic_public_constraints, classic_rules
+
+from reference import Reference, describe
 
 HANDOVERS = ("seat", "clockwise", "fewest", "fewest-cards", "most-cards")
 COMBOS = list(itertools.product(HANDOVERS, ("asked", "next"), ("skip", "ask"), ("shared", "all-lose", "first", "random")))
@@ -72,16 +78,115 @@ def test_a_free_hand_over_choice_is_a_recorded_chance_outcome_that_undo_keeps():
     assert seen
 
 
-def test_question_facts_and_the_fast_functions_agree():
-    c = Constraints.initial(3, 3, 3)
-    for silence in (False, True):
-        for asker, card in [(0, 0), (1, 4), (2, 8)]:
-            facts = effects.question_facts(c, asker, card, silence=silence)
-            assert effects.apply_facts(c, facts) == effects.question(c, asker, card, silence=silence)
-    empty = Constraints(3, 2, (True, True), (0, 2, 2), (6, 6, 6, 6), ((0, 0), (0, 0), (0, 0)),
-                        ((0, 0), (2, 2), (2, 2)))
-    assert effects.question_facts(empty, 0, 1) == [] and effects.question(empty, 0, 1) is empty
-    assert effects.apply_facts(c, effects.settle_facts(c)) == effects.settle(c)
+# -- quaternity_cp.effects against the brute-force reference (tests/reference.py) ----------------------
+def deals_of(c: Constraints) -> set[tuple[int, ...]]:
+    """Every deal (owner of each card in play, in card order) that the constraint state allows, by enumeration."""
+    cards = c.cards_in_play
+    S = c.set_size
+    out: set[tuple[int, ...]] = set()
+
+    def place(i: int, left: list[int], row: list[int]) -> None:
+        if i == len(cards):
+            if any(left):
+                return
+            for p in range(c.players):
+                for s in c.sets_in_play:
+                    n = sum(1 for k, card in enumerate(cards) if card // S == s and row[k] == p)
+                    if not c.lo[p][s] <= n <= c.hi[p][s]:
+                        return
+            out.add(tuple(row))
+            return
+        for p in range(c.players):
+            if left[p] and c.domains[cards[i]] >> p & 1:
+                left[p] -= 1
+                row.append(p)
+                place(i + 1, left, row)
+                row.pop()
+                left[p] += 1
+
+    place(0, list(c.hands), [])
+    return out
+
+
+def reference_deals(ref: Reference, state) -> set[tuple[int, ...]]:
+    """The reference's consistent deals, as owners of the cards in play."""
+    cards = ref.cards_in_play(state)
+    return {tuple(int(row[card]) for card in cards) for row in state.deals}
+
+
+GAME_SIZES = [(2, 2, 2), (2, 3, 2), (3, 3, 2), (2, 2, 3), (3, 2, 3), (4, 2, 2)]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), size=st.sampled_from(GAME_SIZES), handover=st.sampled_from(HANDOVERS),
+       after_no=st.sampled_from(("asked", "next")), empty_hand=st.sampled_from(("skip", "ask")),
+       silence=st.booleans(), dealt=st.booleans(), auto_claim=st.booleans(), initial_quartets=st.booleans())
+def test_effects_follow_the_brute_force_reference(data, size, handover, after_no, empty_hand, silence, dealt,
+                                                  auto_claim, initial_quartets):
+    """What a question, an answer and a claim do to the consistent deals (:mod:`quaternity_cp.effects` on
+    constraint states, enumerated) and who moves next (:func:`effects.next_order`, :func:`effects.hand_over`)
+    are what the reference finds by applying the rules literally to every deal."""
+    game = Game(*size)
+    rules = Rules(handover=handover, after_no=after_no, empty_hand=empty_hand, silence=silence, dealt=dealt,
+                  auto_claim=auto_claim and not dealt, initial_quartets=initial_quartets)
+    ref = Reference(game, rules)
+    try:
+        state = ref.start()
+    except ValueError:  # no initial deal under these rules (no whole set in a hand cannot be dealt)
+        return
+    c = Constraints.initial(game.players, game.sets, game.set_size, initial_quartets)
+    assert deals_of(c) == reference_deals(ref, state)
+    asked: Constraints | None = None  # after the open question
+    played: list = []
+    for index in range(1, 13):
+        moves = ref.legal_moves(state)
+        if not moves:
+            break
+        move = data.draw(st.sampled_from(moves), label=f"move {index}")
+        after, kind = ref.play(state, move, index)
+        played.append(move)
+        assert kind is None, (move, kind)
+        if isinstance(move, Declaration):  # a put-down or a declaration: the seat holds the whole set, claims it
+            whole = [Holds(card, move.player) for card in range(move.set * game.set_size,
+                                                                (move.set + 1) * game.set_size)]
+            c = effects.claim(effects.apply_facts(c, whole), move.player, move.set)
+        elif move.answer is None:  # a question: what asking tells (with dealt cards, after the put-downs due)
+            asked = effects.question(c, move.asker, move.card, silence=silence)
+            if dealt:
+                asked = effects.settle(asked)
+            told = effects.asked_facts(c, move.asker, move.card, silence=silence, dealt=dealt)
+            assert deals_of(effects.apply_facts(c, told)) == deals_of(asked), describe(game, rules, played)
+            c = asked
+        else:  # the answer to the open question
+            assert asked is not None and state.pending is not None
+            x, y, card, yes = move.asker, move.target, move.card, move.answer
+            c = effects.answer(c, x, y, card, yes)
+            for s, p in enumerate(after.claimed):  # the reference's automatic claims, by the effects' claim
+                if p >= 0 and state.claimed[s] < 0:
+                    c = effects.claim(c, p, s)
+            if not after.over:
+                order = effects.next_order(yes, x, y, game.players, after_no)
+                turn = effects.hand_over(order, hands=c.hands, scores=after.scores, empty_hand=empty_hand,
+                                         handover=handover)
+                assert sorted(turn) == sorted(after.turn), describe(game, rules, played)
+        assert c.hands == ref.hands(after), describe(game, rules, played)
+        assert deals_of(c) == reference_deals(ref, after), describe(game, rules, played)
+        state = after
+
+
+def test_a_wrong_hand_over_after_no_fails_the_reference_check(monkeypatch):
+    """The check above sees a wrong turn: after a no, the turn to the asker's left neighbour instead of
+    the asked player (a hand-over bug injected)."""
+    right = effects.next_order
+
+    def wrong(yes, asker, target, players, after_no):
+        return right(yes, asker, target, players, "next" if after_no == "asked" else "asked")
+
+    monkeypatch.setattr(effects, "next_order", wrong)
+    with pytest.raises(Exception) as failure:
+        test_effects_follow_the_brute_force_reference()
+    found = failure.value.exceptions if isinstance(failure.value, BaseExceptionGroup) else (failure.value,)
+    assert all(isinstance(err, AssertionError) for err in found), failure.value  # the check failed, nothing else
 
 
 def test_the_public_classic_view_is_the_record_replayed_with_the_same_rules():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.formats import parse_record
 from quaternity_cp.replay import replay
-from quaternity_cp.games import load_all, record_game
+from quaternity_cp.games import OptionError, load_all, record_game
 from quaternity_cp.quartets.report import deals_text, record_report
 from quaternity_cp.quartets.svg import grid_svg
 from quaternity_cp.quarto.svg import quarto_svg
@@ -137,6 +138,48 @@ def test_report_bad_input(tmp_path):
     res = run("report", bad, "-o", tmp_path / "x.html")
     assert res.exit_code == 2
     assert res.output.startswith("quaternity: ") and res.output.count("\n") == 1
+
+
+def long_record(moves: int) -> str:
+    """A legal record of ``moves`` moves (the same two questions, answered no, again and again)."""
+    return "players: 3\nsets: 3\nset_size: 2\n" + "0>1:A0- 1>0:B0-\n" * (moves // 2) + "0>1:A0-\n" * (moves % 2)
+
+
+def test_a_record_too_long_for_a_report_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "long.txt"
+    out = tmp_path / "r.html"
+    # the limit is the option's; at it, the page is written with every step
+    path.write_text(long_record(7))
+    res = run("report", path, "-o", out, "--max-moves", 6, "--no-explain")
+    assert res.exit_code == 2 and "has 7 moves, more than a report shows (at most 6" in res.output, res.output
+    assert not out.exists()
+    res = run("report", path, "-o", out, "--max-moves", 7, "--no-explain")
+    assert res.exit_code == 0, res.output
+    data = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                                out.read_text(), re.S).group(1))
+    assert [s["index"] for s in data["steps"]] == list(range(8))
+    # 100,000 moves (the most a record holds) made a page of gigabytes: refused before the replay, at once
+    path.write_text(long_record(100_000))
+    started = time.monotonic()
+    res = run("report", path, "-o", out, "--force")
+    assert time.monotonic() - started < 30  # a refusal, not a replay of 100,000 moves (about 1 s here)
+    assert res.exit_code == 2, res.output
+    assert res.output == (f"quaternity: --max-moves: {path} has 100,000 moves, more than a report shows (at most"
+                          " 2,000: each move is a step of the page); raise --max-moves, or report a part of the"
+                          " record\n")
+
+
+def test_the_library_report_has_the_same_limit():
+    from quaternity_cli.cmd_report import REPORT_MOVES
+    from quaternity_cp.quartets.report import MAX_REPORT_MOVES
+
+    assert REPORT_MOVES == MAX_REPORT_MOVES  # the command's default is the library's
+    record = parse_record(long_record(5))
+    with pytest.raises(OptionError, match="has 5 moves, more than a report shows") as err:
+        record_report(record, max_moves=4, explain=False)
+    assert err.value.option == "max_moves"
+    assert record_report(record, max_moves=5, explain=False).startswith("<!DOCTYPE html>")
+    assert record_report(record, max_moves=None, explain=False).startswith("<!DOCTYPE html>")
 
 
 def test_report_text_survives_script_breaking_names():

@@ -39,7 +39,10 @@ def cli_json(*args) -> dict:
     return json.loads(res.output)
 
 
-@pytest.mark.parametrize("name", ["three.txt", "illegal-three.txt", "quaternity.json", "full-game-4p-8x4.json"])
+# The 32-card four-player game walks 60 steps in the browser (about 6 s); the three smaller records cover
+# the same promise in the default run, the long one runs with --runslow.
+@pytest.mark.parametrize("name", ["three.txt", "illegal-three.txt", "quaternity.json",
+                                  pytest.param("full-game-4p-8x4.json", marks=pytest.mark.slow)])
 def test_every_step_of_a_report_shows_the_analysis_of_the_record_so_far(tmp_path, page, name):
     source = EXAMPLES / name
     out = tmp_path / "report.html"

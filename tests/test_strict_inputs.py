@@ -250,3 +250,183 @@ def test_records_written_with_tie_random_read_back(tmp_path, monkeypatch, preset
         if "tie_break" in data:
             assert over
     assert with_tie_break > 0
+
+
+# -- every file through the one strict reader: special files, size, depth, numbers ------------------------------
+HOSTILE_JSON = {
+    "deep": ("[" * 5000 + "]" * 5000, "nested more than 20 levels deep"),
+    "nan": ('{"answers": NaN}', "NaN is not a JSON value"),
+    "infinity": ('{"answers": [Infinity]}', "Infinity is not a JSON value"),
+    "minus-infinity": ('{"answers": -Infinity}', "-Infinity is not a JSON value"),
+    "long-number": ('{"answers": ' + "9" * 400 + "}", "a number of 400 digits (at most 20)"),
+}
+#: far above what a refusal takes; only a read that blocks (a FIFO opened for reading waits for a writer) reaches it
+CEILING = 60
+
+
+def in_thread(func, *args):
+    """``func(*args)`` in a daemon thread: what it returned or raised, or "blocked" past :data:`CEILING`."""
+    import threading
+
+    box: dict = {}
+
+    def work():
+        try:
+            box["value"] = func(*args)
+        except BaseException as err:  # noqa: BLE001 - the test looks at it
+            box["error"] = err
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(CEILING)
+    if worker.is_alive():
+        return "blocked"
+    return box.get("error", box.get("value"))
+
+
+def huge_file(path):
+    """A sparse file one byte over the input limit (nothing is written to disk)."""
+    from quaternity_cp.jsonio import MAX_INPUT_BYTES
+
+    with open(path, "wb") as fh:
+        fh.truncate(MAX_INPUT_BYTES + 1)
+    return path
+
+
+def special_files(tmp_path):
+    """Paths that are not regular files: a character device, a FIFO without a writer."""
+    import os
+
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    return {"dev-zero": ("/dev/zero", "a character device, not a regular file"),
+            "fifo": (str(fifo), "a pipe (FIFO), not a regular file")}
+
+
+def test_the_strict_reader_refuses_special_files_and_huge_ones_before_reading(tmp_path, monkeypatch):
+    import os
+
+    from quaternity_cp import jsonio
+
+    reads = []
+    real_read = os.read
+    monkeypatch.setattr(jsonio.os, "read", lambda fd, n: reads.append(n) or real_read(fd, n))
+    for name, (path, reason) in special_files(tmp_path).items():
+        got = in_thread(jsonio.read_input, path)
+        assert isinstance(got, jsonio.InputRefused) and str(got) == reason, (name, got)
+    got = in_thread(jsonio.read_input, tmp_path)
+    assert isinstance(got, IsADirectoryError) and got.filename == str(tmp_path), got  # as open() says it
+    got = in_thread(jsonio.read_input, huge_file(tmp_path / "huge.json"))
+    assert isinstance(got, jsonio.InputRefused) and str(got) == "larger than the limit of 16,777,216 bytes for one file"
+    assert reads == []  # refused from what the file is, before a byte was read
+    (tmp_path / "ok.txt").write_bytes(b"players: 2\n")
+    assert jsonio.read_input(tmp_path / "ok.txt") == "players: 2\n"
+    (tmp_path / "bad.txt").write_bytes(b"players: 2\n\xff")
+    with pytest.raises(jsonio.InputRefused, match="not UTF-8 text: byte 0xff at line 2"):
+        jsonio.read_input(tmp_path / "bad.txt")
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
+def test_answer_files_are_read_strictly(tmp_path, kind):
+    from quaternity_cp.game import Game
+    from quaternity_cp.puzzles.answers import read_answer, read_answer_file
+    from quaternity_cp.puzzles.search import PuzzleError
+
+    text, reason = HOSTILE_JSON[kind]
+    path = tmp_path / "p.answer.json"
+    path.write_text(text)
+    with pytest.raises(PuzzleError) as err:
+        read_answer_file(Game(2, 2, 2), path)
+    assert str(err.value).startswith(f"{path}: malformed JSON") and str(err.value).endswith(reason), str(err.value)
+    assert "\n" not in str(err.value)
+    with pytest.raises(PuzzleError, match="larger than the limit of 16,777,216 bytes"):  # text read by the caller
+        read_answer(Game(2, 2, 2), " " * (16 * 1024 * 1024 + 1), "big.answer.json")
+
+
+def test_answer_files_that_are_special_or_huge_are_refused_before_reading(tmp_path):
+    from quaternity_cp.game import Game
+    from quaternity_cp.puzzles.answers import read_answer_file
+    from quaternity_cp.puzzles.search import PuzzleError
+
+    cases = dict(special_files(tmp_path))
+    cases["huge"] = (str(huge_file(tmp_path / "huge.answer.json")), "larger than the limit of 16,777,216 bytes")
+    cases["folder"] = (str(tmp_path), "is a folder, not an answer file")
+    for name, (path, reason) in cases.items():
+        got = in_thread(read_answer_file, Game(2, 2, 2), path)
+        assert isinstance(got, PuzzleError) and str(got).startswith(f"{path}: {reason}"), (name, got)
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
+def test_hostile_json_records_and_answers_are_refused_in_one_line(tmp_path, kind):
+    text, reason = HOSTILE_JSON[kind]
+    record = tmp_path / "rec.json"
+    record.write_text(text)
+    refused(run("check", record), str(record), reason)
+    puzzle = tmp_path / "puzzle.json"
+    puzzle.write_text(json.dumps({"players": 2, "sets": 2, "set_size": 2}))
+    answer = tmp_path / "puzzle.answer.json"
+    answer.write_text(text)
+    refused(run("puzzle", "verify", puzzle), str(answer), reason)
+
+
+def test_huge_record_and_answer_files_are_refused_in_one_line(tmp_path):
+    refused(run("check", huge_file(tmp_path / "rec.json")), "larger than the limit of 16,777,216 bytes")
+    puzzle = tmp_path / "puzzle.json"
+    puzzle.write_text(json.dumps({"players": 2, "sets": 2, "set_size": 2}))
+    huge_file(tmp_path / "puzzle.answer.json")
+    refused(run("puzzle", "verify", puzzle), "puzzle.answer.json", "larger than the limit of 16,777,216 bytes")
+
+
+def feed_fifo(path, data: bytes):
+    """A thread that writes ``data`` into the FIFO ``path`` whenever a reader opens it, until stopped (so that a
+    reader that wrongly waits for a writer is not blocked for ever): call the returned function to stop it."""
+    import errno
+    import os
+    import threading
+
+    stop = threading.Event()
+
+    def work():
+        while not stop.is_set():
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as err:  # ENXIO: no reader yet
+                if err.errno != errno.ENXIO:
+                    raise
+                stop.wait(0.01)
+                continue
+            try:
+                os.write(fd, data)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+            stop.wait(0.01)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+
+    def done():
+        stop.set()
+        worker.join(CEILING)
+
+    return done
+
+
+def test_special_files_are_refused_as_records_and_answers_before_reading(tmp_path):
+    folder = tmp_path / "puzzles"
+    folder.mkdir()
+    puzzle = folder / "puzzle.json"
+    puzzle.write_text(json.dumps({"players": 2, "sets": 2, "set_size": 2}))
+    for name, (path, reason) in special_files(tmp_path).items():
+        done = feed_fifo(path, b'{"players": 2, "sets": 2, "set_size": 2}') if name == "fifo" else lambda: None
+        try:
+            refused(run("check", path), path, reason)
+            answer = folder / "puzzle.answer.json"
+            if answer.exists() or answer.is_symlink():
+                answer.unlink()
+            answer.symlink_to(path)  # the answer file beside the puzzle is the special file
+            refused(run("puzzle", "verify", puzzle), str(answer), reason)
+            refused(run("puzzle", "sheet", folder, "-o", tmp_path / "sheet.html"), str(answer), reason)
+        finally:
+            done()

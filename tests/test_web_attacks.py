@@ -35,9 +35,10 @@ FAST = dict(header_seconds=1.0, body_seconds=1.0, act_seconds=SAFETY)
 class Live:
     """A running server: raw sockets and JSON requests with any headers."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, tables=None):
         self.port = port
         self.host = f"127.0.0.1:{port}"
+        self.tables = tables  # the server's open tables (quaternity_cp.web.tables.Tables)
 
     def connect(self) -> socket.socket:
         conn = socket.create_connection(("127.0.0.1", self.port), timeout=SAFETY)
@@ -110,7 +111,8 @@ def running(**overrides):
     """The app under uvicorn (the server ``quaternity serve`` runs) on a free port, in a thread."""
     settings = Settings(**{**FAST, **overrides})
     sock = listen("127.0.0.1", 0)
-    srv = server(create_app(settings), settings)
+    app = create_app(settings)
+    srv = server(app, settings)
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     start = time.monotonic()
@@ -118,7 +120,7 @@ def running(**overrides):
         assert thread.is_alive() and time.monotonic() - start < SAFETY, "the server did not start"
         time.sleep(0.01)
     try:
-        yield Live(sock.getsockname()[1])
+        yield Live(sock.getsockname()[1], app.app.state.tables)
     finally:
         srv.should_exit = True
         thread.join(SAFETY)
@@ -432,3 +434,159 @@ def test_serve_on_a_busy_port_or_a_foreign_address_is_one_line_and_exit_2():
     assert res.exit_code == 2 and "not one of this machine's" in res.output and res.output.count("\n") == 1
     res = CliRunner().invoke(main, ["serve", "--allow-host", "a:b"])
     assert res.exit_code == 2 and "--allow-host" in res.output
+
+
+# -- probes: the guard's origins, file names, the stream cap under concurrency ---------------------------
+def test_only_the_servers_own_origin_by_its_scheme_reaches_the_api(live):
+    """Sec-Fetch-Site other than same-origin or none is refused whatever the Origin says; an Origin with
+    another scheme than the server's (https:// on this plain-HTTP server) is another origin."""
+    own = f"http://{live.host}"
+    assert live.get("/api/games", Origin=own, **{"Sec-Fetch-Site": "same-origin"})[0] == 200
+    assert live.get("/api/games", **{"Sec-Fetch-Site": "none"})[0] == 200
+    for site in ("same-site", "cross-site", "SAME-SITE", "nonsense"):
+        status, data = live.get("/api/games", Origin=own, **{"Sec-Fetch-Site": site})
+        assert status == 403 and "other pages" in data["error"], (site, status)
+    for origin in (f"https://{live.host}", f"https://localhost:{live.port}"):
+        status, data = live.post("/api/new", {"seed": 1, "options": SMALL}, Origin=origin)
+        assert status == 403 and "other pages" in data["error"], (origin, status)
+    assert live.get(f"/t/x", **{"Sec-Fetch-Site": "same-site"})[0] == 200  # pages open from anywhere
+
+
+@pytest.mark.parametrize("path", ["/static/" + "a" * 300 + ".js", "/static/" + "b" * 5000 + ".css",
+                                  "/static/" + "%C3%A9" * 200 + ".js", "/static/%00.js", "/rules/" + "c" * 300,
+                                  "/static/" + "d" * 300])
+def test_long_or_odd_file_names_are_not_found_in_words(live, path):
+    status, data = live.get(path)
+    assert status == 404 and data["error"] in ("no such file", "no rules page for that game"), (status, data)
+
+
+def test_the_event_stream_cap_holds_under_concurrent_openings():
+    """100 pages open the same table's event stream at once: exactly max_streams get one (each answers its
+    first event), the others 503 in words; once they are closed, the count is back to zero."""
+    httpx = pytest.importorskip("httpx")
+    import asyncio
+
+    openings, cap = 100, 8
+    with running(max_streams=cap) as srv:
+        gid = new_table(srv)["id"]
+        table = srv.tables.open[gid]
+
+        async def storm() -> list[int]:
+            answered = 0
+            everyone = asyncio.Event()
+            limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
+            async with httpx.AsyncClient(base_url=f"http://{srv.host}", timeout=SAFETY, limits=limits) as client:
+                async def one() -> int:
+                    nonlocal answered
+                    async with client.stream("GET", f"/api/events/{gid}") as res:
+                        if res.status_code == 200:
+                            async for line in res.aiter_lines():  # the stream is really open: its first event
+                                if line.startswith("data: "):
+                                    break
+                        else:
+                            body = json.loads(await res.aread())
+                            assert res.status_code == 503 and f"already has {cap} open pages" in body["error"]
+                        answered += 1
+                        if answered == openings:
+                            everyone.set()
+                        await asyncio.wait_for(everyone.wait(), SAFETY)  # held open until all are answered
+                        return res.status_code
+
+                return await asyncio.wait_for(asyncio.gather(*(one() for _ in range(openings))), SAFETY)
+
+        statuses = asyncio.run(storm())
+        assert statuses.count(200) == cap and statuses.count(503) == openings - cap, sorted(statuses)
+        deadline = time.monotonic() + SAFETY
+        while table.streams:  # the server sees the connections close
+            assert time.monotonic() < deadline, f"{table.streams} streams still counted"
+            time.sleep(0.01)
+        with srv.events(f"/api/events/{gid}") as stream:
+            assert next_event(stream)[0] == "message"
+
+
+# -- the view cache ------------------------------------------------------------------------------------
+class Yielding(Ponder):
+    """Ponder's twin that answers yes (the asker keeps the turn: the agents stop after its move)."""
+
+    def step(self, observation, legal_actions, rng):
+        Ponder.started.set()
+        assert Ponder.released.wait(SAFETY)
+        return next((a for a in legal_actions if getattr(a, "answer", None) is True), legal_actions[0])
+
+
+def test_a_move_never_answers_a_view_cached_at_an_older_version(ponder, monkeypatch):
+    """An undo waits for an agent's move while another request of the same seat asks for the view with
+    probabilities: the undo answers the view after the undo, not the one cached before the agent moved."""
+    monkeypatch.setitem(load_all()["quartets"].agents, "yielding", Yielding)
+    with running(act_seconds=0.1) as srv:
+        table = new_table(srv, agents={"1": "yielding", "2": "random"},
+                          options={"players": 3, "sets": 3, "set_size": 2})
+        gid = table["id"]
+        shared = srv.tables.open[gid]
+        status, asked = srv.post(f"/api/act/{gid}", {"action": "0>1:A0?"})
+        assert status == 200 and asked["thinking"] == 1 and ponder.started.wait(SAFETY)
+        answers: dict[str, tuple[int, dict]] = {}
+
+        def later(name, method, path, body=None):
+            thread = threading.Thread(target=lambda: answers.__setitem__(
+                name, srv.post(path, body) if method == "POST" else srv.get(path)), daemon=True)
+            thread.start()
+            return thread
+
+        def wait_for(condition, what):
+            deadline = time.monotonic() + SAFETY
+            while not condition():
+                assert time.monotonic() < deadline, what
+                time.sleep(0.005)
+
+        touched = shared.touched
+        undo = later("undo", "POST", f"/api/undo/{gid}", {"probabilities": False})
+        wait_for(lambda: shared.touched != touched, "the undo did not reach its table")  # then it waits for it
+        view = later("view", "GET", f"/api/view/{gid}?probabilities=1")
+        wait_for(lambda: shared.probabilities.get(0) is True, "the view did not reach its table")
+        ponder.released.set()
+        undo.join(SAFETY)
+        view.join(SAFETY)
+        status, undone = answers["undo"]
+        assert status == 200 and answers["view"][0] == 200
+        status, now = srv.get(f"/api/view/{gid}")
+        assert undone["version"] == now["version"] and undone["version"] > asked["version"]
+        assert undone["log"] == now["log"] == [] and undone["your_turn"]
+
+
+# -- agents' budgets and cancelled work ------------------------------------------------------------------
+BIG_CLASSIC = {"preset": "classic", "players": 4, "sets": 16, "set_size": 10}  # a determinized move: minutes
+SEARCHERS = {"0": "determinized", "1": "determinized", "2": "determinized"}
+
+
+def test_a_search_agents_move_at_the_web_table_has_a_budget():
+    """At the largest classic table, a determinized agent's move (minutes unbounded) ends within its budget:
+    the server's default agent_seconds; the move is played, the table goes on."""
+    with running(act_seconds=0.1) as srv:
+        status, table = srv.post("/api/new", {"seed": 3, "options": BIG_CLASSIC, "human": 3, "agents": SEARCHERS})
+        assert status == 200 and table["thinking"] == 0, table
+        with srv.events(f"/api/events/{table['id']}") as stream:
+            start = time.monotonic()
+            name, data = next_event(stream)
+            while data["version"] <= table["version"]:
+                name, data = next_event(stream)  # SAFETY: a hung move fails here
+            assert name == "message" and "agent_error" not in data
+            assert time.monotonic() - start < SAFETY / 2
+
+
+def test_a_closed_tables_work_is_cancelled_and_frees_its_worker():
+    """One worker; a table whose agent thinks without a budget is closed (idle): its move stops at once, so
+    another table is served at once instead of after the move (minutes: a 503 after request_seconds)."""
+    with running(workers=1, idle_seconds=1.0, act_seconds=0.1, agent_seconds=None) as srv:
+        status, table = srv.post("/api/new", {"seed": 3, "options": BIG_CLASSIC, "human": 3, "agents": SEARCHERS})
+        assert status == 200 and table["thinking"] == 0, table
+        with srv.events(f"/api/events/{table['id']}") as stream:
+            name, data = next_event(stream)
+            while name != "closed":
+                name, data = next_event(stream)
+        assert srv.lively() < LIVELY
+        start = time.monotonic()
+        status, other = srv.post("/api/new", {"seed": 1, "options": SMALL})
+        assert status == 200, other
+        assert time.monotonic() - start < SAFETY / 2
+        assert srv.get(f"/api/view/{table['id']}")[0] == 410

@@ -283,7 +283,8 @@ def test_a_whole_quaternity_game_against_agents(browser, server, tmp_path):
     assert checked["over"]
     pg.wait_for_selector("#end-panel:not([hidden])")
     title = pg.inner_text("#end-title")
-    assert title == ("You won!" if 1 in checked["winners"] else "You lost")
+    assert title == ("You won!" if 1 in checked["winners"] else "You lost" if checked["winners"]
+                     else "A draw: nobody won")  # a tie that nobody wins is no loss
     if not checked["winners"]:
         assert "tie" in pg.inner_text("#end-text").lower()  # the tie rule, when it decides, is said
     screenshot(pg, "web-quaternity-end")
@@ -381,7 +382,7 @@ def test_a_quarto_game_against_an_agent(page, server, tmp_path):
     winner = json.loads(checked.output)["winner"]
     page.wait_for_selector("#end-panel:not([hidden])")
     title = page.inner_text("#end-title")
-    assert title == ("You won!" if winner == 0 else "You lost" if winner == 1 else "Game over")
+    assert title == ("You won!" if winner == 0 else "You lost" if winner == 1 else "A draw: nobody won")
     screenshot(page, "web-quarto-end")
 
 
@@ -412,3 +413,106 @@ def test_a_table_closed_for_idleness_says_so(browser):
         assert_no_sideways_scroll(pg, "a closed table")
         pg.context.close()
         assert not errors, errors
+
+
+# -- the end, the verdict, the header, the ask list: what the page promises ---------------------------------
+def api(pg, url: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+    """A JSON request to the table's API from the page's browser context (200 expected)."""
+    headers = {"X-Seat-Token": token} if token else {}
+    res = pg.request.post(url + path, data=body, headers=headers) if body is not None else \
+        pg.request.get(url + path, headers=headers)
+    assert res.ok, (path, res.status, res.text())
+    return res.json()
+
+
+def quarto_draw() -> list[str]:
+    """The moves of a Quarto game that fills the board with no line (the first seed whose random game does)."""
+    from quaternity_cp.web.session import WebGame
+
+    for seed in range(300):
+        table = WebGame.new("quarto", humans=[0, 1], seed=seed)
+        rng = random.Random(seed)
+        while not table.state.is_terminal():
+            seat = table.state.current_player()
+            table.act(rng.choice(table.legal_texts(seat)), seat)
+        if table.state.position.winner is None:
+            return [text for _, text in table.log]
+    raise AssertionError("no draw in 300 random games")
+
+
+def test_a_quarto_draw_is_a_draw_and_no_verdict_outlives_its_position(page, server):
+    """Two people play a Quarto game to a full board with no line (the last placement clicked): the end says
+    a draw, not a loss; the solver's verdict asked before the last move is gone once the game is over; the
+    header names the game."""
+    moves = quarto_draw()
+    assert len(moves) == 17  # the opening choice and 16 placements: player 0 places last
+    table = api(page, server, "/api/new", {"game": "quarto", "humans": [0, 1], "seed": 1})
+    tokens = {seat: link.rsplit("/", 1)[1] for seat, link in table["links"].items()}
+    for i, move in enumerate(moves[:-1]):
+        api(page, server, f"/api/act/{table['id']}", {"action": move}, tokens[str(i % 2)])
+    page.goto(server + table["links"]["0"])
+    page.wait_for_selector("body[data-screen='table'] #board svg")
+    settle(page)
+    assert page.inner_text("#brand-name") == "Quarto table" and page.title() == "Quarto table"
+    assert state(page) == "your-turn"
+    page.click("#solve")
+    page.wait_for_function("!document.getElementById('solve').disabled")
+    assert "draws" in page.inner_text("#verdict")
+    page.click(f'#board .cell[data-cell="{moves[-1]}"]')
+    page.wait_for_selector("#end-panel:not([hidden])")
+    settle(page)
+    assert page.inner_text("#status").startswith("A draw")
+    assert page.inner_text("#end-title") == "A draw: nobody won"
+    assert page.get_attribute("#end-panel", "data-outcome") == "draw"
+    assert page.locator("#verdict").is_hidden(), page.inner_text("#verdict")
+    view = api(page, server, f"/api/view/{table['id']}", token=tokens["0"])
+    assert view["result"]["outcome"] == "draw" and view["result"]["you_won"] is None
+    screenshot(page, "web-quarto-draw")
+
+
+def known_refusal(pg, url: str) -> tuple[dict, dict, dict]:
+    """A classic table of three people, played at random through the API until seat 0, on its turn, may ask a
+    seat for a card that its grid says that seat cannot hold: (the table, the tokens, that question)."""
+    import re
+
+    for seed in range(40):
+        table = api(pg, url, "/api/new", {"humans": [0, 1, 2], "seed": seed,
+                                          "options": {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}})
+        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in table["links"].items()}
+        rng = random.Random(seed)
+        for _ in range(60):
+            views = {s: api(pg, url, f"/api/view/{table['id']}", token=t) for s, t in tokens.items()}
+            if views[0]["over"]:
+                break
+            mover = next(s for s, v in views.items() if v["your_turn"])
+            svg = views[mover]["svg"].replace("&gt;", ">")
+            cells = re.findall(r'data-card="([^"]+)" data-seat="(\d+)" data-state="(\w+)" data-legal="1" '
+                               r'data-action="([^"]+)"', svg)
+            if mover == 0:
+                refused = [(c, int(s), a) for c, s, st, a in cells if st == "impossible"]
+                others = [c for c, s, st, a in cells if refused and int(s) == refused[0][1] and st != "impossible"]
+                if refused and others:
+                    card, seat, action = refused[0]
+                    return table, tokens, {"card": card, "seat": seat, "action": action, "open": others}
+            api(pg, url, f"/api/act/{table['id']}", {"action": rng.choice([a for *_, a in cells])},
+                tokens[mover])
+    raise AssertionError("no question known to be refused in 40 classic games")
+
+
+def test_the_ask_list_marks_the_questions_known_to_be_refused(page, server):
+    table, tokens, question = known_refusal(page, server)
+    page.goto(server + table["links"]["0"])
+    page.wait_for_selector("body[data-screen='table'] #board svg")
+    settle(page)
+    assert page.inner_text("#brand-name") == "Quartets table"
+    page.click(f'#ask .seat-pick[data-seat="{question["seat"]}"]')
+    listed = page.eval_on_selector_all(
+        "#ask .card-button", "els => els.map(e => [e.dataset.card, e.dataset.refused === '1'])")
+    marks = dict(listed)
+    assert marks[question["card"]] is True and all(not marks[c] for c in question["open"]), listed
+    flags = [refused for _, refused in listed]
+    assert flags == sorted(flags), listed  # the known refusals come last
+    button = page.locator(f'#ask .card-button[data-card="{question["card"]}"]')
+    assert "the answer will be no" in button.get_attribute("aria-label")
+    assert button.locator(".card-no").inner_text() == "no"
+    screenshot(page, "web-ask-known-no")

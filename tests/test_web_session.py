@@ -169,11 +169,11 @@ def test_questions_answers_and_claims_are_told_from_each_seats_side():
     mine = table.view(0)["log"]
     assert mine[0]["text"].startswith("You asked Seat 2 for C0") and all(e["you"] for e in mine)
     end = table.view(0)
-    assert end["over"] and end["result"] == {"winners": [0], "you_won": True,
+    assert end["over"] and end["result"] == {"winners": [0], "outcome": "won", "you_won": True,
                                              "text": "You won with 2 sets. Sets: you 2, Seat 1 1, Seat 2 0."}
     assert end["status"] == end["result"]["text"]
     assert table.view(1)["result"]["text"] == "Seat 0 won with 2 sets. Sets: Seat 0 2, you 1, Seat 2 0."
-    assert table.view(1)["result"]["you_won"] is False
+    assert table.view(1)["result"]["you_won"] is False and table.view(1)["result"]["outcome"] == "lost"
 
 
 def test_a_no_a_declaration_and_a_put_down_are_told():
@@ -218,6 +218,7 @@ def test_quarto_moves_and_the_verdict_in_plain_words():
     assert table.view(1)["log"][-1]["text"] == "You placed LRSH on A4. That completes a line: you won."
     result = table.view(0)["result"]
     assert result["winners"] == [1] and result["you_won"] is False and "hands" not in result
+    assert result["outcome"] == "lost" and table.view(1)["result"]["outcome"] == "won"
     assert result["text"] == ("Player 1 won by completing a line of four pieces that share a trait "
                               "(A4 A3 A2 A1: all light and round).")
     assert table.verdict(0)["text"].startswith("Game over. Player 1 won")
@@ -234,8 +235,11 @@ def test_a_quarto_draw_says_nobody_won():
     else:
         raise AssertionError("no draw in 300 random games")
     view = table.view(0)
-    assert view["result"]["winners"] == [] and view["result"]["you_won"] is False
+    # a draw is no loss: nobody won, so no "you won" either way (the page's end panel says "A draw")
+    assert view["result"]["winners"] == [] and view["result"]["you_won"] is None
+    assert view["result"]["outcome"] == "draw" and table.view(1)["result"]["outcome"] == "draw"
     assert view["result"]["text"].startswith("A draw: the board is full")
+    assert view["status"].startswith("A draw")
 
 
 # -- the end: who won and why ----------------------------------------------------------------------------
@@ -270,7 +274,8 @@ def test_the_result_says_when_the_tie_rule_decides(tmp_path, preset, size, rule)
     tied = [p for p, x in enumerate(scores) if x == top]
     for seat in range(size[0]):
         result = table.view(seat)["result"]
-        assert result["winners"] == winners and result["you_won"] == (seat in winners)
+        assert result["winners"] == winners and result["you_won"] == ((seat in winners) if winners else None)
+        assert result["outcome"] == ("won" if seat in winners else "lost" if winners else "draw")
         names = ["you" if p == seat else f"Seat {p}" for p in tied]
         listed = ", ".join(names[:-1]) + " and " + names[-1]
         text = result["text"]
@@ -302,7 +307,8 @@ def test_a_classic_game_stopped_by_the_question_limit_says_nobody_won(monkeypatc
     table = everyone({"preset": "classic", "players": 3, "sets": 3, "set_size": 4}, seed=1)
     play_randomly(table, random.Random(1))
     result = table.view(0)["result"]
-    assert result["winners"] == [] and result["you_won"] is False and set(result["hands"]) == {"0", "1", "2"}
+    assert result["winners"] == [] and result["you_won"] is None and result["outcome"] == "draw"
+    assert set(result["hands"]) == {"0", "1", "2"}
     assert result["text"].startswith(f"The game stopped unfinished after {len(table.record()['moves'])} moves "
                                      "(the table's limit): nobody wins. Sets: you ")
 
@@ -541,3 +547,85 @@ def test_an_explanation_never_shows_another_seats_hand():
             assert "your hand" not in lines[0] or card in hands[s]
             assert not any(c in " ".join(lines) for c in hands[(s + 1) % 3] if c != card)
         assert table.explain(s, card=hands[s][0]) == [f"{hands[s][0]} is in your hand."]
+
+
+# -- agents' budgets and cancelled moves -------------------------------------------------------------------
+SAFETY = 60.0  # seconds: a net for a move that never ends, far above any expected wait
+BIG_CLASSIC = {"preset": "classic", "players": 4, "sets": 16, "set_size": 10}  # a determinized move: minutes
+
+
+class Endless:
+    """A test agent that draws random numbers until stopped (at most SAFETY seconds, then its first move)."""
+
+    draws = 0
+
+    def step(self, observation, legal_actions, rng):
+        import time
+
+        deadline = time.monotonic() + SAFETY
+        while time.monotonic() < deadline:
+            rng.random()
+            rng.randrange(7)
+            Endless.draws += 1
+        return legal_actions[0]
+
+
+def test_an_agent_past_its_hard_budget_is_stopped_and_a_random_legal_move_played(monkeypatch):
+    import time
+
+    from quaternity_cp.web.session import HARD_BUDGET_FACTOR
+
+    monkeypatch.setitem(load_all()["quartets"].agents, "endless", Endless)
+    table = WebGame.new("quartets", SMALL, human=2, agents={0: "endless", 1: "endless"}, seed=2, advance=False,
+                        agent_seconds=0.05)
+    seat = table.agent_to_move()
+    legal = table.legal_texts(seat)
+    start = time.monotonic()
+    assert table.agent_step()
+    assert time.monotonic() - start < SAFETY / 2  # stopped near HARD_BUDGET_FACTOR x 0.05 s, not after SAFETY
+    assert table.fallbacks == {seat: 1} and table.log[-1][0] == seat and table.log[-1][1] in legal
+    assert HARD_BUDGET_FACTOR * 0.05 < 1
+
+
+def test_the_agents_budget_goes_to_agents_that_take_a_time_limit_and_the_numbers_stay_the_same():
+    budgeted = WebGame.new("quartets", BIG_CLASSIC, human=3, agents=dict.fromkeys((0, 1, 2), "determinized"),
+                           seed=3, advance=False, agent_seconds=1.5)
+    assert {a.max_seconds for a in budgeted.agents.values()} == {1.5}
+    free = WebGame.new("quartets", {**SMALL, "preset": "classic"}, human=0, agents={1: "ismcts", 2: "knowledge"},
+                       seed=3, advance=False)  # no budget (terminal play): the agents as they are
+    assert free.agents[1].max_seconds is None and not hasattr(free.agents[2], "max_seconds")
+    from quaternity_cp.games import derive_seed  # the draws: those of random.Random with the seat's seed
+
+    mine, reference = free.rngs[2], random.Random(derive_seed(3, 2))
+    assert [mine.randrange(1000) for _ in range(50)] == [reference.randrange(1000) for _ in range(50)]
+    assert mine.random() == reference.random() and mine.sample(range(99), 5) == reference.sample(range(99), 5)
+
+
+def test_closing_a_table_stops_its_agents_move_at_once():
+    """A determinized move at the largest classic table (minutes, no budget here) stops as soon as the table
+    is closed, from another thread: it is not played."""
+    import threading
+    import time
+
+    table = WebGame.new("quartets", BIG_CLASSIC, human=3, agents=dict.fromkeys((0, 1, 2), "determinized"),
+                        seed=3, advance=False)
+    seat = table.agent_to_move()
+    assert seat == 0
+    failure: list[str] = []
+
+    def think() -> None:
+        try:
+            table.agent_step()
+        except WebError as err:
+            failure.append(str(err))
+
+    thread = threading.Thread(target=think, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + SAFETY
+    while table.agents[seat].searched < 1:  # the search is under way: it has drawn its first world
+        assert thread.is_alive() and time.monotonic() < deadline, "the agent did not start searching"
+        time.sleep(0.005)
+    table.close()
+    thread.join(SAFETY)
+    assert not thread.is_alive(), "the agent's move went on after the table was closed"
+    assert failure == ["this table is closed: start a new game"] and table.version == 0 and not table.log

@@ -10,11 +10,25 @@ until it proves none exists. One worker and a fixed seed keep runs reproducible.
 OR-Tools (with numpy and pandas, about half a second) is imported on the first
 solve, not with this module: the other engines and the command's start-up do
 not pay for it.
+
+Ctrl-C: every solve goes through :func:`run_solve`. OR-Tools would catch SIGINT
+itself during a solve and leave the default handler behind (after which Ctrl-C
+kills the process with nothing printed); it is told not to
+(``catch_sigint_signal``), and Python's own handler is put back after every
+solve in any case. A solve runs in the calling thread for at most
+:data:`DIRECT_SECONDS` (Python's handler runs as soon as it returns); one that
+needs longer runs again in a worker thread, the calling thread waiting for it in
+short steps, so that Ctrl-C (KeyboardInterrupt) stops it with ``stop_search``
+within a fraction of a second.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+import math
+import signal
+import threading
+import time
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..constraints import Constraints, bits
 from .base import Analysis, infeasible_analysis, quartet_candidates
@@ -22,6 +36,79 @@ from .matching import matching_feasible
 
 if TYPE_CHECKING:  # pragma: no cover
     from ortools.sat.python import cp_model
+
+
+#: a solve runs in the calling thread (no thread to start) for at most this long; past it, again in a worker
+#: thread that Ctrl-C can stop (the engine's solves take milliseconds)
+DIRECT_SECONDS = 0.5
+#: how often the calling thread looks up from waiting for a solve in a worker thread
+_WAIT_STEP = 0.05
+
+
+def run_solve(solver: "cp_model.CpSolver", model: "cp_model.CpModel", seconds: float = math.inf,
+              direct_seconds: float = DIRECT_SECONDS) -> Any:
+    """``solver.solve(model)`` within ``seconds``: its status, stoppable by Ctrl-C, leaving the SIGINT handler
+    as it was.
+
+    The solver's ``max_time_in_seconds`` is this function's (``seconds`` is the limit). A KeyboardInterrupt
+    (Ctrl-C) during the solve stops it and goes on.
+    """
+    from ortools.sat.python import cp_model
+
+    params = solver.parameters
+    if params.catch_sigint_signal:
+        params.catch_sigint_signal = False  # OR-Tools would install its own handler and leave SIG_DFL behind
+    if threading.current_thread() is not threading.main_thread():  # no Ctrl-C reaches this thread
+        params.max_time_in_seconds = seconds
+        return solver.solve(model)
+    handler = signal.getsignal(signal.SIGINT)
+    start = time.perf_counter()
+    try:
+        if direct_seconds > 0:
+            first = min(seconds, direct_seconds)
+            if params.max_time_in_seconds != first:
+                params.max_time_in_seconds = first
+            status = solver.solve(model)
+            if status != cp_model.UNKNOWN or seconds <= direct_seconds:
+                return status
+        remaining = seconds - (time.perf_counter() - start)
+        if remaining <= 0:
+            return cp_model.UNKNOWN
+        params.max_time_in_seconds = remaining
+        return _solve_in_worker(solver, model)
+    finally:
+        if handler is not None and signal.getsignal(signal.SIGINT) is handler:
+            signal.signal(signal.SIGINT, handler)  # the handler in the operating system is Python's again
+
+
+def _solve_in_worker(solver: "cp_model.CpSolver", model: "cp_model.CpModel") -> Any:
+    """The solve in a worker thread; the calling thread waits in short steps, so that a KeyboardInterrupt
+    raised there stops the solve (``stop_search``, repeated until the worker has finished) and goes on."""
+    done = threading.Event()
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            box["status"] = solver.solve(model)
+        except BaseException as err:  # noqa: BLE001 - handed to the calling thread
+            box["error"] = err
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name="cp-sat solve", daemon=True)
+    worker.start()
+    try:
+        while not done.wait(_WAIT_STEP):
+            pass
+    except BaseException:
+        while not done.is_set():  # stop_search before the solve has started does nothing: again until done
+            solver.stop_search()
+            done.wait(_WAIT_STEP)
+        raise
+    worker.join()
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
 
 
 class CpSatEngine:
@@ -90,9 +177,11 @@ class CpSatEngine:
             return True
         model, _ = self._model(c)
         self.solves += 1
-        status = self._solver().solve(model)
+        status = run_solve(self._solver(), model)
         from ortools.sat.python import cp_model
 
+        if status == cp_model.UNKNOWN:  # pragma: no cover - without a time limit, never
+            raise RuntimeError("CP-SAT did not decide a solve without a time limit")
         return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
     def analyze(self, c: Constraints) -> Analysis:
@@ -127,7 +216,9 @@ class CpSatEngine:
                 model.add_assumption(gate)
             round_ += 1
             self.solves += 1
-            status = solver.solve(model)
+            status = run_solve(solver, model)
+            if status == cp_model.UNKNOWN:  # pragma: no cover - without a time limit, never
+                raise RuntimeError("CP-SAT did not decide a solve without a time limit")
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 if round_ == 1:
                     return infeasible_analysis(c)

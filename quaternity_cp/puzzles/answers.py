@@ -17,6 +17,7 @@ from typing import Any
 
 from ..formats import load_json
 from ..game import Game, Move
+from ..jsonio import InputRefused, check_size, read_input
 from .search import PUZZLE_GOALS, PuzzleError, parse_first_move
 
 ANSWER_SUFFIX = ".answer.json"
@@ -111,6 +112,7 @@ def read_answer(game: Game, text: str, where: str = "answer") -> tuple[list[Stat
     (``goal``, ``player``, ``questions``, optional ``first_moves``...) and the bundled puzzles'
     (``answers``: a list of ``goal``, ``player``, ``result``, ``questions``/``plies``, ``max_questions``)."""
     try:
+        check_size(text)  # the limits of every file, also for text read by the caller
         data = load_json(text)
     except ValueError as err:
         raise PuzzleError(f"{where}: {err}") from None
@@ -124,4 +126,23 @@ def read_answer(game: Game, text: str, where: str = "answer") -> tuple[list[Stat
     return [_stated(game, data, where, puzzle_format=True)], data
 
 
-__all__ = ["ANSWER_SUFFIX", "STATED_GOALS", "Stated", "answer_path", "dumps", "puzzle_name", "read_answer"]
+def read_answer_file(game: Game, path: str | os.PathLike) -> tuple[list[Stated], dict[str, Any]]:
+    """:func:`read_answer` of the file ``path``, read by the strict reader of every input
+    (:func:`~quaternity_cp.jsonio.read_input`: a regular file within the size limit, strict UTF-8); every
+    refusal is a :class:`PuzzleError` naming the file."""
+    where = os.fspath(path)
+    try:
+        text = read_input(path)
+    except InputRefused as err:
+        raise PuzzleError(f"{where}: {err}") from None
+    except FileNotFoundError:
+        raise PuzzleError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise PuzzleError(f"{where}: is a folder, not an answer file") from None
+    except OSError as err:
+        raise PuzzleError(f"{where}: cannot read ({err.strerror or err})") from None
+    return read_answer(game, text, where)
+
+
+__all__ = ["ANSWER_SUFFIX", "STATED_GOALS", "Stated", "answer_path", "dumps", "puzzle_name", "read_answer",
+           "read_answer_file"]

@@ -47,7 +47,7 @@ from ..errors import FormatError, QuaternityError
 from ..explain import ExplanationLimitError
 from ..formats import Record, decode_input, load_json, position_to_json, record_from_json
 from ..game import Declaration, Game, Move, Question
-from ..jsonio import MAX_INPUT_BYTES
+from ..jsonio import InputRefused, read_input_bytes
 from ..quartets.svg import grid_svg
 from ..quartets.web import legend, narration
 from ..replay import MoveReport, Replay, replay
@@ -139,8 +139,9 @@ def read_puzzle(path: str) -> SheetPuzzle:
 def _read(path: str) -> str:
     """A file's text, within the input limits (:data:`~quaternity_cp.jsonio.MAX_INPUT_BYTES`, strict UTF-8)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_INPUT_BYTES + 1)
+        data = read_input_bytes(path)  # special files and oversized ones refused before reading
+    except InputRefused as err:
+        raise SheetError(f"{path}: {err}") from None
     except IsADirectoryError:
         raise SheetError(f"{path}: is a folder, not a puzzle file") from None
     except OSError as err:

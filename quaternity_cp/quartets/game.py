@@ -37,6 +37,7 @@ one seat's observation and a deal of its view (the search agents' worlds).
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,6 +77,15 @@ def _rules_field(preset: str, overrides: dict[str, Any]) -> Any:
 
 
 # -- observations ------------------------------------------------------------------------
+_GAME_IDS = itertools.count(1)
+
+
+def next_game_id() -> int:
+    """A number naming a new game state for the agents (:attr:`QuartetsObservation.game_id`): the next of a
+    counter of this process, so it says nothing about the seed or the deal."""
+    return next(_GAME_IDS)
+
+
 @dataclass(frozen=True)
 class QuartetsObservation:
     """What one seat may know: the public record and, in classic, its own hand.
@@ -84,7 +94,10 @@ class QuartetsObservation:
     put-downs; an open question last). ``hand`` is the seat's own cards in
     classic, None in the Quaternity presets (nothing is dealt there).
     ``turn`` is the seat that must decide now (asker, or answerer while a
-    question is open). Never holds the deal.
+    question is open). Never holds the deal, the seed or anything drawn from it:
+    ``game_id`` tells one game from another (the same in a clone and after an
+    undo, another in every new state, whatever its seed), a number from a
+    counter of this process.
     """
 
     seat: int
@@ -100,7 +113,7 @@ class QuartetsObservation:
     pending: Question | None
     hand: frozenset | None
     first: int = 0
-    game_id: int = 0  # the state's seed: an agent's cache key for one game
+    game_id: int = 0  # names this game for an agent's cache (:func:`next_game_id`): not the seed, nothing of the deal
     _position: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -228,7 +241,8 @@ class ClassicState:
         if options is None:
             rules, options = classic_rules(**(overrides or {}))
         self.game = game
-        self.seed = seed
+        self.seed = seed  # the deal's and the chance events' seed: never in an observation
+        self.game_id = next_game_id()
         self.rules = rules
         self.options = dict(options)
         self._overrides = dict(overrides or {})
@@ -470,7 +484,7 @@ class ClassicState:
             seat=player, game=self.game, preset="classic", rules=self.rules, options=self.options,
             moves=tuple(self.moves), hands=tuple(self.hands), claimed=tuple(self.claimed),
             scores=tuple(self.points), turn=self.turn, pending=None, hand=frozenset(self.held[player]),
-            first=self.first, game_id=self.seed,
+            first=self.first, game_id=self.game_id,
         )
 
     def action_to_string(self, action: Hashable) -> str:
@@ -549,7 +563,8 @@ class QuaternityState:
         self.draw = draw
         self.game = game
         self.rules = rules
-        self.seed = seed
+        self.seed = seed  # the chance events' seed: never in an observation
+        self.game_id = next_game_id()
         self.preset = preset
         self._overrides = dict(overrides or {})
         self.chance: list[ChanceOutcome] = []  # the movers drawn among the seats of a free hand-over choice
@@ -648,7 +663,7 @@ class QuaternityState:
             seat=player, game=self.game, preset=self.preset, rules=self.rules, options={},
             moves=tuple(_public_moves(pos.moves)), hands=tuple(pos.hands), claimed=tuple(st.claimed),
             scores=tuple(st.scores), turn=self._mover, pending=st.pending, hand=None, first=0,
-            game_id=self.seed, _position=pos.copy(),
+            game_id=self.game_id, _position=pos.copy(),
         )
 
     def action_to_string(self, action: Hashable) -> str:

@@ -7,7 +7,10 @@ forced card and quartet (:mod:`quaternity_cp.explain`) and the illegal move with
 explanation. :func:`text_report` is the game's registered ``report`` part (a record's
 text in, the page out).
 
-The page is bounded: a step's count within ``max_states`` and
+The page is bounded: at most ``max_moves`` moves (:data:`MAX_REPORT_MOVES`; a
+longer record is refused with :class:`~quaternity_cp.games.OptionError` before
+anything is replayed: every move is a step of the page, with its grid, and the
+page and the memory to make it grow with them), a step's count within ``max_states`` and
 :data:`STEP_SECONDS` ("too many to count here" or "too long to count here"
 beyond them), its explanations within :data:`STEP_SECONDS` (and at most
 :data:`MAX_EXPLANATIONS`), and with ``max_seconds`` every count and explanation
@@ -40,6 +43,9 @@ from ..rules import Rules
 from .svg import grid_svg
 
 MAX_COUNT_STATES = 200_000  # larger counting tables: the step says "too many to count"
+#: The moves a report shows by default: about 10 KB of page and 10 ms a move on a small table (measured), more on
+#: a larger one; a longer record is refused (100,000 moves made a page of gigabytes)
+MAX_REPORT_MOVES = 2_000
 MAX_EXPLANATIONS = 64  # forced facts explained per step (a huge table would take long)
 STEP_SECONDS = 2.0  # the longest one step's count, and its explanations, may take
 #: What a step says instead of its count: past the states, past the time, the page's time spent.
@@ -228,19 +234,36 @@ def illegal_data(record: Record, result: Replay, max_seconds: float | None = STE
 
 # -- the page ------------------------------------------------------------------------------
 def record_report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
-                  max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None) -> str:
+                  max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None,
+                  max_moves: int | None = MAX_REPORT_MOVES) -> str:
     """The whole report of ``record`` as one HTML document (a string).
 
     Each step's count within ``max_states`` and :data:`STEP_SECONDS`, its explanations within
     :data:`STEP_SECONDS`; with ``max_seconds`` all of them together within that time (see the module's
-    docstring).
+    docstring). A record of more than ``max_moves`` moves (None: no limit) raises
+    :class:`~quaternity_cp.games.OptionError` (``max_moves``).
     """
     return _report(record, engine=engine, title=title, explain=explain, max_states=max_states,
-                   max_seconds=max_seconds)[0]
+                   max_seconds=max_seconds, max_moves=max_moves)[0]
+
+
+def check_moves(record: Record, max_moves: int | None, name: str = "the record") -> None:
+    """Refuse (:class:`~quaternity_cp.games.OptionError` of ``max_moves``) a record longer than a report shows."""
+    if max_moves is None:
+        return
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0:
+        raise OptionError("max_moves", f"must be a whole number >= 0, not {max_moves!r}")
+    n = len(record.moves)
+    if n > max_moves:
+        raise OptionError("max_moves", f"{name} has {n:,} moves, more than a report shows (at most {max_moves:,}: "
+                                       "each move is a step of the page); raise --max-moves, or report a part "
+                                       "of the record")
 
 
 def _report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
-            max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None) -> tuple[str, Replay]:
+            max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None,
+            max_moves: int | None = MAX_REPORT_MOVES, name: str = "the record") -> tuple[str, Replay]:
+    check_moves(record, max_moves, name)  # before the replay: every step is kept
     page_time = Limits(max_seconds=max_seconds).start()
     result = replay(record, engine=engine)
     steps = record_steps(record, result)
@@ -263,14 +286,14 @@ def _report(record: Record, *, engine=None, title: str | None = None, explain: b
 
 def text_report(text: str, *, name: str = "<record>", title: str | None = None, rules: str | None = None,
                 engine: str | None = None, explain: bool = True, max_states: int = MAX_COUNT_STATES,
-                max_seconds: float | None = None) -> tuple[str, bool]:
+                max_seconds: float | None = None, max_moves: int | None = MAX_REPORT_MOVES) -> tuple[str, bool]:
     """The game's report part: the page of the record or position ``text`` (plain text or JSON), and whether it
     is legal.
 
     ``rules`` replaces the record's rules (a preset, optionally with option=value pairs): a bad value raises
     :class:`~quaternity_cp.games.OptionError`; a file that cannot be read a
     :class:`~quaternity_cp.errors.FormatError` whose message starts with ``name``. ``title`` defaults to ``name``.
-    ``max_states``, ``max_seconds``: as for :func:`record_report`.
+    ``max_states``, ``max_seconds``, ``max_moves``: as for :func:`record_report`.
     """
     override = None
     if rules is not None:
@@ -283,7 +306,7 @@ def text_report(text: str, *, name: str = "<record>", title: str | None = None, 
     except FormatError as err:
         raise FormatError(f"{name}: {err}") from None
     html, result = _report(record, engine=engine, title=title or name, explain=explain, max_states=max_states,
-                           max_seconds=max_seconds)
+                           max_seconds=max_seconds, max_moves=max_moves, name=name)
     return html, result.valid
 
 
@@ -317,5 +340,5 @@ def _history_svg(values: Sequence[float | None]) -> str:
     )
 
 
-__all__ = ["record_report", "text_report", "record_steps", "step_data", "illegal_data", "explanation_lines",
-           "deals_text", "count_or_none", "Step"]
+__all__ = ["MAX_REPORT_MOVES", "check_moves", "record_report", "text_report", "record_steps", "step_data",
+           "illegal_data", "explanation_lines", "deals_text", "count_or_none", "Step"]

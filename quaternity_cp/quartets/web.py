@@ -9,8 +9,9 @@ hands as dealt are shown to everybody. Moves are told in plain words from the
 viewer's side ("Seat 2 asked you for C2: you said no."); explanations come
 from :mod:`quaternity_cp.explain`, probabilities from :mod:`quaternity_cp.count`
 within a time and size budget. The game's registered ``web`` part:
-:func:`view`, :func:`explain`, :func:`refuse_size` and :data:`LIMITS`; the
-table is a :class:`quaternity_cp.web.session.WebGame`.
+:func:`view`, :func:`explain`, :func:`refuse_size`, :func:`undo_refusal` (in
+classic a question cannot be taken back) and :data:`LIMITS`; the table is a
+:class:`quaternity_cp.web.session.WebGame`.
 
 Table sizes (:data:`MOST_CARDS_PER_HAND`): the exact agents and the
 probabilities count the deals a seat thinks possible, which costs about
@@ -136,6 +137,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
         claimed_by[p].append(g.set_name(s))
     data: dict[str, Any] = {
         "kind": "quartets",
+        "title": "Quartets" if k.classic else "Quaternity",  # the game played, as the page's header names it
         "svg": svg,
         "setup": f"{g.players} players, {g.sets} sets of {g.set_size} cards, rules {record.rules.name}",
         "players": names,
@@ -303,6 +305,22 @@ def result(table: Any, seat: int, k: QuartetsView) -> dict[str, Any]:
     return out
 
 
+# -- undo ----------------------------------------------------------------------------------------
+def undo_refusal(table: Any, applied: int) -> str | None:
+    """Why the person's action made after ``applied`` actions cannot be taken back, or None.
+
+    In classic every question is answered at once, truthfully: a question asked, its answer seen and the
+    question taken back would leave no trace in the record, so a seat could probe the deal card by card.
+    Such an undo is refused (the answer stays in the record, known to the whole table). The Quaternity
+    presets deal nothing: an undo there hides nothing, and is allowed.
+    """
+    from .game import ClassicState
+
+    if isinstance(table.state, ClassicState) and applied < table.applied:
+        return "in classic Quartets a question cannot be taken back: its answer is known to the whole table"
+    return None
+
+
 # -- explanations -------------------------------------------------------------------------------
 def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str | None = None,
             seat: int | None = None) -> list[str]:
@@ -335,5 +353,5 @@ def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str |
     return lines or ["Nothing to explain here."]
 
 
-__all__ = ["view", "explain", "refuse_size", "narration", "status", "legend", "result", "quartets_knowledge",
+__all__ = ["view", "explain", "refuse_size", "undo_refusal", "narration", "status", "legend", "result", "quartets_knowledge",
            "QuartetsView", "LIMITS", "MOST_CARDS_PER_HAND", "PROBABILITIES"]

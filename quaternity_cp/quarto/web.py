@@ -56,6 +56,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
             pieces.add(int(move.piece))
     data: dict[str, Any] = {
         "kind": "quarto",
+        "title": "Quarto",  # the game played, as the page's header names it
         "svg": quarto_svg(pos, legal_cells=cells, legal_pieces=pieces, status=False),  # the page says whose turn
         "setup": "Quarto" + (", squares also win" if pos.squares else ""),
         "players": ["player 0", "player 1"],

@@ -17,8 +17,12 @@ with 400, 403, 404, 408, 410, 413, 421, 422 or 503; a fault of the server's own
 is logged and answered 500 with no details.
 
 What keeps it safe (:class:`Settings`): the tables, their worker pool and time
-budgets (:mod:`.tables`); request bodies capped and read with a timeout; the
-``Host`` and ``Origin`` checks and the header timeout (:mod:`.guard`).
+budgets (:mod:`.tables`: a closed table's pending work is cancelled); the
+budget of an agent's move (``agent_seconds``, see
+:class:`~quaternity_cp.web.session.WebGame`); request bodies capped and read
+with a timeout; the event streams of a table capped, counted as they open; any
+file name the server does not have a 404; the ``Host``, ``Origin`` (and its
+scheme) and ``Sec-Fetch-Site`` checks and the header timeout (:mod:`.guard`).
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ class Settings:
     workers: int = 4  #: threads that compute (views, moves, agents, explanations, the solver)
     request_seconds: float = 60.0  #: the most a request waits for its table and its answer (then 503)
     act_seconds: float = 1.0  #: how long a move waits for the agents' replies before answering "thinking"
+    #: the budget of one agent's move (see :class:`~quaternity_cp.web.session.WebGame`; None: none)
+    agent_seconds: float | None = 2.0
     max_body: int = 64 * 1024  #: bytes of a request body (then 413)
     body_seconds: float = 10.0  #: the most a request body may take to arrive (then 408)
     header_seconds: float = 10.0  #: the most a request head may take to arrive (then the connection is closed)
@@ -206,6 +212,21 @@ def create_app(settings: Settings | None = None):
                     request_seconds=settings.request_seconds)
     known: dict[str, Any] = {}  # the catalogue, computed once
 
+    class EventStream(StreamingResponse):
+        """A table's event stream, counted in ``table.streams`` from its opening (:func:`events`) until the
+        answer ends however it ends (the client gone before the first byte included)."""
+
+        def __init__(self, content, table: Table):
+            super().__init__(content, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+            self.table = table
+
+        async def __call__(self, scope, receive, send) -> None:
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                self.table.streams -= 1
+
     def error(message: str, status: int) -> JSONResponse:
         headers = {"Connection": "close"} if status in (408, 413) else None  # a body may be left unread
         return JSONResponse({"error": message}, status_code=status, headers=headers)
@@ -274,7 +295,7 @@ def create_app(settings: Settings | None = None):
         def job() -> dict[str, Any]:
             play(table.game, seat)
             table.refresh()
-            return table.views[seat, probabilities][1]
+            return table.current(seat, probabilities)
 
         view = await tables.run(table, job)
         if table.runner is not None:
@@ -295,15 +316,22 @@ def create_app(settings: Settings | None = None):
         kinds = {".js": "text/javascript", ".css": "text/css", ".html": "text/html; charset=utf-8",
                  ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
         suffix = name[name.rfind("."):] if "." in name else ""
-        item = static / name
-        if suffix not in kinds or "/" in name or "\\" in name or name.startswith(".") or not item.is_file():
+        if (len(name) > 100 or suffix not in kinds or "/" in name or "\\" in name or name.startswith(".")
+                or not name.isascii() or "\x00" in name):
             return error("no such file", 404)
-        return Response(item.read_bytes(), media_type=kinds[suffix])
+        item = static / name
+        try:
+            if not item.is_file():
+                return error("no such file", 404)
+            data = item.read_bytes()
+        except (OSError, ValueError):  # a name the file system refuses
+            return error("no such file", 404)
+        return Response(data, media_type=kinds[suffix])
 
     async def rules(request: Request):
         game = request.path_params["game"]
         item = static / f"rules-{game}.html"
-        if not (game.isascii() and game.replace("-", "").isalnum()) or not item.is_file():
+        if len(game) > 40 or not (game.isascii() and game.replace("-", "").isalnum()) or not item.is_file():
             return error("no rules page for that game", 404)
         return Response(item.read_bytes(), media_type="text/html; charset=utf-8")
 
@@ -317,7 +345,7 @@ def create_app(settings: Settings | None = None):
         key = new_key()
 
         def job():
-            game = WebGame.new(advance=False, **args)
+            game = WebGame.new(advance=False, agent_seconds=settings.agent_seconds, **args)
             views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
             return game, snapshot(game), views
 
@@ -369,29 +397,26 @@ def create_app(settings: Settings | None = None):
         table, _ = locate(request)
         if table.streams >= settings.max_streams:
             raise Refused(f"this table already has {settings.max_streams} open pages: close one", 503)
+        # counted at once, with no await between the check and the count: concurrent openings see each other
+        table.streams += 1
 
         async def stream():
-            table.streams += 1
-            try:
-                last = None
-                while True:
-                    changed = table.changed
-                    if table.closed is not None:
-                        yield f"event: closed\ndata: {json.dumps({'error': table.closed})}\n\n"
-                        return
-                    status = table.status()
-                    if status != last:
-                        yield f"data: {json.dumps(status)}\n\n"
-                        last = status
-                    try:
-                        await asyncio.wait_for(changed.wait(), settings.ping_seconds)
-                    except TimeoutError:
-                        yield ": ping\n\n"
-            finally:
-                table.streams -= 1
+            last = None
+            while True:
+                changed = table.changed
+                if table.closed is not None:
+                    yield f"event: closed\ndata: {json.dumps({'error': table.closed})}\n\n"
+                    return
+                status = table.status()
+                if status != last:
+                    yield f"data: {json.dumps(status)}\n\n"
+                    last = status
+                try:
+                    await asyncio.wait_for(changed.wait(), settings.ping_seconds)
+                except TimeoutError:
+                    yield ": ping\n\n"
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return EventStream(stream(), table)
 
     async def table_page(request: Request):
         if len(request.path_params["gid"]) > 64:
@@ -429,6 +454,7 @@ def create_app(settings: Settings | None = None):
         Route("/api/events/{gid}", endpoint(events)),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
+    app.state.tables = tables  # the open tables (for the tests: ``create_app(...).app.state.tables``)
     return Guard(app, Hosts(settings.allow_hosts))
 
 

@@ -4,7 +4,8 @@
   ``Host`` is not one of the server's own names is refused with 421 (no DNS
   rebinding: a page at ``evil.example`` whose name resolves to this machine is
   not served); a request from another page (an ``Origin`` that is not the
-  server's own, or a browser's ``Sec-Fetch-Site: cross-site`` on the API) with
+  server's own, by its names, its port and its scheme, or a browser's
+  ``Sec-Fetch-Site`` other than ``same-origin`` or ``none`` on the API) with
   403. The server's own names: ``localhost``, ``127.0.0.1``, ``[::1]``, the
   address the connection came in on, and the names given (the ``--host`` it
   listens on, the machine's names when it listens on every address, and
@@ -102,8 +103,10 @@ class Guard:
     Pages (``/``, ``/t/...``, the static files) may be opened from anywhere (a
     join link pasted in a chat); the API (``/api/``) answers only the
     server's own pages: a request carrying an ``Origin`` must come from one of
-    the server's own addresses, and one a browser marks ``Sec-Fetch-Site:
-    cross-site`` or ``same-site`` without an ``Origin`` is refused too.
+    the server's own addresses with the server's scheme (:meth:`same_origin`),
+    and one a browser marks with a ``Sec-Fetch-Site`` other than
+    ``same-origin`` or ``none`` (``same-site``: another port or a sibling
+    name; ``cross-site``) is refused whatever its ``Origin`` says.
     """
 
     def __init__(self, app, hosts: Hosts):
@@ -140,16 +143,25 @@ class Guard:
                          "(the one 'quaternity serve' printed), or start it with --allow-host NAME")
         if not scope["path"].startswith("/api/"):
             return None
+        sites = headers.get("sec-fetch-site", [])
+        if sites and (len(sites) != 1 or sites[0].strip().lower() not in ("same-origin", "none")):
+            return 403, "requests from other pages are refused"  # a browser says the page is not this server's
         origin = headers.get("origin", [])
         if origin:
             parts = origin_host(origin[0]) if len(origin) == 1 else None
-            if parts is None or not self.hosts.allows(parts[1], parts[0], local):
+            if parts is None or not self.same_origin(parts, scheme, local):
                 return 403, f"requests from other pages are refused (this one came from {_short(origin[0])})"
-            return None
-        site = headers.get("sec-fetch-site", [""])[0].lower()
-        if site in ("cross-site", "same-site"):
-            return 403, "requests from other pages are refused"
         return None
+
+    def same_origin(self, origin: tuple[str, str], scheme: str, local: Any) -> bool:
+        """Whether an ``Origin`` (scheme, host part) is one of this server's own: one of its names on its port,
+        by the scheme it is served with (``https://`` on a plain-HTTP server is another origin), or a name
+        given with its port (a proxy in front of the server, whatever its scheme)."""
+        origin_scheme, host = origin
+        if host.strip().lower() in self.hosts.exact:
+            return True
+        own = "https" if scheme in ("https", "wss") else "http"
+        return origin_scheme == own and self.hosts.allows(host, origin_scheme, local)
 
 
 #: Headers of every answer: no sniffing, no framing by other pages, no address (with a seat's token) sent onwards.

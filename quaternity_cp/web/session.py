@@ -6,7 +6,8 @@ registered ones, moves are the state's actions and their notation. What a seat
 sees is the game's own web view (its registered ``web`` part, e.g.
 :mod:`quaternity_cp.quartets.web`, :mod:`quaternity_cp.quarto.web`), computed
 from the state's record for that seat only (in a game with hidden cards, a
-seat's view never holds another seat's hand); the setup a page offers (seats,
+seat's view never holds another seat's hand, nor the seed that dealt them, and
+an undo never shows what the seat could not know without it); the setup a page offers (seats,
 options, agents) is the game's metadata (:class:`~quaternity_cp.games.GameSpec`)
 within :data:`WEB_LIMITS`. Nothing here knows a game, a rule or an agent by name.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hmac
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any
@@ -45,6 +47,39 @@ MAX_NAME_TEXT = 40  # characters of a card's or a set's name in an explanation r
 class WebError(QuaternityError):
     """A request the table cannot honour, in the person's words (unknown game or agent, a bad value,
     an illegal move, nothing to undo, a table too large for the web)."""
+
+
+#: With an agents' budget of S seconds a move (``agent_seconds``), a move still running after
+#: HARD_BUDGET_FACTOR x S seconds is stopped at its next random draw and a random legal move is played instead.
+HARD_BUDGET_FACTOR = 3.0
+
+
+class MoveStopped(Exception):
+    """An agent's move stopped from outside: ``reason`` is ``"time"`` (past the hard budget) or ``"cancelled"``
+    (the table was closed)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class TableRandom(random.Random):
+    """An agent's random numbers at a table, checking at every draw the table's cancellation flag and the
+    move's hard deadline (:class:`MoveStopped`): what stops an agent's move that its own budget did not.
+
+    Only ``getrandbits`` is overridden (every other draw goes through it), so the numbers drawn are those of a
+    plain :class:`random.Random` of the same seed.
+    """
+
+    cancelled: Any = None  # a threading.Event, set when the table closes
+    deadline: float | None = None  # time.monotonic() past which the move stops
+
+    def getrandbits(self, k: int) -> int:
+        if self.cancelled is not None and self.cancelled.is_set():
+            raise MoveStopped("cancelled")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise MoveStopped("time")
+        return super().getrandbits(k)
 
 
 # -- what the web offers ------------------------------------------------------------------------
@@ -158,6 +193,19 @@ def checked_options(spec: GameSpec, options: Any) -> dict[str, Any]:
     return full
 
 
+def outcome(seat: int, winners: list[int]) -> dict[str, Any]:
+    """How the game ended for ``seat``: ``outcome`` ("won", "lost", or "draw" when nobody won) and ``you_won``
+    (true or false when somebody won; None when nobody did, so a draw is never told as a loss).
+
+    >>> outcome(0, [0]), outcome(1, [0]), outcome(0, [])
+    ({'outcome': 'won', 'you_won': True}, {'outcome': 'lost', 'you_won': False}, {'outcome': 'draw', 'you_won': None})
+    """
+    if not winners:
+        return {"outcome": "draw", "you_won": None}
+    won = seat in winners
+    return {"outcome": "won" if won else "lost", "you_won": won}
+
+
 # -- the table ------------------------------------------------------------------------------------------
 class WebGame:
     """A game in progress: people in the seats :attr:`humans`, agents in the others.
@@ -165,11 +213,21 @@ class WebGame:
     Each person's seat has a secret (:attr:`tokens`, found back with :meth:`seat_of`); the moves of a
     seat are refused when it is not that seat's turn. :attr:`version` counts the changes (each applied
     action, each undo); :attr:`touched` is the :func:`time.monotonic` time of the last use.
+
+    :attr:`seed` (the deal's and every chance event's) stays here: no view, record, explanation or
+    verdict carries it, nor does an agent's observation; each agent's generator is seeded with
+    ``derive_seed(seed, seat)`` (a one-way hash: it gives the agent nothing that deals the cards again).
+
+    ``agent_seconds`` (the web server's; None: no budget, as in terminal play): the budget of one agent's
+    move. An agent that takes a time limit (``max_seconds``, the search agents) gets it and plays the best
+    move found within it; a move still running after :data:`HARD_BUDGET_FACTOR` times it is stopped at its
+    next random draw and a random legal move is played instead (counted in :attr:`fallbacks`). :meth:`cancel`
+    (and :meth:`close`) stops a running agent's move at its next random draw, from any thread.
     """
 
     def __init__(self, game: str, options: dict[str, Any], state, humans: tuple[int, ...],
                  agents: dict[int, Any], seed: int, *, agent_names: dict[int, str] | None = None,
-                 advance: bool = True):
+                 advance: bool = True, agent_seconds: float | None = None):
         self.game = game
         self.options = options
         self.state = state
@@ -178,7 +236,16 @@ class WebGame:
         self.agent_names = agent_names or {seat: getattr(a, "name", type(a).__name__) for seat, a in agents.items()}
         self.seed = seed
         self.auto = advance  # play the agents at once after a person's move
-        self.rngs = {seat: random.Random(derive_seed(seed, seat)) for seat in agents}
+        self.cancelled = threading.Event()  # set by cancel(): a running agent's move stops
+        self.agent_seconds = agent_seconds
+        self.fallbacks: dict[int, int] = {}  # seat -> agent moves stopped past the hard budget
+        self.rngs: dict[int, TableRandom] = {}
+        for seat, agent in agents.items():
+            rng = self.rngs[seat] = TableRandom(derive_seed(seed, seat))
+            rng.cancelled = self.cancelled
+            limit = getattr(agent, "max_seconds", False)
+            if agent_seconds is not None and limit is not False and (limit is None or limit > agent_seconds):
+                agent.max_seconds = agent_seconds  # the agent's own clock: it plays the best found in time
         self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.humans}
         self.applied = 0  # actions applied to the state so far
         self.marks: list[tuple[int, int]] = []  # (seat, `applied` before it) of each person's action, for undo
@@ -193,19 +260,20 @@ class WebGame:
     @classmethod
     def new(cls, game: str, options: dict[str, Any] | None = None, *, human: int = 0,
             humans: list[int] | tuple[int, ...] | None = None, agents: Mapping[Any, str] | None = None,
-            seed: int | None = None, advance: bool = True) -> "WebGame":
+            seed: int | None = None, advance: bool = True, agent_seconds: float | None = None) -> "WebGame":
         """A table of ``game`` with ``options``; people in the seats ``humans`` (default ``[human]``; the first
         is the creator's), agents (``agents``: seat -> name, default the game's) in every other seat. With
         ``advance`` the agents move at once (here, and after every person's move); without, nothing is
-        played until :meth:`agent_step`. Any bad value raises :class:`WebError`, in the person's words.
+        played until :meth:`agent_step`. ``agent_seconds``: the budget of one agent's move (see the class).
+        Any bad value raises :class:`WebError`, in the person's words.
         """
         games = load_all()
         if not isinstance(game, str) or game not in games:
             raise WebError(f"unknown game {_show(game)} (known: {', '.join(sorted(games))})")
         spec = games[game]
         full = checked_options(spec, options)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
+        if seed is None:  # one of 2^63: too many for a player to try every seed against its own hand
+            seed = secrets.randbelow(MAX_SEED)
         elif not _is_int(seed) or not -MAX_SEED < seed < MAX_SEED:
             raise WebError(f"seed must be a whole number below 2^63 in size, not {_show(seed)}")
         seated = [human] if humans is None else humans
@@ -245,7 +313,7 @@ class WebGame:
                 raise WebError(f"the agent {name} cannot play this game: it {reason}")
             names[seat] = name
         table = cls(game, full, state, tuple(people), {seat: spec.agents[n]() for seat, n in names.items()}, seed,
-                    agent_names=names, advance=advance)
+                    agent_names=names, advance=advance, agent_seconds=agent_seconds)
         if advance:
             table.advance()
         return table
@@ -276,8 +344,14 @@ class WebGame:
         self.touched = time.monotonic()
 
     def close(self) -> None:
-        """Close the table: no more moves (its record and views stay readable)."""
+        """Close the table: no more moves (its record and views stay readable); a running agent's move stops."""
         self.closed = True
+        self.cancel()
+
+    def cancel(self) -> None:
+        """Stop the agent's move running now, if any, at its next random draw, and every later one (safe from
+        any thread: the server calls it when it closes a table whose move is still being computed)."""
+        self.cancelled.set()
 
     # -- seats ------------------------------------------------------------------------------
     @property
@@ -342,17 +416,32 @@ class WebGame:
         return seat if seat != TERMINAL and seat in self.agents else None
 
     def agent_step(self) -> bool:
-        """Play one agent's move (the agent's own budget bounds its thinking); False when no agent is to move."""
+        """Play one agent's move (the agent's own budget bounds its thinking, and ``agent_seconds`` with
+        :data:`HARD_BUDGET_FACTOR` what it did not bound); False when no agent is to move. A move stopped by
+        :meth:`cancel` is not played: WebError."""
         seat = self.agent_to_move()
         if seat is None:
             return False
+        if self.cancelled.is_set():
+            raise WebError("this table is closed: start a new game")
         st = self.state
         legal = st.legal_actions()
         name = self.agent_names.get(seat, "agent")
+        rng = self.rngs[seat]
+        if self.agent_seconds is not None:
+            rng.deadline = time.monotonic() + HARD_BUDGET_FACTOR * self.agent_seconds
         try:
-            action = self.agents[seat].step(st.observation(seat), legal, self.rngs[seat])
+            action = self.agents[seat].step(st.observation(seat), legal, rng)
+        except MoveStopped as stop:
+            rng.deadline = None
+            if stop.reason == "cancelled":
+                raise WebError("this table is closed: start a new game") from None
+            self.fallbacks[seat] = self.fallbacks.get(seat, 0) + 1
+            action = legal[rng.randrange(len(legal))]  # the cheapest rule: a random legal move
         except (QuaternityError, ValueError) as err:
             raise WebError(f"the agent {name} in {self.seat_name(seat)} cannot move: {err}") from None
+        finally:
+            rng.deadline = None
         if action not in legal:
             raise WebError(f"the agent {name} in {self.seat_name(seat)} chose a move that is not legal")
         self._apply(seat, action)
@@ -398,6 +487,10 @@ class WebGame:
         if later:
             return mine[-1], (f"{self.seat_name(later[0])} has moved since your last move: "
                               "you can no longer take it back")
+        refuse = getattr(self.spec.part("web"), "undo_refusal", None)
+        reason = refuse(self, self.marks[mine[-1]][1]) if callable(refuse) else None
+        if reason:  # taking it back would tell the seat what it could not know (e.g. a classic answer)
+            return mine[-1], reason
         return mine[-1], None
 
     def can_undo(self, seat: Any = None) -> bool:
@@ -412,7 +505,10 @@ class WebGame:
 
     def undo(self, seat: Any = None) -> None:
         """Take back the last action of the person at ``seat`` and the agents' moves after it; refused
-        when another person has moved since."""
+        when another person has moved since, and when taking it back would let the seat learn what it
+        could not know otherwise: the game's web part says so (``undo_refusal(table, applied)``, given
+        the number of actions applied before the person's action; quartets: in classic every question
+        is answered at once, and an answer seen and taken back would probe the deal card by card)."""
         self._open()
         seat = self.person(seat)
         index, reason = self._last_mark(seat)
@@ -463,10 +559,11 @@ class WebGame:
 
     def view(self, seat: Any = None, *, probabilities: bool = False) -> dict[str, Any]:
         """Everything the page draws for ``seat`` (default: the only person), as JSON-ready data: the game's
-        own view of what that seat may know (``kind``, ``svg``, ``setup``, ``players`` and the game's own
+        own view of what that seat may know (``kind``, ``title`` (the game played, in the page's header), ``svg``,
+        ``setup``, ``players`` and the game's own
         keys), then what every game has:
 
-        - ``game``, ``options``, ``seed``, ``agents`` (seat -> agent name), ``seat`` (the viewer; also as
+        - ``game``, ``options``, ``agents`` (seat -> agent name), ``seat`` (the viewer; also as
           ``human``), ``humans``, ``names`` (per seat: "You", "Seat 1", "Seat 2 (knowledge)"),
           ``version``, ``over``, ``your_turn``, ``to_move``, ``scores``, ``returns`` (at the end),
           ``can_undo``, ``seat_label``, ``features``, ``rules`` (the rules page's address);
@@ -476,8 +573,10 @@ class WebGame:
         - ``table``: per seat ``{"seat", "name", "cards" (hand size, null where a game has none),
           "claimed" (set names), "score"}``; ``hand``: the viewer's own cards (classic), never another's;
         - ``legend``: ``{"mark", "meaning"}`` (and ``colour``) for the picture's marks;
-        - at the end ``result``: ``{"winners", "you_won", "text" (who won and why, the tie rule when it
-          decides), "hands" (classic: every hand as dealt)}``.
+        - at the end ``result``: ``{"winners", "outcome", "you_won", "text" (who won and why, the tie rule
+          when it decides), "hands" (classic: every hand as dealt)}``; ``outcome`` is ``"won"``, ``"lost"``
+          or ``"draw"`` (nobody won: a draw, a tie that nobody wins, a game stopped unfinished) and
+          ``you_won`` true or false when somebody won, null when nobody did (:func:`outcome`).
         """
         seat = self.viewer(seat)
         self.touched = time.monotonic()
@@ -497,7 +596,6 @@ class WebGame:
             "humans": list(self.humans),
             "names": self.names(seat),
             "agents": {str(s): n for s, n in sorted(self.agent_names.items())},
-            "seed": self.seed,
             "version": self.version,
             "over": over,
             "your_turn": not over and to_move == seat,
@@ -519,7 +617,7 @@ class WebGame:
             if winners is None:
                 winners = [p for p, r in enumerate(st.returns()) if r > 0]
             result["winners"] = list(winners)
-            result["you_won"] = seat in winners if 0 <= seat < self.players else None
+            result.update(outcome(seat, result["winners"]))
             result.setdefault("text", "Game over.")
             data["result"] = result
         else:
@@ -564,4 +662,4 @@ class WebGame:
 
 
 __all__ = ["WebGame", "WebError", "WEB_LIMITS", "WebLimits", "web_limits", "checked_options", "catalogue",
-           "features", "default_agent"]
+           "features", "default_agent", "outcome"]

@@ -15,6 +15,9 @@ played one move at a time, every change announced, idle tables closed.
   ``max_tables`` (a new table closes the longest-idle one, whose players are
   told why when they come back), closed after ``idle_seconds`` without a
   request; every request waits at most ``request_seconds`` (:class:`TableBusy`).
+  Closing a table cancels its pending work: a job not started never runs, an
+  agent's move being computed stops at once (:meth:`WebGame.cancel`) and is
+  not played, so a closed table frees its worker.
 
 Nothing here knows a game: the table's game is the session's.
 """
@@ -150,6 +153,15 @@ class Table:
             probabilities = self.probabilities.get(seat, False)
             self.views[seat, probabilities] = (self.game.version, self.render(seat, probabilities))
 
+    def current(self, seat: int, probabilities: bool) -> dict[str, Any]:
+        """The view of ``seat`` at the game's current version: the one :meth:`refresh` made, else made now (and
+        kept). Never an older version's: :meth:`refresh` makes each seat's view as that seat asked for it last,
+        and another request of the same seat may have changed that since this one began."""
+        entry = self.views.get((seat, probabilities))
+        if entry is None or entry[0] != self.game.version:
+            entry = self.views[seat, probabilities] = (self.game.version, self.render(seat, probabilities))
+        return entry[1]
+
     def cached(self, seat: int, probabilities: bool) -> dict | None:
         """The view of ``seat`` at the current version if already computed, else None."""
         entry = self.views.get((seat, probabilities))
@@ -234,6 +246,7 @@ class Tables:
             self.gone.popitem(last=False)
         if table.runner is not None:
             table.runner.cancel()
+        table.game.cancel()  # an agent's move being computed stops now, not when it is done (it is not played)
         table.notify()
         task = asyncio.get_running_loop().create_task(self._dispose(table))
         self.background.add(task)

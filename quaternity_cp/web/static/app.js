@@ -20,6 +20,7 @@
     thinking: null,    // the seat the server says is thinking
     events: null, closed: false,
     askSeat: null, chosenCell: null, lastShownAt: 0, wake: null,
+    verdictVersion: null, // the version of the position the verdict shown is about
     links: null,       // seat -> link, for the person who made the table
   };
 
@@ -283,9 +284,17 @@
     $("side").hidden = true;
     $("new-table").hidden = true;
     $("setup").textContent = "";
+    nameTheGame(null);
     $("rules-link").href = rulesUrl($("game").value);
     if (location.pathname !== "/") history.pushState(null, "", "/");
     sync();
+  }
+
+  // the header (and the window's title) name the game played at the table; the setup screen names the app
+  function nameTheGame(title) {
+    const text = title ? title + " table" : "Quaternity table";
+    $("brand-name").textContent = text;
+    document.title = text;
   }
 
   // -- join links --------------------------------------------------------------------------------
@@ -470,6 +479,7 @@
   // the whole table; the move list too unless ``log`` is null (it shows these moves already)
   function drawTable(v, log) {
     S.seat = v.seat ?? v.human ?? S.seat;
+    nameTheGame(v.title || v.game);
     document.body.dataset.layout = cardsLayout(v) ? "cards" : "board";
     $("setup").textContent = v.setup || "";
     if (v.links) { S.links = v.links; showLinks(!$("links-panel").hidden); }
@@ -496,6 +506,8 @@
     $("note").textContent = v.note || "";
     $("note").hidden = !v.note;
     $("solve").hidden = !features.verdict || v.over;
+    // a verdict is about the position it was asked for: gone after a move, an undo or the end
+    if (v.over || v.version !== S.verdictVersion) { $("verdict").hidden = true; S.verdictVersion = null; }
     $("why-panel").hidden = !features.explain;
     $("download").href = tableUrl("record");
     $("end-download").href = tableUrl("record");
@@ -661,7 +673,8 @@
     $("board").querySelectorAll("[data-legal][data-action][data-card][data-seat]").forEach((e) => {
       const seat = parseInt(e.dataset.seat, 10);
       if (!bySeat.has(seat)) bySeat.set(seat, []);
-      bySeat.get(seat).push({ card: e.dataset.card, action: e.dataset.action });
+      // a cell the picture shows impossible: what the person knows says the answer will be no
+      bySeat.get(seat).push({ card: e.dataset.card, action: e.dataset.action, refused: e.dataset.state === "impossible" });
     });
     return bySeat;
   }
@@ -680,7 +693,7 @@
     const decl = $("declarations");
     decl.innerHTML = "";
     (v.declarations || []).forEach((d) => {
-      decl.appendChild(actButton(d.label || (v.classic ? "Put down set " : "Declare set ") + d.set, d.text, "declare"));
+      decl.appendChild(actButton(d.label || "Declare set " + d.set, d.text, "declare"));
     });
     drawAsk(v);
     $("hint").textContent = hintText(v);
@@ -703,7 +716,8 @@
     const seats = v.table;
     const order = seats.map((t) => t.seat).filter((s) => bySeat.has(s))
       .sort((a, b) => ((a - S.seat + seats.length) % seats.length) - ((b - S.seat + seats.length) % seats.length));
-    if (!order.includes(S.askSeat)) S.askSeat = order[0];
+    const open = (seat) => bySeat.get(seat).some((q) => !q.refused); // some answer may be yes
+    if (!order.includes(S.askSeat)) S.askSeat = order.find(open) ?? order[0];
     const head = node("div", "ask-head");
     head.appendChild(node("span", "", "Ask"));
     const who = node("div", "ask-seats");
@@ -715,6 +729,10 @@
       b.type = "button";
       b.dataset.seat = String(seat);
       b.setAttribute("aria-pressed", String(seat === S.askSeat));
+      if (!open(seat)) {
+        b.classList.add("known-no");
+        b.title = "every card you may ask " + shortName(t ? t.name : seatWord() + " " + seat) + " for is known not to be there";
+      }
       b.addEventListener("click", () => { S.askSeat = seat; drawAsk(S.view); sync(); });
       who.appendChild(b);
     });
@@ -723,14 +741,23 @@
     box.appendChild(head);
     const cards = node("div", "ask-cards");
     const target = seats.find((x) => x.seat === S.askSeat);
-    bySeat.get(S.askSeat).forEach((q) => {
+    const whom = target ? shortName(target.name) : seatWord() + " " + S.askSeat;
+    // the questions known to be refused (that seat cannot hold the card) come last, marked "no"
+    const listed = bySeat.get(S.askSeat).filter((q) => !q.refused).concat(bySeat.get(S.askSeat).filter((q) => q.refused));
+    listed.forEach((q) => {
       const b = card(q.card, "ask-card");
-      const button = node("button", "card-button");
+      const button = node("button", "card-button" + (q.refused ? " known-no" : ""));
       button.type = "button";
       button.dataset.action = q.action;
       button.dataset.card = q.card;
       button.dataset.seat = String(S.askSeat);
-      button.setAttribute("aria-label", "Ask " + (target ? target.name : "seat " + S.askSeat) + " for " + q.card);
+      if (q.refused) {
+        button.dataset.refused = "1";
+        button.title = whom + " cannot hold " + q.card + ": the answer will be no";
+        b.appendChild(node("span", "card-no", "no"));
+      }
+      button.setAttribute("aria-label", "Ask " + (target ? target.name : "seat " + S.askSeat) + " for " + q.card
+        + (q.refused ? " (known: the answer will be no)" : ""));
       button.appendChild(b);
       button.addEventListener("click", () => act(q.action));
       cards.appendChild(button);
@@ -840,12 +867,15 @@
     solving = true;
     sync();
     const box = $("verdict");
+    const asked = S.view ? S.view.version : null;
+    S.verdictVersion = asked;
     box.hidden = false;
     box.textContent = "Working out the best play…";
     try {
-      box.textContent = (await call(tableUrl("solve"))).text;
+      const text = (await call(tableUrl("solve"))).text;
+      if (S.verdictVersion === asked) box.textContent = text; // else the game has moved on: not shown
     } catch (err) {
-      box.textContent = err instanceof TableError ? err.message : "No verdict now.";
+      if (S.verdictVersion === asked) box.textContent = err instanceof TableError ? err.message : "No verdict now.";
     } finally {
       solving = false;
       sync();
@@ -859,8 +889,10 @@
     $("felt").classList.toggle("over", !!v.over);
     if (!v.over) return;
     const r = v.result || {};
-    $("end-title").textContent = r.you_won === true ? "You won!" : r.you_won === false ? "You lost" : "Game over";
-    panel.dataset.outcome = r.you_won === true ? "won" : r.you_won === false ? "lost" : "over";
+    // "won", "lost" or "draw" (nobody won): a draw is never told as a loss
+    const outcome = r.outcome || (r.you_won === true ? "won" : r.you_won === false ? "lost" : "over");
+    $("end-title").textContent = { won: "You won!", lost: "You lost", draw: "A draw: nobody won" }[outcome] || "Game over";
+    panel.dataset.outcome = outcome;
     $("end-text").textContent = r.text || v.status || "";
     const hands = $("end-hands");
     hands.innerHTML = "";
