@@ -108,19 +108,25 @@ def _questions(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--max-seconds", type=Seconds(min=0, min_open=True), default=None, metavar="SECONDS",
               help="The time the whole run may take (checked inside every search); past it the run stops "
                    "(exit 2), keeping the puzzles written.")
+@click.option("--allow-grid-answers", is_flag=True,
+              help="Also keep the puzzles whose answer the printed grid shows (every question asks for a "
+                   "card already forced with the seat asked: a green square).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @force_option
 @guarded
 def generate(players: int, sets: int, set_size: int, rules: str, goal: str, count: int, seed: int,
              difficulty: str | None, questions: tuple[int, int] | None, agents: str, out: str, jobs: int,
-             max_positions: int | None, max_games: int | None, max_seconds: float | None, as_json: bool,
-             force: bool) -> None:
+             max_positions: int | None, max_games: int | None, max_seconds: float | None,
+             allow_grid_answers: bool, as_json: bool, force: bool) -> None:
     """Find puzzles with unique answers in seeded games.
 
     Plays seeded games (random agents by default) and searches every moment
     where one seat is on turn with no open question: a puzzle is kept when that
     seat forces the goal within exactly K (and not K-1) and the winning first
-    moves are one class of interchangeable moves. Writes DIR/NAME.json (the game
+    moves are one class of interchangeable moves, and the answer is not drawn on
+    the printed grid (a line of questions, each for a card the grid shows as
+    forced with the seat asked; --allow-grid-answers keeps those). Writes
+    DIR/NAME.json (the game
     so far) and DIR/NAME.answer.json (K, the first moves, the traps, the
     difficulty, the strategy tree). Never replaces a file without --force.
 
@@ -136,7 +142,8 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     from quaternity_cp.puzzles.generate import generate as run
 
     names = tuple(a.strip() for a in agents.split(","))
-    opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions)
+    opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions,
+                           allow_grid_answers)
     opts.check()
     if os.path.exists(out) and not os.path.isdir(out):
         raise InputError(f"--out: {out} is a file, not a folder")
@@ -188,16 +195,22 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
               help="Refuse (exit 2) a puzzle whose search stores more positions.")
 @click.option("--max-seconds", type=Seconds(min=0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="The time the searches and explanations may take; past it: exit 2.")
+@click.option("--show", is_flag=True,
+              help="Name the winning first moves even when the stated answer is wrong (the solution).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @guarded
-def verify(file: str, answer: str | None, max_positions: int, max_seconds: float, as_json: bool) -> None:
+def verify(file: str, answer: str | None, max_positions: int, max_seconds: float, show: bool,
+           as_json: bool) -> None:
     """Check a puzzle's stated answer: right, unique, and how hard.
 
     FILE is a puzzle (a record or a position); its answer is NAME.answer.json
     beside it, or --answer. The answer is right when the goal is forced within
-    the stated K and not within K-1 (and the stated first moves, if any, are
-    all the winning ones); unique when the winning first moves are one class of
-    interchangeable moves. The bundled puzzles' answer files (a list
+    the stated K and not within K-1 and the stated first moves, if any, name
+    the winning ones: each legal and winning, each class of interchangeable
+    winning moves named by one of them at least (one names its class). An
+    illegal stated move is called illegal, with the checker's reason. A wrong
+    answer is not told the winning moves unless --show. Unique: the winning
+    first moves are one class. The bundled puzzles' answer files (a list
     "answers" of verdicts) are checked verdict by verdict.
 
     Exit codes: 0 right and unique; 1 wrong or not unique, with the reason; 2 bad
@@ -218,7 +231,7 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     stated, _ = read_answer(record.game, read_text(path), path)
     left = max(0.01, max_seconds - (time.monotonic() - start))
     try:
-        verdict = check(record, stated, limits=Limits(max_positions, left), explain_seconds=left)
+        verdict = check(record, stated, limits=Limits(max_positions, left), explain_seconds=left, show=show)
     except PuzzleError as err:  # the stated question does not apply to this puzzle: name the answer file
         raise InputError(f"{path}: {err}") from None
     if as_json:

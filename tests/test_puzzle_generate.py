@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,11 +45,12 @@ GOALS = ("quartet", "win")
 
 @functools.cache
 def batch(preset: str, goal: str, count: int, seed: int = 11, size: tuple = (3, 3, 3), difficulty=None,
-          jobs: int = 1) -> tuple:
+          jobs: int = 1, questions: tuple | None = None, allow_grid_answers: bool = False) -> tuple:
     """``count`` generated puzzles: (name, record, answer) each."""
     made: list = []
-    generate(GenerateOptions(*size, preset, goal, difficulty=difficulty), seed, count, jobs=jobs,
-             found=lambda name, record, answer: made.append((name, record, answer)))
+    opts = GenerateOptions(*size, preset, goal, questions=questions, difficulty=difficulty,
+                           allow_grid_answers=allow_grid_answers)
+    generate(opts, seed, count, jobs=jobs, found=lambda name, record, answer: made.append((name, record, answer)))
     return tuple(made)
 
 
@@ -309,6 +311,71 @@ def test_generate_is_reproducible_and_checked(tmp_path):
     assert files(tmp_path / "one") == files(tmp_path / "two")
 
 
+def printed_grids(folder: Path) -> dict[str, dict[tuple[str, int], str]]:
+    """The knowledge grid each puzzle of ``folder`` is printed with on the sheet (``puzzle sheet``):
+    per puzzle name, (card, seat) -> the cell's state (forced, possible, impossible)."""
+    out = folder.parent / f"{folder.name}.html"
+    res = run(["puzzle", "sheet", str(folder), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    grids = {}
+    for article in re.findall(r'<article class="puzzle".*?</article>', out.read_text(encoding="utf-8"), re.S):
+        name = re.search(r'data-name="([^"]*)"', article).group(1)
+        cells = re.findall(r'<g class="cell \w+" data-card="([^"]+)" data-seat="(\d+)" data-state="(\w+)"', article)
+        assert cells, name
+        grids[name] = {(card, int(seat)): state for card, seat, state in cells}
+    return grids
+
+
+def read_off(grid: dict[tuple[str, int], str], answer: dict) -> bool:
+    """Whether the strategy is one line of the player's moves, each question for a card the printed grid
+    shows as forced (a green square) with the seat asked."""
+    node = answer["strategy"]
+    while "reached" not in node:
+        if "declare" in node:
+            node = node["next"]
+            continue
+        if "ask" not in node or len(node["answers"]) != 1:
+            return False
+        asker, rest = node["ask"].split(">")
+        target, card = rest.split(":")
+        if int(asker) != answer["player"] or grid[card, int(target)] != "forced":
+            return False
+        node = next(iter(node["answers"].values()))
+    return True
+
+
+def test_default_puzzles_cannot_be_read_off_the_printed_grid(tmp_path):
+    """A puzzle whose answer is a line of green squares on its printed grid (the one question, or every
+    question, asks for a card shown as forced with the seat asked) is not made, unless asked for."""
+    seen: dict[bool, list[tuple[str, dict, bool]]] = {}
+    for allow in (True, False):
+        folder = tmp_path / ("allowed" if allow else "default")
+        folder.mkdir()
+        made = batch("quaternity", "quartet", 8, seed=7, allow_grid_answers=allow)
+        assert len(made) == 8
+        for name, record, answer in made:
+            (folder / f"{name}.json").write_text(json.dumps(record))
+            (folder / f"{name}.answer.json").write_text(json.dumps(answer))
+        grids = printed_grids(folder)
+        seen[allow] = [(name, answer, read_off(grids[name], answer)) for name, _, answer in made]
+        if not allow:  # a one-question puzzle's card is never a green square of the seat asked
+            for name, answer, _ in seen[allow]:
+                if answer["questions"] == 1:
+                    target, card = answer["first_moves"][0].split(">")[1].split(":")
+                    assert grids[name][card, int(target)] != "forced", (name, answer["first_moves"])
+    # the old behaviour, kept behind the option, makes such puzzles (one question among them): the check sees them
+    assert any(visible and a["questions"] == 1 for _, a, visible in seen[True])
+    # the default makes none
+    assert not any(visible for _, _, visible in seen[False]), [n for n, _, visible in seen[False] if visible]
+    # the option is the command's too, and the files say which was used
+    out = tmp_path / "cli"
+    res = run(["puzzle", "generate", "--count", "2", "--seed", "7", "--allow-grid-answers", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    answers = [json.loads(p.read_text()) for p in sorted(out.glob("*.answer.json"))]
+    assert [a["generator"]["allow_grid_answers"] for a in answers] == [True, True]
+    assert [a for _, _, a in batch("quaternity", "quartet", 8, seed=7, allow_grid_answers=True)[:2]] == answers
+
+
 def test_generate_refuses_bad_input_and_says_when_it_finds_too_few(tmp_path):
     (tmp_path / "file").write_text("x")
     for args, message in [
@@ -383,8 +450,8 @@ def test_the_command_and_the_library_know_the_same_difficulties():
 def made(tmp_path_factory) -> Path:
     """A folder with a generated two-question puzzle (and its answer)."""
     folder = tmp_path_factory.mktemp("made")
-    _, record, answer = next(m for m in batch("quaternity", "quartet", 2, seed=2, difficulty="medium")
-                                if m[2]["questions"] == 2)
+    _, record, answer = batch("quaternity", "quartet", 1, seed=2, difficulty="medium", questions=(2, 2))[0]
+    assert answer["questions"] == 2
     (folder / "p.json").write_text(json.dumps(record))
     (folder / "p.answer.json").write_text(json.dumps(answer))
     return folder
@@ -421,10 +488,9 @@ def test_verify_right_wrong_and_not_unique(made, tmp_path):
         result = run(["puzzle", "verify", puzzle, "--answer", str(with_answer(made, **change))])
         assert result.exit_code == 1, (change, result.output)
         assert message.format(p=answer["player"]) in result.output, (change, result.output)
-    if len(answer["first_moves"]) > 1:  # a stated list missing one winning move
-        result = run(["puzzle", "verify", puzzle, "--answer",
-                      str(with_answer(made, first_moves=answer["first_moves"][:1]))])
-        assert result.exit_code == 1 and "also force" in result.output
+    for member in answer["first_moves"]:  # one move of the (one) class names it: right
+        result = run(["puzzle", "verify", puzzle, "--answer", str(with_answer(made, first_moves=[member]))])
+        assert result.exit_code == 0 and f"first move {member}" in result.output, result.output
     # a hand-made puzzle whose answer is right but not unique: three classes of first questions
     (tmp_path / "two-ways.json").write_text((PUZZLES / "04-two-ways-in.json").read_text())
     (tmp_path / "two-ways.answer.json").write_text(json.dumps({"goal": "quartet", "player": 0, "questions": 2}))

@@ -6,9 +6,11 @@ Game ``u`` of a run with seed X is played through the one game interface
 ``derive_seed(X, u, seat + 1)``). Its candidate moments are those where one seat
 alone is on turn with no open question; each is searched exactly
 (:class:`~.search.PuzzleSearch`) and kept when its answer is unique with K in
-the range asked for. Of a game's kept moments one becomes a puzzle: drawn with
-``derive_seed(X, u, 0)`` or, with a difficulty asked for, the first (most
-promising first) whose grade has it. So a game's puzzle depends on X, u and the
+the range asked for and its answer cannot be read off the grid printed with it
+(:func:`read_off_the_grid`; ``allow_grid_answers`` keeps those too). Of a
+game's kept moments one becomes a puzzle: drawn with ``derive_seed(X, u, 0)``
+or, with a difficulty asked for, the first (most promising first) whose grade
+has it. So a game's puzzle depends on X, u and the
 options only: the run takes games 0, 1, 2, ... in order (in a process pool of
 any size, each game one unit of work) and keeps the first ``count`` puzzles
 that are not the same record twice. The same seed and options give the same
@@ -31,7 +33,7 @@ from typing import Any, Hashable
 
 from ..budget import Limits, Stopped
 from ..formats import record_from_json
-from ..game import Game
+from ..game import Game, Question
 from ..games import derive_seed, load_all
 from ..position import Position
 from ..quartets.game import QuaternityState
@@ -39,7 +41,7 @@ from ..rules import PRESETS, Rules
 from ..solver import SolveError, check_goal
 from .grade import DIFFICULTIES, THRESHOLDS, grade
 from .puzzle import PuzzleStopped, answer_json, describe, solve_puzzle
-from .search import PUZZLE_GOALS, QUARTET, PuzzleError, PuzzleSearch, TreeTooLarge
+from .search import PUZZLE_GOALS, QUARTET, PuzzleError, PuzzleSearch, TreeTooLarge, parse_first_move
 
 #: The most candidate moments of one game given a full grade while looking for a difficulty.
 GRADE_TRIES = 3
@@ -60,7 +62,8 @@ class GenerateOptions:
     """What ``puzzle generate`` makes: games of ``players`` x ``sets`` x ``set_size`` under the preset
     ``rules``, puzzles for ``goal`` with K in ``questions`` (low, high), of ``difficulty`` (None: any),
     played by ``agents`` (one name for every seat, or one per seat); ``max_positions`` per search
-    (None: :data:`DEFAULT_POSITIONS`)."""
+    (None: :data:`DEFAULT_POSITIONS`); ``allow_grid_answers``: also keep the puzzles whose answer
+    can be read off the printed grid (:func:`read_off_the_grid`)."""
 
     players: int = 3
     sets: int = 3
@@ -71,6 +74,7 @@ class GenerateOptions:
     difficulty: str | None = None
     agents: tuple[str, ...] = ("random",)
     max_positions: int | None = None
+    allow_grid_answers: bool = False
 
     def positions(self) -> int:
         return self.max_positions if self.max_positions is not None else DEFAULT_POSITIONS[self.goal]
@@ -143,6 +147,30 @@ class Found:
     answer: dict[str, Any]
 
 
+def read_off_the_grid(position: Position, tree: dict, player: int) -> bool:
+    """Whether a puzzle's answer can be read off the knowledge grid printed with it (the sheet's grid,
+    :func:`quaternity_cp.quartets.svg.grid_svg`, at the puzzle's moment ``position``, whose forced cards
+    are green squares): its strategy ``tree`` (docs/puzzles.md) is one line of ``player``'s moves, each
+    question asking a seat for a card the grid shows as forced with that seat (so its answer is a forced
+    yes), and any declaration; a branch, another seat's move or a free choice is something to work out.
+    A one-question puzzle is read off the grid when its card is a green square of the seat asked."""
+    analysis = position.analysis()
+    game = position.game
+    node = tree
+    while "reached" not in node:
+        if "declare" in node:
+            node = node["next"]
+            continue
+        if "ask" not in node or not node.get("forced") or len(node["answers"]) != 1:
+            return False
+        move = parse_first_move(game, node["ask"])
+        if not (isinstance(move, Question) and move.asker == player
+                and analysis.forced_owner(move.card) == move.target):
+            return False
+        node = next(iter(node["answers"].values()))
+    return True
+
+
 def _limits(opts: GenerateOptions, deadline: float | None) -> Limits:
     if deadline is None:
         return Limits(max_positions=opts.positions())
@@ -197,11 +225,13 @@ def find_in_game(opts: GenerateOptions, seed: int, unit: int, deadline: float | 
             continue
         if ans.unique and ans.questions is not None and low <= ans.questions <= high:
             try:
-                stats = search.strategy()[1]  # without explanations: a lower bound of the score
+                tree, stats = search.strategy()  # without explanations: a lower bound of the score
             except TreeTooLarge:
                 continue  # a strategy nobody could print
             except Stopped:
                 raise GenerateStopped("time limit reached") from None
+            if not opts.allow_grid_answers and read_off_the_grid(pos, tree, st.turn[0]):
+                continue  # its answer is a green square of the printed grid: nothing to find
             hits.append((played, st.turn[0], grade(ans, stats).score))
     if not hits:
         return None
@@ -328,4 +358,4 @@ def generate(opts: GenerateOptions, seed: int, count: int, *, jobs: int = 1, max
 
 
 __all__ = ["BLOCK", "DEFAULT_POSITIONS", "DEFAULT_QUESTIONS", "GRADE_TRIES", "Found", "GenerateOptions", "GenerateStopped", "find_in_game",
-           "find_in_games", "generate", "puzzle_names"]
+           "find_in_games", "generate", "puzzle_names", "read_off_the_grid"]

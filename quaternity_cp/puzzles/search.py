@@ -242,7 +242,7 @@ class PuzzleSearch:
                 yield first, key, "win" if self._wins(child, rest) else None
                 continue
             answers = [ctx.play(child, a) for a in ctx.answers(ctx.describe(child))]
-            after = rest if self.goal == QUARTET else rest - 1
+            after = rest if self.goal == QUARTET else rest - 1  # win: the answer's ply (tests/test_puzzle_search.py)
             wins = [self._wins(a, after) for a in answers]
             yield first, key, "win" if all(wins) else "trap" if any(wins) else None
 
