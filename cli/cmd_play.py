@@ -12,16 +12,19 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 from types import ModuleType
 from typing import Any, Callable
 
 import click
 from rich.text import Text
 
-from quaternity_cp.games import DEFAULT_GAME, GameSpec, load_all
+from quaternity_cp.games import DEFAULT_GAME, GameSpec, derive_seed, load_all
 
 from .common import InputError, Whole, check_output, force_option, guarded, write_text
 from .render import console
+
+_HINT_STREAM = 0x48494E54  # "HINT": the hint's seeds stand apart from the tournament's (game, seat) paths
 
 #: The commands of every game, in ``help`` between the game's own (its module's ``HELP`` and ``LEGEND``).
 HELP = """  legal      the legal moves                       hint   what an agent would play
@@ -56,7 +59,12 @@ def _each(what: Callable[[GameSpec], Any]) -> str:
 @click.option("--game", "game", type=click.Choice(list(load_all())), default=DEFAULT_GAME, show_default=True,
               help="A registered game (an option below that names a game is that game's).")
 @game_options
-@click.option("--seat", type=Whole(min=0), default=0, show_default=True, help="Your seat (0 moves first).")
+@click.option("--seat", type=Whole(min=0), default=0, show_default=True,
+              help="Your seat. Who moves first: seat 0 in the Quaternity presets and in Quarto; in classic "
+                   "Quartets a seat drawn at random (the game says which).")
+@click.option("--pause/--no-pause", "pause", default=None,
+              help="Wait for Enter after each agent's move, so that you can follow them one at a time "
+                   "(default: when the input is a terminal).")
 @click.option("--agents", default=None, metavar="A,B,...",
               help="The agents in the other seats, in seat order (one name: all of them). Default: the game's ("
                    + _each(lambda spec: spec.default_agent) + ").")
@@ -68,11 +76,12 @@ def _each(what: Callable[[GameSpec], Any]) -> str:
               help="Write the record here when the game ends or you quit (it passes quaternity check).")
 @force_option
 @guarded
-def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed: int | None, save: str | None,
-         force: bool = False, **given: Any) -> None:
+def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agent: str | None, seed: int | None,
+         save: str | None, force: bool = False, **given: Any) -> None:
     """Play against the agents in the terminal: type your moves, see the grid of who may hold each card.
 
-    Type 'help' at the prompt for the commands (moves, undo, hint, why, save).
+    The agents' moves are shown one at a time (with --pause, the default in a terminal, each waits for
+    Enter). Type 'help' at the prompt for the commands (moves, undo, hint, why, save).
     """
     from quaternity_cp.errors import QuaternityError
     from quaternity_cp.web.session import WebError, WebGame, default_agent
@@ -98,20 +107,47 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
         if name not in known:
             raise InputError(f"--agents: unknown agent {name!r} (known: {', '.join(sorted(known))})")
     try:
-        table = WebGame.new(game, options, human=seat, agents=dict(zip(others, names)), seed=seed)
+        table = WebGame.new(game, options, human=seat, agents=dict(zip(others, names)), seed=seed, advance=False)
     except WebError as err:
         raise InputError(str(err)) from None
+    if pause is None:
+        pause = sys.stdin.isatty()
     hint_name = hint_agent or spec.hint_agent or default_agent(spec)
     you = f"{spec.seat_label} {seat}"
     out = console()
     seated = ", ".join(f"{s}: {n}" for s, n in sorted(table.agent_names.items()))
     out.print(f"[bold]{table.view()['setup']}[/bold]; you are {you}; {seated}. Type 'help' for the commands.")
-    shown = report_moves(out, table, [])  # the agents' first moves, then the table and whose turn it is
-    terminal.show(out, table)
+    out.print(Text(starter_text(table)))
+    terminal.show(out, table, quiet=True)  # the table before the first move (classic: your hand)
+    shown: list[str] = []
+    your_turns = 0  # the times the person was asked for a move
+    stale = False  # moves shown since the table was last drawn
+    following = pause  # False after 'all' until the person's next turn
     while True:
+        if table.agent_to_move() is not None:  # the agents move one at a time, each move shown as it is made
+            table.agent_step()
+            shown = report_moves(out, table, shown)
+            stale = True
+            if following and table.agent_to_move() is not None:
+                answer = wait_for_enter()
+                if answer in ("quit", "exit", "q"):
+                    break
+                if answer in ("all", "a", None):  # None: the input ended
+                    following = False
+            continue
         if table.state.is_terminal():
+            if not your_turns:
+                out.print(Text(f"The game ended before your turn came: the other players made all of its "
+                               f"{len(shown)} moves, every one shown above."))
+            if stale:
+                terminal.show(out, table, quiet=True)
             out.print(Text(terminal.final_text(table), style="bold"))
             break
+        if stale:
+            terminal.show(out, table, quiet=True)
+            stale = False
+        following = pause
+        your_turns += 1
         try:
             line = input(f"{you}> ").strip()
         except EOFError:
@@ -148,9 +184,13 @@ def play(game: str, seat: int, agents: str | None, hint_agent: str | None, seed:
             elif terminal.command(out, table, word, rest.strip()):
                 pass
             else:
-                table.act(terminal.to_action(table, line))
+                text = terminal.to_action(table, line)
+                reason = refusal(table, text)
+                if reason:
+                    raise ValueError(reason)
+                table.act(text)
                 shown = report_moves(out, table, shown)
-                terminal.show(out, table, quiet=True)
+                stale = True
         except (WebError, QuaternityError, ValueError) as err:
             out.print(Text(f"! {err}", style="red"))
     if save:
@@ -184,6 +224,51 @@ def report_moves(out, table, shown: list[str]) -> list[str]:
     return moves
 
 
+def starter_text(table) -> str:
+    """Who moves first, in words: drawn at random (classic Quartets: the game's chance event ``first``) or
+    by the rules (seat 0)."""
+    st = table.state
+    drawn = next((c.outcome for c in getattr(st, "chance", ()) if c.kind == "first"), None)
+    if drawn is not None:
+        who = table.seat_name(int(drawn), table.human)
+        return f"{who} {'were' if who == 'You' else 'was'} drawn to start."
+    if st.is_terminal():
+        return "The game is over before its first move."
+    first = st.current_player()
+    who = table.seat_name(first, table.human)
+    return f"{who} {'move' if who == 'You' else 'moves'} first."
+
+
+def wait_for_enter() -> str | None:
+    """The pause after an agent's move: what the person typed ('' for Enter), None when the input ended."""
+    try:
+        return input("  (Enter: next move; 'all': the moves up to your turn; 'quit') ").strip().lower()
+    except EOFError:
+        return None
+
+
+def refusal(table, text: str) -> str | None:
+    """Why the person's move ``text`` is refused, in the words of the game's own checker (the state's
+    ``apply_action`` raises the checker's error, tried on a copy), or None when it is legal (or when it is
+    not the person's turn or no move at all: :meth:`WebGame.act` says so)."""
+    from quaternity_cp.errors import QuaternityError
+
+    st = table.state
+    if st.is_terminal() or st.current_player() != table.human:
+        return None
+    try:
+        action = st.string_to_action(text)
+    except (QuaternityError, ValueError):
+        return None
+    if action in st.legal_actions():
+        return None
+    try:
+        st.clone().apply_action(action)
+    except (QuaternityError, ValueError) as err:
+        return f"{text!r} is not legal now: {err}"
+    return None
+
+
 def hint(table, name: str) -> str:
     """What the agent ``name`` would play for the person now."""
     import random
@@ -192,8 +277,10 @@ def hint(table, name: str) -> str:
     if st.is_terminal() or st.current_player() != table.human:
         return "it is not your turn"
     agent = table.spec.agents[name]()
-    action = agent.step(st.observation(table.human), st.legal_actions(), random.Random(table.seed))
+    # the hint's own generator, one way from the table's seed: never the generator that dealt the cards
+    rng = random.Random(derive_seed(table.seed, _HINT_STREAM, table.human))
+    action = agent.step(st.observation(table.human), st.legal_actions(), rng)
     return st.action_to_string(action)
 
 
-__all__ = ["play", "game_options", "terminal_view"]
+__all__ = ["play", "game_options", "terminal_view", "refusal", "starter_text"]

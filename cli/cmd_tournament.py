@@ -17,6 +17,7 @@ from typing import Iterator
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -147,7 +148,8 @@ def _records_folder(path: str, force: bool) -> None:
 @guarded
 def tournament(game, preset, players, sets, set_size, extra, agents, games, seed, workers, cluster, cluster_wait,
                records, plot, output, force, as_json):
-    """Play seeded games between agents, seats rotated, and report win rates with 95% intervals."""
+    """Play seeded games between agents, seats rotated, and report wins, draws and losses, win rates with
+    95% intervals, and each agent's share of the wins."""
     from quaternity_cp.games import load_all
     from quaternity_cp.tournament import TournamentInterrupted, check_lineup, plot_results, run_tournament
 
@@ -225,15 +227,18 @@ def _print_tournament(data: dict) -> None:
     if data["partial"]:
         out.print(f"Partial: the run stopped after {data['games']} of the {data['games_requested']} games asked "
                   "for; the statistics are of those.")
-    table = Table(title="Results per agent (a win shared by k winners counts 1/k)")
-    for col in ("agent", "seats held", "wins", "win rate", "95% interval", "mean score"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+    table = Table(title="Results per agent. wins: games won, alone or shared; draws: games nobody won; "
+                        "win rate: wins / seats, with its 95% Wilson interval; share: 1/k of each win "
+                        "shared by k winners", box=box.SIMPLE_HEAD, padding=(0, 0, 0, 1), pad_edge=False)
+    for col in ("agent", "seats", "wins", "draws", "losses", "win rate", "95% interval", "share", "mean score"):
+        table.add_column(col, justify="left" if col == "agent" else "right", no_wrap=col in ("agent", "95% interval"))
     for name, r in data["results"].items():
-        table.add_row(name, str(r["seats_held"]), f"{r['wins']:g}", _pct(r["win_rate"]),
-                      f"{_pct(r['ci95'][0])} - {_pct(r['ci95'][1])}", f"{r['mean_score']:.2f}")
+        table.add_row(name, str(r["seats_held"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
+                      _pct(r["win_rate"]), f"{_pct(r['ci95'][0])}-{_pct(r['ci95'][1])}", f"{round(r['share'], 2):g}",
+                      f"{r['mean_score']:.2f}")
     out.print(table)
     P = len(data["lineup"])
-    seats = Table(title="Win rate by seat")
+    seats = Table(title="Win rate by seat (games won, alone or shared)")
     seats.add_column("agent")
     for p in range(P):
         seats.add_column(f"seat {p}", justify="right")
@@ -246,7 +251,7 @@ def _print_tournament(data: dict) -> None:
     out.print(f"Game length (decisions): mean {length['mean']:.1f}, median {length['median']}, "
               f"min {length['min']}, max {length['max']}")
     if data["no_winner"] or data["unfinished"]:
-        out.print(f"Games without a winner: {data['no_winner']} (unfinished: {data['unfinished']})")
+        out.print(f"Games nobody won (draws): {data['no_winner']} (unfinished: {data['unfinished']})")
     fallbacks = {name: r["fallbacks"] for name, r in data["results"].items() if r["fallbacks"]}
     if fallbacks:
         out.print("Decisions taken by a cheaper rule (a count over the agent's budget): "

@@ -13,12 +13,14 @@ from rich.text import Text
 from quaternity_cp.constraints import bits
 from quaternity_cp.count import CountLimitError, CountLimits, DealCounter
 from quaternity_cp.formats import record_from_json
+from quaternity_cp.game import Question
 from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
 
 from .render import owner_cells
 
 #: The lines of ``help`` for Quartets: its moves and its own commands.
-HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (use names if the players have them)
+HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (the prompt shows a question legal now; names if
+                              the players have them)
   yes / no                    answer the question put to you (when both answers are legal)
   declare B                   declare set B (rules with declarations)
   grid       the grid of who may hold each card    prob   the grid with each card's exact chances
@@ -73,8 +75,9 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
         if view["answers"]:
             out.print(Text(f"You are asked {view['pending']}: answer yes or no.", style="bold"))
         else:
-            out.print(Text("Your turn: ask (e.g. '1 A0'), " + ("declare a set, " if view["declarations"] else "")
-                           + "or type 'help'.", style="bold"))
+            sample = example(table)
+            out.print(Text("Your turn: ask" + (f" (e.g. '{sample}')" if sample else "") + ", "
+                           + ("declare a set, " if view["declarations"] else "") + "or type 'help'.", style="bold"))
 
 
 def command(out, table, word: str, rest: str) -> bool:
@@ -119,13 +122,34 @@ def to_action(table, line: str) -> str:
 
 
 def final_text(table) -> str:
-    """The last line: the scores and the winners ("you" for the person, as everywhere else)."""
+    """The last line: the scores, how a tie for first was decided (in the web table's words: drawn by lot,
+    shared, nobody), the winners ("you" for the person, as everywhere else), and the outcome for the
+    person: "You won.", "You lost." or "A draw: nobody won." """
     view = table.view()
     names = ["you" if p == table.human else name for p, name in enumerate(view["players"])]
-    winners = view["winners"] or []
-    who = ", ".join(names[p] for p in winners) or "nobody"
+    result = view["result"]
+    winners = result["winners"]
     scores = ", ".join(f"{name}: {int(s)}" for name, s in zip(names, view["scores"]))
-    return f"Game over. Scores: {scores}. Winner{'s' if len(winners) > 1 else ''}: {who}."
+    words = result.get("text", "")
+    # the web table's sentence on a tie for first (or a game stopped unfinished), without its tally of sets
+    said = words.split(" Sets: ")[0].strip() if words.startswith(("Tie for first", "The game stopped")) \
+        or " lost by an illegal move" in words else ""
+    text = f"Game over. Scores: {scores}." + (f" {said}" if said else "")
+    if not winners:
+        return text + " A draw: nobody won."
+    who = ", ".join(names[p] for p in winners)
+    return (text + f" Winner{'s' if len(winners) > 1 else ''}: {who}. "
+            + ("You won." if result["outcome"] == "won" else "You lost."))
+
+
+def example(table) -> str | None:
+    """A question the person may ask now, in the short form the prompt suggests ("1 B2"), or None."""
+    g = record_from_json(table.record()).game
+    for text in table.legal_texts():
+        move = g.parse_move(text)
+        if isinstance(move, Question) and move.answer is None:
+            return f"{g.player_name(move.target)} {g.card_name(move.card)}"
+    return None
 
 
 def why(table, subject: str) -> list[str]:
@@ -135,4 +159,4 @@ def why(table, subject: str) -> list[str]:
     return explain(table, table.human, set_name=subject)
 
 
-__all__ = ["HELP", "LEGEND", "show", "command", "to_action", "final_text", "why"]
+__all__ = ["HELP", "LEGEND", "show", "command", "to_action", "final_text", "why", "example"]

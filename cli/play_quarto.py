@@ -49,8 +49,11 @@ def show(out, table, *, quiet: bool = False) -> None:
     view = table.view()
     out.print(Text(view["status"], style="bold"))
     if view["your_turn"]:
-        out.print("Your move: " + ("give the first piece (e.g. 'LRTS')" if pos.piece is None
-                                   else f"place {pos.piece} and give a piece (e.g. 'A1 DSSH')") + ".")
+        legal = table.legal_texts()
+        sample = f" (e.g. '{legal[len(legal) // 2]}')" if legal else ""  # a move legal now
+        out.print("Your move: " + (f"give the first piece{sample}" if pos.piece is None
+                                   else f"place {pos.piece}{sample}" if not pos.available_pieces()
+                                   else f"place {pos.piece} and give a piece{sample}") + ".")
 
 
 def command(out, table, word: str, rest: str) -> bool:

@@ -54,6 +54,18 @@ MAX_LOSSES = 3
 CLUSTER_CHECK_SECONDS = 10.0
 
 
+#: What the counts of :meth:`TournamentResult.summary` are (its key ``counts``, for a reader of the JSON).
+COUNTS = {
+    "wins": "games the agent won, alone or sharing the win",
+    "draws": "games nobody won (a draw, a tie that all lose, an unfinished game)",
+    "losses": "games another seat won and the agent did not",
+    "share": "the agent's share of the wins: 1/k of each game won with k winners",
+    "win_rate": "wins / seats_held",
+    "ci95": "the 95% Wilson interval of win_rate (of wins, not of share)",
+    "share_rate": "share / seats_held",
+}
+
+
 class TournamentError(QuaternityError, ValueError):
     """A tournament that cannot be run as asked (unknown game or agent, wrong line-up size, ...)."""
 
@@ -86,6 +98,33 @@ class GameResult:
     finished: bool
     record: dict | None = None
     fallbacks: tuple[int, ...] = ()  # per seat: decisions its agent took by its cheaper rule (its ``fallbacks``)
+    winners: tuple[int, ...] | None = None  # the seats that won (alone or shared); () nobody; None: from returns
+
+    def winning_seats(self) -> tuple[int, ...]:
+        """The seats that won the game, alone or sharing the win; () when nobody won (a draw, an unfinished
+        game). Without ``winners``: the seats with a share of the win and the top score (see
+        :func:`game_winners`)."""
+        if self.winners is not None:
+            return tuple(self.winners)
+        return _winners_from(self.returns, self.scores)
+
+
+def _winners_from(returns: Sequence[float], scores: Sequence[float]) -> tuple[int, ...]:
+    """The winners of a finished game whose state cannot name them: the seats with a share of the win and
+    the top score (a Quarto draw, 1/2 to each seat and no score, has none)."""
+    top = max(scores, default=0.0)
+    return tuple(p for p, r in enumerate(returns) if r > 0 and top > 0 and scores[p] == top)
+
+
+def game_winners(state: Any) -> tuple[int, ...]:
+    """The seats that won a finished game, alone or shared; () when nobody won. The state's own
+    ``winners()`` when it has one (Quaternity, classic); otherwise the seats with a share of the win
+    (``returns``) that also have the top score (``scores``): a Quarto draw gives 1/2 to each seat but
+    nobody scores, so nobody won it."""
+    own = getattr(state, "winners", None)
+    if callable(own):
+        return tuple(own())
+    return _winners_from(state.returns(), state.scores())
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -162,7 +201,8 @@ def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: 
         length += 1
     finished = not stuck and not getattr(state, "unfinished", False)
     return GameResult(index, tuple(seats), tuple(state.returns()), tuple(state.scores()), length, finished,
-                      state.record() if record else None, tuple(int(getattr(a, "fallbacks", 0)) for a in agents))
+                      state.record() if record else None, tuple(int(getattr(a, "fallbacks", 0)) for a in agents),
+                      () if stuck else game_winners(state))
 
 
 def play_batch(game: str, options: dict, lineup: Sequence[str], seed: int, indices: list[int],
@@ -203,27 +243,41 @@ class TournamentResult:
         P = len(self.lineup)
         names = list(dict.fromkeys(self.lineup))
         held = {a: 0 for a in names}
-        wins = {a: 0.0 for a in names}
+        wins = {a: 0 for a in names}  # games won, alone or shared
+        draws = {a: 0 for a in names}  # games nobody won
+        share = {a: 0.0 for a in names}  # 1/k of each game won with k winners
         score = {a: 0.0 for a in names}
         fallbacks = {a: 0 for a in names}
         seat_held = {a: [0] * P for a in names}
-        seat_wins = {a: [0.0] * P for a in names}
-        seat_total = [0.0] * P
+        seat_wins = {a: [0] * P for a in names}
+        seat_draws = {a: [0] * P for a in names}
+        seat_share = {a: [0.0] * P for a in names}
+        seat_total = [0] * P
+        seat_share_total = [0.0] * P
         lengths = []
         no_winner = unfinished = 0
         for r in self.games:
             lengths.append(r.length)
             if not r.finished:
                 unfinished += 1
-            if sum(r.returns) == 0:
+            won = r.winning_seats()
+            if not won:
                 no_winner += 1
             for p, a in enumerate(r.seats):
+                part = 1 / len(won) if p in won else 0.0
                 held[a] += 1
-                wins[a] += r.returns[p]
-                score[a] += r.scores[p]
                 seat_held[a][p] += 1
-                seat_wins[a][p] += r.returns[p]
-                seat_total[p] += r.returns[p]
+                score[a] += r.scores[p]
+                share[a] += part
+                seat_share[a][p] += part
+                seat_share_total[p] += part
+                if p in won:
+                    wins[a] += 1
+                    seat_wins[a][p] += 1
+                    seat_total[p] += 1
+                elif not won:
+                    draws[a] += 1
+                    seat_draws[a][p] += 1
             for a, k in zip(r.seats, r.fallbacks):
                 fallbacks[a] += k
         results = {}
@@ -231,20 +285,25 @@ class TournamentResult:
             k = held[a]
             results[a] = {
                 "wins": wins[a],
+                "draws": draws[a],
+                "losses": k - wins[a] - draws[a],
+                "share": share[a],
                 "seats_held": k,
                 "win_rate": wins[a] / k if k else 0.0,
                 "ci95": list(wilson(wins[a], k)),
+                "share_rate": share[a] / k if k else 0.0,
                 "mean_score": score[a] / k if k else 0.0,
                 "per_seat": [
-                    {"seat": p, "games": seat_held[a][p], "wins": seat_wins[a][p],
+                    {"seat": p, "games": seat_held[a][p], "wins": seat_wins[a][p], "draws": seat_draws[a][p],
+                     "losses": seat_held[a][p] - seat_wins[a][p] - seat_draws[a][p], "share": seat_share[a][p],
                      "win_rate": seat_wins[a][p] / seat_held[a][p] if seat_held[a][p] else None}
                     for p in range(P)
                 ],
                 "fallbacks": fallbacks[a],
             }
         seats: list[dict[str, Any]] = [
-            {"seat": p, "wins": seat_total[p], "win_rate": seat_total[p] / n if n else 0.0,
-             "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
+            {"seat": p, "wins": seat_total[p], "share": seat_share_total[p],
+             "win_rate": seat_total[p] / n if n else 0.0, "ci95": list(wilson(seat_total[p], n))} for p in range(P)]
         rates = [s["win_rate"] for s in seats]
         played = Counter(r.index % self.orders for r in self.games)  # game k plays the (k mod m)-th order
         requested = n if self.requested is None else self.requested
@@ -264,6 +323,7 @@ class TournamentResult:
                 "max": max(lengths) if lengths else 0,
             },
             "no_winner": no_winner,
+            "counts": dict(COUNTS),
             "unfinished": unfinished,
             "seat_orders": self.orders,
             "balanced": n == 0 or (len(played) == self.orders and len(set(played.values())) == 1),
@@ -621,8 +681,8 @@ def _dask_workers(client: Any) -> int:
 
 # -- pictures ---------------------------------------------------------------------------------
 def plot_results(summary: dict, path: str | os.PathLike, title: str | None = None) -> None:
-    """Draw each agent's win rate with its 95% interval (matplotlib, the optional extra ``[plot]``), written
-    atomically; the format is the file's suffix (.png, .svg, ...)."""
+    """Draw each agent's win rate (games won, alone or shared) with its 95% Wilson interval (matplotlib, the
+    optional extra ``[plot]``), written atomically; the format is the file's suffix (.png, .svg, ...)."""
     try:
         import matplotlib
 
@@ -638,7 +698,7 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
     try:
         ax.bar(range(len(names)), rates, yerr=[low, high], capsize=6, color="#4c72b0")
         ax.set_xticks(range(len(names)), names)
-        ax.set_ylabel("win rate (95% Wilson interval)")
+        ax.set_ylabel("games won, alone or shared\n(95% Wilson interval)")
         ax.set_ylim(0, 1)
         fair = 1 / len(summary["lineup"])
         ax.axhline(fair, color="grey", linestyle=":", linewidth=1)
@@ -652,6 +712,6 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
 
 
 __all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "seat_order", "order_count", "wilson",
-           "plot_results",
+           "plot_results", "game_winners", "COUNTS",
            "TournamentResult", "GameResult", "TournamentError", "TournamentInterrupted", "check_lineup",
            "MAX_LOSSES", "CLUSTER_CHECK_SECONDS"]

@@ -396,8 +396,6 @@ def test_an_agents_generator_in_a_tournament_cannot_deal_the_cards_again(spy):
     check_spy(spy, result.record["deal"], 0)
 
 
-@pytest.mark.xfail(strict=True, reason="cli/cmd_play.py hands the hint agent random.Random(table.seed), the "
-                                       "generator that dealt the cards (to be fixed there)")
 def test_the_terminals_hint_agent_cannot_deal_the_cards_again(spy, made):
     from quaternity_cli.main import main
 

@@ -141,3 +141,34 @@ def test_a_quartets_record_may_name_its_game(tmp_path):
     other.write_text(json.dumps({"game": "chess", **record}))
     res = run("check", str(other))
     assert res.exit_code == 2 and "unknown game 'chess'" in res.output
+
+
+# -- quaternity play, from a pipe (no pauses: the input is no terminal) --------------------------------------------
+def test_play_help_says_who_moves_first_in_every_preset():
+    res = run("play", "--help")
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    assert "0 moves first" not in text
+    assert "seat 0 in the Quaternity presets and in Quarto" in text and "drawn at random" in text
+
+
+def test_a_classic_game_the_agents_end_before_your_turn_shows_every_move_and_says_so(tmp_path):
+    """Seed 11: the agents take every set before the person's first turn. Every move of the record is told, in
+    order; the seat drawn to start (the record's ``first``) is named; the end says the person had no turn, then
+    who won and that the person lost."""
+    save = tmp_path / "classic.json"
+    res = run("play", "--preset", "classic", "--players", "3", "--sets", "6", "--set-size", "4", "--seed", "11",
+              "--save", str(save), input="")
+    assert res.exit_code == 0, res.output
+    record = json.loads(save.read_text())
+    told = re.findall(r"^  .*  \[([^\]\s]+)\]$", res.output, re.M)
+    assert told == record["moves"] and told
+    assert f"Seat {record['first']} was drawn to start." in res.output
+    lines = res.output.strip().splitlines()
+    assert lines[-1] == f"Record saved to {save}."
+    checked = json.loads(run("check", str(save), "--json").output)
+    winner = checked["winners"][0]
+    assert lines[-2].startswith("Game over. Scores: you: 0, ")
+    assert lines[-2].endswith(f"Winner: seat {winner}. You lost.")
+    assert lines[-3].startswith("The game ended before your turn came")
+    assert "seat 0> " not in res.output

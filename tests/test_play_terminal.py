@@ -18,9 +18,12 @@ pexpect = pytest.importorskip("pexpect", reason="a test extra: pip install '.[te
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def spawn(*args: str):
+def spawn(*args: str, pause: bool = False):
+    """``quaternity play ARGS`` in a pseudo-terminal; without ``pause`` the agents' moves do not wait for Enter
+    (``--no-pause``: a terminal waits by default)."""
     env = dict(os.environ, NO_COLOR="1", TERM="dumb", COLUMNS="200")
-    child = pexpect.spawn(sys.executable, ["-m", "quaternity_cli", "play", *args], cwd=str(ROOT), env=env,
+    extra = [] if pause else ["--no-pause"]
+    child = pexpect.spawn(sys.executable, ["-m", "quaternity_cli", "play", *extra, *args], cwd=str(ROOT), env=env,
                           encoding="utf-8", timeout=120, dimensions=(50, 200))
     return child
 
@@ -65,8 +68,8 @@ def test_a_whole_quaternity_game_typed_in(tmp_path):
             break
     else:
         raise AssertionError("the game did not end")
-    child.expect(r"Winners?: ([^\r\n]*)\.\r?\n")
-    shown = child.match.group(1)
+    child.expect(r"(?:Winners?: ([^\r\n]*)\. You (?:won|lost)|A draw: nobody won)\.\r?\n")
+    shown = child.match.group(1) or "nobody"
     child.expect_exact("Record saved to")
     child.expect(pexpect.EOF)
     child.close()
@@ -274,3 +277,159 @@ def test_quartets_in_the_terminal_tells_your_answers_and_says_you_at_the_end():
     assert tail.count("Scores:") == 1 and tail.count("Game over") == 1, tail
     last = tail.strip().splitlines()[-1]
     assert last.startswith("Game over. Scores: seat 0: ") and ", you: " in last and "seat 1" not in last, last
+
+
+# -- keep every promise (issue 33): who starts, the agents' moves one at a time, reasons, legal examples, the end --
+PAUSE = "(Enter: next move"
+MOVE_LINE = re.compile(r"^  .*  \[([^\]\s]+)\]$", re.M)
+
+
+def moves_in(text: str) -> list[str]:
+    """The moves told in ``text`` (each line ends with its notation in brackets)."""
+    return MOVE_LINE.findall(text.replace("\r\n", "\n"))
+
+
+def checked(path) -> dict:
+    res = CliRunner().invoke(main, ["check", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_the_agents_moves_wait_for_enter_and_a_game_over_before_your_turn_shows_them_all(tmp_path):
+    """In a terminal each agent's move waits for Enter: one move between two pauses, the game still running at
+    each; a classic game the agents finish before the person's turn (seed 11: they take every set) shows every
+    move of the record, says who was drawn to start and that the game ended before the person's turn."""
+    save = tmp_path / "classic.json"
+    child = spawn("--preset", "classic", "--players", "3", "--sets", "6", "--set-size", "4", "--seed", "11",
+                  "--save", str(save), pause=True)
+    assert child.expect([r"(Seat \d|You) (?:was|were) drawn to start\.", pexpect.EOF]) == 0
+    starter = child.match.group(1)
+    seen: list[str] = []
+    for _ in range(500):
+        index = child.expect_exact([PAUSE, "Game over.", pexpect.EOF])
+        assert index != 2, child.before
+        told = moves_in(child.before)
+        if index == 1:
+            seen += told
+            ending = child.before
+            break
+        assert len([m for m in told if "!" not in m]) == 1, child.before  # one question (and its put-down)
+        seen += told
+        assert child.isalive()  # the game waits for the person
+        child.sendline("")
+    else:
+        raise AssertionError("the game did not end")
+    child.expect_exact("Record saved to")
+    child.expect(pexpect.EOF)
+    record = json.loads(save.read_text())
+    assert seen == record["moves"]
+    assert starter == f"Seat {record['first']}" and record["first"] != 0
+    assert "The game ended before your turn came" in ending
+    assert "seat 0> " not in ending
+    assert checked(save)["winners"] == [2]
+
+
+def test_all_shows_the_moves_up_to_your_turn_at_once():
+    child = spawn("--preset", "classic", "--players", "3", "--sets", "3", "--set-size", "4", "--agents",
+                  "koole-first", "--seed", "2", pause=True)
+    assert child.expect_exact([PAUSE, "seat 0> ", pexpect.EOF]) == 0
+    child.sendline("all")
+    assert child.expect_exact([PAUSE, "seat 0> ", pexpect.EOF]) == 1
+    assert "Your turn" in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_refused_question_gets_the_checkers_reason_and_the_prompts_example_is_legal():
+    """Classic, seed 2: the prompt's example is one of the legal questions, and it is played; a question for a
+    card of a set the person does not hold is refused with the checker's reason (an Illegal of the rules)."""
+    from quaternity_cp.errors import Illegal
+
+    child = spawn("--preset", "classic", "--players", "3", "--sets", "3", "--set-size", "4", "--agents",
+                  "koole-first", "--seed", "2")
+    prompt = "seat 0> "
+    child.expect_exact(prompt)
+    example = re.search(r"Your turn: ask \(e\.g\. '([^']+)'\)", child.before).group(1)
+    moves = legal(child, prompt)
+    assert example in [typed(m) for m in moves]
+    wrong = next(f"1 {card}" for card in ("A0", "A1", "A2", "A3", "B0", "B1", "B2", "B3", "C0", "C1", "C2", "C3")
+                 if f"0>1:{card}?" not in moves)
+    child.sendline(wrong)
+    child.expect(r"! ('[^']+') is not legal now: ([^\r\n]+)\r?\n")
+    assert child.match.group(1) == f"'0>1:{wrong.split()[1]}?'"
+    reason = child.match.group(2)
+    assert any(reason.startswith(item.value) for item in Illegal), reason
+    child.expect_exact(prompt)
+    child.sendline(example)
+    assert child.expect_exact([f"You asked Seat {example.split()[0]} for {example.split()[1]}", "! "]) == 0
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_quarto_examples_are_legal_and_a_taken_cell_is_said():
+    """Every 'e.g.' of Quarto's prompt is a legal move at that moment; a piece placed on a taken cell is refused
+    with the checker's reason."""
+    child = spawn("--game", "quarto", "--seat", "1", "--agents", "greedy", "--seed", "1")
+    prompt = "player 1> "
+    child.expect_exact(prompt)
+    taken = False
+    for _ in range(20):
+        shown = child.before
+        example = re.search(r"\(e\.g\. '([^']+)'\)", shown)
+        moves = legal(child, prompt)
+        assert example and example.group(1) in moves, (shown, moves)
+        board = re.findall(r"│ (\d) │(.*)│", shown)
+        if not taken and board:
+            full = [f"{'ABCD'[i]}{row}" for row, cells in board for i, c in enumerate(cells.split("│"))
+                    if c.strip() != "·"]
+            if full:
+                child.sendline(f"{full[0]} {moves[0].split()[1]}" if " " in moves[0] else full[0])
+                assert child.expect([r"! '[^']+' is not legal now: the cell is taken \(", r"! [^\r\n]*\r?\n"]) == 0
+                child.expect_exact(prompt)
+                taken = True
+        child.sendline(moves[len(moves) // 2])
+        if child.expect_exact([prompt, "Game over"]) == 1:
+            break
+    else:
+        raise AssertionError("the game did not end")
+    assert taken
+    child.expect(pexpect.EOF)
+
+
+def _play_first_legal(child, prompt: str) -> str:
+    """Play the first legal move at each turn to the end; the last line."""
+    for _ in range(300):
+        moves = legal(child, prompt)
+        child.sendline(typed(moves[0]))
+        if child.expect_exact([prompt, "Game over."]) == 1:
+            break
+    else:
+        raise AssertionError("the game did not end")
+    child.expect(r"([^\r\n]*)\r?\n")
+    rest = child.match.group(1)
+    child.expect(pexpect.EOF)
+    return "Game over." + rest
+
+
+def test_a_tie_decided_by_lot_is_said_in_words(tmp_path):
+    """Classic (tie=random), seed 7: three players with a set each; the record's tie-break names the winner,
+    and the last line says the tie was drawn by lot, as the web table does, and that the person lost."""
+    save = tmp_path / "tie.json"
+    child = spawn("--preset", "classic", "--players", "3", "--sets", "3", "--set-size", "4", "--agents",
+                  "koole-first", "--seed", "7", "--save", str(save))
+    last = _play_first_legal(child, "seat 0> ")
+    data = checked(save)
+    assert data["scores"] == [1, 1, 1] and data["winners"] == [data["tie_break"]] and data["tie_break"] != 0
+    w = data["tie_break"]
+    assert (f"under the rule tie=random one of them was drawn at random to win: Seat {w}." in last
+            and last.endswith(f"Winner: seat {w}. You lost.")), last
+
+
+def test_a_draw_is_said_as_a_draw(tmp_path):
+    """Quaternity (tie=all-lose), seed 11: a tie for first that nobody wins ends as "A draw: nobody won."."""
+    save = tmp_path / "draw.json"
+    child = spawn("--preset", "quaternity", "--players", "3", "--sets", "3", "--set-size", "3", "--agents",
+                  "random", "--seed", "11", "--save", str(save))
+    last = _play_first_legal(child, "seat 0> ")
+    assert checked(save)["winners"] == []
+    assert last.endswith("A draw: nobody won.") and "Winner" not in last, last

@@ -225,7 +225,104 @@ def test_unfinished_games_count_as_won_by_nobody(monkeypatch, tmp_path, tie):
     out = CliRunner().invoke(main, ["tournament", "--players", "3", "--sets", "3", "--set-size", "2", "--option",
                                     f"tie={tie}", "--agents", "random,random,random", "--games", "12", "--seed", "1"])
     assert out.exit_code == 0, out.output
-    assert f"Games without a winner: {no_winner} (unfinished: {len(unfinished)})" in out.stdout
+    assert f"Games nobody won (draws): {no_winner} (unfinished: {len(unfinished)})" in out.stdout
+
+
+# -- wins, draws, losses and shares, counted from the records ------------------------------------------------
+def _expected_counts(result, winners_of) -> dict:
+    """Per agent, from each game's record alone (``winners_of(k)``: the seats that won game k, by the checker):
+    whole games won, draws (nobody won), losses, and the share (1/k of a win with k winners)."""
+    out: dict = {}
+    for k, game in enumerate(result.games):
+        won = winners_of(k)
+        for p, agent in enumerate(game.seats):
+            row = out.setdefault(agent, {"wins": 0, "draws": 0, "losses": 0, "share": 0.0, "seats_held": 0})
+            row["seats_held"] += 1
+            key = "wins" if p in won else "draws" if not won else "losses"
+            row[key] += 1
+            row["share"] += 1 / len(won) if p in won else 0.0
+    return out
+
+
+def _assert_counts(summary: dict, expected: dict) -> None:
+    for agent, want in expected.items():
+        got = summary["results"][agent]
+        assert {key: got[key] for key in ("wins", "draws", "losses", "seats_held")} == \
+            {key: want[key] for key in ("wins", "draws", "losses", "seats_held")}, agent
+        assert got["share"] == pytest.approx(want["share"])
+        assert got["win_rate"] == pytest.approx(want["wins"] / want["seats_held"])
+        assert got["ci95"] == pytest.approx(list(wilson(want["wins"], want["seats_held"])))
+        assert got["share_rate"] == pytest.approx(want["share"] / want["seats_held"])
+        per_seat = got["per_seat"]
+        for key in ("wins", "draws", "losses", "games"):
+            assert sum(s[key] for s in per_seat) == (want[key] if key != "games" else want["seats_held"])
+
+
+def test_a_quarto_draw_is_a_draw_not_half_a_win(tmp_path):
+    """Quarto gives each seat 1/2 of a drawn game's return: that is no win for anybody, and a share of 0."""
+    from quaternity_cp.quarto.formats import check, parse
+
+    result = run_tournament("quarto", ["greedy", "random"], 16, seed=0,
+                            records=tmp_path)
+    winners = [check(parse(f.read_text())).position.winner for f in sorted(tmp_path.glob("game-*.json"))]
+    assert None in winners and any(w is not None for w in winners)  # the sample has draws and wins
+    expected = _expected_counts(result, lambda k: () if winners[k] is None else (winners[k],))
+    summary = result.summary()
+    _assert_counts(summary, expected)
+    assert summary["no_winner"] == winners.count(None)
+    assert sum(r["draws"] for r in summary["results"].values()) == 2 * winners.count(None)
+    assert sum(s["wins"] for s in summary["seats"]) == 16 - winners.count(None)
+    for agent, row in summary["results"].items():
+        assert row["wins"] + row["draws"] + row["losses"] == row["seats_held"]
+        assert isinstance(row["wins"], int) and isinstance(row["draws"], int)
+
+
+def test_a_shared_win_is_a_whole_win_for_each_winner_and_a_share_of_one_over_k(tmp_path):
+    """tie=shared: each tied seat has won the game (a whole win), its share is 1/k; tie=all-lose: a draw."""
+    options = {"preset": "classic", "players": 3, "sets": 3, "set_size": 2}
+    for tie in ("shared", "all-lose"):
+        folder = tmp_path / tie
+        result = run_tournament("quartets", ["random", "koole-first", "koole-first"], 24, seed=5,
+                                options={**options, "tie": tie}, records=folder)
+        positions = [replay(record_from_json(json.loads(f.read_text()))).position
+                     for f in sorted(folder.glob("game-*.json"))]
+        winners = [tuple(pos.winners()) for pos in positions]
+        assert any(len(w) > 1 for w in winners) if tie == "shared" else any(not w for w in winners)
+        summary = result.summary()
+        _assert_counts(summary, _expected_counts(result, lambda k: winners[k]))
+        assert summary["no_winner"] == sum(1 for w in winners if not w)
+        assert sum(r["share"] for r in summary["results"].values()) == pytest.approx(24 - summary["no_winner"])
+
+
+def test_the_command_shows_and_carries_wins_draws_losses_and_shares(tmp_path):
+    """The table has a column for each count; the JSON carries them, says what they are, keeps its keys."""
+    from quaternity_cp.quarto.formats import check, parse
+
+    args = ["tournament", "--game", "quarto", "--agents", "greedy,random", "--games", "16", "--seed", "0"]
+    runner = CliRunner()
+    out = runner.invoke(main, [*args, "--json", "--records", str(tmp_path)], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    winners = [check(parse(f.read_text())).position.winner for f in sorted(tmp_path.glob("game-*.json"))]
+    seats = [seat_order(["greedy", "random"], k) for k in range(16)]
+    for agent, row in data["results"].items():
+        wins = sum(1 for k in range(16) if winners[k] is not None and seats[k][winners[k]] == agent)
+        draws = sum(seats[k].count(agent) for k in range(16) if winners[k] is None)
+        assert (row["wins"], row["draws"], row["losses"], row["share"]) == (wins, draws, 16 - wins - draws, wins)
+        assert {"wins", "draws", "losses", "share", "share_rate", "win_rate", "ci95", "mean_score", "seats_held",
+                "per_seat", "fallbacks"} <= set(row)
+    assert {"seats", "seat_effect", "length", "no_winner", "unfinished", "seat_orders", "balanced", "partial",
+            "games_requested", "run", "counts"} <= set(data)
+    assert "Wilson interval of win_rate" in data["counts"]["ci95"]
+    table = runner.invoke(main, args, env={"COLUMNS": "80"})
+    assert table.exit_code == 0, table.output
+    header = next(line for line in table.stdout.splitlines() if line.split()[:1] == ["agent"])
+    assert header.split()[:5] == ["agent", "seats", "wins", "draws", "losses"]
+    assert "95% interval" in header and "share" in header
+    for agent, row in data["results"].items():
+        line = next(line for line in table.stdout.splitlines() if line.split()[:1] == [agent]).split()
+        assert line[1:5] == [str(row["seats_held"]), str(row["wins"]), str(row["draws"]), str(row["losses"])]
+    assert f"Games nobody won (draws): {data['no_winner']}" in table.stdout
 
 
 # -- Wilson intervals ------------------------------------------------------------------------------------
