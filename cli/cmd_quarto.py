@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -124,7 +124,8 @@ def _move_text(move) -> str:
 @click.option("--max-seconds", type=float, default=None, metavar="T",
               help="Stop after about T seconds; the value is then 'unproven'.")
 @click.option("--kernel", type=click.Choice(["auto", "fast", "python"]), default="auto", show_default=True,
-              help="The search: compiled (fast, the [fast] extra: numba), pure Python, or fast when numba is there.")
+              help="The search: compiled (fast, the [fast] extra: numba), pure Python, or auto: Python, then the "
+                   "compiled one (loaded only then) once the search grows, when numba is there.")
 @click.option("--split", type=Whole(1, 16), default=None, metavar="PLIES",
               help="Prove the value from independent work units PLIES plies down, on Dask workers (fast kernel).")
 @click.option("--workers", type=Whole(0, 1024), default=None, metavar="N",
@@ -152,7 +153,7 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
 
     from quaternity_cp.budget import INTERRUPTED, Limits
     from quaternity_cp.quarto.formats import check as check_item
-    from quaternity_cp.quarto.solver import solve as solve_position
+    from quaternity_cp.quarto.solver import SolveResult, solve as solve_position
 
     from .interrupts import Interrupts
 
@@ -184,8 +185,11 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
         _prove(pos, board, piece, as_json, max_seconds, split, workers, cluster, checkpoint)
         return
     with Interrupts() as ctrl_c:  # Ctrl-C stops the search; once more, it still waits for what is known
-        result = ctrl_c.run(solve_position, board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds),
-                            kernel=kernel)
+        try:
+            result = ctrl_c.run(solve_position, board, piece, squares=pos.squares,
+                                limits=Limits(max_seconds=max_seconds), kernel=kernel, on_event=_solve_events(ctrl_c))
+        except KeyboardInterrupt:  # before the search began: nothing searched, still a value to print
+            result = SolveResult(None, None, [], 0, 0.0, INTERRUPTED)
         data: dict[str, Any] = {
             "value": result.verdict,
             "best": None if result.best is None else _move_text(result.best),
@@ -201,6 +205,30 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
             _print_solve(pos, result, data)
     interrupted = ctrl_c.interrupted or INTERRUPTED in (result.status, result.pv_stopped)
     sys.exit(130 if interrupted else EXIT_OK)
+
+
+def _solve_events(ctrl_c: Any) -> Callable[[str, dict], None]:
+    """What the command does with the solver's events (quaternity_cp.quarto.solver.EventHandler): say so when
+    the compiled kernel is compiled (once, seconds); for the tests (QUATERNITY_TEST_SIGNAL_STARTED), say when
+    the kernel starts loading and when the search reports its first progress. A Ctrl-C counted but not seen
+    by the search (a library in the kernel's loading may swallow the KeyboardInterrupt) stops it there."""
+    from .interrupts import signal_started
+
+    started: list[bool] = []
+
+    def on_event(name: str, info: dict) -> None:
+        if name == "compiling":
+            click.echo(f"quaternity: compiling the Quarto kernel, once, about {info['seconds']} s", err=True)
+        elif name == "loading":
+            signal_started("kernel load")
+        elif name == "progress":
+            if not started:
+                started.append(True)
+                signal_started("search")
+            if ctrl_c.interrupted:
+                raise KeyboardInterrupt
+
+    return on_event
 
 
 def _print_position(pos) -> None:

@@ -40,6 +40,12 @@ class Whole(click.IntRange):
             self.fail(f"{value!r} is not a whole number written in the digits 0-9", param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # click describes a range with neither bound as "x<=None": say nothing instead
+        if self.min is None and self.max is None:
+            return "any whole number"
+        return super()._describe_range()
+
 
 class Seconds(click.FloatRange):
     """A number of seconds written in the digits 0-9 with an optional decimal point (``2``, ``0.5``), finite,

@@ -6,7 +6,7 @@ value at <= 6 empty cells and the Python search's value at 9-12 (11-12 behind
 the ``slow`` marker), in both variants; without the transposition table both
 searches are the same search, node for node. Budgets stop it at the node limit
 exactly, at the time limit, and on Ctrl-C; numba is never imported by a command
-that does not solve Quarto.
+that does not solve Quarto, nor by a solve that the Python search ends before switch_nodes().
 """
 
 from __future__ import annotations
@@ -125,21 +125,24 @@ def test_unknown_kernel_is_refused():
 
 
 INTERRUPT = """
-import signal, sys
+import os, signal, threading
 from quaternity_cp.quarto.solver import solve
-solve([None] * 15 + [0], 1, kernel="fast", max_nodes=1)   # compiled or loaded before the timer starts
-def stop(signum, frame):
-    raise KeyboardInterrupt
-signal.signal(signal.SIGALRM, stop)
-signal.setitimer(signal.ITIMER_REAL, 0.5)
-result = solve([None] * 16, 0, kernel="fast")              # the empty board: far longer than 0.5 s
+running = threading.Event()
+def on_event(name, info):
+    if name == "progress" and info["kernel"] == "fast":
+        running.set()                                       # the compiled search runs: the event awaited
+def ctrl_c():
+    if running.wait(300):                                   # a ceiling far above the second it takes
+        os.kill(os.getpid(), signal.SIGINT)                 # a real SIGINT, to the main thread
+threading.Thread(target=ctrl_c, daemon=True).start()
+result = solve([None] * 16, 0, kernel="fast", on_event=on_event)   # the empty board: hours
 print(result.status, result.kernel, result.nodes > 0)
 """
 
 
 def test_ctrl_c_stops_the_kernel():
     out = subprocess.run([sys.executable, "-c", INTERRUPT], cwd=ROOT, capture_output=True, text=True,
-                         timeout=600)  # a safety net only: it stops about 0.5 s after the kernel starts
+                         timeout=600)  # a safety net only: it stops as soon as the kernel reports progress
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["interrupted", "fast", "True"]
 
@@ -162,10 +165,53 @@ def test_numba_is_not_imported_without_a_quarto_solve(code):
     assert "numba" not in {m.split(".")[0] for m in _loaded(code)}
 
 
-def test_a_quarto_solve_uses_the_fast_kernel():
-    code = ("from quaternity_cp.quarto.solver import solve\n"
-            "assert solve([None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None], 6).kernel == 'fast'")
-    assert "numba" in _loaded(code)
+def test_a_small_quarto_solve_never_loads_numba():
+    """The default kernel starts in Python: a position solved in fewer nodes than switch_nodes() never imports
+    numba (its loading alone costs more than the whole search)."""
+    code = ("from quaternity_cp.quarto.solver import solve, switch_nodes\n"
+            "r = solve([None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None], 6)\n"
+            "assert r.kernel == 'python' and r.nodes < switch_nodes(6), r")
+    assert "numba" not in {m.split(".")[0] for m in _loaded(code)}
+    command = ("from click.testing import CliRunner\nfrom quaternity_cli.main import main\n"
+               "r = CliRunner().invoke(main, ['quarto', 'solve', 'examples/quarto/position.json'])\n"
+               "assert r.exit_code == 0, r.output")
+    assert "numba" not in {m.split(".")[0] for m in _loaded(command)}
+
+
+def test_a_large_quarto_solve_switches_to_the_fast_kernel(monkeypatch):
+    from quaternity_cp.quarto import solver
+    from quaternity_cp.quarto.solver import switch_nodes
+
+    solver.load_fast()  # loaded in this process: every later search runs it from the start
+    assert solve([None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None], 6).kernel == "fast"
+    monkeypatch.setattr(solver, "_LOADER", None)  # as in a new process: the kernel not loaded yet
+    events = []
+    board, hand = random_position(random.Random(4), 13)
+    result = solve(board, hand, max_seconds=2, on_event=lambda name, info: events.append((name, info)))
+    assert result.kernel == "fast" and result.nodes > switch_nodes(13)
+    progress = [info for name, info in events if name == "progress"]
+    assert progress[0]["kernel"] == "python" and progress[-1]["kernel"] == "fast"
+    first_fast = next(i for i, info in enumerate(progress) if info["kernel"] == "fast")
+    assert progress[first_fast - 1]["nodes"] >= switch_nodes(13)  # the Python search ran to the threshold
+
+
+def test_the_switch_keeps_the_value(monkeypatch):
+    """Switching in the middle of a search (here after 2,048 nodes) gives the Python search's value."""
+    from quaternity_cp.quarto import solver
+
+    monkeypatch.setattr(solver, "SWITCH_NODES", 2048)
+    rng = random.Random(5)
+    switched = 0
+    while switched < 4:
+        squares = switched % 2 == 1
+        board, hand = random_position(rng, 10, squares)
+        python = solve(board, hand, squares=squares, kernel="python")
+        monkeypatch.setattr(solver, "_LOADER", None)  # as in a new process: the kernel not loaded yet
+        auto = solve(board, hand, squares=squares)
+        assert auto.value == python.value, (board, hand, squares)
+        check_pv(board, hand, squares, auto)
+        switched += auto.kernel == "fast"
+        assert auto.kernel == ("fast" if python.nodes >= 2048 else "python")
 
 
 # -- proofs from work units (quaternity_cp/quarto/proof.py) -----------------------------------------
@@ -273,6 +319,86 @@ def test_cli_solve_split(tmp_path):
                        input=json.dumps(DRAWN))  # the checkpoint of another split: one line, before any output
     assert other.exit_code == 2 and other.output.count("\n") == 1, other.output
     assert "is not a proof of this position with split 3" in other.output
+
+
+def solved_checkpoint(tmp_path):
+    """A checkpoint written by `quarto solve --split 2` of DRAWN, its path and the position file's."""
+    position = tmp_path / "drawn.json"
+    position.write_text(json.dumps(DRAWN))
+    checkpoint = tmp_path / "proof.json"
+    result = run_quarto("solve", str(position), "--split", "2", "--workers", "0", "--checkpoint", str(checkpoint))
+    assert result.exit_code == 0 and "Value: draw" in result.output, result.output
+    return position, checkpoint
+
+
+def edited(text: str) -> str:
+    """The checkpoint with every answer turned round (its digest left as it was)."""
+    data = json.loads(text)
+    for unit in data["units"]:
+        unit[2] = not unit[2]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("deep nesting", "nested more than 20 levels deep"),
+    ("infinite nodes", "Infinity is not a JSON value"),
+    ("/dev/zero", "a character device, not a regular file"),
+    ("/dev/full", "a character device, not a regular file"),
+    ("edited answers", "its digest does not match its answers"),
+    ("no digest", "its digest does not match its answers"),
+    ("version 1", "written by an older version (with no digest)"),
+])
+def test_a_bad_checkpoint_is_refused_in_one_line(tmp_path, content, message):
+    """The checkpoint is read by the strict loader (size, depth, numbers; special files refused before
+    reading) and its digest checked: exit 2 and one line, never a crash, a hang or a wrong value."""
+    position, checkpoint = solved_checkpoint(tmp_path)
+    text = checkpoint.read_text()
+    if content.startswith("/dev/"):
+        if not os.path.exists(content):
+            pytest.skip(f"no {content} here")
+        checkpoint = content
+    elif content == "deep nesting":
+        checkpoint.write_text("[" * 100_000 + "]" * 100_000)
+    elif content == "infinite nodes":
+        data = json.loads(text)
+        data["units"][0][3] = "nodes"
+        checkpoint.write_text(json.dumps(data).replace('"nodes"', "Infinity"))
+    elif content == "edited answers":
+        checkpoint.write_text(edited(text))
+    elif content in ("no digest", "version 1"):
+        data = json.loads(text)
+        del data["digest"]
+        if content == "version 1":
+            data["format"] = "quaternity-quarto-proof-1"
+        checkpoint.write_text(json.dumps(data))
+    before = None if isinstance(checkpoint, str) else checkpoint.read_bytes()
+    result = run_quarto("solve", str(position), "--split", "2", "--workers", "0", "--checkpoint", str(checkpoint))
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and message in result.output, result.output
+    assert result.output.startswith(f"quaternity: checkpoint {checkpoint}: ")
+    if before is not None:
+        assert checkpoint.read_bytes() == before  # a refused checkpoint is left as it was
+
+
+def test_a_checkpoint_of_one_variant_is_refused_for_the_other(tmp_path):
+    """A proof under the squares rules and one under the standard rules ask different questions (other lines,
+    other symmetries): the checkpoint records its variant, and the other variant's proof refuses it."""
+    from quaternity_cp.quarto.proof import ProofError, check_checkpoint, prove
+
+    rng = random.Random(15)
+    while True:  # a position whose proofs ask units under both rules (no line completed under either)
+        board, hand = random_position(rng, 9, True)
+        if all(prove(board, hand, squares=squares, split=2, workers=0, table_bits=14).units
+               for squares in (False, True)):
+            break
+    for squares in (False, True):
+        path = str(tmp_path / f"proof-{squares}.json")
+        proof = prove(board, hand, squares=squares, split=2, workers=0, checkpoint=path, table_bits=14)
+        assert proof.status == "solved" and check_checkpoint(path, board, hand, squares=squares, split=2) > 0
+        with pytest.raises(ProofError, match="not a proof of this position"):
+            check_checkpoint(path, board, hand, squares=not squares, split=2)
+        with pytest.raises(ProofError, match="not a proof of this position"):
+            prove(board, hand, squares=not squares, split=2, workers=0, checkpoint=path, table_bits=14)
 
 
 # -- the opening table --------------------------------------------------------------------------------

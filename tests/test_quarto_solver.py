@@ -509,3 +509,24 @@ def test_solver_agrees_with_an_independent_search_at_nine_and_ten_empty_cells_ma
     for _ in range(30):
         board, hand = random_position(rng, rng.choice((9, 10)), squares)
         check_against_search(board, hand, squares)
+
+
+# -- the opening table is for the standard rules only ------------------------------------------------
+
+def test_the_squares_variant_never_gets_the_standard_tables_answers():
+    """The shipped opening table was proven under the standard rules; under the squares rules the same
+    canonical key is another game (more lines, fewer symmetries): no lookup, book move or web verdict from it."""
+    from quaternity_cp.quarto import openings, web
+
+    entries = openings.shipped()
+    assert entries, "the package ships quaternity_cp/quarto/openings.json"
+    sample = [(key, entry) for key, entry in sorted(entries.items()) if entry.child is not None][:40]
+    assert sample
+    for key, entry in sample:
+        board, hand = openings.position_of(key)
+        assert openings.lookup(board, hand) == entry  # the standard rules: the table answers
+        assert openings.lookup(board, hand, squares=True) is None, key
+        if hand is not None:
+            assert openings.book_move(board, hand) is not None
+            assert openings.book_move(board, hand, squares=True) is None, key
+            assert web._from_openings(board, hand, True, "you") is None, key

@@ -24,7 +24,7 @@ from quaternity_cp.solver import api, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: a Quarto position with 13 empty cells: seconds to minutes of search
+#: a Quarto position with 13 empty cells: minutes of Python search, the compiled kernel loaded after 30,000 nodes
 OPEN_QUARTO = {"game": "quarto", "to_move": 0, "piece": "LSTS",
                "board": [[None, "LRTS", None, None], [None, None, None, None],
                          [None, None, "LRSS", None], ["DRTH", None, None, None]]}
@@ -219,8 +219,29 @@ def interrupt_twice(args: list[str]) -> tuple[int, str]:
     return proc.returncode, first + rest
 
 
+def interrupt_twice_once_started(args: list[str]) -> tuple[int, str]:
+    """Run ``quaternity ARGS``; once it says that its search is under way (QUATERNITY_TEST_SIGNAL_STARTED: a
+    line on standard error after about half a second of search), send SIGINT, then SIGINT again shortly after.
+    The exit code and what it printed on standard output, then standard error (without that line)."""
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT), QUATERNITY_TEST_SIGNAL_STARTED="1"))
+    try:
+        started = proc.stderr.readline()  # the event: the search runs
+        assert started == "quaternity: search started\n", started
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.01)  # usually while the search unwinds; later, while the verdict is printed or after
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=300)  # a safety net far above the second it takes
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, out + err
+
+
 def test_two_ctrl_c_during_a_solve_still_print_the_verdict():
-    code, out = interrupt_twice(["solve", "--start", "3", "9", "3"])  # minutes of search
+    code, out = interrupt_twice_once_started(["solve", "--start", "3", "9", "3"])  # minutes of search
     assert code == 130, out
     assert "Result: unproven (interrupted)" in out and "Explored " in out
     assert "quaternity: interrupted" not in out  # the verdict, not the bare message
@@ -229,7 +250,97 @@ def test_two_ctrl_c_during_a_solve_still_print_the_verdict():
 def test_two_ctrl_c_during_a_quarto_solve_still_print_the_value(tmp_path):
     path = tmp_path / "open.json"
     path.write_text(json.dumps(OPEN_QUARTO))
-    code, out = interrupt_twice(["quarto", "solve", str(path)])
+    code, out = interrupt_twice_once_started(["quarto", "solve", str(path)])
     assert code == 130, out
     assert "Value: unproven (interrupted)" in out and "Nodes: " in out
     assert "quaternity: interrupted" not in out
+
+
+#: far above what the commands below take when they work (a second or two, the kernel's loading included)
+CEILING = 300
+
+
+def interrupt_quarto_at(event: str, path: Path, *options: str, env: dict | None = None) -> tuple[int, str, str]:
+    """Run ``quaternity quarto solve PATH OPTIONS``; as soon as it prints the line ``event`` on standard error
+    (QUATERNITY_TEST_SIGNAL_STARTED), send SIGINT, then SIGINT again. The exit code, standard output, and
+    standard error (all of it). Whatever way it fails, the process does not outlive the test."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QUATERNITY_TEST_SIGNAL_STARTED="1", **(env or {}))
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "quarto", "solve", str(path), *options], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    seen = []
+    try:
+        for line in proc.stderr:  # the events, in order, until the awaited one (or the end: the test fails)
+            seen.append(line)
+            if line == event + "\n":
+                break
+        assert seen and seen[-1] == event + "\n", seen
+        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGINT)  # a second Ctrl-C: still what is known, and exit 130
+        out, err = proc.communicate(timeout=CEILING)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, out, "".join(seen) + err
+
+
+def test_ctrl_c_while_the_quarto_kernel_loads_prints_the_value(tmp_path):
+    """The compiled kernel loads once the Python search has run a while: a Ctrl-C then stops the loading at
+    once, and what the Python search knows is printed (not "quaternity: interrupted"; not death by SIGINT)."""
+    pytest.importorskip("numba")
+    path = tmp_path / "open.json"
+    path.write_text(json.dumps(OPEN_QUARTO))
+    code, out, err = interrupt_quarto_at("quaternity: kernel load started", path)
+    assert code == 130, (code, out, err)
+    assert "Value: unproven (interrupted)" in out and "Nodes: " in out, out
+    assert "quaternity: interrupted" not in err, err
+    nodes = int(out.split("Nodes: ")[1].split()[0].replace(",", ""))
+    assert nodes >= quarto_solver.switch_nodes(13), out  # the Python search's nodes, before the kernel's
+
+
+def test_ctrl_c_while_the_quarto_kernel_compiles_prints_the_value(tmp_path):
+    """A fresh install (no numba cache: an empty NUMBA_CACHE_DIR) compiles the kernel, and says so on standard
+    error; a Ctrl-C then stops the wait for the compilation at once and the value is printed."""
+    pytest.importorskip("numba")
+    path = tmp_path / "open.json"
+    path.write_text(json.dumps(OPEN_QUARTO))
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    code, out, err = interrupt_quarto_at(f"quaternity: compiling the Quarto kernel, once, about "
+                                         f"{fast_compile_seconds()} s", path, "--max-seconds", "200",
+                                         env={"NUMBA_CACHE_DIR": str(cache)})
+    assert code == 130, (code, out, err)
+    assert "Value: unproven (interrupted)" in out and "quaternity: interrupted" not in err, (out, err)
+    assert err.index("quaternity: kernel load started") < err.index("quaternity: compiling the Quarto kernel")
+
+
+def fast_compile_seconds() -> int:
+    from quaternity_cp.quarto.fast import COMPILE_SECONDS
+
+    return COMPILE_SECONDS
+
+
+def test_a_ctrl_c_that_the_search_did_not_see_still_stops_it(monkeypatch):
+    """A KeyboardInterrupt swallowed on its way (third-party code in the kernel's loading did so): the command
+    counted the Ctrl-C, and the search stops at its next report of progress."""
+    check, calls = quarto_solver._Search._check, []
+
+    def swallowed(self):
+        calls.append(1)
+        if len(calls) == 1:
+            try:
+                signal.raise_signal(signal.SIGINT)  # counted by the command's handler, raised, swallowed here
+            except KeyboardInterrupt:
+                pass
+        check(self)
+
+    monkeypatch.setattr(quarto_solver._Search, "_check", swallowed)
+    # 11 empty cells: 100,000 nodes and more for the Python search (a second or more), which would end it
+    position = {"game": "quarto", "to_move": 0, "piece": "DSTS", "board": [
+        [None, "LRTS", None, None], ["DRSH", None, None, None], [None, None, "LRSS", None],
+        ["DRTH", None, "LSSH", None]]}
+    result = CliRunner().invoke(main, ["quarto", "solve", "-", "--kernel", "python"], input=json.dumps(position))
+    assert result.exit_code == 130, result.output
+    assert "Value: unproven (interrupted)" in result.output, result.output
+    assert len(calls) == 1  # stopped at that check's report of progress, not at the end of the search

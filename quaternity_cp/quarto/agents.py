@@ -159,15 +159,17 @@ class SolverAgent:
         """The solver's result for ``position`` (the player to move holds a piece), within the budget."""
         from .solver import fast_available, solve
 
+        fast = fast_available()
         nodes = self.max_nodes
         if nodes is None:
-            nodes = 20_000_000 if fast_available() else 200_000
+            nodes = 20_000_000 if fast else 200_000
         return solve(
             position.board.as_tuple(),
             int(_in_hand(position)),
             squares=position.squares,
             max_seconds=self.max_seconds,
             max_nodes=nodes,
+            kernel="fast" if fast else "python",  # a game has many searches: the kernel's loading pays for itself
         )
 
     def book(self, position: Position) -> Optional[tuple[Cell, Optional[Piece]]]:

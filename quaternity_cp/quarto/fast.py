@@ -27,16 +27,17 @@ of lower and upper bounds keyed by the canonical form of
 
 :class:`FastSearch` has the interface of the Python search (``value``,
 ``nodes``, ``three``, ``squares``, ``budget``), so the solver's root, principal
-variation and first gift serve both. The first call in a process loads the
-compiled code from numba's cache beside this file (about 0.5-1 s), or compiles it
-when there is no cache yet (10-20 s, once).
+variation and first gift serve both. :func:`load` (the solver calls it when
+its search first needs this kernel) loads the compiled code from numba's cache
+beside this file (about 0.3-1 s with numba's import), or compiles it when there
+is no cache yet (:data:`COMPILE_SECONDS`, once; :func:`cached` tells which).
 """
 
 from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 from numba import njit
@@ -51,6 +52,9 @@ MOBILITY_MIN_EMPTY = 7
 TABLE_MIN_EMPTY = 8
 #: The transposition table has 2**TABLE_BITS slots (12 bytes each).
 TABLE_BITS = 22
+#: About how long the first compilation of the kernel takes (no numba cache yet), in seconds: 12 s measured
+#: on an idle core (benchmarks/quarto_fast.py prints it), more on a busy machine.
+COMPILE_SECONDS = 15
 
 # columns of the stack frames
 _OCC, _MASKS, _HAND, _REM, _ALPHA, _BETA, _ALPHA0, _BEST, _TT, _KEY, _KOCC, _SLOT, _N, _I, _EMPTY = range(15)
@@ -393,6 +397,34 @@ def _run(fr: Any, st: Any, ch: Any, scratch: Any, three: Any, unsafe: Any, sprea
     return done
 
 
+def cached() -> bool:
+    """Whether numba's cache holds this machine's compiled code of every kernel function (then :func:`load`
+    only loads it); False when it does not, or when numba's cache cannot be inspected."""
+    try:
+        from numba.core.registry import cpu_target
+
+        magic = cpu_target.target_context.codegen().magic_tuple()
+        for function in (_run, _candidates):
+            cache: Any = getattr(function, "_cache")
+            index = cache._cache_file._load_index()
+            if not any(key[1] == magic for key in index):
+                return False
+        return True
+    except Exception:  # noqa: BLE001 - numba's internals changed: say "not cached", the message is only a notice
+        return False
+
+
+@lru_cache(maxsize=None)
+def load() -> None:
+    """Load (or compile, the first time on a machine) the kernel's compiled code, so that a search then runs at
+    once; idempotent."""
+    _tables(False)  # compiles or loads _candidates
+    search = FastSearch(False, Budget(), table=Table(10))
+    three, unsafe, spread, ctz, maplo, maphi, cand, bestocc = search.arrays
+    _run(search.frames, search.state, search.children, search.scratch, three, unsafe, spread, ctz, maplo, maphi,
+         cand, bestocc, search.table.keys, search.table.meta, search.params, 0)  # compiles or loads _run; no node
+
+
 @lru_cache(maxsize=None)
 def _tables(squares: bool) -> tuple:
     """The read-only arrays of a search: lines of three, unsafe pieces, spreads, bit indices, board maps."""
@@ -446,6 +478,7 @@ class FastSearch:
     """
 
     slice_seconds = 0.05
+    kernel = "fast"
 
     def __init__(self, squares: bool, budget: Budget, *, table: Optional[Table] = None,
                  table_min_empty: int = TABLE_MIN_EMPTY, mobility_min_empty: int = MOBILITY_MIN_EMPTY,
@@ -465,6 +498,8 @@ class FastSearch:
         self.scratch = np.zeros((4, 16), dtype=np.int64)
         self.state = np.zeros(4, dtype=np.int64)
         self.step = 1 << 14
+        #: called with the node count after every run of the kernel
+        self.on_progress: Optional[Callable[[int], None]] = None
 
     def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
         """The negamax value (fail-soft in the window ``alpha``, ``beta``); raises :class:`Stopped` at a limit."""
@@ -493,6 +528,8 @@ class FastSearch:
                 return int(st[_RET])
             budget.check_positions(self.nodes)
             budget.check_time()
+            if self.on_progress is not None:
+                self.on_progress(self.nodes)
             # about slice_seconds per run of the kernel
             if spent < self.slice_seconds / 2:
                 self.step = min(self.step * 2, 1 << 26)
@@ -500,4 +537,4 @@ class FastSearch:
                 self.step = max(self.step // 2, 1 << 10)
 
 
-__all__ = ["FastSearch", "Table", "TABLE_BITS", "TABLE_MIN_EMPTY", "MOBILITY_MIN_EMPTY"]
+__all__ = ["FastSearch", "Table", "cached", "load", "COMPILE_SECONDS", "TABLE_BITS", "TABLE_MIN_EMPTY", "MOBILITY_MIN_EMPTY"]

@@ -27,6 +27,10 @@ transposition table for all its units (its entries are true bounds, whatever
 unit stored them). Every answer goes to the ``checkpoint`` file (written
 atomically) as it comes in, so a run stopped by Ctrl-C, a limit or a crash
 starts again where it was: the answers already there are not asked again.
+The checkpoint is read as every input file is (:mod:`quaternity_cp.jsonio`:
+size, depth and numbers limited, special files refused before reading) and
+carries a digest (SHA-256) of its head and answers: a damaged or edited one is
+refused, never believed.
 
 >>> board = [None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None]
 >>> proof = prove(board, 6, split=2, workers=0)
@@ -36,7 +40,9 @@ starts again where it was: the answers already there are not asked again.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -44,12 +50,13 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..budget import INTERRUPTED, LIMIT, SOLVED, TIME, Limits
 from ..files import write_atomic
+from ..jsonio import InputRefused, load_json, read_input
 from . import symmetry
 from .bits import ATTRS, UNSAFE, threat, three_table
 from .solver import SolverError, check_position, search_root, winning_lines
 
 GE0, LE0 = "ge0", "le0"
-FORMAT = "quaternity-quarto-proof-1"
+FORMAT = "quaternity-quarto-proof-2"  # 2: with its digest
 #: The transposition table of each worker: 2**TABLE_BITS slots of 12 bytes.
 TABLE_BITS = 24
 
@@ -454,10 +461,16 @@ class _State:
 
 # -- the checkpoint ---------------------------------------------------------------------------------
 
+def _digest(head: dict, units: list) -> str:
+    """The SHA-256 of a checkpoint's head and units (canonical JSON), in hex."""
+    text = json.dumps({**head, "units": units}, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def _write_checkpoint(path: str, head: dict, answers: dict, sizes: dict) -> None:
     units = [[f"{key:x}", question, answer, *sizes[(key, question)]]
              for (key, question), answer in sorted(answers.items())]
-    write_atomic(path, json.dumps({**head, "units": units}) + "\n")
+    write_atomic(path, json.dumps({**head, "units": units, "digest": _digest(head, units)}) + "\n")
 
 
 def _head(board: Sequence[Optional[int]], piece: Optional[int], squares: bool, split: int) -> dict:
@@ -476,25 +489,40 @@ def check_checkpoint(path: str, board: Sequence[Optional[int]], piece: Optional[
 
 
 def _read_checkpoint(path: str, head: dict) -> tuple[dict, dict]:
+    """The answers and sizes of the checkpoint ``path`` of the proof ``head``: read strictly (the limits of
+    every input file), its digest checked; :class:`ProofError` (one line) otherwise."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as err:
-        raise ProofError(f"checkpoint {path}: cannot read it ({err})") from None
+        data = load_json(read_input(path))
+    except InputRefused as err:
+        raise ProofError(f"checkpoint {path}: {err}") from None
+    except OSError as err:
+        raise ProofError(f"checkpoint {path}: cannot read it ({err.strerror or err})") from None
+    if isinstance(data, dict) and data.get("format") == "quaternity-quarto-proof-1":
+        raise ProofError(f"checkpoint {path}: written by an older version (with no digest): give another file")
     if not isinstance(data, dict) or any(data.get(k) != v for k, v in head.items()):
         raise ProofError(f"checkpoint {path}: it is not a proof of this position with split {head['split']} "
                          "(give another file, or the same position and --split)")
+    units = data.get("units")
+    if not isinstance(units, list) or data.get("digest") != _digest(head, units):
+        raise ProofError(f"checkpoint {path}: its digest does not match its answers (the file was edited or "
+                         "damaged): give another file")
     answers, sizes = {}, {}
-    try:
-        for key, question, answer, nodes, seconds in data["units"]:
-            if question not in (GE0, LE0) or not isinstance(answer, bool):
-                raise ValueError(question)
-            unit = (int(key, 16), question)
-            answers[unit] = answer
-            sizes[unit] = (int(nodes), float(seconds))
-    except (KeyError, TypeError, ValueError) as err:
-        raise ProofError(f"checkpoint {path}: a malformed unit ({err})") from None
+    for i, unit in enumerate(units, 1):
+        if not (isinstance(unit, list) and len(unit) == 5 and _unit_ok(*unit)):
+            raise ProofError(f"checkpoint {path}: unit {i} is not [key, question, answer, nodes, seconds]")
+        key, question, answer, nodes, seconds = unit
+        answers[(int(key, 16), question)] = answer
+        sizes[(int(key, 16), question)] = (nodes, float(seconds))
     return answers, sizes
+
+
+def _unit_ok(key: Any, question: Any, answer: Any, nodes: Any, seconds: Any) -> bool:
+    """A unit of a checkpoint: a canonical key in hex, ``ge0`` or ``le0``, a bool, nodes and seconds >= 0."""
+    return (isinstance(key, str) and 0 < len(key) <= 32 and all(c in "0123456789abcdef" for c in key)
+            and question in (GE0, LE0) and isinstance(answer, bool)
+            and isinstance(nodes, int) and not isinstance(nodes, bool) and nodes >= 0
+            and isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and math.isfinite(seconds)
+            and seconds >= 0)
 
 
 __all__ = ["prove", "check_checkpoint", "run_unit", "ProofResult", "ProofError", "TopTree", "GE0", "LE0", "TABLE_BITS"]

@@ -51,9 +51,11 @@ A position with six empty cells, a draw with best play (a full board at the end)
 
 from __future__ import annotations
 
+import importlib.util
+import threading
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Optional, Protocol, Sequence
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
@@ -68,6 +70,36 @@ SPREAD = symmetry.SPREAD
 
 class SolverError(ValueError):
     """A board or piece the solver cannot take (wrong size, duplicate piece, game over with a piece in hand...)."""
+
+
+#: With ``kernel="auto"`` the pure-Python search runs first (numba is not even imported: small positions are
+#: solved at once); when it has searched :func:`switch_nodes` nodes the compiled kernel is loaded and takes
+#: over. Loading numba and the kernel from its cache costs 0.4-1 s (about 200,000 nodes of the Python
+#: search), so it is loaded only when the search is likely to go on much longer: after SWITCH_NODES nodes
+#: (about two seconds; a search slower than the Python one alone by at most about a third) from positions
+#: with fewer than OPEN_EMPTY empty cells (with 11, three searches in four end before 300,000 nodes, with 10
+#: nearly all before 100,000), after SWITCH_NODES_OPEN (a tenth of a second) from the others (with 12, their
+#: searches take millions of nodes). Measured with benchmarks/quarto_lazy.py (docs/quarto.md).
+SWITCH_NODES = 600_000
+SWITCH_NODES_OPEN = 30_000
+OPEN_EMPTY = 12
+
+
+def switch_nodes(empty: int) -> int:
+    """After how many nodes of the Python search the compiled kernel starts loading, from a position with
+    ``empty`` empty cells (``kernel="auto"``)."""
+    return SWITCH_NODES_OPEN if empty >= OPEN_EMPTY else SWITCH_NODES
+
+
+#: ``on_event(name, info)`` of :func:`solve`: ``"progress"`` (``info``: ``nodes``, ``kernel``; at every check
+#: of the limits: every 1,024 nodes of the Python search, every run of the compiled one, about 0.05 s),
+#: ``"loading"`` (the compiled kernel is being loaded: numba imported, the kernel loaded from its cache),
+#: ``"compiling"`` (``info``: ``seconds``, an estimate: numba has no cache of the kernel and compiles it, once).
+EventHandler = Callable[[str, dict], None]
+
+
+class _Switch(Exception):
+    """The compiled kernel is loaded: it takes over from the Python search."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +192,11 @@ class Search(Protocol):
     three: list
     budget: Budget
     nodes: int
+    on_progress: Optional[Callable[[int], None]]
+
+    @property
+    def kernel(self) -> str:
+        """The search's kernel: ``"python"`` or ``"fast"``."""
 
     def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
         """The fail-soft negamax value of the player holding ``hand``."""
@@ -196,6 +233,8 @@ class _Search:
       children without recursive calls (about neutral).
     """
 
+    kernel = "python"
+
     def __init__(self, squares: bool, budget: Budget, *, use_table: bool = True, full_group: bool = True, order: int = 1,
                  mobility_min_empty: int = 7, table_min_empty: int = 7, raw_min_empty: Optional[int] = None,
                  inline_pairs: bool = True, table_size: int = 3_000_000):
@@ -204,6 +243,10 @@ class _Search:
         self.canon = symmetry.canonicaliser(squares) if full_group else _trait_only()
         self.budget = budget
         self.nodes = 0
+        #: called with the node count at every check of the limits
+        self.on_progress: Optional[Callable[[int], None]] = None
+        #: called with the node count at every check of the limits: True raises _Switch (the search stops there)
+        self.switch: Optional[Callable[[int], bool]] = None
         self.next_check = 1024 if budget.max_positions is None else min(1024, budget.max_positions)
         self.use_table = use_table
         self.inline_pairs = inline_pairs
@@ -220,6 +263,10 @@ class _Search:
         budget = self.budget
         budget.check_positions(self.nodes)
         budget.check_time()
+        if self.on_progress is not None:
+            self.on_progress(self.nodes)
+        if self.switch is not None and self.switch(self.nodes):
+            raise _Switch
         step = self.nodes + 1024
         if budget.max_positions is not None:
             step = min(step, budget.max_positions)
@@ -452,29 +499,192 @@ def _unpack(occ: int, masks: int) -> list:
 
 @lru_cache(maxsize=None)
 def fast_available() -> bool:
-    """Whether the compiled kernel (:mod:`.fast`, the extra ``[fast]``: numba) can run here (imports it)."""
+    """Whether the compiled kernel (:mod:`.fast`, the extra ``[fast]``: numba) can run here (loads it, as
+    :func:`load_fast` does: Ctrl-C stops the wait)."""
     try:
-        from . import fast  # noqa: F401
+        load_fast()
     except ImportError:
         return False
     return True
 
 
+def _numba_installed() -> bool:
+    """Whether numba is installed (without importing it: that alone takes a quarter of a second)."""
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):  # pragma: no cover - a broken installation
+        return False
+
+
 KERNELS = ("auto", "fast", "python")
 
 
+class _Loader:
+    """The loading of the compiled kernel, in a thread of its own while the calling thread waits: a Ctrl-C then
+    reaches the wait (which stops at once), never the imports and numba's compilation (where third-party code
+    may swallow the KeyboardInterrupt, or leave the interpreter set to kill itself by SIGINT as it exits)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.compiling = threading.Event()
+        self.error: Optional[BaseException] = None
+        self.thread = threading.Thread(target=self._load, name="quarto-kernel-load", daemon=True)
+        self.thread.start()
+
+    def _load(self) -> None:
+        try:
+            from . import fast
+
+            if not fast.cached():
+                self.compiling.set()
+            fast.load()
+        except BaseException as err:  # noqa: BLE001 - handed to the thread that waits
+            self.error = err
+        finally:
+            self.done.set()
+
+    def ready(self) -> bool:
+        """Whether the kernel is loaded (False while it loads); its error (ImportError: no numba) once it failed."""
+        if not self.done.is_set():
+            return False
+        if self.error is not None:
+            raise self.error
+        return True
+
+    def wait(self, on_event: Optional[EventHandler] = None) -> None:
+        """Wait until the kernel is loaded (Ctrl-C stops the wait at once), telling ``on_event`` when it
+        compiles; its error once it failed."""
+        told = False
+        while not self.done.wait(0.05):
+            if on_event is not None and not told and self.compiling.is_set():
+                told = True
+                _tell_compiling(on_event)
+        self.ready()
+
+
+_LOADER: Optional[_Loader] = None
+_LOADER_LOCK = threading.Lock()
+
+
+def _loader() -> _Loader:
+    """The process's loading of the kernel, started now unless it ran or runs (a failure other than a missing
+    numba is tried again)."""
+    global _LOADER
+    with _LOADER_LOCK:
+        if _LOADER is None or (_LOADER.done.is_set() and _LOADER.error is not None
+                               and not isinstance(_LOADER.error, ImportError)):
+            _LOADER = _Loader()
+        return _LOADER
+
+
+def preload_fast() -> None:
+    """Start loading the compiled kernel in the background (once per process) and return at once: a long-lived
+    process that will ask for many verdicts (the web table) then finds it ready, and ``kernel="auto"`` runs
+    compiled from the start. Does nothing when numba is not installed."""
+    if fast_available():
+        _loader()
+
+
+def _tell_compiling(on_event: EventHandler) -> None:
+    from .fast import COMPILE_SECONDS
+
+    on_event("compiling", {"seconds": COMPILE_SECONDS})
+
+
+def load_fast(on_event: Optional[EventHandler] = None) -> None:
+    """Load the compiled kernel (numba, then the kernel from numba's cache beside :mod:`.fast`), compiling
+    it when there is no cache yet; once per process. ``on_event("loading", {})`` first, then
+    ``on_event("compiling", {"seconds": estimate})`` when it compiles. The work runs in a thread; this one
+    waits, so that Ctrl-C (KeyboardInterrupt) stops the wait at once. ImportError when numba is missing."""
+    loader = _loader()
+    if loader.done.is_set():
+        loader.ready()
+        return
+    if on_event is not None:
+        on_event("loading", {})
+    loader.wait(on_event)
+
+
+class _Lazy:
+    """The search of ``kernel="auto"``: the Python search; past ``start_at`` nodes the compiled kernel is loaded
+    and takes over: the call to :meth:`value` under way is searched again by it, as are all later ones (the
+    root's moves already searched keep their values). Loading it in a thread while the Python search went on
+    was measured slower: both need the interpreter, and the Python search's work is mostly thrown away."""
+
+    def __init__(self, squares: bool, budget: Budget, start_at: int, on_event: Optional[EventHandler] = None):
+        self.squares = squares
+        self.budget = budget
+        self.on_event = on_event
+        self.start_at = start_at
+        self.python = _Search(squares, budget)
+        self.python.switch = self._switch
+        self.three = self.python.three
+        self.fast: Any = None
+        self.on_progress: Optional[Callable[[int], None]] = None
+
+    @property
+    def kernel(self) -> str:
+        return "python" if self.fast is None else "fast"
+
+    @property
+    def nodes(self) -> int:
+        return self.python.nodes if self.fast is None else self.fast.nodes
+
+    @nodes.setter
+    def nodes(self, count: int) -> None:
+        if self.fast is None:
+            self.python.nodes = count
+        else:
+            self.fast.nodes = count
+
+    def _switch(self, nodes: int) -> bool:
+        """At every check of the Python search's limits: whether the compiled kernel takes over now (it is then
+        loaded: the search waits for it; Ctrl-C stops the wait)."""
+        if nodes < self.start_at:
+            return False
+        try:
+            load_fast(self.on_event)
+        except ImportError:  # no numba after all: the Python search goes on, to the end
+            self.python.switch = None
+            return False
+        return True
+
+    def value(self, occ: int, masks: int, hand: int, rem: int, alpha: int, beta: int) -> int:
+        if self.fast is None:
+            self.python.on_progress = self.on_progress
+            try:
+                return self.python.value(occ, masks, hand, rem, alpha, beta)
+            except _Switch:
+                from .fast import FastSearch
+
+                self.fast = FastSearch(self.squares, self.budget)
+                self.fast.nodes = self.python.nodes
+                self.fast.on_progress = self.on_progress
+        return self.fast.value(occ, masks, hand, rem, alpha, beta)
+
+
 def make_search(squares: bool, budget: Budget, kernel: str = "auto", options: Optional[dict] = None,
-                table: bool = True) -> Search:
+                table: bool = True, on_event: Optional[EventHandler] = None, empty: int = 16) -> Search:
     """A search object for ``kernel``: ``"fast"`` (compiled; SolverError when numba is missing),
-    ``"python"``, or ``"auto"`` (fast when numba can be imported). ``options`` are the search's knobs."""
+    ``"python"``, or ``"auto"`` (when numba is installed: the compiled search if an earlier search of this
+    process loaded it, else the Python search, then the compiled one past :func:`switch_nodes` nodes;
+    ``empty``: the empty cells of the position searched). ``options`` are the search's knobs (with them,
+    ``"auto"`` is ``"python"``)."""
     if kernel not in KERNELS:
         raise SolverError(f"no kernel {kernel!r} (known: {', '.join(KERNELS)})")
     if kernel == "auto":
-        kernel = "fast" if table and not options and fast_available() else "python"
+        if not table or options or not _numba_installed():
+            kernel = "python"
+        elif _LOADER is not None and _LOADER.done.is_set() and _LOADER.error is None:
+            kernel = "fast"  # loaded by an earlier search of this process: nothing more to pay for it
+        else:
+            return _Lazy(squares, budget, switch_nodes(empty), on_event)
     if kernel == "python":
         return _Search(squares, budget, use_table=table, **(options or {}))
-    if not fast_available():
-        raise SolverError("the fast kernel needs numba: pip install 'quaternity-cp[fast]'")
+    try:
+        load_fast(on_event)
+    except ImportError:
+        raise SolverError("the fast kernel needs numba: pip install 'quaternity-cp[fast]'") from None
     from .fast import FastSearch
 
     return FastSearch(squares, budget, **(options or {}))
@@ -482,18 +692,24 @@ def make_search(squares: bool, budget: Budget, kernel: str = "auto", options: Op
 
 def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool = False,
           limits: Optional[Limits] = None, max_seconds: Optional[float] = None, max_nodes: Optional[int] = None,
-          kernel: str = "auto", _table: bool = True, _options: Optional[dict] = None) -> SolveResult:
+          kernel: str = "auto", on_event: Optional[EventHandler] = None, _table: bool = True,
+          _options: Optional[dict] = None) -> SolveResult:
     """The exact value of a Quarto position for the player to move, a best move and the principal variation.
 
     ``limits`` (a :class:`~quaternity_cp.budget.Limits`: ``max_positions``
     nodes searched, ``max_seconds``; or the keywords ``max_nodes`` and
-    ``max_seconds``) and Ctrl-C stop the search; the result then has
+    ``max_seconds``) and Ctrl-C (at any moment: while the compiled kernel loads
+    too) stop the search; the result then has
     ``value=None`` and ``status`` ``"time"``, ``"limit"`` or ``"interrupted"``
     (once the value is proven, they only cut the principal variation short:
     ``pv_stopped``). A finished game (a line completed,
     or a full board) with nothing in hand gives ``"loss"`` or ``"draw"`` with
-    no move. Bad input (limits included) raises :class:`SolverError`. ``kernel``: ``"auto"`` (the compiled
-    search of :mod:`.fast` when numba can be imported, else the Python one), ``"fast"`` or ``"python"``.
+    no move. Bad input (limits included) raises :class:`SolverError`. ``kernel``: ``"auto"`` (the Python
+    search, and past :func:`switch_nodes` nodes the compiled one of :mod:`.fast` when numba is installed;
+    at once when an earlier search of the process loaded it),
+    ``"fast"`` or ``"python"``; the result's ``kernel`` says which one ran last. ``on_event(name, info)``
+    hears of the search's progress and of the kernel's loading and first compilation (:data:`EventHandler`);
+    what it raises goes on (a KeyboardInterrupt stops the search, as Ctrl-C does).
 
     >>> board = [None, None, None, 9, 13, 6, 10, 12, 3, 14, None, 5, None, None, 2, 7]
     >>> result = solve(board, 0)       # place LRTS on B4 and give LRTH: a win in two moves
@@ -501,30 +717,36 @@ def solve(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
     ('win', (1, 1), [(1, 1), (0, 4), (2, None)])
     """
     check_position(board, piece)
+    if kernel not in KERNELS:
+        raise SolverError(f"no kernel {kernel!r} (known: {', '.join(KERNELS)})")
     try:
         budget = Limits.given(limits, max_nodes, max_seconds).start()
     except LimitError as err:
         raise SolverError(str(err)) from None
-    search = make_search(squares, budget, kernel, _options, _table)
-    name = "python" if isinstance(search, _Search) else "fast"
     occ, masks, rem = _pack(board)
     finished = bool(winning_lines(board, squares)) or occ == 0xFFFF
     if finished:
         if piece is not None:
             raise SolverError("the game is over: there is no move to make with a piece in hand")
         value = "loss" if winning_lines(board, squares) else "draw"
-        return SolveResult(value, None, [], 0, 0.0, SOLVED, kernel=name)
+        return SolveResult(value, None, [], 0, 0.0, SOLVED, kernel="python" if kernel == "auto" else kernel)
+    if piece is None and occ:
+        raise SolverError("only before the first placement can the player to move hold no piece")
+    try:
+        search = make_search(squares, budget, kernel, _options, _table, on_event, 16 - occ.bit_count())
+    except KeyboardInterrupt:  # while the compiled kernel loaded: nothing searched yet
+        return SolveResult(None, None, [], 0, budget.elapsed(), INTERRUPTED, kernel=kernel)
+    if on_event is not None:
+        search.on_progress = lambda nodes: on_event("progress", {"nodes": nodes, "kernel": search.kernel})
     if piece is None:
-        if occ:
-            raise SolverError("only before the first placement can the player to move hold no piece")
-        return replace(_solve_first_gift(search, rem), kernel=name)
+        return replace(_solve_first_gift(search, rem), kernel=search.kernel)
     rem &= ~(1 << piece)
     try:
         value, best = _moves_value(search, occ, masks, piece, rem, -1, 1)
     except (Stopped, KeyboardInterrupt) as stop:
-        return replace(_unproven(search, stop), kernel=name)
+        return replace(_unproven(search, stop), kernel=search.kernel)
     pv, cut = _principal_variation(search, occ, masks, piece, rem, value, best)
-    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED, cut, name)
+    return SolveResult(VALUES[value], best, pv, search.nodes, budget.elapsed(), SOLVED, cut, search.kernel)
 
 
 def _unproven(search: Search, stop: BaseException) -> SolveResult:

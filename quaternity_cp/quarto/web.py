@@ -169,7 +169,7 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
     """The exact value of the position for the player to move, in plain words, with a best move; "unproven"
     when the solver needs more than ``max_seconds``."""
     from ..budget import Limits
-    from .solver import solve
+    from .solver import preload_fast, solve
 
     pos = replayed_position(table)
     if pos.over:
@@ -183,6 +183,7 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
     known = _from_openings(board, piece, pos.squares, who)
     if known is not None:
         return known
+    preload_fast()  # a server asks many times: the compiled kernel loads in the background for the next ones
     res = solve(board, piece, squares=pos.squares, limits=Limits(max_seconds=max_seconds))
     if not res.proven:
         return {"text": f"Not known yet: the solver stopped after {res.nodes:,} positions without an answer "
