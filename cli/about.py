@@ -23,10 +23,6 @@ class About:
     cards: dict[int, str]
 
 
-def _who(g, p: int) -> str:
-    return g.player_name(p) if g.named_players else f"seat {p}"
-
-
 def about_answers(record, result: Replay, value: str, about: str, file: str, engine: str,
                   max_seconds: float | None) -> About:
     """For every card in play, whether the seat of ``--as`` knows that the seat of ``--about`` knows who
@@ -37,13 +33,13 @@ def about_answers(record, result: Replay, value: str, about: str, file: str, eng
     other = seat_of(record, about, file, "--about")
     g = record.game
     if other == seat:
-        raise InputError(f"--about: {_who(g, seat)} is the player of --as; a player knows what it knows "
+        raise InputError(f"--about: {g.seat_name(seat)} is the player of --as; a player knows what it knows "
                          "(drop --about for its view, or name another player)")
     public, _ = record_hands(record, result)
     try:
         cards = higher_order(public, (seat, other), hand, engine=engine, limits=CountLimits(max_seconds=max_seconds))
     except CountLimitError as err:
-        raise InputError(f"{name}: too large to tell exactly what {_who(g, seat)} knows of what {_who(g, other)} "
+        raise InputError(f"{name}: too large to tell exactly what {g.seat_name(seat)} knows of what {g.seat_name(other)} "
                          f"knows: {err} (--max-seconds); ask at a later move of the game, or raise --max-seconds"
                          ) from None
     return About(seat, other, hand, knowledge, cards)
@@ -65,7 +61,7 @@ def print_about(record, result: Replay, about: About, as_json: bool) -> bool:
     from . import render
 
     out = render.console()
-    a, b = _who(g, about.seat), _who(g, about.other)
+    a, b = g.seat_name(about.seat), g.seat_name(about.other)
     out.print(f"What {a} knows of what {b} knows (the hand of {a}: "
               f"{' '.join(g.card_name(c) for c in about.hand) or 'none'})")
     if not cards:

@@ -136,9 +136,13 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
                     following = False
             continue
         if table.state.is_terminal():
-            if not your_turns:
-                out.print(Text(f"The game ended before your turn came: the other players made all of its "
-                               f"{len(shown)} moves, every one shown above."))
+            if not your_turns and not shown:
+                out.print(Text("The game ended at the deal, before anybody moved."))
+            elif not your_turns:
+                moves = "its one move" if len(shown) == 1 else f"all of its {len(shown)} moves"
+                shown_words = "shown above" if len(shown) == 1 else "every one shown above"
+                out.print(Text(f"The game ended before your turn came: the other players made {moves}, "
+                               f"{shown_words}."))
             if stale:
                 terminal.show(out, table, quiet=True)
             out.print(Text(terminal.final_text(table), style="bold"))

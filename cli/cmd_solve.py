@@ -172,10 +172,6 @@ def _progress(as_json: bool):
 
 
 # -- human output -------------------------------------------------------------------
-def _who(game: Game, p: int) -> str:
-    return game.player_name(p) if game.named_players else f"seat {p}"
-
-
 def print_header(label: str, game: Game, rules: Rules) -> None:
     """The first line of the output: the position solved."""
     Console(highlight=False, soft_wrap=True).print(
@@ -189,7 +185,7 @@ def print_result(game: Game, res: SolveResult) -> None:
     goal = {"quartet": "force a quartet in this turn", "win": "force being a winner",
             "value": "value of the game"}[res.goal]
     within = f" within {res.max_questions} questions" if res.max_questions is not None else ""
-    out.print(f"Goal: {goal}{within}, for {_who(game, res.player)}")
+    out.print(f"Goal: {goal}{within}, for {game.seat_name(res.player)}")
     style = "bold yellow" if not res.proven else "bold green" if res.verdict in ("yes", "win") else "bold red" \
         if res.verdict in ("no", "loss") else "bold"
     out.print(f"Result: [{style}]{res.summary()}[/{style}]")
@@ -198,7 +194,7 @@ def print_result(game: Game, res: SolveResult) -> None:
             continue
         if title == "Winning strategy" and res.goal == "value" and res.result == "loss":
             assert res.winner is not None  # a loss is the other seat's forced win
-            title = f"Winning strategy of {_who(game, res.winner)}"
+            title = f"Winning strategy of {game.seat_name(res.winner)}"
         root = Tree(f"[bold]{title}[/bold]:")
         _add(root, game, tree)
         out.print(root, soft_wrap=False, crop=False)
@@ -216,18 +212,18 @@ def _end_text(game: Game, node: dict) -> str | None:
     end = node.get("end")
     if end == "over":
         winners = node["winners"]
-        won = ", ".join(_who(game, p) for p in winners) if winners else "nobody"
+        won = ", ".join(game.seat_name(p) for p in winners) if winners else "nobody"
         return f"game over ({'-'.join(map(str, node['scores']))}), winner{'s' if len(winners) > 1 else ''}: {won}"
     if end == "stuck":
         return "no legal move: the game cannot go on (nobody wins)"
     if end == "out of reach":
-        return f"{_who(game, node['player'])} can no longer win ({'-'.join(map(str, node['scores']))})"
+        return f"{game.seat_name(node['player'])} can no longer win ({'-'.join(map(str, node['scores']))})"
     if end == "quartet":
         return "[green]quartet " + ", ".join(node["sets"]) + "[/green]"
     if end == "turn lost":
         if node.get("over"):
             return "[red]game over without a quartet[/red]"
-        return "[red]turn passes to " + " or ".join(_who(game, p) for p in node["turn"]) + "[/red]"
+        return "[red]turn passes to " + " or ".join(game.seat_name(p) for p in node["turn"]) + "[/red]"
     return None
 
 
@@ -247,7 +243,7 @@ def _add(parent: Tree, game: Game, node: dict) -> None:
         if entry.get("forced_answer"):
             label += " [dim](only legal answer)[/dim]"
         if entry.get("claims"):
-            label += "  claims " + ", ".join(f"{s} for {_who(game, p)}" for s, p in entry["claims"].items())
+            label += "  claims " + ", ".join(f"{s} for {game.seat_name(p)}" for s, p in entry["claims"].items())
         nxt = entry["next"]
         end = _end_text(game, nxt)
         if end is not None:

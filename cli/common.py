@@ -8,6 +8,7 @@ The command modules import these; :mod:`.main` only registers the commands.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -76,12 +77,34 @@ def one_line(message: str, limit: int = 400) -> str:
     return message if len(message) <= limit else message[: limit - 1] + "\u2026"
 
 
+#: errors of writing the output: a full disk (or /dev/full), a closed pipe, a device that fails
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG}
+
+
+def _internal(err: BaseException) -> None:
+    if os.environ.get("QUATERNITY_DEBUG"):
+        raise err
+    fail(f"internal error: {type(err).__name__}: {err} (set QUATERNITY_DEBUG=1 for details)", EXIT_INTERNAL)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null: what could not be written is not tried again as Python exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def guarded(func: Callable) -> Callable:
     """Turn every error into a one-line message and an exit code, never a traceback."""
 
     def wrapper(*args, **kwargs):
         try:
-            return func(*args, **kwargs)
+            result = func(*args, **kwargs)
+            sys.stdout.flush()  # an output that cannot be written (a full disk, /dev/full) is said here
+            return result
         except InputError as err:
             fail(str(err), EXIT_INPUT)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
@@ -90,10 +113,13 @@ def guarded(func: Callable) -> Callable:
             fail("interrupted", 130)
         except QuaternityError as err:
             fail(str(err), EXIT_INPUT)
+        except OSError as err:
+            if err.errno not in _OUTPUT_ERRORS:
+                _internal(err)
+            _drop_stdout()
+            fail(f"cannot write the output ({err.strerror or err})", EXIT_INPUT)
         except Exception as err:  # a bug: say so in one line
-            if os.environ.get("QUATERNITY_DEBUG"):
-                raise
-            fail(f"internal error: {type(err).__name__}: {err} (set QUATERNITY_DEBUG=1 for details)", EXIT_INTERNAL)
+            _internal(err)
 
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
@@ -228,7 +254,7 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
     folder, an existing file without ``--force``, a folder that cannot take a new file (made and removed
     at once to find out). Returns ``path``.
     """
-    from quaternity_cp.files import probe_folder
+    from quaternity_cp.files import not_a_regular_file, probe_folder
 
     if not path or "\x00" in path:
         raise InputError(f"{option}: {path!r} is not a usable file name")
@@ -237,6 +263,9 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
             raise InputError(f"{option}: {path} is the input file; write to another file")
     if os.path.isdir(path):
         raise InputError(f"{option}: {path} is a folder; give a file name")
+    kind = not_a_regular_file(path)
+    if kind is not None:  # even with --force: renaming over a device or a pipe would replace it by a file
+        raise InputError(f"{option}: {path} is {kind}, not a regular file; give a file name")
     if os.path.lexists(path) and not force:
         raise InputError(f"{option}: {path} exists already; pass --force to replace it")
     folder = os.path.dirname(os.path.abspath(path))

@@ -14,6 +14,7 @@ from quaternity_cp.constraints import bits
 from quaternity_cp.count import CountLimitError, CountLimits, DealCounter
 from quaternity_cp.formats import record_from_json
 from quaternity_cp.game import Question
+from quaternity_cp.names import seat_name, seat_names
 from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
 
 from .render import owner_cells
@@ -44,7 +45,7 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
             probs = DealCounter(c, limits=CountLimits(MAX_COUNT_STATES, COUNT_SECONDS)).card_probabilities()
         except CountLimitError:
             out.print("Too many deals to count exactly here.")
-    names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
+    names = seat_names(g)
     if c.sets_in_play and not (quiet and table.state.is_terminal()):
         marks = "1 forced, · impossible" if probs is not None else "■ forced, ● possible, · impossible"
         grid = Table(title=("Chance that each player holds each card" if probs is not None else
@@ -52,7 +53,7 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
                      title_justify="left")
         grid.add_column("card")
         for p in range(g.players):
-            label = "you" if p == table.human else names[p]
+            label = g.seat_name(p, table.human)
             grid.add_column(f"{label}\n({c.hands[p]})", justify="center")
         grid.add_column("whole set may be with")
         for s in c.sets_in_play:
@@ -67,9 +68,8 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
     if table.state.is_terminal():
         return
     view = table.view()
-    scores = ", ".join(f"{'you' if p == table.human else n}: {int(s)}"
-                       for p, (n, s) in enumerate(zip(names, view["scores"])))
-    claimed = ", ".join(f"{s} by {'you' if p == table.human else names[p]}" for s, p in view["claimed"].items())
+    scores = ", ".join(f"{g.seat_name(p, table.human)}: {int(s)}" for p, s in enumerate(view["scores"]))
+    claimed = ", ".join(f"{s} by {g.seat_name(p, table.human)}" for s, p in view["claimed"].items())
     out.print(f"Scores: {scores}" + (f"; claimed: {claimed}" if claimed else ""))
     if view["your_turn"]:
         if view["answers"]:
@@ -126,7 +126,7 @@ def final_text(table) -> str:
     shared, nobody), the winners ("you" for the person, as everywhere else), and the outcome for the
     person: "You won.", "You lost." or "A draw: nobody won." """
     view = table.view()
-    names = ["you" if p == table.human else name for p, name in enumerate(view["players"])]
+    names = [seat_name(view["players"], p, table.human) for p in range(len(view["players"]))]
     result = view["result"]
     winners = result["winners"]
     scores = ", ".join(f"{name}: {int(s)}" for name, s in zip(names, view["scores"]))

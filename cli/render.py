@@ -160,24 +160,20 @@ def print_explain(record: Record, result: Replay, explanations: list[Explanation
         out.print(f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): {result.error};"
                   " explaining the position before it.")
     if holders is not None:
-        who = ", ".join(_name(g, p) for p in holders) or "nobody"
+        who = ", ".join(g.seat_name(p) for p in holders) or "nobody"
         out.print(f"{subject} may be {'with' if is_card else 'a quartet of'}: {who}")
     if not explanations:
         if seat is None:
             what = "nobody must hold it and nobody is ruled out" if is_card else "nobody is ruled out"
         elif is_card:
-            what = f"{_name(g, seat)} may hold {subject} in some consistent deal and not in another"
+            what = f"{g.seat_name(seat)} may hold {subject} in some consistent deal and not in another"
         else:
-            what = f"{_name(g, seat)} may still hold all of {subject}"
+            what = f"{g.seat_name(seat)} may still hold all of {subject}"
         out.print(f"Nothing to explain: {what}.")
     print_explanations(out, record, explanations)
 
 
 # -- human output ---------------------------------------------------------------------
-def _name(g, p: int) -> str:
-    return g.player_name(p) if g.named_players else f"seat {p}"
-
-
 def _header(out: Console, record: Record) -> None:
     g = record.game
     out.print(
@@ -198,19 +194,19 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
                 f"{result.error.kind}: {result.error}"
             )
         if pos.loser is not None:
-            out.print(f"Under these rules an illegal move loses: {_name(g, pos.loser)} loses and the game ends.")
+            out.print(f"Under these rules an illegal move loses: {g.seat_name(pos.loser)} loses and the game ends.")
         else:
             out.print(f"The record stops there; {result.moves_applied} moves were applied.")
     elif not pos.is_valid():
         out.print("[bold red]The position is invalid:[/bold red] no deal is consistent with it.")
-    scores = ", ".join(f"{_name(g, p)}: {s}" for p, s in enumerate(pos.scores))
+    scores = ", ".join(f"{g.seat_name(p)}: {s}" for p, s in enumerate(pos.scores))
     out.print(f"Scores: {scores}")
     claimed = pos.claimed
     if claimed:
-        out.print("Claimed: " + ", ".join(f"{g.set_name(s)} by {_name(g, p)}" for s, p in sorted(claimed.items())))
+        out.print("Claimed: " + ", ".join(f"{g.set_name(s)} by {g.seat_name(p)}" for s, p in sorted(claimed.items())))
     if pos.over:
         winners = pos.winners()
-        won = ", ".join(_name(g, p) for p in winners) if winners else "nobody"
+        won = ", ".join(g.seat_name(p) for p in winners) if winners else "nobody"
         if record.rules.tie == "random" and len(winners) > 1:
             out.print(f"[bold]Game over.[/bold] Tied for first: {won}; the winner is drawn among them"
                       " (a record gives the draw as \"tie_break\": seat)")
@@ -220,15 +216,15 @@ def _status(out: Console, record: Record, result: Replay, *, error_shown: bool =
     else:
         turn = pos.turn
         if len(turn) == 1:
-            out.print(f"Turn: {_name(g, turn[0])}")
+            out.print(f"Turn: {g.seat_name(turn[0])}")
         else:
-            out.print("Turn: free choice among " + ", ".join(_name(g, p) for p in turn))
+            out.print("Turn: free choice among " + ", ".join(g.seat_name(p) for p in turn))
         if record.rules.dealt and pos.putdowns_open and pos.pending is None and result.error is None:
             if pos.state.opening:
                 out.print("Put-downs at the deal are open: any seat may put down a set it was dealt"
                           " (the first question closes them).")
             elif (window := pos.state.window) is not None:  # open and not at the deal: right after a yes
-                out.print(f"Right after the yes, {_name(g, window[0])} may put down {g.set_name(window[2])}"
+                out.print(f"Right after the yes, {g.seat_name(window[0])} may put down {g.set_name(window[2])}"
                           " (the next question says it did not complete it).")
         if pos.pending is not None and result.error is None:
             ans = pos.answers()
@@ -251,7 +247,7 @@ def print_check(record: Record, result: Replay) -> None:
         if r.forced:
             line.append("  (forced answer)", style="yellow")
         if r.claims:
-            line.append("  claims " + ", ".join(f"{g.set_name(s)} for {_name(g, p)}" for s, p in r.claims), style="bold")
+            line.append("  claims " + ", ".join(f"{g.set_name(s)} for {g.seat_name(p)}" for s, p in r.claims), style="bold")
         out.print(line)
     if result.error is not None:
         i = result.error_index
@@ -304,8 +300,8 @@ def print_analyze(record: Record, result: Replay, explain: bool = False,
     forced_q = analysis.forced_quartets(c)
     rows = []
     for s in c.sets_in_play:
-        holders = [_name(g, p) for p in bits(analysis.quartets[s])]
-        tag = f"  [bold green]forced: {_name(g, forced_q[s])}[/bold green]" if s in forced_q else ""
+        holders = [g.seat_name(p) for p in bits(analysis.quartets[s])]
+        tag = f"  [bold green]forced: {g.seat_name(forced_q[s])}[/bold green]" if s in forced_q else ""
         rows.append(f"  {g.set_name(s)}: " + (", ".join(holders) if holders else "nobody") + tag)
     out.print("Possible quartets (who may hold the whole set):")
     for row in rows:
@@ -319,7 +315,7 @@ def print_analyze(record: Record, result: Replay, explain: bool = False,
             out.print("  Nothing is forced.")
         for kind, title in (("moved", "Known from the cards' movements"), ("start", "Fixed by the starting position")):
             # a card's movement or the start explains a card and its player: both are set
-            known = [f"{g.card_name(e.card)} ({_name(g, e.player)})" for e in why
+            known = [f"{g.card_name(e.card)} ({g.seat_name(e.player)})" for e in why
                      if e.argument is not None and e.argument.kind == kind
                      and e.card is not None and e.player is not None]
             if known:

@@ -65,7 +65,7 @@ def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_js
         emit_json(view_json(record, seen, seat, hand))
     else:
         out = render.console()
-        who = g.player_name(seat) if g.named_players else f"seat {seat}"
+        who = g.seat_name(seat)
         out.print(f"The position as {who} knows it (its hand: {' '.join(g.card_name(c) for c in hand) or 'none'})")
         render.print_analyze(record, seen)
     return seen.valid

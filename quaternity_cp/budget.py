@@ -31,12 +31,14 @@ import math
 import time
 from dataclasses import dataclass
 
+from .errors import QuaternityError
+
 SOLVED, LIMIT, TIME, INTERRUPTED = "solved", "limit", "time", "interrupted"
 #: A result's ``status``: solved, or what stopped the search (``max_positions``, ``max_seconds``, Ctrl-C).
 STATUSES = (SOLVED, LIMIT, TIME, INTERRUPTED)
 
 
-class LimitError(ValueError):
+class LimitError(QuaternityError, ValueError):
     """A limit that is not one a solver takes (each solver raises it as its own error)."""
 
 

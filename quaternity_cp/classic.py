@@ -101,10 +101,6 @@ def draw_tie_break(tied: Sequence[int], rng: random.Random) -> int:
 
 
 # -- the real hands ------------------------------------------------------------------------
-def _who(game: Game, p: int) -> str:
-    return game.player_name(p) if game.named_players else f"seat {p}"
-
-
 class Table:
     """The real hands of a classic game, following its moves.
 
@@ -216,16 +212,16 @@ def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> Ille
         if missing and table.claimed[s] < 0:
             return IllegalMoveError(
                 Illegal.DISHONEST_PUT_DOWN, move,
-                f"{_who(g, p)} put down {g.set_name(s)} without holding {g.card_name(missing[0])}",
+                f"{g.seat_name(p)} put down {g.set_name(s)} without holding {g.card_name(missing[0])}",
                 kind="claim", player=p, card=missing[0],
             )
         return None
     if table.opening or table.window is not None:
         for p, s in table.complete_sets():
             if table.opening:
-                detail = f"{_who(g, p)} was dealt all of {g.set_name(s)} and did not put it down"
+                detail = f"{g.seat_name(p)} was dealt all of {g.set_name(s)} and did not put it down"
             else:
-                detail = f"{_who(g, p)} completed {g.set_name(s)} and did not put it down"
+                detail = f"{g.seat_name(p)} completed {g.set_name(s)} and did not put it down"
             return IllegalMoveError(Illegal.PUT_DOWN_MISSING, move, detail, kind="claim", player=p)
     x, y, card = move.asker, move.target, move.card
     s = card // S
@@ -233,19 +229,19 @@ def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> Ille
     if hand:  # an asker without cards: the public rules decide (empty_hand)
         if table.owner[card] == x:
             return IllegalMoveError(
-                Illegal.DISHONEST_QUESTION, move, f"{_who(g, x)} asked for {g.card_name(card)} but held it",
+                Illegal.DISHONEST_QUESTION, move, f"{g.seat_name(x)} asked for {g.card_name(card)} but held it",
                 player=x, card=card,
             )
         if not any(c // S == s for c in hand):
             return IllegalMoveError(
                 Illegal.DISHONEST_QUESTION, move,
-                f"{_who(g, x)} asked for {g.card_name(card)} without holding a card of {g.set_name(s)}",
+                f"{g.seat_name(x)} asked for {g.card_name(card)} without holding a card of {g.set_name(s)}",
                 player=x, card=card,
             )
     if move.answer is not None and move.answer != (table.owner[card] == y):
         said, held = ("yes", "did not hold") if move.answer else ("no", "held")
         return IllegalMoveError(
-            Illegal.DISHONEST_ANSWER, move, f"{_who(g, y)} said {said} but {held} {g.card_name(card)}",
+            Illegal.DISHONEST_ANSWER, move, f"{g.seat_name(y)} said {said} but {held} {g.card_name(card)}",
             player=y, card=card,
         )
     return None
@@ -296,7 +292,7 @@ def parse_deal(game: Game, rules: Rules, value: Any, where: str = "field 'deal'"
     for key, cards in value.items():
         p = _seat(game, key, where)
         if p in hands:
-            raise _format_error(f"{where}: {_who(game, p)} given twice")
+            raise _format_error(f"{where}: {game.seat_name(p)} given twice")
         if not isinstance(cards, list):
             raise _format_error(f"{where}.{key}: expected a list of card names")
         hand = []
@@ -316,13 +312,13 @@ def parse_deal(game: Game, rules: Rules, value: Any, where: str = "field 'deal'"
         hands[p] = sorted(hand)
     for p in range(game.players):
         if p not in hands:
-            raise _format_error(f"{where}: no hand for {_who(game, p)}")
+            raise _format_error(f"{where}: no hand for {game.seat_name(p)}")
     if not rules.initial_quartets:
         whole = _whole_sets(game, hands)
         if whole:
             p, s = whole[0]
             raise _format_error(
-                f"{where}: {_who(game, p)} is dealt all of {game.set_name(s)}, which these rules"
+                f"{where}: {game.seat_name(p)} is dealt all of {game.set_name(s)}, which these rules"
                 " (initial_quartets = false) never deal"
             )
     return hands
@@ -364,8 +360,8 @@ def tie_break_problem(position, tie_break: int | None) -> str | None:
     tied = position.tied()
     g = position.game
     if len(tied) < 2:
-        return f"field 'tie_break': nobody tied for first (the winner is {_who(g, tied[0])})" if tied else None
+        return f"field 'tie_break': nobody tied for first (the winner is {g.seat_name(tied[0])})" if tied else None
     if tie_break not in tied:
-        return (f"field 'tie_break': {_who(g, tie_break)} was not tied for first"
-                f" (tied: {', '.join(_who(g, p) for p in tied)})")
+        return (f"field 'tie_break': {g.seat_name(tie_break)} was not tied for first"
+                f" (tied: {', '.join(g.seat_name(p) for p in tied)})")
     return None

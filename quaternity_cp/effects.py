@@ -18,7 +18,8 @@ them as facts, to say which move told what.
   so a question also tells that nobody holds a complete unclaimed set
   (:func:`settle_facts`).
 - An answer yes moves the card from y to x; an answer no tells that y does not
-  hold c (:func:`answer`).
+  hold c (:func:`answer`). Yes is legal when some consistent deal has c with y,
+  no when some has it elsewhere (:func:`legal_answers`, :func:`answer_domain`).
 - A claim (declaration, put-down or automatic claim) takes the set out of play
   and S cards out of the claimer's hand (:func:`claim`).
 - After a move the turn goes to the first seat of an order that holds cards
@@ -163,11 +164,29 @@ def settle(c: Constraints) -> Constraints:
     return apply_facts(c, settle_facts(c))
 
 
+def answer_domain(target: int, yes: bool) -> int:
+    """The seats (a bit mask) an answer of the asked seat ``target`` says may have held the card:
+    yes, the target alone; no, every other seat. The answer is legal when some consistent deal has the
+    card with one of them (:func:`legal_answers`)."""
+    return 1 << target if yes else ~(1 << target)
+
+
+def legal_answers(owners: int, target: int) -> tuple[bool, bool]:
+    """Which answers to a question to ``target`` are legal, (yes, no), from ``owners``: the seats (a bit
+    mask) that hold the asked card in some consistent deal. Yes is legal when the target may hold it,
+    no when another seat may (:func:`answer_domain`); a valid position always allows one of them.
+
+    >>> legal_answers(0b011, 1), legal_answers(0b010, 1), legal_answers(0b101, 1)
+    ((True, True), (True, False), (False, True))
+    """
+    return bool(owners & answer_domain(target, True)), bool(owners & answer_domain(target, False))
+
+
 def answer(c: Constraints, asker: int, target: int, card: int, yes: bool) -> Constraints:
     """The constraint state after the answer: yes moves ``card`` from target to asker, no excludes the target."""
     if yes:
         return c.transfer(card, target, asker)
-    return c.restrict(card, ~(1 << target))
+    return c.restrict(card, answer_domain(target, False))
 
 
 def claim(c: Constraints, seat: int, s: int) -> Constraints:
@@ -227,4 +246,4 @@ def hand_over(order: Sequence[int], *, hands: Sequence[int], scores: Sequence[in
 
 
 __all__ = ["Lacks", "Holds", "AtLeast", "AtMost", "Fact", "apply_facts", "question_facts", "settle_facts",
-           "asked_facts", "question", "settle", "answer", "claim", "next_order", "fallback_seats", "hand_over"]
+           "asked_facts", "question", "settle", "answer_domain", "legal_answers", "answer", "claim", "next_order", "fallback_seats", "hand_over"]

@@ -250,7 +250,7 @@ class _Phrases:
         self.g = game
 
     def p(self, seat: int) -> str:
-        return self.g.player_name(seat) if self.g.named_players else f"seat {seat}"
+        return self.g.seat_name(seat)
 
     def P(self, seat: int) -> str:
         """The player at the start of a sentence (``Seat 2``; names as they are)."""
@@ -653,7 +653,9 @@ def _sat_core(k: Knowledge, candidates: Sequence[int], negation: Sequence[Atom],
               seconds: float | None = None) -> list[int] | None:
     """Moves whose information CP-SAT found sufficient for infeasibility, or None if feasible
     (all the candidates when it did not decide within ``seconds``)."""
-    from ortools.sat.python import cp_model  # imported on first use: slow to import
+    from .imports import cp_model as _load_cp_model
+    _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
+    from ortools.sat.python import cp_model
 
     c = k.base
     S = c.set_size

@@ -20,20 +20,43 @@ This module imports nothing of the package.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
 from typing import Iterator
 
-__all__ = ["atomic_path", "write_atomic", "probe_folder"]
+__all__ = ["atomic_path", "write_atomic", "probe_folder", "not_a_regular_file"]
+
+
+def not_a_regular_file(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is, in words, when it exists and is not a regular file (``"a character device"``, ``"a
+    pipe (FIFO)"``, ``"a symbolic link"``, ...); None when it is a regular file or does not exist. An output is
+    written only over a regular file: renaming over a device or a pipe would replace it by a plain file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike) -> Iterator[str]:
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
     """A temporary path beside ``path`` (same folder, same suffix) to write to; renamed to ``path`` on success.
 
     Raises :class:`OSError` when the folder cannot take a new file.
     """
     target = os.fspath(path)
+    kind = not_a_regular_file(target)
+    if kind is not None:
+        raise OSError(errno.EEXIST, f"{kind}, not a regular file: it is not replaced", target)
     folder = os.path.dirname(os.path.abspath(target))
     base = os.path.basename(target)
     suffix = os.path.splitext(base)[1]
@@ -43,6 +66,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
         yield tmp
         with contextlib.suppress(OSError):
             os.chmod(tmp, _NEW_FILE_MODE)  # mkstemp makes 0600; a written file gets the usual permissions
+        kind = not_a_regular_file(target)  # made meanwhile: still never replaced
+        if kind is not None:
+            raise OSError(errno.EEXIST, f"{kind}, not a regular file: it is not replaced", target)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -50,7 +76,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
         raise
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
     with atomic_path(path) as tmp:
         if isinstance(data, str):
@@ -61,7 +87,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
                 fh.write(data)
 
 
-def probe_folder(folder: str | os.PathLike) -> None:
+def probe_folder(folder: str | os.PathLike[str]) -> None:
     """Raise :class:`OSError` unless a new file can be made in ``folder`` (made and removed at once)."""
     fd, tmp = tempfile.mkstemp(dir=os.fspath(folder) or ".", prefix=".quaternity-probe.", suffix=".tmp")
     os.close(fd)

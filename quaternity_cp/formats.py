@@ -433,15 +433,11 @@ def _per_seat(game: Game, value: Any, where: str) -> list[int]:
         for k, v in value.items():
             p = _seat_key(game, k, where)
             if p in seen:
-                raise FormatError(f"{where}: {_who(game, p)} given twice (by seat and by name)")
+                raise FormatError(f"{where}: {game.seat_name(p)} given twice (by seat and by name)")
             seen.add(p)
             out[p] = _int(v, f"{where}.{k}", low=0)
         return out
     raise FormatError(f"{where}: expected a list by seat or an object player -> number")
-
-
-def _who(game: Game, p: int) -> str:
-    return game.player_name(p) if game.named_players else f"seat {p}"
 
 
 def _check_scores(game: Game, scores: list[int], claimed_by: list[int]) -> None:
@@ -450,7 +446,7 @@ def _check_scores(game: Game, scores: list[int], claimed_by: list[int]) -> None:
         if scores[p] != claimed_by[p]:
             sets = "no set" if claimed_by[p] == 0 else f"{claimed_by[p]} set" + ("s" if claimed_by[p] > 1 else "")
             raise FormatError(
-                f"field 'scores': {_who(game, p)} has {scores[p]} but claimed {sets} "
+                f"field 'scores': {game.seat_name(p)} has {scores[p]} but claimed {sets} "
                 "(a point is a claimed set; see field 'claimed')"
             )
 
@@ -516,7 +512,7 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
         for seat_key, per_set in raw.items():
             p = _seat_key(game, seat_key, f"field {name!r}")
             if p in seen_seats:
-                raise FormatError(f"field {name!r}: {_who(game, p)} given twice (by seat and by name)")
+                raise FormatError(f"field {name!r}: {game.seat_name(p)} given twice (by seat and by name)")
             seen_seats.add(p)
             if not isinstance(per_set, Mapping):
                 raise FormatError(f"field {name!r}.{seat_key}: expected an object set -> count")
@@ -554,7 +550,7 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
         seats = [_seat(game, v, "field 'turn'") for v in raw_turn]
         twice = [p for i, p in enumerate(seats) if p in seats[:i]]
         if twice:
-            raise FormatError(f"field 'turn': {_who(game, twice[0])} listed twice")
+            raise FormatError(f"field 'turn': {game.seat_name(twice[0])} listed twice")
         turn = tuple(sorted(seats))
     else:
         turn = (_seat(game, raw_turn, "field 'turn'"),)
@@ -577,7 +573,7 @@ def _position_state(game: Game, rules: Rules, data: Mapping[str, Any]) -> State:
         if q.target == q.asker:
             raise FormatError("field 'question': a player cannot ask itself")
         if hands[q.target] == 0:
-            raise FormatError(f"field 'question': {_who(game, q.target)} holds no cards and cannot be asked")
+            raise FormatError(f"field 'question': {game.seat_name(q.target)} holds no cards and cannot be asked")
         pending = q
     return State(
         constraints=constraints,

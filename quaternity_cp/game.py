@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import InvalidMoveError, SetupError
+from .names import seat_name
 
 #: Documented size limits: larger games are input errors, not hangs.
 MAX_PLAYERS = 100
@@ -164,6 +165,10 @@ class Game:
 
     def player_name(self, seat: int) -> str:
         return self.player_names[seat]
+
+    def seat_name(self, seat: int, viewer: int | None = None) -> str:
+        """``seat`` for a reader: its player's name, else ``seat 2`` (``you`` for ``viewer``; :mod:`.names`)."""
+        return seat_name(self.player_names if self.named_players else None, seat, viewer)
 
     def set_name(self, s: int) -> str:
         return self.set_names[s]

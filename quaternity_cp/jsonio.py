@@ -35,6 +35,8 @@ import os
 import stat
 from typing import Any
 
+from .errors import QuaternityError
+
 #: One file (or standard input): 16 MiB.
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 #: Nesting of JSON arrays and objects (a position file needs 3).
@@ -43,7 +45,7 @@ MAX_JSON_DEPTH = 20
 MAX_NUMBER_DIGITS = 20
 
 
-class InputRefused(ValueError):
+class InputRefused(QuaternityError, ValueError):
     """Input beyond a limit, or not strict JSON: ``reason`` says why; ``line`` and ``column`` (from 1)
     say where, for JSON that does not parse (else None)."""
 

@@ -14,9 +14,9 @@ only answer questions about a :class:`~quaternity_cp.constraints.Constraints`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from . import effects
+from . import effects, outcome
 from .constraints import Constraints
 from .constraints import fast_replace as replace  # dataclasses.replace, cheaper (hot in the solver)
 from .engines import Analysis, Engine, get_engine
@@ -150,29 +150,18 @@ class Position:
         return self._stack[-1][2] if self._stack else None
 
     def winners(self) -> list[int]:
-        """The winning seats once the game is over (under the tie option); [] before."""
-        top = self.tied()
-        if len(top) <= 1 or self.rules.tie == "shared":
-            return top
-        if self.rules.tie == "all-lose":
+        """The winning seats once the game is over (under the tie option, :func:`quaternity_cp.outcome.winners`;
+        ``tie = random``: the recorded draw, else, not drawn yet, all the tied seats); [] before."""
+        st = self._state
+        if not st.over:
             return []
-        if self.rules.tie == "random":
-            # one of the tied players is drawn: the recorded draw, else (not drawn yet) all of
-            # them, each winning with chance 1/k
-            return [self.tie_break] if self.tie_break in top else top
-        reached = self._state.reached
-        return [min(top, key=lambda p: (reached[p], p))]
+        return outcome.winners(st.scores, tie=self.rules.tie, reached=st.reached, out=st.loser,
+                               tie_break=self.tie_break)
 
     def tied(self) -> list[int]:
         """The seats tied for the most sets once the game is over (one seat: no tie); [] before."""
         st = self._state
-        if not st.over:
-            return []
-        seats = [p for p in range(self.game.players) if p != st.loser]
-        if not seats:
-            return []
-        best = max(st.scores[p] for p in seats)
-        return [p for p in seats if st.scores[p] == best]
+        return outcome.tied(st.scores, out=st.loser) if st.over else []
 
     def copy(self) -> "Position":
         other = Position(self.game, self.rules, engine=self.engine, state=self._state, tie_break=self.tie_break,
@@ -216,9 +205,9 @@ class Position:
         if q is None:
             return None
         c = self._state.constraints
-        return {
-            "yes": self._feasible(c.restrict(q.card, 1 << q.target)),
-            "no": self._feasible(c.restrict(q.card, ~(1 << q.target))),
+        return {  # the rule: effects.legal_answers, decided here by restricting the card's domain
+            "yes": self._feasible(c.restrict(q.card, effects.answer_domain(q.target, True))),
+            "no": self._feasible(c.restrict(q.card, effects.answer_domain(q.target, False))),
         }
 
     # -- constraints added by moves --------------------------------------------
@@ -365,7 +354,8 @@ class Position:
         asked = self.question_constraints(x, card, c)
         if not self._feasible(asked):
             raise IllegalMoveError(Illegal.NO_CONSISTENT_DEAL, move)
-        if not self.rules.forced_no_question and not self._feasible(asked.restrict(card, 1 << y)):
+        if not self.rules.forced_no_question and not self._feasible(
+                asked.restrict(card, effects.answer_domain(y, True))):  # only no would be a legal answer
             raise IllegalMoveError(Illegal.ONLY_NO, move)
         opened = replace(st, constraints=asked, pending=move.unanswered(), turn=(x,), ply=st.ply + 1, last_claims=())
         if self.rules.dealt:
@@ -377,10 +367,8 @@ class Position:
     def _answer(self, st: State, q: Question, answer: bool, move: Move, ply: int | None = None) -> State:
         c = st.constraints
         x, y, card = q.asker, q.target, q.card
-        if answer and not self._feasible(c.restrict(card, 1 << y)):
-            raise IllegalMoveError(Illegal.IMPOSSIBLE_YES, move)
-        if not answer and not self._feasible(c.restrict(card, ~(1 << y))):
-            raise IllegalMoveError(Illegal.IMPOSSIBLE_NO, move)
+        if not self._feasible(c.restrict(card, effects.answer_domain(y, answer))):  # effects.legal_answers
+            raise IllegalMoveError(Illegal.IMPOSSIBLE_YES if answer else Illegal.IMPOSSIBLE_NO, move)
         c = effects.answer(c, x, y, card, answer)
         ply = st.ply + 1 if ply is None else ply
         st = replace(st, constraints=c, pending=None, ply=ply)
@@ -587,17 +575,13 @@ class Position:
                 else:
                     owners = self._analyze(asked).owners[card]
                     for y in targets:
-                        if owners >> y & 1:
+                        if effects.legal_answers(owners, y)[0]:  # a yes is legal
                             yield Question(x, y, card)
 
     def __repr__(self):
         return f"<Position {self.game!r} rules={self.rules.name} ply={self._state.ply} turn={self.turn}>"
 
-    #: Draws a position as HTML for notebooks; set by the game's pictures when they load
-    #: (:func:`quaternity_cp.quartets.svg.position_html`), so that the core imports no picture.
-    html_picture: ClassVar[Callable[["Position"], str] | None] = None
-
-    def _repr_html_(self) -> str | None:
-        """The knowledge grid for notebooks, once the pictures are loaded (None: the plain text form)."""
-        draw = Position.html_picture
-        return None if draw is None else draw(self)
+    def _repr_html_(self) -> str:
+        """The knowledge grid for notebooks: the game's ``html`` part, from the registry (the core imports no picture)."""
+        from .games import GAMES, load_all
+        return str((GAMES.get("quartets") or load_all()["quartets"]).part("html")(self))

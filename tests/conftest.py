@@ -26,3 +26,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_handler_kept():
+    """A test that runs a command in this process may leave Ctrl-C ignored (a command on its way out after
+    a Ctrl-C ignores later ones); the next tests, and the processes they start, get the handler back."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    if signal.getsignal(signal.SIGINT) is not before and before is not None:
+        signal.signal(signal.SIGINT, before)

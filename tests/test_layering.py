@@ -99,7 +99,7 @@ def test_the_module_graph_has_no_cycle():
 def test_the_graph_is_read_from_every_import():
     """The graph sees module-level, function-level and relative imports (a blind reader would pass anything)."""
     graph = _graph()
-    assert "quaternity_cp.quartets.svg" in graph["quaternity_cp.quartets"]  # relative, module level
+    assert "quaternity_cp.quartets.game" in graph["quaternity_cp.quartets"]  # relative, module level
     assert "quaternity_cp.games" in graph["quaternity_cli.cmd_report"]  # absolute, inside the command
     assert "quaternity_cp.replay" in graph["quaternity_cp.quartets.check"]  # relative, inside a function
     assert "quaternity_cli.common" in graph["quaternity_cli.cmd_check"]
@@ -126,6 +126,32 @@ def test_no_private_name_is_used_across_modules():
                     and not node.attr.startswith("__")):
                 found.append(f"{name}: {node.value.id}.{node.attr}")
     assert not found, "private names used across modules:\n" + "\n".join(found)
+
+
+def test_no_module_patches_another_modules_names():
+    """``Imported.attr = value`` or ``setattr(imported, ...)``: a module changes only its own names; a game's
+    parts reach the core through the registry (quaternity_cp.games), not by patching a class of the core."""
+    found = []
+    for name in MODULES:
+        imported = {alias.asname or alias.name.split(".")[0]
+                    for node, base, _ in _imports(name) if base.startswith(tuple(PACKAGES)) for alias in node.names}
+        for node in ast.walk(TREES[name]):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id in imported:
+                    found.append(f"{name}: {ast.unparse(target)} = ...")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                    and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in imported:
+                found.append(f"{name}: {ast.unparse(node)}")
+    assert not found, "names of other modules patched:\n" + "\n".join(found)
+
+
+def test_a_position_draws_itself_without_its_game_loaded_first():
+    loaded = _loaded("from quaternity_cp.position import Position\nfrom quaternity_cp.game import Game\n"
+                     "assert '<svg' in Position(Game(2, 2, 2))._repr_html_()")
+    assert "quaternity_cp.quartets.svg" in loaded
 
 
 # -- the shared front ends know no game by name ---------------------------------------------------------
@@ -192,7 +218,7 @@ def test_the_shared_front_ends_name_no_game():
 
 # -- importing one game loads only what it needs --------------------------------------------------------
 CORE = ("position", "engines", "constraints", "solver", "explain", "count", "knowledge", "rules", "game", "formats",
-        "replay", "classic", "effects", "quartets", "agents")
+        "replay", "classic", "effects", "outcome", "quartets", "agents")
 
 
 def _loaded(code: str) -> list[str]:

@@ -172,3 +172,14 @@ def test_a_classic_game_the_agents_end_before_your_turn_shows_every_move_and_say
     assert lines[-2].endswith(f"Winner: seat {winner}. You lost.")
     assert lines[-3].startswith("The game ended before your turn came")
     assert "seat 0> " not in res.output
+
+
+def test_a_classic_game_decided_at_the_deal_says_so_not_zero_moves(tmp_path):
+    """Seed 28 at 3 x 3 sets of 2: every set is put down at the deal, so nobody moves at all."""
+    save = tmp_path / "deal.json"
+    res = run("play", "--preset", "classic", "--players", "3", "--sets", "3", "--set-size", "2", "--seed", "28",
+              "--save", str(save), input="")
+    assert res.exit_code == 0, res.output
+    assert json.loads(save.read_text())["moves"] == [] or all("!" in m for m in json.loads(save.read_text())["moves"])
+    assert "The game ended at the deal, before anybody moved." in res.output
+    assert "0 moves" not in res.output

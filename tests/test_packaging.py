@@ -22,5 +22,5 @@ def test_every_library_package_is_listed():
 def test_the_command_installs_under_the_projects_own_name():
     config = _config()
     assert config["tool"]["setuptools"]["package-dir"] == {"quaternity_cli": "cli"}
-    assert config["project"]["scripts"]["quaternity"] == "quaternity_cli.main:main"
+    assert config["project"]["scripts"]["quaternity"] == "quaternity_cli.entry:main"
     assert "cli" not in config["tool"]["setuptools"]["packages"]

@@ -53,6 +53,8 @@ def run_solve(solver: "cp_model.CpSolver", model: "cp_model.CpModel", seconds: f
     The solver's ``max_time_in_seconds`` is this function's (``seconds`` is the limit). A KeyboardInterrupt
     (Ctrl-C) during the solve stops it and goes on.
     """
+    from ..imports import cp_model as _load_cp_model
+    _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
     from ortools.sat.python import cp_model
 
     params = solver.parameters
@@ -123,7 +125,9 @@ class CpSatEngine:
 
     # -- model ---------------------------------------------------------------
     def _model(self, c: Constraints) -> "tuple[cp_model.CpModel, dict[tuple[int, int], cp_model.IntVar]]":
-        from ortools.sat.python import cp_model  # imported on first use: slow to import
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
+        from ortools.sat.python import cp_model
 
         model = cp_model.CpModel()
         x: dict[tuple[int, int], cp_model.IntVar] = {}
@@ -150,6 +154,8 @@ class CpSatEngine:
         return model, x
 
     def _solver(self) -> "cp_model.CpSolver":
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
@@ -178,6 +184,8 @@ class CpSatEngine:
         model, _ = self._model(c)
         self.solves += 1
         status = run_solve(self._solver(), model)
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         if status == cp_model.UNKNOWN:  # pragma: no cover - without a time limit, never
@@ -190,6 +198,8 @@ class CpSatEngine:
         if not c.sets_in_play:
             return Analysis(True, (0,) * len(c.domains), (0,) * c.sets)
         model, x = self._model(c)
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         S = c.set_size

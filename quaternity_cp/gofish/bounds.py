@@ -364,6 +364,8 @@ class CpSatEngine:
     name = "cpsat"
 
     def _model(self, tables: Tables) -> tuple[object, list[list[object]]] | None:
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         P, K = tables.players, tables.suits
@@ -385,6 +387,8 @@ class CpSatEngine:
 
     @staticmethod
     def _solve(model: object) -> tuple[bool, object]:
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         solver = cp_model.CpSolver()
@@ -399,6 +403,8 @@ class CpSatEngine:
         return built is not None and self._solve(built[0])[0]
 
     def bounds(self, tables: Tables) -> Bounds:
+        from ..imports import cp_model as _load_cp_model
+        _load_cp_model()  # the first import is slow: Ctrl-C held back meanwhile
         from ortools.sat.python import cp_model
 
         built = self._model(tables)

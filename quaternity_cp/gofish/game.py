@@ -44,6 +44,7 @@ from enum import Enum
 from typing import Iterator, Mapping, Sequence
 
 from ..budget import Limits
+from ..names import seat_name
 from .bounds import Bounds, BoundsEngine, FlowEngine, Grid, Tables, count_tables, holds_a_whole_suit
 from .rules import GoFishError, GoFishRulesError, Rules, Setup
 
@@ -503,7 +504,7 @@ class GoFish:
             return replace(ended, outcome=Outcome(None, "invalid", loser=player), key=None)
         detail = fault.value
         if fault is Illegal.NOT_ON_TURN and st.turn is not None:
-            detail += f" ({self.setup.players[st.turn]} is)" if self.setup.named_players else f" (seat {st.turn} is)"
+            detail += f" ({seat_name(self.setup.players if self.setup.named_players else None, st.turn)} is)"
         raise IllegalMove(detail, index, text, fault)
 
     def pop(self) -> str:

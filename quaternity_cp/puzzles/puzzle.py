@@ -121,7 +121,7 @@ def answer_json(name: str, puzzle: Puzzle, *, title: str | None = None, descript
 def describe(puzzle: Puzzle) -> tuple[str, str]:
     """A generated puzzle's title and question in words."""
     a, game = puzzle.answer, puzzle.record.game
-    who = game.player_name(a.player) if game.named_players else f"seat {a.player}"
+    who = game.seat_name(a.player)
     k = a.questions
     if a.goal == QUARTET:
         unit = f"{k} question{'s' if k != 1 else ''}"

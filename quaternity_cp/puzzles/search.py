@@ -143,9 +143,9 @@ class PuzzleSearch:
             player = check_goal(position, WIN, player)  # the player (a seat), whatever the goal
             if st.over or st.turn != (player,) or st.pending is not None:
                 g = position.game
-                who = g.player_name(player) if g.named_players else f"seat {player}"
+                who = g.seat_name(player)
                 now = "the game is over" if st.over else "a question is open" if st.pending is not None else \
-                    "on turn: " + ", ".join(g.player_name(p) if g.named_players else f"seat {p}" for p in st.turn)
+                    "on turn: " + ", ".join(g.seat_name(p) for p in st.turn)
                 raise PuzzleError(f"a puzzle needs {who} alone on turn with no open question ({now})")
             check_goal(position, goal, player)  # the rules the solver handles
         except SolveError as err:

@@ -119,6 +119,8 @@ def read_puzzle(path: str) -> SheetPuzzle:
     name = os.path.basename(path)[: -len(PUZZLE_SUFFIX)]
     try:
         record = record_from_json(load_json(_read(path)))
+    except SheetError:
+        raise  # names the file already
     except QuaternityError as err:
         raise SheetError(f"{path}: {err}") from None
     if record.deal is not None:
@@ -148,6 +150,8 @@ def _read(path: str) -> str:
         raise SheetError(f"{path}: cannot read ({err.strerror or err})") from None
     try:
         return decode_input(data)
+    except SheetError:
+        raise  # names the file already
     except QuaternityError as err:
         raise SheetError(f"{path}: {err}") from None
 
@@ -195,7 +199,7 @@ def _first_move(game: Game, text: Any, where: str) -> Move:
 # -- words ------------------------------------------------------------------------------------------------
 def who(game: Game, seat: int) -> str:
     """A seat as the sheet names it: its player's name, else ``seat 2``."""
-    return game.player_name(seat) if game.named_players else f"seat {seat}"
+    return game.seat_name(seat)
 
 
 def _cap(text: str) -> str:

@@ -96,11 +96,6 @@ class Verdict:
         return f"right and unique: {_claim(self.puzzle.record, a)}; {cls}{grade}"
 
 
-def _who(record: Record, player: int) -> str:
-    g = record.game
-    return g.player_name(player) if g.named_players else f"seat {player}"
-
-
 def _unit(goal: str, k: int) -> str:
     if goal == QUARTET:
         return f"{k} question{'s' if k != 1 else ''}"
@@ -110,7 +105,7 @@ def _unit(goal: str, k: int) -> str:
 def _claim(record: Record, a: PuzzleAnswer) -> str:
     what = "a quartet" if a.goal == QUARTET else "a win"
     assert a.questions is not None
-    return f"{_who(record, a.player)} forces {what} within {_unit(a.goal, a.questions)}"
+    return f"{record.game.seat_name(a.player)} forces {what} within {_unit(a.goal, a.questions)}"
 
 
 def verify(record: Record, stated: list[Stated], *, limits: Limits | None = None,
@@ -163,7 +158,7 @@ def _verify_puzzle(record: Record, s: Stated, limits, explain_seconds, show: boo
     p = solve_puzzle(record, s.goal, s.player, max_questions=k, limits=limits, explain_seconds=explain_seconds)
     a = p.answer
     what = "a quartet" if s.goal == QUARTET else "a win"
-    who = _who(record, s.player)
+    who = record.game.seat_name(s.player)
     check: dict[str, Any] = {"goal": s.goal, "player": s.player, "stated": k, "found": a.questions}
     v = Verdict(True, a.unique, grade=p.grade, puzzle=p, checks=[check], stated=s.first_moves)
     if not a.forced:
@@ -219,7 +214,7 @@ def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds
             v.right = False
             within = f" within {s.max_questions} questions" if s.max_questions is not None else ""
             number = "" if s.questions is None else f" in {s.questions}"
-            v.reason = (f"wrong: stated {s.goal} for {_who(record, s.player)}{within}: {_word(s.result)}{number}; "
+            v.reason = (f"wrong: stated {s.goal} for {record.game.seat_name(s.player)}{within}: {_word(s.result)}{number}; "
                         f"the solver proves {r.summary()}")
     if p is not None:
         v.puzzle, v.grade = p, p.grade

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from ..game import MAX_PLAYERS
 from ..games import GameSpec, OptionSpec, register_game
-from ..position import Position
 from ..rules import PRESETS
 from .game import ClassicState, QuartetsObservation, QuaternityState, new_state
-from .svg import position_html
 
 SPEC = register_game(GameSpec(
     name="quartets",
@@ -38,11 +36,10 @@ SPEC = register_game(GameSpec(
     parts={
         "check": f"{__name__}.check:check_record",
         "svg": f"{__name__}.svg:state_svg",
+        "html": f"{__name__}.svg:position_html",  # a Position shows its grid in a notebook
         "report": f"{__name__}.report:text_report",
         "web": f"{__name__}.web",
     },
 ))
-
-Position.html_picture = position_html  # a Position shows its grid in a notebook
 
 __all__ = ["SPEC", "ClassicState", "QuaternityState", "QuartetsObservation", "new_state"]

@@ -51,6 +51,8 @@ from ..classic import deal as draw_deal
 from ..classic import draw_first
 from ..formats import record_to_json
 from ..games import TERMINAL, ChanceOutcome, chance_draw
+from ..outcome import tied as tied_for_first
+from ..outcome import winners as winners_of
 from ..position import Position
 from ..rules import Rules
 
@@ -421,18 +423,11 @@ class ClassicState:
         if self._unclaimed:
             return
         self.turn = -1
-        best = max(self.points)
-        top = [p for p in range(self.game.players) if self.points[p] == best]
+        top = tied_for_first(self.points)
         tie = self.options["tie"]
-        if len(top) == 1 or tie == "shared":
-            self.winners_ = top
-        elif tie == "all-lose":
-            self.winners_ = []
-        elif tie == "first":
-            self.winners_ = [min(top, key=lambda p: (self.reached[p], p))]
-        else:  # random: one of the tied players, a chance event (recorded)
+        if len(top) > 1 and tie == "random":  # one of the tied players, a chance event (recorded)
             self.tie_break = self._draw("tie_break", top)
-            self.winners_ = [self.tie_break]
+        self.winners_ = winners_of(self.points, tie=tie, reached=self.reached, tie_break=self.tie_break)
 
     def undo(self) -> None:
         """Take back the last question, with its put-down and the chance events after it."""

@@ -176,7 +176,7 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
         "index": step.index,
         "move": step.move,
         "forced_answer": step.forced_answer,
-        "claims": [f"{g.set_name(s)} for {_name(g, p)}" for s, p in step.claims],
+        "claims": [f"{g.set_name(s)} for {g.seat_name(p)}" for s, p in step.claims],
         "deals": None if deals is None or deals.bit_length() > 14_000 else str(deals),  # exact (str() limit)
         "deals_text": NOT_COUNTED[unknown] if deals is None else deals_text(deals),
         "log10": None if not deals else round(math.log10(deals), 4),
@@ -199,10 +199,6 @@ def _seconds(seconds: float | None, page: Budget | None) -> float | None:
         return seconds
     left = max(0.0, page.limits.max_seconds - page.elapsed())
     return left if seconds is None else min(seconds, left)
-
-
-def _name(g, p: int) -> str:
-    return g.player_name(p) if g.named_players else f"seat {p}"
 
 
 def illegal_data(record: Record, result: Replay, max_seconds: float | None = STEP_SECONDS) -> dict[str, Any] | None:

@@ -32,6 +32,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..constraints import Constraints, bits
+from ..names import seat_names
 from ..svg import FONT, text_element, text_lines, wrap_html, wrap_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -86,7 +87,7 @@ def grid_svg(
     c = constraints if constraints is not None else st.constraints
     analysis = position.analysis() if constraints is None else position.engine.analyze(c)
     P = g.players
-    names = ["you" if p == viewer else n for p, n in enumerate(_names(g))]
+    names = seat_names(g, viewer)
     col = max([44] + [7 * len(n) + 14 for n in names])
     legal = dict(legal or {})
     mine = set(mine)
@@ -236,13 +237,9 @@ def grid_svg(
             f'<rect width="100%" height="100%" fill="#fff"/>\n{body}\n</svg>\n')
 
 
-def _names(g) -> list[str]:
-    return [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
-
-
 def _status_line(position: Position, viewer: int | None = None) -> str:
     g = position.game
-    names = ["you" if p == viewer else n for p, n in enumerate(_names(g))]
+    names = seat_names(g, viewer)
     if position.over:
         if position.loser is not None:
             lead = f"Game over: {names[position.loser]} lost by an illegal move."

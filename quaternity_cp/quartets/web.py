@@ -37,6 +37,7 @@ from typing import Any
 from ..count import CountLimitError, CountLimits, DealCounter
 from ..errors import QuaternityError
 from ..game import Declaration
+from ..names import seat_names
 from .report import explanation_lines
 from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_FILL, QUESTION_STROKE, TURN_FILL
 from .svg import grid_svg
@@ -130,7 +131,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
                     "(download the record and try quaternity count).")
     svg = grid_svg(pos, constraints=k.constraints if k.classic else None, probabilities=probs, legal=questions,
                    mine=k.hand, viewer=seat)
-    names = [g.player_name(p) if g.named_players else f"seat {p}" for p in range(g.players)]
+    names = seat_names(g)
     shown = table.names(seat)
     claimed_by: dict[int, list[str]] = {p: [] for p in range(g.players)}
     for s, p in sorted(pos.claimed.items()):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .. import jsonio
+from .. import errors, jsonio
 from ..jsonio import InputRefused, check_size, show
 from .core import Board, Cell, NotationError, Piece, QuartoError
 from .position import IllegalMove, Move, Position
@@ -34,8 +34,11 @@ POSITION_KEYS = {"game", "board", "piece", "to_move", "rules"}
 RULE_OPTIONS = {"squares"}
 
 
-class FormatError(QuartoError, ValueError):
-    """A file that cannot be read as a Quarto record or position; the message names the place."""
+class FormatError(QuartoError, errors.FormatError):
+    """A file that cannot be read as a Quarto record or position; the message names the place.
+
+    The library's one file error (:class:`quaternity_cp.errors.FormatError`, a ValueError) and a
+    :class:`QuartoError`: ``except`` either catches it, and the message stays Quarto's own."""
 
 
 @dataclass

@@ -24,13 +24,14 @@ from functools import lru_cache
 from typing import Any, Optional, Sequence
 
 from . import symmetry
+from .core import QuartoError
 
 FORMAT = "quaternity-quarto-openings-1"
 #: The shipped table (standard rules).
 PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openings.json")
 
 
-class OpeningsError(ValueError):
+class OpeningsError(QuartoError, ValueError):
     """A table file that is not an opening table."""
 
 

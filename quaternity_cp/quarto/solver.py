@@ -60,6 +60,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
 from . import symmetry
 from .bits import ATTRS, UNSAFE, threat, three_table
+from .core import QuartoError
 
 Move = tuple  # (cell or None, piece given or None)
 
@@ -68,7 +69,7 @@ VALUES = {1: "win", 0: "draw", -1: "loss"}
 SPREAD = symmetry.SPREAD
 
 
-class SolverError(ValueError):
+class SolverError(QuartoError, ValueError):
     """A board or piece the solver cannot take (wrong size, duplicate piece, game over with a piece in hand...)."""
 
 

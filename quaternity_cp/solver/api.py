@@ -69,7 +69,7 @@ class SolveResult(SearchResult):
     def summary(self) -> str:
         """The verdict in one sentence."""
         g = self.game
-        who = g.player_name(self.player) if g.named_players else f"seat {self.player}"
+        who = g.seat_name(self.player)
         if not self.proven:
             why = {"interrupted": "interrupted", "limit": "position limit reached",
                    "time": "time limit reached"}.get(self.status, self.status)
@@ -92,7 +92,7 @@ class SolveResult(SearchResult):
         if self.result == "loss":
             winner = self.winner
             assert winner is not None  # a loss is the other seat's forced win
-            other = g.player_name(winner) if g.named_players else f"seat {winner}"
+            other = g.seat_name(winner)
             return f"loss: {other} forces being the only winner (in at most {self.plies} plies)"
         return "draw: neither player can force being the only winner (a tie or a game that never ends)"
 

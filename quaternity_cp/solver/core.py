@@ -402,11 +402,11 @@ class Context:
         """The answers to the open question at ``node``."""
         q, a = node.state.pending, node.analysis
         assert q is not None and a is not None  # a question is open, so the game is not over
-        owners = a.owners[q.card]
+        yes, no = effects.legal_answers(a.owners[q.card], q.target)
         out = []
-        if owners >> q.target & 1:
+        if yes:
             out.append(q.answered(True))
-        if owners & ~(1 << q.target):
+        if no:
             out.append(q.answered(False))
         return out
 
@@ -455,14 +455,14 @@ class Context:
                     owners = aa.owners[card]
                 batch = []
                 for y in targets:
-                    yes = owners >> y & 1
+                    yes, no = effects.legal_answers(owners, y)
                     if not (rules.forced_no_question or yes):
                         continue
                     if not combine:
                         batch.append(Question(x, y, card))
                     elif not yes:
                         batch.append(Question(x, y, card, False))
-                    elif owners == 1 << y:
+                    elif not no:
                         batch.append(Question(x, y, card, True))
                     else:
                         batch.append(Question(x, y, card))

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from .. import effects
+from .. import effects, outcome
 from ..constraints import make_constraints
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, Radix, SetsEngine, TooManyVectors
 from ..game import Declaration, Question
@@ -330,15 +330,9 @@ class Kernel:
             n.parts = None
 
     def _winners(self, scores, reached) -> tuple[int, ...]:
-        """``Position.winners`` of a finished game (nobody lost by an illegal move: the solver makes none)."""
-        best = max(scores)
-        top = [p for p, v in enumerate(scores) if v == best]
-        tie = self.rules.tie
-        if len(top) <= 1 or tie == "shared":
-            return tuple(top)
-        if tie == "all-lose":
-            return ()
-        return (min(top, key=lambda p: (reached[p], p)),)  # first (random is refused by solve)
+        """``Position.winners`` of a finished game (:func:`quaternity_cp.outcome.winners`; nobody lost by an
+        illegal move: the solver makes none; tie = random is refused by solve)."""
+        return tuple(outcome.winners(scores, tie=self.rules.tie, reached=reached))
 
     # -- moves ----------------------------------------------------------------------------
     def moves(self, n: KNode, until=None) -> tuple[list, bool]:
@@ -349,11 +343,11 @@ class Kernel:
             n.parts = self._parts(n.rows, n.hands, n.claimed, n.pending)
         q = n.pending
         if q is not None:
-            owners = self._owners(n, q.card)
+            yes, no = effects.legal_answers(self._owners(n, q.card), q.target)
             answers = []
-            if owners >> q.target & 1:
+            if yes:
                 answers.append(q.answered(True))
-            if owners & ~(1 << q.target):
+            if no:
                 answers.append(q.answered(False))
             return answers, True
         if len(n.turn) > 1:
@@ -431,12 +425,12 @@ class Kernel:
         for y in range(self.P):
             if not targets >> y & 1:
                 continue
-            yes = owners >> y & 1
+            yes, no = effects.legal_answers(owners, y)
             if not (self.rules.forced_no_question or yes):
                 continue
             if not yes:
                 batch.append(Question(x, y, card, False))
-            elif owners == 1 << y:
+            elif not no:
                 batch.append(Question(x, y, card, True))
             else:
                 batch.append(Question(x, y, card))

@@ -1,0 +1,51 @@
+"""Slow imports of compiled libraries, safe from Ctrl-C.
+
+A KeyboardInterrupt raised while a compiled extension initialises (OR-Tools' pybind11
+modules, for one) can leave it unusable for the rest of the process: the next import
+fails with ``ImportError: initialization failed``, or the interpreter hangs in a half-built
+module. :func:`import_holding_ctrl_c` imports a module with Ctrl-C held back until the
+import is over, then hands the Ctrl-C to the handler that was in place (by default a
+KeyboardInterrupt, raised where the import was asked for).
+"""
+
+from __future__ import annotations
+
+import importlib
+import signal
+import sys
+import threading
+from types import ModuleType
+from typing import Any
+
+
+def import_holding_ctrl_c(name: str) -> ModuleType:
+    """The module ``name``, imported with SIGINT held back while it loads (main thread only: elsewhere a
+    signal never arrives); a Ctrl-C that came meanwhile is passed on to the previous handler afterwards."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    if threading.current_thread() is not threading.main_thread():
+        return importlib.import_module(name)
+    held: list[Any] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        held.append(frame)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        module = importlib.import_module(name)
+    finally:
+        # a handler installed outside Python reads as None: the default one takes its place
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+    if held:
+        if callable(previous):
+            previous(signal.SIGINT, held[0])
+        elif previous != signal.SIG_IGN:
+            raise KeyboardInterrupt
+    return module
+
+
+def cp_model() -> Any:
+    """OR-Tools' ``ortools.sat.python.cp_model`` (about half a second to import the first time), Ctrl-C held
+    back while it loads."""
+    return import_holding_ctrl_c("ortools.sat.python.cp_model")
