@@ -183,3 +183,14 @@ def test_a_classic_game_decided_at_the_deal_says_so_not_zero_moves(tmp_path):
     assert json.loads(save.read_text())["moves"] == [] or all("!" in m for m in json.loads(save.read_text())["moves"])
     assert "The game ended at the deal, before anybody moved." in res.output
     assert "0 moves" not in res.output
+
+
+def test_a_classic_question_typed_with_an_answer_is_refused_whatever_the_answer():
+    """In classic the deal answers; a typed + or - is refused for both, so the refusal tells nothing."""
+    outs = []
+    for answer in "+-":
+        res = run("play", "--preset", "classic", "--players", "3", "--sets", "6", "--set-size", "4", "--seed", "5",
+                  "--seat", "0", "--no-pause", input=f"0>1:A1{answer}\nquit\n")
+        line = next(x for x in res.output.splitlines() if "0>1:A1" + answer in x and "answer comes" in x)
+        outs.append(line.replace("0>1:A1" + answer, "Q"))
+    assert outs[0] == outs[1]

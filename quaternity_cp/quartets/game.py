@@ -490,6 +490,9 @@ class ClassicState:
         move = self.game.parse_move(text)
         if not isinstance(move, Question):
             raise InvalidMoveError(f"{text!r}: in classic only questions are chosen (put-downs are automatic)")
+        if move.answer is not None:  # refused whatever the answer: accepting only the true one would tell it
+            raise InvalidMoveError(f"in classic the answer comes from the cards dealt; ask the question alone "
+                                   f"({self.game.move_str(move.unanswered())})")
         return move.unanswered()
 
     def record(self) -> dict:
