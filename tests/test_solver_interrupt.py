@@ -164,7 +164,7 @@ def test_solve_command_prints_a_proven_verdict_with_a_cut_tree(monkeypatch):
 
 
 def test_the_position_is_printed_before_the_search_once_the_goal_applies():
-    # the first line, the position, is printed before the search (interrupt_twice waits for it)
+    # the first line, the position, is printed before the search: what is known when Ctrl-C comes early
     result = CliRunner().invoke(main, ["solve", "--start", "2", "2", "2", "--goal", "value"])
     assert result.exit_code == 0 and result.stdout.startswith("start of the game: 2 players, 2 sets of 2 cards")
     # a goal that does not apply is refused before anything is printed
@@ -199,26 +199,6 @@ def test_quarto_command_exits_130_after_ctrl_c_in_the_line(monkeypatch):
 
 
 # -- two real Ctrl-C (SIGINT) in a row ---------------------------------------------------------------
-def interrupt_twice(args: list[str]) -> tuple[int, str]:
-    """Run ``quaternity ARGS``; once it has printed its first line and searched a moment, send SIGINT,
-    then SIGINT again shortly after. The exit code and everything it printed."""
-    proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    try:
-        first = proc.stdout.readline()  # printed before the search starts
-        time.sleep(1.0)  # a second of search: its unwinding (freeing what it stored) takes a while
-        proc.send_signal(signal.SIGINT)
-        time.sleep(0.01)  # usually while the search unwinds; later, while the verdict is printed or after
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=300)  # a safety net far above the second it takes
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, first + rest
-
-
 def interrupt_twice_once_started(args: list[str]) -> tuple[int, str]:
     """Run ``quaternity ARGS``; once it says that its search is under way (QUATERNITY_TEST_SIGNAL_STARTED: a
     line on standard error after about half a second of search), send SIGINT, then SIGINT again shortly after.
