@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from quaternity_cp.count import CountLimitError, CountLimits
 from quaternity_cp.higher import STATUSES, higher_order
 from quaternity_cp.knowledge import Knowledge, record_hands
 from quaternity_cp.replay import Replay
+
+if TYPE_CHECKING:
+    from quaternity_cp.formats import Record
 
 from .common import InputError, emit_json
 from .view import private_view, seat_of, view_json, view_result
@@ -23,7 +27,7 @@ class About:
     cards: dict[int, str]
 
 
-def about_answers(record, result: Replay, value: str, about: str, file: str, engine: str,
+def about_answers(record: Record, result: Replay, value: str, about: str, file: str, engine: str,
                   max_seconds: float | None) -> About:
     """For every card in play, whether the seat of ``--as`` knows that the seat of ``--about`` knows who
     holds it (:func:`quaternity_cp.higher.higher_order`). Exit 2 (InputError) without a deal, for an
@@ -45,7 +49,7 @@ def about_answers(record, result: Replay, value: str, about: str, file: str, eng
     return About(seat, other, hand, knowledge, cards)
 
 
-def print_about(record, result: Replay, about: About, as_json: bool) -> bool:
+def print_about(record: Record, result: Replay, about: About, as_json: bool) -> bool:
     """Prints the answers: ``--json`` the keys of ``analyze --as`` and ``about``, else a table of the cards by
     answer. Returns whether the record and the view are valid."""
     g = record.game

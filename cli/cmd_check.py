@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from quaternity_cp.formats import position_to_json
-from quaternity_cp.replay import replay
+from quaternity_cp.replay import Replay, replay
 
 from . import render
 from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
                      force_option, guarded, write_text)
 from .dispatch import load_record
 from .limits import explain_refused, seconds_option
+
+if TYPE_CHECKING:
+    from quaternity_cp.formats import Record
 
 
 # -- check ----------------------------------------------------------------------------
@@ -110,18 +114,18 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 
 
 # -- analyze --svg ----------------------------------------------------------------------
-def write_grid_svg(record, result, path: str) -> None:
+def write_grid_svg(record: Record, result: Replay, path: str) -> None:
     """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
     from quaternity_cp.quartets.svg import grid_svg
 
     note = None
     if result.error is not None:
-        i = result.error_index
+        i = cast(int, result.error_index)  # set with the error
         note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
     write_text(path, grid_svg(result.position, note=note))
 
 
-def write_grid_svg_as(record, result, value: str, file: str, engine: str, path: str) -> None:
+def write_grid_svg_as(record: Record, result: Replay, value: str, file: str, engine: str, path: str) -> None:
     """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
     from quaternity_cp.quartets.svg import grid_svg
 
@@ -130,7 +134,7 @@ def write_grid_svg_as(record, result, value: str, file: str, engine: str, path: 
     seat, hand, knowledge = private_view(record, result, value, file, engine)
     note = None
     if result.error is not None:
-        i = result.error_index
+        i = cast(int, result.error_index)  # set with the error
         note = f"Illegal move {i} ({record.texts[i - 1]}): {result.error}"
     write_text(path, grid_svg(result.position, constraints=knowledge.constraints, mine=hand, viewer=seat, note=note))
 

@@ -6,6 +6,7 @@ import math
 import random
 import sys
 from fractions import Fraction
+from typing import TYPE_CHECKING, cast
 
 import click
 from rich.table import Table
@@ -13,13 +14,19 @@ from rich.text import Text
 
 from quaternity_cp.count import CountBudget, CountLimitError, CountLimits, DealCounter
 from quaternity_cp.errors import IllegalMoveError
-from quaternity_cp.replay import replay
+from quaternity_cp.replay import Replay, replay
 
 from .common import (EXIT_ILLEGAL, Whole, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
                      force_option, guarded)
 from .dispatch import load_record
 from .limits import count_refused, seconds_option, states_option
 from .render import console, check_json
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quaternity_cp.formats import Record
+    from quaternity_cp.game import Game
 
 MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this
 
@@ -57,7 +64,7 @@ class HistoryLimitError(CountLimitError):
         self.move = move
 
 
-def _history(record, engine, budget: CountBudget, seat: int | None = None) -> list[int]:
+def _history(record: Record, engine: str, budget: CountBudget, seat: int | None = None) -> list[int]:
     """The number of consistent deals at the start, then after every legal move of the record.
 
     With ``seat``: the deals that seat considers possible (its hand at that moment
@@ -70,7 +77,7 @@ def _history(record, engine, budget: CountBudget, seat: int | None = None) -> li
     if seat is not None:
         from quaternity_cp.classic import Table
 
-        table = Table(record.game, record.deal)
+        table = Table(record.game, cast("dict[int, list[int]]", record.deal))  # --as: the record has a deal
 
     def now() -> int:
         try:
@@ -205,7 +212,7 @@ def _chance(v: Fraction) -> str:
     return f"{float(v):.1e}" if float(v) else "below 1e-308"
 
 
-def _plain_card_table(out, g, prob) -> None:
+def _plain_card_table(out: Console, g: Game, prob: dict[int, dict[int, Fraction]]) -> None:
     head = ["card", *(g.player_name(p) for p in range(g.players))]
     rows = [[g.card_name(card), *("1" if v == 1 else "·" if v == 0 else f"{float(v):.3f}" for v in row.values())]
             for card, row in prob.items()]
@@ -216,11 +223,13 @@ def _plain_card_table(out, g, prob) -> None:
     out.print("\n".join(lines), markup=False, highlight=False)
 
 
-def _print(record, result, deals, prob, whole, drawn, counts) -> None:
+def _print(record: Record, result: Replay, deals: int, prob: dict[int, dict[int, Fraction]],
+           whole: dict[int, dict[int, Fraction]], drawn: list[dict[int, int]], counts: list[int] | None) -> None:
     out = console()
     g = record.game
     if result.error is not None:
-        out.print(f"[bold red]Illegal move {result.error_index}[/bold red] ({record.texts[result.error_index - 1]}): "
+        i = cast(int, result.error_index)  # set with the error
+        out.print(f"[bold red]Illegal move {i}[/bold red] ({record.texts[i - 1]}): "
                   f"{result.error}; counting the position before it.")
     if deals < 10**60:
         out.print(f"[bold]{deals:,}[/bold] consistent deal{'s' if deals != 1 else ''}"

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from types import ModuleType
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 from rich.text import Text
@@ -24,6 +24,13 @@ from quaternity_cp.games import DEFAULT_GAME, GameSpec, derive_seed, load_all
 from .common import InputError, Whole, check_output, force_option, guarded, write_text
 from .render import console
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quaternity_cp.web.session import WebGame
+
+F = TypeVar("F", bound=Callable[..., Any])  # a click command function
+
 _HINT_STREAM = 0x48494E54  # "HINT": the hint's seeds stand apart from the tournament's (game, seat) paths
 
 #: The commands of every game, in ``help`` between the game's own (its module's ``HELP`` and ``LEGEND``).
@@ -32,7 +39,7 @@ HELP = """  legal      the legal moves                       hint   what an agen
   save FILE  write the record (save! FILE replaces a file)   quit  stop (the record is saved with --save)"""
 
 
-def game_options(func: Callable) -> Callable:
+def game_options(func: F) -> F:
     """Every registered game's options as options of the command (a game ignores those of other games)."""
     options: dict[str, tuple[str, Any]] = {}
     for spec in load_all().values():
@@ -211,12 +218,12 @@ def terminal_view(spec: GameSpec) -> ModuleType:
         raise InputError(f"--game: {spec.name} cannot be played in the terminal yet (try quaternity serve)") from None
 
 
-def write_record(table, path: str) -> None:
+def write_record(table: WebGame, path: str) -> None:
     """Write the game's record to ``path`` (atomically)."""
     write_text(path, json.dumps(table.record(), indent=2) + "\n")
 
 
-def report_moves(out, table, shown: list[str]) -> list[str]:
+def report_moves(out: Console, table: WebGame, shown: list[str]) -> list[str]:
     """Print the moves made since the moves ``shown`` (in notation) were printed, the agents' and the
     person's own alike, in words and in notation; a question shown open is told again with its answer.
     Returns the moves now shown."""
@@ -228,7 +235,7 @@ def report_moves(out, table, shown: list[str]) -> list[str]:
     return moves
 
 
-def starter_text(table) -> str:
+def starter_text(table: WebGame) -> str:
     """Who moves first, in words: drawn at random (classic Quartets: the game's chance event ``first``) or
     by the rules (seat 0)."""
     st = table.state
@@ -251,7 +258,7 @@ def wait_for_enter() -> str | None:
         return None
 
 
-def refusal(table, text: str) -> str | None:
+def refusal(table: WebGame, text: str) -> str | None:
     """Why the person's move ``text`` is refused, in the words of the game's own checker (the state's
     ``apply_action`` raises the checker's error, tried on a copy), or None when it is legal (or when it is
     not the person's turn or no move at all: :meth:`WebGame.act` says so)."""
@@ -273,7 +280,7 @@ def refusal(table, text: str) -> str | None:
     return None
 
 
-def hint(table, name: str) -> str:
+def hint(table: WebGame, name: str) -> str:
     """What the agent ``name`` would play for the person now."""
     import random
 

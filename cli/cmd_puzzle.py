@@ -41,7 +41,7 @@ class PuzzleGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
 
-    def get_command(self, ctx: click.Context, name: str):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)
         if command is None and name in self.LAZY:
             import importlib
@@ -156,7 +156,7 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
             check_output(os.path.join(out, name + suffix), "--out", force=force)
     made: list[dict[str, Any]] = []
 
-    def found(name: str, record: dict, answer: dict) -> None:
+    def found(name: str, record: dict[str, Any], answer: dict[str, Any]) -> None:
         path = os.path.join(out, name + ".json")
         write_text(path, dumps(record))
         write_text(os.path.join(out, name + ".answer.json"), dumps(answer))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 from rich.console import Console
@@ -145,7 +145,7 @@ def _fail_position(as_json: bool, message: str) -> None:
     sys.exit(EXIT_ILLEGAL)
 
 
-def _progress(as_json: bool):
+def _progress(as_json: bool) -> tuple[Callable[[dict[str, Any]], None] | None, Callable[[], None]]:
     """A live status line on standard error (only on a terminal). With the tests' QUATERNITY_TEST_SIGNAL_STARTED
     set, the first report of the search (after about half a second of it) prints "quaternity: search started"."""
     if os.environ.get(STARTED_VARIABLE):
@@ -208,7 +208,7 @@ def print_result(game: Game, res: SolveResult) -> None:
               f" in {res.seconds:.2f} s with engine {res.engine}.")
 
 
-def _end_text(game: Game, node: dict) -> str | None:
+def _end_text(game: Game, node: dict[str, Any]) -> str | None:
     end = node.get("end")
     if end == "over":
         winners = node["winners"]
@@ -227,7 +227,7 @@ def _end_text(game: Game, node: dict) -> str | None:
     return None
 
 
-def _add(parent: Tree, game: Game, node: dict) -> None:
+def _add(parent: Tree, game: Game, node: dict[str, Any]) -> None:
     if node.get("truncated"):
         parent.add("[dim]... (cut short)[/dim]" if node.get("stopped") else "[dim]...[/dim]")
         return

@@ -12,17 +12,21 @@ import errno
 import json
 import os
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn, ParamSpec, TypeVar
 
 import click
 
 from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
-from quaternity_cp.errors import QuaternityError
-from quaternity_cp.formats import MAX_INPUT_BYTES, FormatError, Record, decode_input, parse_record, rules_text
-from quaternity_cp.jsonio import InputRefused, read_input_bytes
+from quaternity_cp.errors import FormatError, QuaternityError
+from quaternity_cp.formats import Record, decode_input, parse_record, rules_text
+from quaternity_cp.jsonio import MAX_INPUT_BYTES, InputRefused, read_input_bytes
 from quaternity_cp.rules import Rules
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+P = ParamSpec("P")
+R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])  # a click command function, before or after its options
 
 
 class InputError(Exception):
@@ -64,7 +68,7 @@ class Seconds(click.FloatRange):
         return super().convert(value, param, ctx)
 
 
-def fail(message: str, code: int = EXIT_INPUT) -> None:
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     message = one_line(message)
     click.echo(f"quaternity: {message}", err=True)
     sys.exit(code)
@@ -81,7 +85,7 @@ def one_line(message: str, limit: int = 400) -> str:
 _OUTPUT_ERRORS = {errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG}
 
 
-def _internal(err: BaseException) -> None:
+def _internal(err: BaseException) -> NoReturn:
     if os.environ.get("QUATERNITY_DEBUG"):
         raise err
     fail(f"internal error: {type(err).__name__}: {err} (set QUATERNITY_DEBUG=1 for details)", EXIT_INTERNAL)
@@ -97,10 +101,10 @@ def _drop_stdout() -> None:
         pass
 
 
-def guarded(func: Callable) -> Callable:
+def guarded(func: Callable[P, R]) -> Callable[P, R]:
     """Turn every error into a one-line message and an exit code, never a traceback."""
 
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             result = func(*args, **kwargs)
             sys.stdout.flush()  # an output that cannot be written (a full disk, /dev/full) is said here
@@ -191,7 +195,7 @@ def rules_option(rules: str) -> Rules:
         raise InputError(f"--rules: {err}") from None
 
 
-def engine_option(func):
+def engine_option(func: F) -> F:
     return click.option(
         "--engine",
         type=click.Choice(sorted(ENGINES)),
@@ -200,7 +204,7 @@ def engine_option(func):
     )(func)
 
 
-def common_options(func):
+def common_options(func: F) -> F:
     func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
     func = click.option("--rules", "rules", metavar="PRESET", default=None, multiple=True, callback=_one_rules,
                         help="Rules to use instead of the file's: a preset name, optionally with option=value pairs, e.g. 'quaternity,handover=seat'.")(func)
@@ -235,7 +239,7 @@ def write_text(path: str, text: str) -> None:
         raise InputError(f"{path}: cannot write ({err.strerror or err})") from None
 
 
-def force_option(func):
+def force_option(func: F) -> F:
     """``--force``: replace output files that exist already (never an input file)."""
     return click.option("--force", is_flag=True, help="Replace output files that exist already.")(func)
 

@@ -18,7 +18,7 @@ import os
 import signal
 import sys
 import threading
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 T = TypeVar("T")
 _MISSING: Any = object()
@@ -79,4 +79,4 @@ class Interrupts:
                 raise
         finally:
             self.armed = False
-        return result
+        return cast(T, result)

@@ -10,7 +10,7 @@ line: what is too large, and what to do instead.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
@@ -20,6 +20,8 @@ from .common import InputError, Seconds, Whole
 
 if TYPE_CHECKING:  # the explainer is imported where it is used
     from quaternity_cp.explain import ExplanationLimitError
+
+F = TypeVar("F", bound=Callable[..., Any])  # a click command function
 
 MAX_SECONDS = 10.0  # the default of --max-seconds
 MAX_STATES = 3_000_000  # the default of --max-states: at most about 0.9 GB of tables
@@ -31,18 +33,19 @@ def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) ->
     return value
 
 
-def seconds_option(what: str, default: float = MAX_SECONDS, past: str = "are refused (exit 2)"):
+def seconds_option(what: str, default: float = MAX_SECONDS,
+                   past: str = "are refused (exit 2)") -> Callable[[F], F]:
     """``--max-seconds``: the time ``what`` may take; past it they ``past``."""
-    def decorate(func):
+    def decorate(func: F) -> F:
         return click.option("--max-seconds", "max_seconds", type=Seconds(), default=default, show_default=True,
                             callback=_seconds, metavar="SECONDS",
                             help=f"The seconds {what} may take; beyond them they {past}.")(func)
     return decorate
 
 
-def states_option(what: str = "Refuse (exit 2) a count", default: int = MAX_STATES):
+def states_option(what: str = "Refuse (exit 2) a count", default: int = MAX_STATES) -> Callable[[F], F]:
     """``--max-states``: the states one count's tables may hold (``what`` happens past it)."""
-    def decorate(func):
+    def decorate(func: F) -> F:
         return click.option("--max-states", "max_states", type=Whole(min=1), default=default,
                             show_default=True, metavar="N",
                             help=f"{what} whose tables would hold more states than this "

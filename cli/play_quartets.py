@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -19,6 +20,11 @@ from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain,
 
 from .render import owner_cells
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quaternity_cp.web.session import WebGame
+
 #: The lines of ``help`` for Quartets: its moves and its own commands.
 HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (the prompt shows a question legal now; names if
                               the players have them)
@@ -31,7 +37,7 @@ HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (the prompt shows
 LEGEND = "The grid: ■ the card must be with that player, ● it may be, · it cannot be; ★ your cards (classic)."
 
 
-def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> None:
+def show(out: Console, table: WebGame, *, probabilities: bool = False, quiet: bool = False) -> None:
     """The grid of who may hold each card (with exact probabilities on demand), the scores, then whose turn it
     is; at the end only the grid (the last line, :func:`final_text`, has the scores)."""
     k = quartets_knowledge(table)
@@ -80,7 +86,7 @@ def show(out, table, *, probabilities: bool = False, quiet: bool = False) -> Non
                            + ("declare a set, " if view["declarations"] else "") + "or type 'help'.", style="bold"))
 
 
-def command(out, table, word: str, rest: str) -> bool:
+def command(out: Console, table: WebGame, word: str, rest: str) -> bool:
     """Quartets' own commands (``grid``, ``prob``, ``why A0``, ``why B``); False for anything else (a move)."""
     if word in ("grid", "board"):
         show(out, table)
@@ -94,7 +100,7 @@ def command(out, table, word: str, rest: str) -> bool:
     return True
 
 
-def to_action(table, line: str) -> str:
+def to_action(table: WebGame, line: str) -> str:
     """The action text for what the person typed: a move as written in records, or a short form
     (``1 A0``, ``ask 1 A0``, ``yes``, ``no``, ``declare B``)."""
     legal = table.legal_texts()
@@ -121,7 +127,7 @@ def to_action(table, line: str) -> str:
     return text
 
 
-def final_text(table) -> str:
+def final_text(table: WebGame) -> str:
     """The last line: the scores, how a tie for first was decided (in the web table's words: drawn by lot,
     shared, nobody), the winners ("you" for the person, as everywhere else), and the outcome for the
     person: "You won.", "You lost." or "A draw: nobody won." """
@@ -142,7 +148,7 @@ def final_text(table) -> str:
             + ("You won." if result["outcome"] == "won" else "You lost."))
 
 
-def example(table) -> str | None:
+def example(table: WebGame) -> str | None:
     """A question the person may ask now, in the short form the prompt suggests ("1 B2"), or None."""
     g = record_from_json(table.record()).game
     for text in table.legal_texts():
@@ -152,7 +158,7 @@ def example(table) -> str | None:
     return None
 
 
-def why(table, subject: str) -> list[str]:
+def why(table: WebGame, subject: str) -> list[str]:
     """``why A0`` (a card) or ``why B`` (a set): the explanation, as lines."""
     if re.fullmatch(r"[A-Za-z]+[0-9]+", subject):
         return explain(table, table.human, card=subject)

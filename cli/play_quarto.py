@@ -5,11 +5,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 
 from quaternity_cp.quarto.core import TRAITS, Cell, Piece
 from quaternity_cp.quarto.web import line_name, replayed_position, shared_traits
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quaternity_cp.web.session import WebGame
 
 #: The lines of ``help`` for Quarto: its moves and its own command.
 HELP = """  A1 DSSH    place the piece you hold on A1, then give DSSH to the other player
@@ -24,7 +31,7 @@ LEGEND = "\n".join([
 ])
 
 
-def show(out, table, *, quiet: bool = False) -> None:
+def show(out: Console, table: WebGame, *, quiet: bool = False) -> None:
     """The board, the pieces left and whose turn it is; at the end the winning line is marked (the last
     line, :func:`final_text`, names it and says who won)."""
     pos = replayed_position(table)
@@ -56,7 +63,7 @@ def show(out, table, *, quiet: bool = False) -> None:
                                    else f"place {pos.piece} and give a piece{sample}") + ".")
 
 
-def command(out, table, word: str, rest: str) -> bool:
+def command(out: Console, table: WebGame, word: str, rest: str) -> bool:
     """Quarto's own command (``board``, also ``grid``); False for anything else (a move, then)."""
     if word in ("board", "grid"):
         show(out, table)
@@ -64,16 +71,17 @@ def command(out, table, word: str, rest: str) -> bool:
     return False
 
 
-def to_action(table, line: str) -> str:
+def to_action(table: WebGame, line: str) -> str:
     """The action text for what the person typed (the notation, in any case and spacing)."""
     return " ".join(line.strip().upper().split())
 
 
-def final_text(table) -> str:
+def final_text(table: WebGame) -> str:
     """The last line: who completed which line, or a draw ("you" for the person)."""
     pos = replayed_position(table)
     if pos.winner is None:
-        return "Game over. " + table.view()["result"]["text"]
+        text: str = table.view()["result"]["text"]
+        return "Game over. " + text
     lines = "; ".join(f"{line_name(line)}, all {shared_traits(pos, line)}" for line in pos.winning_lines)
     return f"Game over. {table.seat_name(pos.winner, table.human)} won: {lines}."
 

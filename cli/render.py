@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -11,7 +11,11 @@ from rich.text import Text
 from quaternity_cp.constraints import bits
 # the explainer is imported where it is used: `check` of a legal record never needs it
 if TYPE_CHECKING:  # pragma: no cover
+    from fractions import Fraction
+
+    from quaternity_cp.engines import Analysis
     from quaternity_cp.explain import Explanation
+    from quaternity_cp.position import Position
 from quaternity_cp.formats import Record
 from quaternity_cp.replay import Replay
 
@@ -71,7 +75,7 @@ def check_json(record: Record, result: Replay) -> dict[str, Any]:
     }
 
 
-def _classic_json(record: Record, pos) -> dict[str, Any]:
+def _classic_json(record: Record, pos: Position) -> dict[str, Any]:
     """Classic quartets: the recorded first player, and the tie for first under ``tie = random``
     (``tied``: the seats tied for the most sets; ``tie_break``: the recorded draw, or null)."""
     out: dict[str, Any] = {}
@@ -81,7 +85,7 @@ def _classic_json(record: Record, pos) -> dict[str, Any]:
         out["tied"] = pos.tied() if len(pos.tied()) > 1 else []
         out["tie_break"] = record.tie_break
     if record.rules.dealt:
-        window = pos.state.window
+        window = cast("tuple[int, int, int]", pos.state.window)  # set while put-downs are open after the deal
         out["putdowns"] = None if not pos.putdowns_open or pos.over else (
             "deal" if pos.state.opening else {"player": window[0], "set": record.game.set_name(window[2])})
     return out
@@ -261,7 +265,8 @@ def print_check(record: Record, result: Replay) -> None:
     _status(out, record, result, error_shown=True)
 
 
-def owner_cells(analysis, card: int, players: int, probs=None) -> list[Text]:
+def owner_cells(analysis: Analysis, card: int, players: int,
+                probs: dict[int, dict[int, Fraction]] | None = None) -> list[Text]:
     """One grid row: per seat ■ forced, ● possible, · impossible, or the exact probability when ``probs`` is given."""
     forced = analysis.forced_owner(card)
     cells = []

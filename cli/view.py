@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from quaternity_cp.errors import QuaternityError
 from quaternity_cp.knowledge import Knowledge, PositionView, seat_view
@@ -11,8 +11,11 @@ from quaternity_cp.replay import Replay
 
 from .common import InputError
 
+if TYPE_CHECKING:
+    from quaternity_cp.formats import Record
 
-def seat_of(record, value: str, file: str, option: str = "--as") -> int:
+
+def seat_of(record: Record, value: str, file: str, option: str = "--as") -> int:
     """The seat named by ``option`` (``--as``): a seat number in the digits 0-9, or a player name."""
     game = record.game
     try:
@@ -23,7 +26,8 @@ def seat_of(record, value: str, file: str, option: str = "--as") -> int:
                          f"got {value!r}") from None
 
 
-def private_view(record, result: Replay, value: str, file: str, engine: str) -> tuple[int, list[int], Knowledge]:
+def private_view(record: Record, result: Replay, value: str, file: str,
+                 engine: str) -> tuple[int, list[int], Knowledge]:
     """(seat, its hand, its view) after the record (:func:`quaternity_cp.knowledge.seat_view`);
     exit 2 when the record has no deal or the deal and the moves disagree."""
     name = "<stdin>" if file == "-" else file
@@ -44,7 +48,7 @@ def view_result(result: Replay, knowledge: Knowledge) -> Replay:
     return Replay(view, result.reports, result.error, result.error_index)
 
 
-def view_json(record, seen: Replay, seat: int, hand: list[int]) -> dict:
+def view_json(record: Record, seen: Replay, seat: int, hand: list[int]) -> dict[str, Any]:
     """``analyze --as --json``: the keys of ``analyze`` for the seat's view (``seen``), and ``view``."""
     from . import render
 
@@ -53,7 +57,7 @@ def view_json(record, seen: Replay, seat: int, hand: list[int]) -> dict:
     return data
 
 
-def analyze_as(record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:
+def analyze_as(record: Record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:
     """``analyze --as``: prints the seat's view; returns whether the record and view are valid."""
     from . import render
     from .common import emit_json

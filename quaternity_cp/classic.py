@@ -33,11 +33,14 @@ as ``"deal": {seat: [card names]}`` (see :func:`parse_record_fields`).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .errors import FormatError, Illegal, IllegalMoveError, QuaternityError, RulesError
 from .game import Declaration, Game, Move, Question
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .position import Position
 
 __all__ = [
     "deal",
@@ -123,7 +126,7 @@ class Table:
         self.claimed = [-1] * game.sets
         self.opening = True
         self.window: tuple[int, int] | None = None  # (asker, set) right after a yes
-        self._history: list[tuple] = []
+        self._history: list[tuple[list[int], list[int], bool, tuple[int, int] | None]] = []
 
     def copy(self) -> "Table":
         other = Table.__new__(Table)
@@ -350,7 +353,7 @@ def parse_record_fields(game: Game, rules: Rules, data: Mapping[str, Any], *, fr
     return hands, first, tie_break
 
 
-def tie_break_problem(position, tie_break: int | None) -> str | None:
+def tie_break_problem(position: "Position", tie_break: int | None) -> str | None:
     """Why a recorded tie-break does not fit the game replayed to its end (not over, nobody tied, or
     the seat not among the tied), or None. Call it on a legal replay (an illegal move stops it early)."""
     if tie_break is None:

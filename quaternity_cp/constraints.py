@@ -18,7 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import replace as _dc_replace
 from itertools import compress
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_D = TypeVar("_D", bound="DataclassInstance")
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -43,7 +48,7 @@ def make_constraints(players: int, set_size: int, in_play: tuple[bool, ...], han
     return c
 
 
-def fast_replace(obj, **changes):
+def fast_replace(obj: _D, **changes: Any) -> _D:
     """``dataclasses.replace`` for the frozen value classes of the hot paths (State, Constraints):
     the same new value without the constructor's per-field cost. Classes with a ``__post_init__``
     go through ``dataclasses.replace``; a cached hash is not copied."""
@@ -61,7 +66,7 @@ def fast_replace(obj, **changes):
     return new
 
 
-def mask_of(seats) -> int:
+def mask_of(seats: Iterable[int]) -> int:
     m = 0
     for p in seats:
         m |= 1 << p
@@ -117,7 +122,8 @@ class Constraints:
     def cards_of(self, s: int) -> range:
         return range(s * self.set_size, (s + 1) * self.set_size)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, tuple[bool, ...], tuple[int, ...], tuple[int, ...],
+                           tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
         """A hashable key: equal keys mean equal constraints (used by caches)."""
         return (self.players, self.set_size, self.in_play, self.hands, self.domains, self.lo, self.hi)
 

@@ -57,7 +57,7 @@ def koole_experiment(games: int = 1000, seed: int = 0, *, workers: int = 1, clus
         agent["second"] = "koole-second-random"
     lineups = list(itertools.combinations_with_replacement(STRATEGIES, 3))
     total = games * len(lineups)
-    summaries: dict[tuple[str, ...], dict] = {}
+    summaries: dict[tuple[str, ...], dict[str, Any]] = {}
     start = time.monotonic()
     for i, lineup in enumerate(lineups):
         def step(done: int, _n: int, base: int = i * games) -> None:

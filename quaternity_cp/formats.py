@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from . import effects, jsonio
 from .classic import parse_record_fields
@@ -25,6 +25,9 @@ from .game import Declaration, Game, Move, Question
 from .jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, InputRefused, check_size, show
 from .position import Position, State
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .engines import Engine
 
 GAME_NAME = "quartets"  # the name this game is registered under, and a record's optional "game" field
 RECORD_KEYS = {"players", "sets", "set_size", "rules", "moves", "deal", "first", "tie_break"}
@@ -44,7 +47,7 @@ class Record:
     first: int | None = None  # the seat that moved first
     tie_break: int | None = None  # tie = random: the seat drawn among those tied for first
 
-    def position(self, engine=None) -> Position:
+    def position(self, engine: "str | Engine | None" = None) -> Position:
         """The starting position of the record (before its moves)."""
         return Position(self.game, self.rules, engine=engine, state=self.start,
                         first=self.first if self.start is None else None, tie_break=self.tie_break)

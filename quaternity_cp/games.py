@@ -91,7 +91,7 @@ class GameState(Protocol):
     def string_to_action(self, text: str) -> Hashable:
         """An action from its notation (raises the game's error on bad text)."""
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The game so far as a JSON record that ``quaternity check`` (or ``quarto check``) accepts."""
 
     def clone(self) -> "GameState":
@@ -303,7 +303,7 @@ class GameSpec:
         loaded = importlib.import_module(module)
         return getattr(loaded, attribute) if attribute else loaded
 
-    def check_record(self, record: dict) -> None:
+    def check_record(self, record: dict[str, Any]) -> None:
         """Raise the game's error, with a one-line message, unless ``record`` (JSON data) is a legal game of it."""
         self.part("check")(record)
 

@@ -333,8 +333,8 @@ def common_knowledge(public: Constraints, hands: Mapping[int, Iterable[int]], gr
         kinds.setdefault((c // public.set_size, public.domains[c], holder.get(c, -1)), []).append(c)
     class_of = {c: key for key, K in kinds.items() for c in K}
 
-    def shape(seat: int, hand: tuple[int, ...]) -> tuple:
-        counts: dict[tuple, int] = {}
+    def shape(seat: int, hand: tuple[int, ...]) -> tuple[int, tuple[tuple[tuple[int, int, int], int], ...]]:
+        counts: dict[tuple[int, int, int], int] = {}
         for c in hand:
             counts[class_of[c]] = counts.get(class_of[c], 0) + 1
         return seat, tuple(sorted(counts.items()))

@@ -93,7 +93,7 @@ _KINDS = ((stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a character device")
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
 
-def read_input_bytes(path: str | os.PathLike) -> bytes:
+def read_input_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the file ``path``, refused (:class:`InputRefused`) before anything is read when it is not
     a regular file (``/dev/zero``, a pipe) or larger than :data:`MAX_INPUT_BYTES`; at most that many are read
     even when the file grows meanwhile. A file that cannot be opened raises :class:`OSError`, a folder
@@ -126,7 +126,7 @@ def read_input_bytes(path: str | os.PathLike) -> bytes:
         os.close(fd)
 
 
-def read_input(path: str | os.PathLike) -> str:
+def read_input(path: str | os.PathLike[str]) -> str:
     """The text of the file ``path``: :func:`read_input_bytes`, then :func:`decode_input`."""
     return decode_input(read_input_bytes(path))
 

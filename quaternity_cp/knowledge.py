@@ -47,11 +47,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .constraints import Constraints, bits
 from .count import CountLimitError, CountLimits, DealCounter
 from .engines import Analysis, get_engine
+
+if TYPE_CHECKING:
+    from .formats import Record
+    from .position import Position
+    from .replay import Replay
 
 __all__ = [
     "public_constraints",
@@ -73,7 +78,7 @@ __all__ = [
 
 
 # -- the two views -------------------------------------------------------------------------
-def public_constraints(position, *, settled: bool = True) -> Constraints:
+def public_constraints(position: Position, *, settled: bool = True) -> Constraints:
     """The public view of ``position``: its constraint state (common knowledge).
 
     ``settled`` (classic quartets, rule option ``dealt``): the position is taken
@@ -99,7 +104,7 @@ def private_constraints(constraints: Constraints, seat: int, hand: Iterable[int]
 
 
 @lru_cache(maxsize=4096)
-def _private(c: Constraints, seat: int, hand: frozenset) -> Constraints:
+def _private(c: Constraints, seat: int, hand: frozenset[int]) -> Constraints:
     S = c.set_size
     if not 0 <= seat < c.players:
         raise ValueError(f"unknown seat {seat}")
@@ -195,20 +200,23 @@ def clear_caches() -> None:
 
 def count(constraints: Constraints, limits: CountLimits | None = None) -> int:
     """The exact number of deals of a view (0 when infeasible); past ``limits``, CountLimitError."""
-    return _answer(constraints, limits, "count")
+    n: int = _answer(constraints, limits, "count")
+    return n
 
 
 def card_probabilities(constraints: Constraints,
                        limits: CountLimits | None = None) -> dict[int, dict[int, Fraction]]:
     """card -> {seat: exact probability}, all deals of the view equally likely ({} when infeasible).
     Seats that cannot hold the card are left out. Do not mutate the (cached) result."""
-    return _answer(constraints, limits, "card_probabilities")
+    probabilities: dict[int, dict[int, Fraction]] = _answer(constraints, limits, "card_probabilities")
+    return probabilities
 
 
 def quartet_probabilities(constraints: Constraints,
                           limits: CountLimits | None = None) -> dict[int, dict[int, Fraction]]:
     """set -> {seat: exact probability that the seat holds the whole set} ({} when infeasible)."""
-    return _answer(constraints, limits, "quartet_probabilities")
+    probabilities: dict[int, dict[int, Fraction]] = _answer(constraints, limits, "quartet_probabilities")
+    return probabilities
 
 
 @dataclass(frozen=True)
@@ -258,23 +266,23 @@ class Knowledge:
         return self.card_probabilities().get(card, {}).get(seat, Fraction(0))
 
 
-def _engine_name(position) -> str:
+def _engine_name(position: Position) -> str:
     return getattr(position.engine, "name", "flow")
 
 
-def public_knowledge(position, *, settled: bool = True) -> Knowledge:
+def public_knowledge(position: Position, *, settled: bool = True) -> Knowledge:
     """The public view of ``position`` (see :func:`public_constraints`)."""
     return Knowledge(public_constraints(position, settled=settled), _engine_name(position))
 
 
-def private_knowledge(position, seat: int, hand: Iterable[int], *, settled: bool = True) -> Knowledge:
+def private_knowledge(position: Position, seat: int, hand: Iterable[int], *, settled: bool = True) -> Knowledge:
     """What ``seat``, holding ``hand`` (card ids in play), knows in ``position``."""
     return Knowledge(
         private_constraints(public_constraints(position, settled=settled), seat, hand), _engine_name(position)
     )
 
 
-def record_hands(record, result) -> tuple[Constraints, dict[int, list[int]]]:
+def record_hands(record: Record, result: Replay) -> tuple[Constraints, dict[int, list[int]]]:
     """The public view after a replayed classic record with a deal, and every seat's real hand then.
 
     ``record`` is a :class:`~quaternity_cp.formats.Record` with a deal, ``result``
@@ -293,7 +301,7 @@ def record_hands(record, result) -> tuple[Constraints, dict[int, list[int]]]:
     return public_constraints(result.position, settled=not table.putdowns_due()), table.hands()
 
 
-def seat_view(record, result, seat: int) -> tuple[list[int], Constraints]:
+def seat_view(record: Record, result: Replay, seat: int) -> tuple[list[int], Constraints]:
     """What ``seat`` knows after a replayed classic record with a deal: its hand, and its private view
     (of the public view of :func:`record_hands`).
 
@@ -312,11 +320,11 @@ class PositionView:
     """A position seen through one view: reads like the Position (turn, scores, claims...)
     but its constraints and analysis are the view's. For displaying a seat's view."""
 
-    def __init__(self, position, knowledge: Knowledge):
+    def __init__(self, position: Position, knowledge: Knowledge) -> None:
         self._position = position
         self._knowledge = knowledge
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._position, name)
 
     @property

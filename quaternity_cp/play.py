@@ -78,7 +78,7 @@ def random_move(position: Position, rng: _random.Random, yes_bias: float = 0.7) 
 
 def random_game(
     game: Game,
-    rules: "Rules | str | dict | None" = None,
+    rules: "Rules | str | dict[str, Any] | None" = None,
     *,
     rng: _random.Random | None = None,
     engine: Any = None,
@@ -99,7 +99,7 @@ def random_game(
 
 def random_record(
     game: Game,
-    rules: "Rules | str | dict | None",
+    rules: "Rules | str | dict[str, Any] | None",
     rng: _random.Random,
     *,
     engine: Any = None,

@@ -14,7 +14,7 @@ only answer questions about a :class:`~quaternity_cp.constraints.Constraints`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from . import effects, outcome
 from .constraints import Constraints
@@ -58,7 +58,7 @@ class Position:
     def __init__(
         self,
         game: Game,
-        rules: "Rules | str | dict | None" = None,
+        rules: "Rules | str | dict[str, Any] | None" = None,
         *,
         engine: "str | Engine | None" = None,
         state: State | None = None,
@@ -357,12 +357,13 @@ class Position:
         if not self.rules.forced_no_question and not self._feasible(
                 asked.restrict(card, effects.answer_domain(y, True))):  # only no would be a legal answer
             raise IllegalMoveError(Illegal.ONLY_NO, move)
-        opened = replace(st, constraints=asked, pending=move.unanswered(), turn=(x,), ply=st.ply + 1, last_claims=())
+        pending = move.unanswered()
+        opened = replace(st, constraints=asked, pending=pending, turn=(x,), ply=st.ply + 1, last_claims=())
         if self.rules.dealt:
             opened = replace(opened, opening=False, window=None)
         if move.answer is None:
             return opened
-        return self._answer(opened, opened.pending, move.answer, move, ply=st.ply + 1)
+        return self._answer(opened, pending, move.answer, move, ply=st.ply + 1)
 
     def _answer(self, st: State, q: Question, answer: bool, move: Move, ply: int | None = None) -> State:
         c = st.constraints
@@ -578,7 +579,7 @@ class Position:
                         if effects.legal_answers(owners, y)[0]:  # a yes is legal
                             yield Question(x, y, card)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Position {self.game!r} rules={self.rules.name} ply={self._state.ply} turn={self.turn}>"
 
     def _repr_html_(self) -> str:

@@ -9,11 +9,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .errors import IllegalMoveError
 from .formats import Record
 from .game import Move, Question
 from .position import Position
+
+if TYPE_CHECKING:
+    from .engines import Engine
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,8 @@ class Replay:
         return len(self.reports)
 
 
-def replay(record: Record, *, engine=None, mark_forced: bool = True, history: bool = True) -> Replay:
+def replay(record: Record, *, engine: "str | Engine | None" = None, mark_forced: bool = True,
+           history: bool = True) -> Replay:
     """Play every move of ``record`` from its start, stopping at the first illegal one.
 
     Under ``invalid = lose`` the illegal move ends the game (the mover loses) and

@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, Hashable
+from typing import TYPE_CHECKING, Any, Hashable
 
 from .. import effects
 from ..constraints import Constraints, bits
@@ -51,6 +51,9 @@ from ..count import WORK, CountLimitError, CountLimits
 from ..errors import QuaternityError
 from ..game import Declaration, Question
 from ..knowledge import AGENT_LIMITS, analyze, card_probabilities, count, counted
+
+if TYPE_CHECKING:
+    from ..position import Position
 
 
 class KnowledgeAgent:
@@ -183,7 +186,7 @@ class SolverAgent(KnowledgeAgent):
     def _small(self, obs: Any) -> bool:
         return obs.hand is None and sum(obs.hands) <= self.max_cards
 
-    def _wins(self, position, me: int) -> dict | None:
+    def _wins(self, position: Position, me: int) -> dict[str, Any] | None:
         from ..solver import solve
 
         st = position.state
@@ -222,7 +225,7 @@ def _possible_pairs(c: Constraints) -> int:
     return sum(analysis.owners[card].bit_count() for card in c.cards_in_play) if analysis.feasible else 0
 
 
-def _first_move(obs: Any, tree: dict | None, legal_actions: list[Hashable]) -> Hashable | None:
+def _first_move(obs: Any, tree: dict[str, Any] | None, legal_actions: list[Hashable]) -> Hashable | None:
     """The root move of a solver strategy tree, as one of the legal actions."""
     if not tree or not tree.get("moves"):
         return None

@@ -106,7 +106,7 @@ class _Node:
         self.visits: dict[Hashable, int] = {}
         self.value: dict[Hashable, float] = {}
         self.avail: dict[Hashable, int] = {}
-        self.children: dict[tuple, _Node] = {}
+        self.children: dict[tuple[Hashable, tuple[Any, ...]], _Node] = {}
 
 
 class ISMCTSAgent(SearchAgent):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .base import Analysis, Engine
 from .brute import BruteForceEngine
 from .cpsat import CpSatEngine
@@ -9,7 +11,8 @@ from .flow import FlowEngine
 from .matching import matching_feasible
 from .sets import SetsEngine
 
-ENGINES = {"cpsat": CpSatEngine, "flow": FlowEngine, "sets": SetsEngine, "brute": BruteForceEngine}
+ENGINES: dict[str, Callable[[], Engine]] = {
+    "cpsat": CpSatEngine, "flow": FlowEngine, "sets": SetsEngine, "brute": BruteForceEngine}
 DEFAULT_ENGINE = "flow"
 
 

@@ -5,7 +5,7 @@ each question and answer narrows down which tables of counts (how many cards of
 each suit each player holds) are still consistent. The rules, their options and
 the notation are those of GOFISH.md (see :mod:`.rules`); the exact engine is a
 flow network with lower bounds (:mod:`.bounds`); the state, moves, turns, wins
-and records are in :mod:`.game`.
+and records are in :mod:`.game`; whether a seat can force a win is :mod:`.solver`.
 """
 
 from .bounds import (
@@ -20,6 +20,7 @@ from .bounds import (
 )
 from .game import GAME_NAME, GoFish, Illegal, IllegalMove, Move, MoveError, NotationError, Outcome, State
 from .rules import PRESETS, GoFishError, GoFishRulesError, Rules, Setup
+from .solver import ForceResult, GameGraph, SolverLimitError, can_force, solve_start
 
 __all__ = [
     "GAME_NAME",
@@ -44,4 +45,9 @@ __all__ = [
     "CpSatEngine",
     "count_tables",
     "holds_a_whole_suit",
+    "can_force",
+    "solve_start",
+    "ForceResult",
+    "GameGraph",
+    "SolverLimitError",
 ]

@@ -420,6 +420,31 @@ class GoFish:
             if not self._seen[st.key]:
                 del self._seen[st.key]
 
+    # -- the game graph (for the solver) ------------------------------------------------------------------
+    def successors(self, st: State) -> list[tuple[Move, State]]:
+        """Every legal ply from ``st`` (a state of this game, its moves' texts left out of the new ones) with
+        the state it leads to: each legal question (answer None) when no question is open, else each legal
+        answer to it; none when the game is over. Under ``repetition = draw`` a repeat is judged against this
+        game's own history."""
+        if st.outcome is not None:
+            return []
+        if st.pending is None:
+            if st.turn is None:
+                return []
+            return [(q, self._question(st, q, "")) for q in self._questions(st, st.turn)]
+        q, b = st.pending, self.bounds(st)
+        out = []
+        for yes in (True, False):
+            move = Move(q.asker, q.asked, q.suit, yes)
+            if self._judge(b, move) is None:
+                out.append((move, self._answer(st, move, "")))
+        return out
+
+    def seen_positions(self) -> list[tuple[object, ...]]:
+        """The positions (turn, hands, exact low and high of the table) this game has counted for repetitions,
+        its current one included."""
+        return list(self._seen)
+
     # -- playing -------------------------------------------------------------------------------------------
     def _question(self, st: State, move: Move, text: str) -> State:
         asked = self._asked(st, move.asker, move.suit)

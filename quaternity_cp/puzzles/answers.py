@@ -30,14 +30,14 @@ def dumps(data: Any) -> str:
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def answer_path(puzzle: str | os.PathLike) -> str:
+def answer_path(puzzle: str | os.PathLike[str]) -> str:
     """The answer file beside the puzzle file ``NAME.json``: ``NAME.answer.json``."""
     path = os.fspath(puzzle)
     base = path.removesuffix(".json")
     return base + ANSWER_SUFFIX
 
 
-def puzzle_name(path: str | os.PathLike) -> str:
+def puzzle_name(path: str | os.PathLike[str]) -> str:
     """``NAME`` of ``DIR/NAME.json``."""
     base = os.path.basename(os.fspath(path))
     return base.removesuffix(".json")
@@ -92,7 +92,7 @@ def _stated(game: Game, item: Any, where: str, *, puzzle_format: bool) -> Stated
             raise PuzzleError(f"{where}: difficulty must be text")
         return Stated(str(goal), player, result, k, None, moves, diff)
     stated = item.get("result")
-    allowed: tuple = ("win", "loss", "draw") if goal == "value" else (True, False)
+    allowed: tuple[str | bool, ...] = ("win", "loss", "draw") if goal == "value" else (True, False)
     if stated not in allowed or (goal != "value" and not isinstance(stated, bool)):
         raise PuzzleError(f"{where}: result must be one of {', '.join(json.dumps(a) for a in allowed)}")
     result = stated if isinstance(stated, bool) else str(stated)
@@ -126,7 +126,7 @@ def read_answer(game: Game, text: str, where: str = "answer") -> tuple[list[Stat
     return [_stated(game, data, where, puzzle_format=True)], data
 
 
-def read_answer_file(game: Game, path: str | os.PathLike) -> tuple[list[Stated], dict[str, Any]]:
+def read_answer_file(game: Game, path: str | os.PathLike[str]) -> tuple[list[Stated], dict[str, Any]]:
     """:func:`read_answer` of the file ``path``, read by the strict reader of every input
     (:func:`~quaternity_cp.jsonio.read_input`: a regular file within the size limit, strict UTF-8); every
     refusal is a :class:`PuzzleError` naming the file."""

@@ -29,7 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Hashable
+from typing import TYPE_CHECKING, Any, Hashable
 
 from ..budget import Limits, Stopped
 from ..formats import record_from_json
@@ -42,6 +42,9 @@ from ..solver import SolveError, check_goal
 from .grade import DIFFICULTIES, THRESHOLDS, grade
 from .puzzle import PuzzleStopped, answer_json, describe, solve_puzzle
 from .search import PUZZLE_GOALS, QUARTET, PuzzleError, PuzzleSearch, TreeTooLarge, parse_first_move
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: The most candidate moments of one game given a full grade while looking for a difficulty.
 GRADE_TRIES = 3
@@ -124,7 +127,7 @@ class GenerateOptions:
         return out
 
 
-def spec_game(opts: GenerateOptions):
+def spec_game(opts: GenerateOptions) -> Game:
     """The Game of these options (from the game ``quartets``' own factory)."""
     return _new_game(opts, 0).game
 
@@ -147,7 +150,7 @@ class Found:
     answer: dict[str, Any]
 
 
-def read_off_the_grid(position: Position, tree: dict, player: int) -> bool:
+def read_off_the_grid(position: Position, tree: dict[str, Any], player: int) -> bool:
     """Whether a puzzle's answer can be read off the knowledge grid printed with it (the sheet's grid,
     :func:`quaternity_cp.quartets.svg.grid_svg`, at the puzzle's moment ``position``, whose forced cards
     are green squares): its strategy ``tree`` (docs/puzzles.md) is one line of ``player``'s moves, each
@@ -272,7 +275,7 @@ def find_in_games(opts: GenerateOptions, seed: int, units: range, deadline: floa
     return [find_in_game(opts, seed, u, deadline) for u in units]
 
 
-def _find_args(args: tuple) -> list[Found | None]:
+def _find_args(args: tuple[GenerateOptions, int, range, float | None]) -> list[Found | None]:
     return find_in_games(*args)
 
 
@@ -300,7 +303,7 @@ def _units(opts: GenerateOptions, seed: int, games: int, jobs: int, deadline: fl
         context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context)
     block = BLOCK[opts.goal]
-    window: deque = deque()
+    window: deque[Future[list[Found | None]]] = deque()
     nxt = 0
     try:
         while True:
@@ -321,7 +324,8 @@ def puzzle_names(opts: GenerateOptions, seed: int, count: int) -> list[str]:
 
 
 def generate(opts: GenerateOptions, seed: int, count: int, *, jobs: int = 1, max_seconds: float | None = None,
-             max_games: int | None = None, found: Callable[[str, dict, dict], None] | None = None) -> list[str]:
+             max_games: int | None = None,
+             found: Callable[[str, dict[str, Any], dict[str, Any]], None] | None = None) -> list[str]:
     """Find ``count`` puzzles (see the module docstring); ``found(name, record, answer)`` is called
     for each, in order, as soon as it is known. Returns the names found: fewer than ``count`` when
     ``max_games`` games (default 200 per puzzle) gave no more. Raises :class:`GenerateStopped`
@@ -332,7 +336,7 @@ def generate(opts: GenerateOptions, seed: int, count: int, *, jobs: int = 1, max
     games = max_games if max_games is not None else 200 * count
     deadline = None if max_seconds is None else time.time() + max_seconds
     names = puzzle_names(opts, seed, count)
-    seen: set[tuple] = set()
+    seen: set[tuple[str, ...]] = set()
     out: list[str] = []
     units = _units(opts, seed, games, jobs, deadline)
     try:

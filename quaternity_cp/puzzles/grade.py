@@ -31,7 +31,7 @@ from typing import Any
 from ..budget import Limits
 from ..explain import ASKED, Explainer, Explanation, ExplanationLimitError
 from ..formats import Record
-from ..game import Question
+from ..game import Move, Question
 from .search import PuzzleAnswer, TreeStats
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
@@ -68,7 +68,7 @@ class Explanations:
         self.clock = Limits(max_seconds=max_seconds).start()
         self.terms = 0  # the parts of the counting arguments, summed
 
-    def _explainer(self, path: list) -> Explainer:
+    def _explainer(self, path: list[Move]) -> Explainer:
         moves = list(self.record.moves) + list(path)
         rec = replace(self.record, moves=moves, texts=[self.record.game.move_str(m) for m in moves])
         left = None
@@ -78,7 +78,7 @@ class Explanations:
                 raise ExplanationLimitError(f"explaining takes longer than {self.max_seconds:g} s")
         return Explainer(rec, max_seconds=left)
 
-    def __call__(self, path: list, fact: str, about: int) -> tuple[str, int] | None:
+    def __call__(self, path: list[Move], fact: str, about: int) -> tuple[str, int] | None:
         ex = self._explainer(path)
         n = len(self.record.moves) + len(path)
         last = path[-1]

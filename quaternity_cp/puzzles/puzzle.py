@@ -34,7 +34,7 @@ class Puzzle:
 
     record: Record
     answer: PuzzleAnswer
-    tree: dict | None = None
+    tree: dict[str, Any] | None = None
     stats: TreeStats | None = None
     grade: Grade | None = None
 

@@ -267,7 +267,8 @@ class Line:
             move = move.unanswered()
         table = _Table(self.game)
         table.log = self.table.log + self._decisions(move, self.game.move_str(move), False)
-        return narration(table, NOBODY, self._record(move), Replay(self.position, self.reports))[-1]["text"]
+        text: str = narration(table, NOBODY, self._record(move), Replay(self.position, self.reports))[-1]["text"]
+        return text
 
     def push(self, move: Move, where: str) -> None:
         """Play ``move``; :class:`SheetError` (``where``) when it is illegal here."""
@@ -370,7 +371,8 @@ class _Tree:
                     "see <code>quaternity solve</code>)</div></li>"]
         for kind in ("ask", "declare", "options", "choose", "reached"):
             if kind in node:
-                return getattr(self, kind)(node, at)
+                items: list[str] = getattr(self, kind)(node, at)
+                return items
         raise SheetError(f"{self.where}: {at}: expected one of ask, declare, options, choose, reached")
 
     def _number(self) -> str:

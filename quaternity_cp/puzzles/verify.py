@@ -152,7 +152,8 @@ def _first_moves_wrong(record: Record, a: PuzzleAnswer, stated: list[Move], show
     return f"{head}: {'; '.join(parts)}{tail}"
 
 
-def _verify_puzzle(record: Record, s: Stated, limits, explain_seconds, show: bool) -> Verdict:
+def _verify_puzzle(record: Record, s: Stated, limits: Limits | None, explain_seconds: float | None,
+                   show: bool) -> Verdict:
     assert s.questions is not None
     k = s.questions
     p = solve_puzzle(record, s.goal, s.player, max_questions=k, limits=limits, explain_seconds=explain_seconds)
@@ -179,7 +180,8 @@ def _verify_puzzle(record: Record, s: Stated, limits, explain_seconds, show: boo
     return v
 
 
-def _verify_listed(record: Record, stated: list[Stated], limits, explain_seconds) -> Verdict:
+def _verify_listed(record: Record, stated: list[Stated], limits: Limits | None,
+                   explain_seconds: float | None) -> Verdict:
     pos = puzzle_position(record)
     v = Verdict(True, None)
     question = next((s for s in stated if s.result is True and s.goal in ("quartet", "win")

@@ -9,10 +9,12 @@ quaternity_cp.errors.QuaternityError: move 1 (0>1:A0-): ...
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import QuaternityError
 
 
-def check_record(record: dict) -> None:
+def check_record(record: dict[str, Any]) -> None:
     """Raise a :class:`~quaternity_cp.errors.QuaternityError` (one line) unless ``record`` (JSON data) is a
     legal quartets record: readable, every move legal (and honest, with a deal), a consistent deal left,
     and a recorded tie-break only at the end of a game tied for first, naming one of the tied."""

@@ -65,7 +65,7 @@ CLASSIC_OPTIONS = ("empty_hand", "after_no", "tie", "handover")
 
 
 # -- rules -----------------------------------------------------------------------------
-def classic_rules(**overrides: Any) -> tuple[Rules, dict]:
+def classic_rules(**overrides: Any) -> tuple[Rules, dict[str, Any]]:
     """The rules of a classic game (preset ``classic`` with ``overrides``) and the options the game reads."""
     rules = Rules.preset("classic", **overrides)
     return rules, {key: getattr(rules, key) for key in CLASSIC_OPTIONS}
@@ -106,14 +106,14 @@ class QuartetsObservation:
     game: Game
     preset: str
     rules: Any  # the Rules value (Quaternity presets, and classic once the library has the preset) or None
-    options: dict  # classic: empty_hand, after_no, tie, handover; else {}
-    moves: tuple
+    options: dict[str, Any]  # classic: empty_hand, after_no, tie, handover; else {}
+    moves: tuple[Move, ...]
     hands: tuple[int, ...]  # cards per seat
     claimed: tuple[int, ...]  # per set: the claiming seat or -1
     scores: tuple[int, ...]
     turn: int
     pending: Question | None
-    hand: frozenset | None
+    hand: frozenset[int] | None
     first: int = 0
     game_id: int = 0  # names this game for an agent's cache (:func:`next_game_id`): not the seed, nothing of the deal
     _position: Any = field(default=None, repr=False, compare=False)
@@ -126,7 +126,8 @@ class QuartetsObservation:
         """A copy of the public position (Quaternity presets only)."""
         if self._position is None:
             raise QuaternityError("classic observations have no Position; use public_constraints()")
-        return self._position.copy()
+        pos: Position = self._position.copy()
+        return pos
 
     def public_constraints(self) -> Constraints:
         """What the table knows in public: the constraint state after the public record."""
@@ -147,7 +148,7 @@ class QuartetsObservation:
 
 
 @lru_cache(maxsize=256)
-def classic_public_constraints(game: Game, moves: tuple, empty_hand: str = "ask") -> Constraints:
+def classic_public_constraints(game: Game, moves: tuple[Move, ...], empty_hand: str = "ask") -> Constraints:
     """The public constraint state of a classic record (no deal): the consistent deals of docs/rules.md.
 
     The same as :func:`quaternity_cp.knowledge.public_constraints` of the record
@@ -174,10 +175,10 @@ def classic_public_constraints(game: Game, moves: tuple, empty_hand: str = "ask"
 
 
 # -- classic: a dealt game ------------------------------------------------------------------
-_QUESTIONS: dict[tuple[int, int], list] = {}
+_QUESTIONS: dict[tuple[int, int], list[list[list[Question]]]] = {}
 
 
-def _question_table(players: int, cards: int) -> list:
+def _question_table(players: int, cards: int) -> list[list[list[Question]]]:
     """Every open question x>y:c as one shared frozen value, table[x][y][c] (made once per size)."""
     table = _QUESTIONS.get((players, cards))
     if table is None:
@@ -236,9 +237,9 @@ class ClassicState:
     among tied seats shows as the next asker).
     """
 
-    def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict | None = None,
-                 overrides: dict | None = None, deal: dict[int, list[int]] | None = None, first: int | None = None,
-                 draw: Draw | None = None):
+    def __init__(self, game: Game, seed: int, *, rules: Any = None, options: dict[str, Any] | None = None,
+                 overrides: dict[str, Any] | None = None, deal: dict[int, list[int]] | None = None,
+                 first: int | None = None, draw: Draw | None = None):
         self.draw = draw
         if options is None:
             rules, options = classic_rules(**(overrides or {}))
@@ -285,7 +286,7 @@ class ClassicState:
         self.winners_: list[int] = []
         self.tie_break: int | None = None  # tie = random: the seat drawn among those tied for first
         self.unfinished = False
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[int, int, int, bool, list[int]]] = []
         self._q = _question_table(P, N * S)
         self._unclaimed = N
         for s in range(N):  # complete sets at the deal are put down at once, by set
@@ -495,7 +496,7 @@ class ClassicState:
                                    f"({self.game.move_str(move.unanswered())})")
         return move.unanswered()
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return record_to_json(self.game, _rules_field("classic", self._overrides), self.moves, deal=self.deal,
                               first=self.first, tie_break=self.tie_break)
 
@@ -556,7 +557,7 @@ def _shares(players: int, winners: Sequence[int]) -> list[float]:
 class QuaternityState:
     """A game under a Quaternity preset, on a :class:`Position`. Answerers choose when both answers are legal."""
 
-    def __init__(self, game: Game, rules: Rules, seed: int, *, preset: str, overrides: dict | None = None,
+    def __init__(self, game: Game, rules: Rules, seed: int, *, preset: str, overrides: dict[str, Any] | None = None,
                  engine: Any = None, draw: Draw | None = None):
         self.draw = draw
         self.game = game
@@ -674,7 +675,7 @@ class QuaternityState:
             return move.unanswered()
         return move
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return record_to_json(self.game, _rules_field(self.preset, self._overrides),
                               _public_moves(self.position.moves), tie_break=self.position.tie_break)
 
@@ -700,7 +701,7 @@ def _public_moves(moves: list[Move]) -> list[Move]:
 
 
 # -- the factory ----------------------------------------------------------------------------
-_GAMES: dict[tuple, Game] = {}
+_GAMES: dict[tuple[int, int, int], Game] = {}
 
 
 def _game(players: int, sets: int, set_size: int) -> Game:
@@ -716,7 +717,9 @@ def _game(players: int, sets: int, set_size: int) -> Game:
 
 def new_state(seed: int = 0, preset: str = "quaternity", players: int = 3, sets: int = 6, set_size: int = 4,
               *, engine: Any = None, deal: dict[int, list[int]] | None = None, first: int | None = None,
-              draw: Draw | None = None, **overrides: Any):
+              draw: Draw | None = None, **overrides: Any) -> Any:
+    # Any: a ClassicState or a QuaternityState, registered as GameSpec.new_state (a GameState), which mypy does
+    # not see they are (legal_actions returns list[Question], not list[Hashable]).
     """A fresh game of Quartets: ``preset`` any Quaternity preset or ``classic``, any rule option as a keyword.
 
     Classic only: ``deal`` (seat -> cards) and ``first`` fix what the seed would draw. ``draw`` settles the

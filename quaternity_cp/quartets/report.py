@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..budget import Budget, Limits
 from ..count import STATES, TIME, CountLimitError, CountLimits, DealCounter
@@ -41,6 +41,10 @@ from ..replay import Replay, replay
 from ..report import page
 from ..rules import Rules
 from .svg import grid_svg
+
+if TYPE_CHECKING:
+    from ..constraints import Constraints
+    from ..engines import Engine
 
 MAX_COUNT_STATES = 200_000  # larger counting tables: the step says "too many to count"
 #: The moves a report shows by default: about 10 KB of page and 10 ms a move on a small table (measured), more on
@@ -65,14 +69,14 @@ def deals_text(n: int) -> str:
     return f"about {mant:.2f} × 10^{math.floor(lg)}"
 
 
-def count_or_none(constraints, max_states: int = MAX_COUNT_STATES,
+def count_or_none(constraints: Constraints, max_states: int = MAX_COUNT_STATES,
                   max_seconds: float | None = STEP_SECONDS) -> int | None:
     """The number of consistent deals, or None when counting would pass ``max_states`` or ``max_seconds``."""
     found = _count(constraints, max_states, max_seconds)
     return None if isinstance(found, CountLimitError) else found
 
 
-def _count(constraints, max_states: int, max_seconds: float | None) -> int | CountLimitError:
+def _count(constraints: Constraints, max_states: int, max_seconds: float | None) -> int | CountLimitError:
     try:
         return DealCounter(constraints, limits=CountLimits(max_states, max_seconds)).count()
     except CountLimitError as err:
@@ -229,8 +233,8 @@ def illegal_data(record: Record, result: Replay, max_seconds: float | None = STE
 
 
 # -- the page ------------------------------------------------------------------------------
-def record_report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
-                  max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None,
+def record_report(record: Record, *, engine: "str | Engine | None" = None, title: str | None = None,
+                  explain: bool = True, max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None,
                   max_moves: int | None = MAX_REPORT_MOVES) -> str:
     """The whole report of ``record`` as one HTML document (a string).
 
@@ -256,7 +260,7 @@ def check_moves(record: Record, max_moves: int | None, name: str = "the record")
                                        "of the record")
 
 
-def _report(record: Record, *, engine=None, title: str | None = None, explain: bool = True,
+def _report(record: Record, *, engine: "str | Engine | None" = None, title: str | None = None, explain: bool = True,
             max_states: int = MAX_COUNT_STATES, max_seconds: float | None = None,
             max_moves: int | None = MAX_REPORT_MOVES, name: str = "the record") -> tuple[str, Replay]:
     check_moves(record, max_moves, name)  # before the replay: every step is kept

@@ -173,7 +173,8 @@ def narration(table: Any, viewer: int, record: Any, replayed: Any) -> list[dict[
     dealt = record.deal is not None
 
     def who(p: int, start: bool = True) -> str:
-        return table.seat_name(p, viewer, start=start)
+        name: str = table.seat_name(p, viewer, start=start)
+        return name
 
     actions = [t for _, t in table.log]  # the decisions, in order: a question and its answer are two when
     j = 0  # the asked player chose the answer, one when the answer was the only possible one (or dealt)
@@ -216,7 +217,8 @@ def status(table: Any, seat: int, k: QuartetsView, answering: bool, declaring: b
     pos = k.result.position
     g = k.record.game
     if table.state.is_terminal():
-        return result(table, seat, k)["text"]
+        text: str = result(table, seat, k)["text"]
+        return text
     q = pos.pending
     if q is not None:
         card = g.card_name(q.card)
@@ -265,7 +267,8 @@ def result(table: Any, seat: int, k: QuartetsView) -> dict[str, Any]:
     P = g.players
 
     def who(p: int, start: bool = True) -> str:
-        return table.seat_name(p, seat, start=start)
+        name: str = table.seat_name(p, seat, start=start)
+        return name
 
     def listed(seats: list[int]) -> str:
         parts = [who(p, False) for p in seats]

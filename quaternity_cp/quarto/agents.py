@@ -23,11 +23,14 @@ Each registers itself for the game ``"quarto"`` on import, as a
 from __future__ import annotations
 
 import random
-from typing import Callable, Hashable, Optional, Protocol
+from typing import TYPE_CHECKING, Callable, Hashable, Optional, Protocol
 
 from ..games import register_agent
 from .core import Cell, Piece, QuartoError
 from .position import Move, Position
+
+if TYPE_CHECKING:
+    from .solver import SolveResult
 
 
 class QuartoAgent(Protocol):
@@ -155,7 +158,7 @@ class SolverAgent:
         self.greedy.rng = self.rng
         return self.greedy.choose_initial_piece(position)
 
-    def solve(self, position: Position):
+    def solve(self, position: Position) -> "SolveResult":
         """The solver's result for ``position`` (the player to move holds a piece), within the budget."""
         from .solver import fast_available, solve
 

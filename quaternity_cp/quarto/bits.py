@@ -17,7 +17,7 @@ UNSAFE = tuple(sum(1 << q for q in range(16) if ATTRS[q] & threat) for threat in
 
 
 @lru_cache(maxsize=None)
-def three_table(squares: bool = False) -> list:
+def three_table(squares: bool = False) -> list[int]:
     """``table[mask]``: the bit set of line indices holding exactly three cells of the 16-bit ``mask``.
 
     >>> table = three_table()

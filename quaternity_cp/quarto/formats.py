@@ -22,12 +22,15 @@ order of the placements completes no line before the last one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from .. import errors, jsonio
 from ..jsonio import InputRefused, check_size, show
 from .core import Board, Cell, NotationError, Piece, QuartoError
 from .position import IllegalMove, Move, Position
+
+if TYPE_CHECKING:
+    from .position import State
 
 RECORD_KEYS = {"game", "moves", "rules"}
 POSITION_KEYS = {"game", "board", "piece", "to_move", "rules"}
@@ -83,7 +86,7 @@ def load_json(text: str) -> Any:
         raise FormatError(f"not valid JSON: {err}") from None
 
 
-def _squares(data: dict) -> bool:
+def _squares(data: dict[str, Any]) -> bool:
     if "rules" not in data:
         return False
     rules = data["rules"]
@@ -183,7 +186,7 @@ def parse(text: str) -> Union[QuartoRecord, QuartoPosition]:
 
 
 # -- validity of a position --------------------------------------------------------------
-def _line_text(line) -> str:
+def _line_text(line: tuple[Cell, ...]) -> str:
     return " ".join(str(c) for c in line)
 
 
@@ -264,7 +267,7 @@ class CheckResult:
             return self.error.message
         return self.unreachable
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The ``quarto check --json`` object."""
         pos = self.position
         error = None
@@ -306,7 +309,7 @@ def check(item: Union[QuartoRecord, QuartoPosition]) -> CheckResult:
     return CheckResult(item.position(), 0)
 
 
-def _raw_state(item: QuartoPosition):
+def _raw_state(item: QuartoPosition) -> "State":
     from .position import State
 
     # as given; no game reaches it, so nobody has won it
@@ -315,7 +318,7 @@ def _raw_state(item: QuartoPosition):
 
 
 # -- writing ----------------------------------------------------------------------------
-def record_to_json(moves, squares: bool = False) -> dict:
+def record_to_json(moves: Iterable[Move | str], squares: bool = False) -> dict[str, Any]:
     """A record of ``moves`` (Move values or their notation)."""
     data: dict[str, Any] = {"game": "quarto", "moves": [str(m) for m in moves]}
     if squares:
@@ -323,7 +326,7 @@ def record_to_json(moves, squares: bool = False) -> dict:
     return data
 
 
-def position_to_json(pos: Position) -> dict:
+def position_to_json(pos: Position) -> dict[str, Any]:
     """A position file of ``pos`` (it reads back to the same board, piece and player)."""
     board = pos.board
     data: dict[str, Any] = {

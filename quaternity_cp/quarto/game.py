@@ -17,12 +17,15 @@ agent may change freely. A draw shares the win: ``returns() == [0.5, 0.5]``.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Optional
+from typing import TYPE_CHECKING, Any, Hashable, Optional
 
 from ..games import TERMINAL, ChanceOutcome, GameSpec, OptionSpec, register_game
 from .core import QuartoError
 from .formats import record_to_json
 from .position import Move, Position
+
+if TYPE_CHECKING:
+    from ..tournament import TournamentResult
 
 
 class QuartoState:
@@ -83,7 +86,7 @@ class QuartoState:
     def string_to_action(self, text: str) -> Move:
         return Move.parse(text)
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         return record_to_json(self.position.moves, self.squares)
 
     def clone(self) -> "QuartoState":
@@ -111,7 +114,7 @@ def new_state(seed: int = 0, **options: Any) -> QuartoState:
     return QuartoState(squares=_flag(options.get("squares", False), "squares"), seed=seed)
 
 
-def check_record(record: dict) -> None:
+def check_record(record: dict[str, Any]) -> None:
     """Raise :class:`QuartoError` (one line) unless ``record`` (JSON data) is a Quarto record of legal moves."""
     from .formats import record_from_json, replay
 
@@ -140,7 +143,8 @@ SPEC = register_game(
 )
 
 
-def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: bool = False, workers: int = 1):
+def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: bool = False,
+          workers: int = 1) -> "TournamentResult":
     """quarto-lib's arena, as a thin call of the one tournament runner: ``games`` seeded games, who starts alternating.
 
     Returns the runner's :class:`~quaternity_cp.tournament.TournamentResult`

@@ -66,7 +66,7 @@ class Entry:
         return None
 
 
-def position_of(key: int) -> tuple[list, Optional[int]]:
+def position_of(key: int) -> tuple[list[Optional[int]], Optional[int]]:
     """A position whose canonical key is ``key`` (the canonical image itself: the piece in hand is LRTS).
 
     >>> board = [None] * 16
@@ -78,14 +78,14 @@ def position_of(key: int) -> tuple[list, Optional[int]]:
     hand = 0 if key & 1 else None
     rest = key >> 1
     occ, masks = rest & 0xFFFF, rest >> 16
-    board: list = [None] * 16
+    board: list[Optional[int]] = [None] * 16
     for cell in range(16):
         if occ >> cell & 1:
             board[cell] = sum(((masks >> (16 * t + cell)) & 1) << t for t in range(4))
     return board, hand
 
 
-def table_json(proof: Any, squares: bool) -> dict:
+def table_json(proof: Any, squares: bool) -> dict[str, Any]:
     """The table of a :class:`.proof.ProofResult` of the empty board, as JSON."""
     entries = [[f"{key:x}", e["ge0"], e["le0"], None if e["child"] is None else f"{e['child']:x}"]
                for key, e in sorted(proof.table.items())]
@@ -126,7 +126,8 @@ def lookup(board: Sequence[Optional[int]], hand: Optional[int], squares: bool = 
     return table.get(symmetry.canonical_key(board, hand))
 
 
-def book_move(board: Sequence[Optional[int]], hand: int, squares: bool = False) -> Optional[tuple[tuple, Entry]]:
+def book_move(board: Sequence[Optional[int]], hand: int,
+              squares: bool = False) -> Optional[tuple[tuple[int, int], Entry]]:
     """``((cell, gift), entry)``: the table's best move in this orientation of the position, or None."""
     entry = lookup(board, hand, squares)
     if entry is None or entry.child is None:

@@ -9,10 +9,13 @@ this picture in a notebook.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..svg import FONT, text_element, text_lines, wrap_words
 from .core import Cell, Piece
+
+if TYPE_CHECKING:
+    from .position import Position
 
 QUARTO_CELL = 70
 LIGHT, DARK = "#f3dcae", "#6d4330"
@@ -39,7 +42,7 @@ def piece_svg(piece: int, cx: float, cy: float, size: float, *, attrs: str = "")
     return "".join(out)
 
 
-def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] = (),
+def quarto_svg(position: Position, *, note: str | None = None, legal_cells: Iterable[int] = (),
                legal_pieces: Iterable[int] = (), status: bool = True) -> str:
     """A Quarto position as SVG: the board (columns A-D, rows 4 to 1 from the top), below it the
     piece in hand and the pieces left (narrow enough for a phone), winning lines outlined. Cells carry ``data-cell`` (and ``data-piece`` when
@@ -125,7 +128,7 @@ def quarto_svg(position, *, note: str | None = None, legal_cells: Iterable[int] 
             f'<rect width="100%" height="100%" fill="#fff"/>\n{body}\n</svg>\n')
 
 
-def quarto_status(position) -> str:
+def quarto_status(position: Position) -> str:
     """One line: who places which piece, who won, or a draw."""
     if position.over:
         if position.winner is not None:

@@ -25,7 +25,8 @@ SOLVE_SECONDS = 2.0  # the verdict says "not known yet" past this (the compiled 
 
 def replayed_position(table: Any) -> Position:
     """The position of the table's game, from its record (once per change of the game)."""
-    return table.memo("quarto-position", lambda: _replayed(table))
+    pos: Position = table.memo("quarto-position", lambda: _replayed(table))
+    return pos
 
 
 def _replayed(table: Any) -> Position:
@@ -98,7 +99,8 @@ def narration(table: Any, viewer: int, pos: Position) -> list[dict[str, Any]]:
 def status(table: Any, seat: int, pos: Position) -> str:
     """One plain sentence for ``seat``: what to do, or whose turn it is."""
     if pos.over:
-        return result(table, seat, pos)["text"]
+        text: str = result(table, seat, pos)["text"]
+        return text
     mover = pos.to_move
     assert mover is not None
     other = table.seat_name(1 - mover, seat, start=False)
@@ -200,7 +202,7 @@ def verdict(table: Any, viewer: int | None = None, max_seconds: float = SOLVE_SE
             "best": best, "nodes": res.nodes}
 
 
-def _from_openings(board: list, piece: int | None, squares: bool, who: str) -> dict[str, Any] | None:
+def _from_openings(board: list[int | None], piece: int | None, squares: bool, who: str) -> dict[str, Any] | None:
     """The verdict from the opening table, when it has the position's value; None otherwise."""
     from .openings import book_move, lookup
 
@@ -221,7 +223,7 @@ def _from_openings(board: list, piece: int | None, squares: bool, who: str) -> d
     return {"text": text, "value": entry.value, "best": best, "nodes": 0}
 
 
-def _move_text(best) -> str:
+def _move_text(best: Move | tuple[int | None, int | None]) -> str:
     """A solver move, a Move or a (cell, piece) pair of numbers, in the record notation."""
     if not isinstance(best, tuple):
         return str(best)

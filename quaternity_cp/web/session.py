@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any
 
 from ..errors import QuaternityError
-from ..games import TERMINAL, GameSpec, derive_seed, load_all
+from ..games import TERMINAL, GameSpec, GameState, derive_seed, load_all
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
 MAX_SEED = 2**63  # seeds are whole numbers of absolute value below this
@@ -95,7 +95,7 @@ def web_limits(spec: GameSpec) -> dict[str, Any]:
     return {"options": options, **dict(getattr(spec.part("web"), "LIMITS", {}))}
 
 
-class WebLimits(Mapping):
+class WebLimits(Mapping[str, dict[str, Any]]):
     """game -> :func:`web_limits` of it, read from the registry on use (``WEB_LIMITS["quarto"]``)."""
 
     def __getitem__(self, game: str) -> dict[str, Any]:
@@ -153,7 +153,8 @@ def _seat_number(value: Any, what: str) -> int:
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 4:
         return int(value)
     if _is_int(value):
-        return value
+        number: int = value
+        return number
     raise WebError(f"{what} must be a seat number, not {_show(value)}")
 
 
@@ -225,9 +226,9 @@ class WebGame:
     (and :meth:`close`) stops a running agent's move at its next random draw, from any thread.
     """
 
-    def __init__(self, game: str, options: dict[str, Any], state, humans: tuple[int, ...],
+    def __init__(self, game: str, options: dict[str, Any], state: GameState, humans: tuple[int, ...],
                  agents: dict[int, Any], seed: int, *, agent_names: dict[int, str] | None = None,
-                 advance: bool = True, agent_seconds: float | None = None):
+                 advance: bool = True, agent_seconds: float | None = None) -> None:
         self.game = game
         self.options = options
         self.state = state
@@ -375,10 +376,10 @@ class WebGame:
 
     def person(self, seat: Any = None) -> int:
         """The person's seat that acts: ``seat`` (one of :attr:`humans`), or the only one when None."""
-        seat = self.viewer(seat)
-        if seat not in self.humans:
-            raise WebError(f"seat {seat} is played by an agent, not by a person")
-        return seat
+        number = self.viewer(seat)
+        if number not in self.humans:
+            raise WebError(f"seat {number} is played by an agent, not by a person")
+        return number
 
     def seat_name(self, seat: int, viewer: int | None = None, *, start: bool = True) -> str:
         """How the narration names ``seat`` for ``viewer``: "You" ("you" with ``start=False``), else "Seat 2"."""
@@ -522,7 +523,7 @@ class WebGame:
             self.log.pop()
         self._changed()
 
-    def record(self, seat: Any = None) -> dict:
+    def record(self, seat: Any = None) -> dict[str, Any]:
         """The game so far as a record that ``quaternity check`` accepts (``seat``: the seat asking, checked).
 
         What no seat may know stays out until the game is over (in classic Quartets, the deal): a record
@@ -535,7 +536,7 @@ class WebGame:
             data.pop("deal", None)
         return data
 
-    def full_record(self) -> dict:
+    def full_record(self) -> dict[str, Any]:
         """The record with everything the game state knows (the deal too): for the library, not a person."""
         return self.state.record()
 
@@ -583,7 +584,7 @@ class WebGame:
         spec = self.spec
         st = self.state
         try:
-            data = spec.part("web").view(self, seat, probabilities=bool(probabilities))
+            data: dict[str, Any] = spec.part("web").view(self, seat, probabilities=bool(probabilities))
         except QuaternityError as err:
             raise WebError(str(err)) from None
         over = st.is_terminal()

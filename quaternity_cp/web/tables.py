@@ -63,13 +63,14 @@ class Workers:
 
     def __init__(self, count: int):
         self.count = max(1, count)
-        self.jobs: "queue.SimpleQueue[tuple[concurrent.futures.Future, Callable[[], Any]] | None]" = queue.SimpleQueue()
+        self.jobs: "queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[[], Any]] | None]" = \
+            queue.SimpleQueue()
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
-    def submit(self, fn: Callable[[], Any]) -> concurrent.futures.Future:
+    def submit(self, fn: Callable[[], Any]) -> concurrent.futures.Future[Any]:
         """Queue ``fn``; its future."""
-        future: concurrent.futures.Future = concurrent.futures.Future()
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         with self.lock:
             if len(self.threads) < self.count:
                 thread = threading.Thread(target=self._work, name=f"quaternity-web-{len(self.threads)}", daemon=True)
@@ -109,7 +110,8 @@ def snapshot(game: WebGame) -> tuple[int, int | None, bool]:
 class Table:
     """One open table: the game, its lock, what the event streams report, the latest views of its seats."""
 
-    def __init__(self, key: str, game: WebGame, state: tuple[int, int | None, bool], views: dict):
+    def __init__(self, key: str, game: WebGame, state: tuple[int, int | None, bool],
+                 views: dict[tuple[int, bool], tuple[int, dict[str, Any]]]):
         self.key = key
         self.game = game
         self.lock = asyncio.Lock()
@@ -117,9 +119,10 @@ class Table:
         self.closed: str | None = None  # why, once closed
         self.version, self.to_play, self.over = state
         self.error: str | None = None  # why the agents stopped, until the next human move
-        self.runner: asyncio.Task | None = None  # plays the agents, one move per job
+        self.runner: asyncio.Task[None] | None = None  # plays the agents, one move per job
         self.changed = asyncio.Event()  # set (and replaced) on every change
-        self.views: dict[tuple[int, bool], tuple[int, dict]] = views  # (seat, probabilities) -> (version, view)
+        # (seat, probabilities) -> (version, view)
+        self.views: dict[tuple[int, bool], tuple[int, dict[str, Any]]] = views
         self.probabilities: dict[int, bool] = {}  # what each seat asked for last
         self.pending: tuple[int, int | None, bool] | None = None  # the last job's snapshot, until applied
         self.streams = 0
@@ -162,7 +165,7 @@ class Table:
             entry = self.views[seat, probabilities] = (self.game.version, self.render(seat, probabilities))
         return entry[1]
 
-    def cached(self, seat: int, probabilities: bool) -> dict | None:
+    def cached(self, seat: int, probabilities: bool) -> dict[str, Any] | None:
         """The view of ``seat`` at the current version if already computed, else None."""
         entry = self.views.get((seat, probabilities))
         return entry[1] if entry is not None and entry[0] == self.version else None
@@ -202,7 +205,7 @@ class Tables:
         self.open: dict[str, Table] = {}
         self.gone: "OrderedDict[str, str]" = OrderedDict()  # ids of closed tables -> why (the latest few)
         self.remember = max(1000, 4 * max_tables)
-        self.background: set[asyncio.Task] = set()  # tasks that free closed tables
+        self.background: set[asyncio.Task[None]] = set()  # tasks that free closed tables
 
     # -- finding, adding, closing --------------------------------------------------------
     def get(self, key: str) -> Table:
@@ -216,7 +219,8 @@ class Tables:
         table.touched = time.monotonic()
         return table
 
-    def add(self, game: WebGame, key: str, state: tuple[int, int | None, bool], views: dict) -> Table:
+    def add(self, game: WebGame, key: str, state: tuple[int, int | None, bool],
+            views: dict[tuple[int, bool], tuple[int, dict[str, Any]]]) -> Table:
         """Open a table for ``game``; at the limit, the longest-idle table is closed first (its players are told)."""
         self.sweep()
         while len(self.open) >= self.max_tables:
@@ -400,7 +404,7 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _consume(future: asyncio.Future) -> None:
+def _consume(future: asyncio.Future[Any]) -> None:
     """Retrieve the outcome of a job nobody waits for any more (its failure is logged, not lost)."""
     if not future.cancelled() and future.exception() is not None:
         log.error("a job that outlived its request failed", exc_info=future.exception())
