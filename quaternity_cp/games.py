@@ -375,7 +375,7 @@ def derive_seed(seed: int, *path: int) -> int:
 
 
 #: The modules that register games, then those that register agents, imported by :func:`load_all`.
-GAME_MODULES = ("quaternity_cp.quartets", "quaternity_cp.quarto.game")
+GAME_MODULES = ("quaternity_cp.quartets", "quaternity_cp.quarto")
 AGENT_MODULES = ("quaternity_cp.agents", "quaternity_cp.agents.discreet", "quaternity_cp.agents.search",
                  "quaternity_cp.quarto.agents")
 

@@ -69,7 +69,7 @@ from .knowledge import card_probabilities
 from .quartets import SPEC as QUARTETS
 from .quartets.game import MAX_QUESTIONS, deal_before
 from .quartets.game import new_state as new_quartets
-from .quarto.game import SPEC as QUARTO
+from .quarto import SPEC as QUARTO
 from .quarto.game import new_state as new_quarto
 from .rules import Rules
 

@@ -111,7 +111,7 @@ def test_every_game_the_registered_game_records_passes_check(tmp_path):
     import random
 
     from quaternity_cp.games import GAMES
-    import quaternity_cp.quarto.game  # noqa: F401  (registers "quarto")
+    import quaternity_cp.quarto  # noqa: F401  (registers "quarto")
 
     rng = random.Random(4)
     for i in range(6):

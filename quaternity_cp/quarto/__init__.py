@@ -28,7 +28,31 @@ from .core import (
 )
 from .position import Illegal, IllegalMove, Move, Position, State
 
+# -- the registration: the game "quarto" (its parts are imported on first use) ----------------------
+from ..games import GameSpec, OptionSpec, register_game  # noqa: E402
+from .game import new_state  # noqa: E402
+
+SPEC = register_game(
+    GameSpec(
+        name="quarto",
+        new_state=new_state,
+        description="Quarto: 4x4 board, 16 pieces of four traits; you choose the piece your opponent places",
+        options=(OptionSpec("squares", bool, False, label="squares of four also win",
+                            help="the 2x2 squares win too, as the lines do"),),
+        default_agent="greedy",
+        hint_agent="solver",
+        seat_label="player",
+        parts={
+            "check": f"{__name__}.game:check_record",
+            "svg": f"{__name__}.svg:state_svg",
+            "report": f"{__name__}.report:text_report",
+            "web": f"{__name__}.web",
+        },
+    )
+)
+
 __all__ = [
+    "SPEC",
     "TRAITS",
     "LINES",
     "DIAGONALS",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Optional
 
-from ..games import TERMINAL, ChanceOutcome, GameSpec, OptionSpec, register_game
+from ..games import TERMINAL, ChanceOutcome
 from .core import QuartoError
 from .formats import record_to_json
 from .position import Move, Position
@@ -123,26 +123,6 @@ def check_record(record: dict[str, Any]) -> None:
         raise QuartoError(f"move {result.moves_applied + 1} ({result.error_move}): {result.message}")
 
 
-SPEC = register_game(
-    GameSpec(
-        name="quarto",
-        new_state=new_state,
-        description="Quarto: 4x4 board, 16 pieces of four traits; you choose the piece your opponent places",
-        options=(OptionSpec("squares", bool, False, label="squares of four also win",
-                            help="the 2x2 squares win too, as the lines do"),),
-        default_agent="greedy",
-        hint_agent="solver",
-        seat_label="player",
-        parts={
-            "check": f"{__name__}:check_record",
-            "svg": f"{__package__}.svg:state_svg",
-            "report": f"{__package__}.report:text_report",
-            "web": f"{__package__}.web",
-        },
-    )
-)
-
-
 def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: bool = False,
           workers: int = 1) -> "TournamentResult":
     """quarto-lib's arena, as a thin call of the one tournament runner: ``games`` seeded games, who starts alternating.
@@ -155,4 +135,4 @@ def arena(first: str, second: str, games: int = 100, *, seed: int = 0, squares: 
     return run_tournament("quarto", [first, second], games, seed, options={"squares": squares}, workers=workers)
 
 
-__all__ = ["QuartoState", "new_state", "check_record", "arena", "SPEC"]
+__all__ = ["QuartoState", "new_state", "check_record", "arena"]
