@@ -2,14 +2,13 @@
 
 Every registered game can be played: its options become this command's
 options (from :class:`~quaternity_cp.games.GameSpec`), its agents fill the
-other seats, and its terminal view is the module ``play_<game>`` of this
+other seats, and its terminal view is the game's part ``terminal`` (a module in the game's
 package: ``HELP`` and ``LEGEND`` (its lines of ``help``), ``show``,
 ``command`` (its own commands), ``to_action`` and ``final_text``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sys
@@ -211,11 +210,11 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
 
 # -- helpers ------------------------------------------------------------------------------
 def terminal_view(spec: GameSpec) -> ModuleType:
-    """The game's terminal view: the module ``play_<game>`` of this package."""
-    try:
-        return importlib.import_module(f"{__package__}.play_{spec.name.replace('-', '_')}")
-    except ModuleNotFoundError:
-        raise InputError(f"--game: {spec.name} cannot be played in the terminal yet (try quaternity serve)") from None
+    """The game's terminal view: its part ``terminal`` (a module, see :class:`~quaternity_cp.games.GameSpec`)."""
+    if "terminal" not in spec.parts:
+        raise InputError(f"--game: {spec.name} cannot be played in the terminal yet (try quaternity serve)")
+    module: ModuleType = spec.part("terminal")
+    return module
 
 
 def write_record(table: WebGame, path: str) -> None:

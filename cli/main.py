@@ -57,7 +57,7 @@ class LazyGroup(click.Group):
             self.sections.append((section, [name]))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        ordered = [name for _, names in self.sections for name in names]
+        ordered = [name for _, names in self.sections for name in names] + sorted(game_groups())
         return ordered + sorted(set(super().list_commands(ctx)) - set(ordered))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -72,6 +72,11 @@ class LazyGroup(click.Group):
             if rows:
                 with formatter.section(heading):
                     formatter.write_dl(rows)
+        games = game_groups()
+        if games:
+            with formatter.section("Each game's own commands"):
+                formatter.write_dl([(name, spec.description.split(":")[0] + f": 'quaternity {name} --help'")
+                                    for name, spec in sorted(games.items())])
 
     def get_command(self, ctx: click.Context, name: str):
         command = super().get_command(ctx, name)
@@ -81,7 +86,20 @@ class LazyGroup(click.Group):
             module, attribute = self.lazy[name].split(":")
             command = getattr(importlib.import_module(module), attribute)
             self.add_command(command, name)
+        if command is None and name in game_groups():
+            command = game_groups()[name].part("cli")  # a game's own commands: `quaternity <game> ...`
+            self.add_command(command, name)
         return command
+
+
+def game_groups() -> dict:
+    """The registered games that contribute a command group (their part ``cli``): name -> GameSpec.
+
+    Asked only when a command name is not one of the shared ones (or for ``--help``), so that
+    ``quaternity check`` imports no game it does not read."""
+    from quaternity_cp.games import load_games
+
+    return {name: spec for name, spec in load_games().items() if "cli" in spec.parts}
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -110,7 +128,6 @@ for _section, _name, _target in (
     ("Play", "serve", "cmd_serve:serve"),
     ("Agents and experiments", "tournament", "cmd_tournament:tournament"),
     ("Agents and experiments", "experiment", "cmd_tournament:experiment"),
-    ("Quarto", "quarto", "cmd_quarto:quarto"),  # the command group `quaternity quarto` (Quarto's own commands)
     ("Puzzles", "puzzle", "cmd_puzzle:puzzle"),  # `quaternity puzzle generate|verify|sheet`
 ):
     main.add_lazy_command(_name, f"{__package__}.{_target}", _section)

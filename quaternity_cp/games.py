@@ -397,6 +397,18 @@ def load_all() -> dict[str, GameSpec]:
     return GAMES
 
 
+def load_games() -> dict[str, GameSpec]:
+    """Import every game module present (not the agents: see :func:`load_all`); the registry."""
+    import importlib
+    import importlib.util
+    import sys
+
+    for name in GAME_MODULES:
+        if name not in sys.modules and importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+    return GAMES
+
+
 def record_game(text: str) -> str:
     """The registered game a record or position file belongs to: the one its JSON ``"game"`` field names,
     else :data:`DEFAULT_GAME` (plain text, JSON without the field, a name no game has).

@@ -443,7 +443,7 @@ def test_every_entry_of_a_complete_table_is_its_positions_value(monkeypatch):
 
 def test_cli_openings_writes_the_table_it_proved(tmp_path, monkeypatch):
     """The command's output: the table file (read back by the package's reader) and its one-line summary."""
-    from quaternity_cli import cmd_quarto
+    from quaternity_cp.quarto import cli as cmd_quarto
     from quaternity_cp.quarto import openings
 
     board, hand, proof, entries = small_table(monkeypatch)

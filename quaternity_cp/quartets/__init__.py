@@ -39,6 +39,7 @@ SPEC = register_game(GameSpec(
         "html": f"{__name__}.svg:position_html",  # a Position shows its grid in a notebook
         "report": f"{__name__}.report:text_report",
         "web": f"{__name__}.web",
+        "terminal": f"{__name__}.terminal",  # `quaternity play`
     },
 ))
 

@@ -47,6 +47,8 @@ SPEC = register_game(
             "svg": f"{__name__}.svg:state_svg",
             "report": f"{__name__}.report:text_report",
             "web": f"{__name__}.web",
+            "cli": f"{__name__}.cli:quarto",  # `quaternity quarto ...`
+            "terminal": f"{__name__}.terminal",  # `quaternity play --game quarto`
         },
     )
 )

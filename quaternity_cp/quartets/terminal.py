@@ -18,7 +18,7 @@ from quaternity_cp.game import Question
 from quaternity_cp.names import seat_name, seat_names
 from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
 
-from .render import owner_cells
+from quaternity_cli.render import owner_cells
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import click
 
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, force_option, guarded,
+from quaternity_cli.common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, force_option, guarded,
                      read_text, write_text)
 
 
@@ -155,7 +155,7 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
     from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.solver import SolveResult, solve as solve_position
 
-    from .interrupts import Interrupts
+    from quaternity_cli.interrupts import Interrupts
 
     if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
@@ -212,7 +212,7 @@ def _solve_events(ctrl_c: Any) -> Callable[[str, dict], None]:
     the compiled kernel is compiled (once, seconds); for the tests (QUATERNITY_TEST_SIGNAL_STARTED), say when
     the kernel starts loading and when the search reports its first progress. A Ctrl-C counted but not seen
     by the search (a library in the kernel's loading may swallow the KeyboardInterrupt) stops it there."""
-    from .interrupts import signal_started
+    from quaternity_cli.interrupts import signal_started
 
     started: list[bool] = []
 
@@ -279,7 +279,7 @@ def _run_proof(board, piece, squares: bool, max_seconds, split: int, workers, cl
     from quaternity_cp.cluster import ClusterError
     from quaternity_cp.quarto.proof import ProofError, prove
 
-    from .interrupts import Interrupts
+    from quaternity_cli.interrupts import Interrupts
 
     if max_seconds is not None and not (max_seconds > 0 and max_seconds < float("inf")):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
