@@ -143,7 +143,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         raise InputError(f"--plot: {plot}: the plot is written as .png or .svg")
     if plot is not None:
         check_output(plot, "--plot", inputs=(file,), force=force)
-    budget = CountLimits(max_states, max_seconds).start()
+    budget = CountBudget(CountLimits(max_states=max_states, max_seconds=max_seconds))
     name = "<stdin>" if file == "-" else file
     record = load_record(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)

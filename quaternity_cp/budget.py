@@ -44,19 +44,32 @@ class LimitError(QuaternityError, ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one search; None: no limit.
+    """The limits of one exact computation, the one limits object of the package; None: no limit.
 
-    ``max_positions`` is a whole number >= 1, ``max_seconds`` a finite number > 0
-    (anything else raises :class:`LimitError`).
+    - ``max_positions``: the positions a search may store or visit (what a position counts is the
+      solver's: the positions a Quaternity solve stores, the nodes a Quarto search visits);
+    - ``max_seconds``: seconds from :meth:`start` (the clock: what a person waits for);
+    - ``max_states``: the states a count's tables may hold at once (memory; the counters of
+      :mod:`quaternity_cp.count`, the higher-order views, the Go Fish table counts);
+    - ``max_work``: a count's big-integer multiply-adds (no clock: the same answer on every machine,
+      what the agents use).
+
+    Each computation reads the limits that apply to it and ignores the others. The counts name them
+    :data:`quaternity_cp.count.CountLimits` (the same class). ``max_positions``, ``max_states`` and
+    ``max_work`` are whole numbers >= 1, ``max_seconds`` a finite number > 0 (anything else raises
+    :class:`LimitError`).
     """
 
     max_positions: int | None = None
     max_seconds: float | None = None
+    max_states: int | None = None
+    max_work: int | None = None
 
     def __post_init__(self) -> None:
-        m = self.max_positions
-        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
-            raise LimitError(f"max_positions must be a whole number >= 1, not {m!r}")
+        for name in ("max_positions", "max_states", "max_work"):
+            m = getattr(self, name)
+            if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+                raise LimitError(f"{name} must be a whole number >= 1, not {m!r}")
         s = self.max_seconds
         if s is not None and (isinstance(s, bool) or not isinstance(s, (int, float))
                               or not math.isfinite(s) or s <= 0):

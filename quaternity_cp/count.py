@@ -164,34 +164,12 @@ class CountLimitError(QuaternityError):
         self.reason = reason
 
 
-@dataclass(frozen=True)
-class CountLimits:
-    """What counting may use; None: no limit.
-
-    - ``max_states``: states held at once by one counter's tables, the per-set tables
-      and the cross-set ones together (memory: about :data:`STATE_BYTES` each);
-    - ``max_seconds``: seconds from :meth:`start` (the clock: what a person waits for);
-    - ``max_work``: big-integer multiply-adds of one counter (no clock: the same
-      answer on every machine, what the agents use).
-
-    ``max_states`` and ``max_work`` are whole numbers >= 1, ``max_seconds`` a finite number > 0
-    (anything else raises ValueError). The clock is :mod:`quaternity_cp.budget`'s, as the solvers'.
-    """
-
-    max_states: int | None = None
-    max_seconds: float | None = None
-    max_work: int | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("max_states", "max_work"):
-            m = getattr(self, name)
-            if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
-                raise ValueError(f"{name} must be a whole number >= 1, not {m!r}")
-        Limits(max_seconds=self.max_seconds)  # checks it
-
-    def start(self) -> CountBudget:
-        """These limits on counts starting now."""
-        return CountBudget(self)
+#: What counting may use: the package's one limits object, :class:`quaternity_cp.budget.Limits`, of which a
+#: count reads ``max_states`` (the states held at once by one counter's tables, the per-set tables and the
+#: cross-set ones together: memory, about :data:`STATE_BYTES` each), ``max_seconds`` (seconds from
+#: ``start``, the solvers' clock) and ``max_work`` (big-integer multiply-adds of one counter: no clock, the
+#: same answer on every machine, what the agents use). Bad values raise ``LimitError`` (a ValueError).
+CountLimits = Limits
 
 
 class CountBudget:
@@ -215,11 +193,11 @@ class CountBudget:
 
 def _budget(max_states: int | None, limits: CountLimits | CountBudget | None) -> CountBudget:
     if limits is None:
-        return CountLimits(max_states).start()
+        return CountBudget(CountLimits(max_states=max_states))
     if max_states is not None:
         raise ValueError("give the limits either as max_states or as limits, not both")
     if isinstance(limits, CountLimits):
-        return limits.start()
+        return CountBudget(limits)
     if isinstance(limits, CountBudget):
         return limits
     raise ValueError(f"limits must be CountLimits or a CountBudget, not {limits!r}")
@@ -466,7 +444,7 @@ class DealCounter:
     first use (making the counter does no work). ``limits`` bounds the work: a
     :class:`CountLimits` (its clock starts when the counter is made) or a running
     :class:`CountBudget` shared with other counters; ``max_states`` alone is short
-    for ``limits=CountLimits(max_states)``. Past a limit the answer asked for
+    for ``limits=CountLimits(max_states=max_states)``. Past a limit the answer asked for
     raises :class:`CountLimitError`, and so does every later question to this
     counter: it never answers from a table it did not finish.
     """

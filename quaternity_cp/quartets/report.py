@@ -78,7 +78,7 @@ def count_or_none(constraints: Constraints, max_states: int = MAX_COUNT_STATES,
 
 def _count(constraints: Constraints, max_states: int, max_seconds: float | None) -> int | CountLimitError:
     try:
-        return DealCounter(constraints, limits=CountLimits(max_states, max_seconds)).count()
+        return DealCounter(constraints, limits=CountLimits(max_states=max_states, max_seconds=max_seconds)).count()
     except CountLimitError as err:
         return err
 

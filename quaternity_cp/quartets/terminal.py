@@ -48,7 +48,7 @@ def show(out: Console, table: WebGame, *, probabilities: bool = False, quiet: bo
     probs = None
     if probabilities:
         try:
-            probs = DealCounter(c, limits=CountLimits(MAX_COUNT_STATES, COUNT_SECONDS)).card_probabilities()
+            probs = DealCounter(c, limits=CountLimits(max_states=MAX_COUNT_STATES, max_seconds=COUNT_SECONDS)).card_probabilities()
         except CountLimitError:
             out.print("Too many deals to count exactly here.")
     names = seat_names(g)

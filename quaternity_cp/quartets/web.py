@@ -124,7 +124,7 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
     probs, note = None, None
     if probabilities:
         try:
-            counter = DealCounter(k.constraints, limits=CountLimits(MAX_COUNT_STATES, COUNT_SECONDS))
+            counter = DealCounter(k.constraints, limits=CountLimits(max_states=MAX_COUNT_STATES, max_seconds=COUNT_SECONDS))
             probs = counter.card_probabilities() if counter.count() else None
         except CountLimitError:
             note = ("Too many deals to count exactly on the web table; the grid shows who may hold each card "
