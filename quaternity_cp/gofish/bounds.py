@@ -502,5 +502,10 @@ def holds_a_whole_suit(engine: BoundsEngine, tables: Tables, player: int) -> boo
     return not engine.feasible(tables.capped_row(player, top))
 
 
+#: the flow network of Dinic's algorithm (for the explainer's minimum cuts), and the rows a count tries
+FlowNetwork = _Network
+row_choices = _rows
+
 __all__ = ["Tables", "Bounds", "BoundsEngine", "FlowEngine", "CpSatEngine", "consistent_table", "ranges",
-           "count_tables", "holds_a_whole_suit", "CountLimitError", "DEFAULT_MAX_STATES", "INFEASIBLE", "Grid"]
+           "FlowNetwork", "row_choices", "count_tables", "holds_a_whole_suit", "CountLimitError", "DEFAULT_MAX_STATES",
+           "INFEASIBLE", "Grid"]

@@ -174,6 +174,10 @@ class GoFish:
     def state(self) -> State:
         return self._stack[-1]
 
+    def states(self) -> list[State]:
+        """Every state of the game so far: the start first, then the one after each :meth:`push`."""
+        return list(self._stack)
+
     @property
     def players(self) -> int:
         return self.setup.player_count

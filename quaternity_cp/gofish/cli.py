@@ -1,0 +1,698 @@
+"""``quaternity gofish``: the Quantum Go Fish commands (``check``, ``analyze``, ``explain``, ``count``, ``solve``).
+
+``quaternity check FILE`` (and ``analyze``, ``explain``, ``count``, ``solve``)
+on a record with ``"game": "gofish"`` runs the command of the same name here
+with the same arguments (``quaternity_cli.dispatch.hand_over``): the option
+names below are those of the shared commands where they mean the same thing
+(``--json``, ``--max-seconds``, ``--max-states``, ``--player``,
+``--max-positions``, ``--depth``, ``--goal``).
+
+Exit codes: 0 valid, 1 an illegal move (the output describes the position
+before it; under ``invalid = lose``, after it, with its loser), 2 bad input (one
+line: the file, the move and the reason), 3 internal error, 130 interrupted.
+The library (quaternity_cp.gofish) is imported inside each command.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+
+import click
+
+from quaternity_cli import common as _common
+from quaternity_cli.common import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, read_text
+from quaternity_cli.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
+
+if TYPE_CHECKING:
+    from quaternity_cp.budget import Budget
+    from quaternity_cp.gofish.check import Replay
+    from quaternity_cp.gofish.game import GoFish
+    from quaternity_cp.gofish.solver import ForceResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _typed(decorator: Any) -> Callable[[F], F]:
+    """A decorator of the command's shared helpers (imported untyped, see pyproject.toml), typed."""
+    return cast("Callable[[F], F]", decorator)
+
+
+guarded = _typed(_common.guarded)
+
+#: --max-positions of ``solve`` when not given (the shared solver's default)
+DEFAULT_MAX_POSITIONS = 500_000
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def gofish() -> None:
+    """Quantum Go Fish: check, analyse, explain, count and solve records.
+
+    FILE is a Go Fish record (JSON, docs/gofish.md); '-' reads standard input.
+    Exit codes: 0 valid, 1 illegal move, 2 bad input, 3 internal error.
+    """
+
+
+# -- reading ----------------------------------------------------------------------------------------------
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def load(path: str) -> Replay:
+    """The record in ``path`` replayed (:class:`quaternity_cp.gofish.check.Replay`); bad input raises InputError."""
+    from quaternity_cp.gofish.check import replay
+    from quaternity_cp.gofish.rules import GoFishError
+    from quaternity_cp.jsonio import InputRefused, load_json
+
+    text = read_text(path)
+    name = _name(path)
+    try:
+        data = load_json(text.lstrip("\ufeff"))
+    except InputRefused as err:
+        raise InputError(f"{name}: not a Go Fish record: {err}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{name}: a Go Fish record is a JSON object, not {type(data).__name__}")
+    try:
+        return replay(data)
+    except GoFishError as err:
+        raise InputError(f"{name}: {err}") from None
+
+
+def _players(game: GoFish) -> list[str]:
+    """The players' keys in JSON: their names, or the seat numbers as text."""
+    return list(game.setup.players)
+
+
+def _seat_text(game: GoFish, seat: int | None) -> str:
+    from quaternity_cp.names import seat_name
+
+    s = game.setup
+    if seat is None:
+        return "nobody"
+    return seat_name(list(s.players) if s.named_players else None, seat)
+
+
+def _cap(text: str) -> str:
+    """A sentence's first word with a capital (``seat 2`` -> ``Seat 2``; names as they are)."""
+    return text[:1].upper() + text[1:]
+
+
+def status_json(result: Replay) -> dict[str, Any]:
+    """The keys ``check`` prints (see docs/gofish.md)."""
+    game = result.game
+    out = game.outcome
+    error = None
+    if result.error_index is not None:
+        error = {"move": result.error_index, "reason": result.reason}
+    pending = game.pending if out is None else None
+    turn = None if out is not None else (pending.asked if pending is not None else game.turn)
+    answers = ["+" if yes else "-" for yes in game.legal_answers()] if pending is not None else []
+    return {
+        "valid": result.valid,
+        "moves_applied": result.moves_applied,
+        "error": error,
+        "turn": turn,
+        "over": out is not None,
+        "winners": [] if out is None or out.winner is None else [out.winner],
+        "loser": None if out is None else out.loser,
+        "answers": answers,
+        "determined": game.bounds().determined,
+        "reason": None if out is None else out.reason,
+        "players": _players(game),
+        "suits": list(game.setup.suits),
+        "suit_size": game.suit_size,
+        "rules": game.rules.to_dict(),
+    }
+
+
+def _exit(result: Replay) -> None:
+    sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
+
+
+# -- human text -------------------------------------------------------------------------------------------
+def _header(result: Replay) -> str:
+    game = result.game
+    s = game.setup
+    rules = game.rules.to_dict()
+    said = ", ".join(f"{k}={v}" for k, v in rules.items()) if rules else "default"
+    n = len(result.moves)
+    return (f"Quantum Go Fish record: {s.player_count} players, {s.suit_count} suits of {s.suit_size} cards, "
+            f"{n} move{'s' if n != 1 else ''} (rules: {said})")
+
+
+def status_line(result: Replay) -> str:
+    """Who won, or who is to ask or to answer."""
+    game = result.game
+    out = game.outcome
+
+    def who(seat: int | None) -> str:
+        return _seat_text(game, seat)
+
+    def Who(seat: int | None) -> str:  # noqa: N802 (at the start of a sentence)
+        return _cap(_seat_text(game, seat))
+
+    if out is not None:
+        if out.reason == "determined":
+            return f"Game over: {who(out.winner)} wins: every hand is determined on its turn."
+        if out.reason == "four":
+            return f"Game over: {who(out.winner)} wins: it provably holds a whole suit."
+        if out.reason == "invalid":
+            return f"Game over: {who(out.loser)} loses by an illegal move; nobody wins."
+        if out.reason == "draw":
+            return "Game over: a draw, a position repeated."
+        return "Game over: nobody has a legal question; nobody wins."
+    q = game.pending
+    if q is not None:
+        answers = game.legal_answers()
+        can = "yes or no" if len(answers) == 2 else "only yes" if answers == [True] else "only no"
+        return (f"{Who(q.asked)} to answer {who(q.asker)}'s question for {game.setup.suits[q.suit]}: {can} "
+                "can be answered.")
+    return f"{Who(game.turn)} to ask."
+
+
+def _print_moves(result: Replay) -> None:
+    echo = click.echo
+    width = max([len(t) for t in result.moves] + [8]) + 2
+    for i, text in enumerate(result.moves[: result.moves_applied], 1):
+        echo(f"{i:>4}  {text:<{width}}ok")
+    if result.error_index is not None:
+        i = result.error_index
+        echo(f"{i + 1:>4}  {result.moves[i]:<{width}}ILLEGAL: {result.reason}")
+        lose = result.game.outcome is not None and result.game.outcome.reason == "invalid"
+        if lose:
+            echo("The game ends there (invalid = lose).")
+        else:
+            n = result.moves_applied
+            echo(f"The record stops there; {n} move{'s were' if n != 1 else ' was'} applied.")
+
+
+def _grid_lines(game: GoFish) -> list[str]:
+    b = game.bounds()
+    s = game.setup
+    names = [_seat_text(game, p) for p in range(game.players)]
+    cells = [[str(b.low[p][x]) if b.low[p][x] == b.high[p][x] else f"{b.low[p][x]}-{b.high[p][x]}"
+              for x in range(game.suits)] for p in range(game.players)]
+    hands = game.hands()
+    first = max(len(n) for n in names + ["player"])
+    widths = [max([len(s.suits[x])] + [len(cells[p][x]) for p in range(game.players)]) for x in range(game.suits)]
+    out = ["  " + "player".ljust(first) + "  " + "  ".join(s.suits[x].rjust(widths[x]) for x in range(game.suits))
+           + "  cards"]
+    for p in range(game.players):
+        out.append("  " + names[p].ljust(first) + "  " + "  ".join(cells[p][x].rjust(widths[x])
+                                                                     for x in range(game.suits)) + f"  {hands[p]:>5}")
+    return out
+
+
+# -- check ------------------------------------------------------------------------------------------------
+@gofish.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@guarded
+def check(file: str, as_json: bool) -> None:
+    """Replay a Go Fish record: is every move legal, whose turn it is, who has won.
+
+    Exit 0: every move legal; 1: an illegal move (the output describes the
+    position before it, or under invalid = lose the game it ended); 2: bad input
+    (unknown fields, options, players or suits; sizes that cannot be dealt; an
+    open question that is not the last move). With an open question (?) last,
+    'turn' is the player to answer it and 'answers' the answers it may give.
+    """
+    result = load(file)
+    if as_json:
+        emit_json(status_json(result))
+    else:
+        click.echo(_header(result))
+        _print_moves(result)
+        click.echo(status_line(result))
+        if result.game.outcome is None and result.game.determined:
+            click.echo("Every hand is determined.")
+    _exit(result)
+
+
+# -- analyze ----------------------------------------------------------------------------------------------
+def analyze_json(result: Replay) -> dict[str, Any]:
+    game = result.game
+    b = game.bounds()
+    players, suits = _players(game), list(game.setup.suits)
+    counts = {suits[x]: {players[p]: [b.low[p][x], b.high[p][x]] for p in range(game.players)}
+              for x in range(game.suits)}
+    fours: dict[str, list[str]] = {}
+    for p in range(game.players):
+        whole = [suits[x] for x in range(game.suits) if b.low[p][x] >= game.suit_size]
+        if whole:
+            fours[players[p]] = whole
+    return {**status_json(result), "counts": counts, "determined": b.determined, "fours": fours,
+            "hands": {players[p]: h for p, h in enumerate(game.hands())}}
+
+
+@gofish.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@guarded
+def analyze(file: str, as_json: bool) -> None:
+    """How many cards of each suit each player may hold: every cell's exact minimum and maximum.
+
+    The bounds are exact (a flow network, never cell-by-cell reasoning). With an
+    open question last they describe the position after the question (asking
+    proves the asker holds one of the suit). 'fours' lists, per player, the
+    suits it provably holds all of.
+    """
+    result = load(file)
+    data = analyze_json(result)
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(_header(result))
+        if result.error_index is not None:
+            click.echo(f"Illegal {result.message}; the position before it:")
+        click.echo("Cards of each suit each player may hold (a range: at least-at most):")
+        for line in _grid_lines(result.game):
+            click.echo(line)
+        click.echo(f"Determined: {'yes, one table of counts is consistent' if data['determined'] else 'no'}.")
+        game = result.game
+        for p, whole in data["fours"].items():
+            seat = game.setup.players.index(p)
+            click.echo(f"{_cap(_seat_text(game, seat))} provably holds all of {', '.join(whole)}.")
+        click.echo(status_line(result))
+    _exit(result)
+
+
+# -- explain ----------------------------------------------------------------------------------------------
+def _cell(game: GoFish, text: str, name: str) -> tuple[int, int]:
+    seat_text, sep, suit_text = text.rpartition(":")
+    if not sep or not seat_text or not suit_text:
+        raise InputError(f"{text!r}: expected SEAT:SUIT, like 0:A (a seat or player name, a suit name or number)")
+    s = game.setup
+    if seat_text in s.players:
+        seat = s.players.index(seat_text)
+    elif seat_text.isascii() and seat_text.isdigit() and int(seat_text) < s.player_count:
+        seat = int(seat_text)
+    else:
+        raise InputError(f"{text}: unknown player {seat_text!r} in {name} (players: {', '.join(s.players)})")
+    if suit_text in s.suits:
+        suit = s.suits.index(suit_text)
+    elif suit_text.isascii() and suit_text.isdigit() and int(suit_text) < s.suit_count:
+        suit = int(suit_text)
+    else:
+        raise InputError(f"{text}: unknown suit {suit_text!r} in {name} (suits: {', '.join(s.suits)})")
+    return seat, suit
+
+
+@gofish.command()
+@click.argument("file")
+@click.argument("card", metavar="[SEAT:SUIT]", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@guarded
+def explain(file: str, card: str | None, as_json: bool) -> None:
+    """Why a player holds the number of cards of a suit it does: SEAT:SUIT (e.g. 0:A, Yael:Narwhals).
+
+    The direct bounds come from the moves (asking proves the asker holds one, a
+    yes that the asked player held one, a no that it held none); a narrower
+    exact bound is shown by a counting argument (a minimum cut: some suits would
+    need more cards than they have, or some players more than they hold). A
+    bound reached is shown by a consistent table. With an open question last,
+    SEAT:SUIT may be left out: then the asked player's cell of that suit, and why
+    its answer is forced (or not). The position is the one after the record (or
+    before its first illegal move).
+    """
+    from quaternity_cp.gofish.explain import explain_cell
+    from quaternity_cp.gofish.game import Illegal, Move
+
+    result = load(file)
+    game = result.game
+    heading = None
+    if result.illegal in (Illegal.IMPOSSIBLE_YES, Illegal.IMPOSSIBLE_NO) and game.outcome is None:
+        # the record's illegal answer: explained in the position right after its question
+        assert result.error_index is not None  # set with the error
+        m = game.parse_move(result.moves[result.error_index])
+        asked = game.copy()
+        asked.push(Move(m.asker, m.asked, m.suit))
+        if card is None or _cell(game, card, _name(file)) == (m.asked, m.suit):
+            game = asked
+            heading = f"Illegal {result.message}; the position after its question:"
+    if heading is None and result.error_index is not None:
+        heading = f"Illegal {result.message}; the position before it:"
+    if card is None:
+        q = game.pending
+        if q is None:
+            raise InputError(f"{_name(file)}: give SEAT:SUIT (no question is open to explain)")
+        seat, suit = q.asked, q.suit
+    else:
+        seat, suit = _cell(game, card, _name(file))
+    e = explain_cell(game, seat, suit)
+    if as_json:
+        emit_json({"valid": result.valid, "error": None if result.error_index is None else
+                   {"move": result.error_index, "reason": result.reason},
+                   "seat": game.setup.players[seat], "suit": game.setup.suits[suit], "min": e.low, "max": e.high,
+                   "answers": e.answers, "cuts": e.cuts, "explanation": e.lines})
+    else:
+        if heading is not None:
+            click.echo(heading)
+        for line in e.lines:
+            click.echo(line)
+    _exit(result)
+
+
+# -- count ------------------------------------------------------------------------------------------------
+@gofish.command()
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--history", is_flag=True, help="The number of tables at the start and after every move of the record.")
+@_typed(seconds_option("the counts (everything the command counts)"))
+@_typed(states_option())
+@guarded
+def count(file: str, as_json: bool, history: bool = False, max_seconds: float | None = MAX_SECONDS,
+          max_states: int | None = MAX_STATES) -> None:
+    """The exact number of consistent tables of counts, and how each cell is spread over them.
+
+    --json adds 'cells': {suit: {player: {"n": tables in which the player holds
+    n cards of the suit}}}, from the cell's minimum to its maximum, and with
+    --history 'history_start' and 'history' (the tables after each move). Nothing
+    is enumerated (dynamic programmes over the players); a count past
+    --max-seconds or --max-states is refused (exit 2), never rounded. With an
+    open question last: the tables after the question.
+    """
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.gofish.bounds import CountLimitError, count_tables
+    from quaternity_cp.gofish.tally import distributions
+
+    from quaternity_cli.cmd_count import exact_integers
+
+    exact_integers()
+    result = load(file)
+    game = result.game
+    limits = Limits(max_seconds=max_seconds, max_states=max_states)
+    try:
+        tables, cells = distributions(game.tables(), limits)
+        counts = None
+        if history:
+            each = Limits(max_positions=max_states, max_seconds=max_seconds, max_states=max_states)
+            counts = [count_tables(game.tables(st), each) for st in game.states()[: result.moves_applied + 1]]
+    except CountLimitError as err:
+        option = "--max-seconds" if err.reason == "time" else "--max-states"
+        raise InputError(f"{_name(file)}: too large to count exactly: {err} ({option}); count a later position "
+                         f"of the game, or raise {option}") from None
+    players, suits = _players(game), list(game.setup.suits)
+    spread = {suits[x]: {players[p]: {str(v): n for v, n in sorted(cells[p][x].items())}
+                         for p in range(game.players)} for x in range(game.suits)}
+    if as_json:
+        data = {**status_json(result), "tables": tables, "cells": spread}
+        if counts is not None:
+            data["history_start"], data["history"] = counts[0], counts[1:]
+        emit_json(data)
+    else:
+        click.echo(_header(result))
+        if result.error_index is not None:
+            click.echo(f"Illegal {result.message}; counting the position before it.")
+        click.echo(f"{tables:,} consistent table{'s' if tables != 1 else ''} of counts")
+        if tables:
+            click.echo("Tables in which each player holds each number of cards of each suit:")
+            for x, suit in enumerate(suits):
+                for p in range(game.players):
+                    parts = ", ".join(f"{v}: {n:,}" for v, n in spread[suit][players[p]].items())
+                    click.echo(f"  {suit} {_seat_text(game, p)}: {parts}")
+        if counts is not None:
+            click.echo("Consistent tables after every move:")
+            width = max([len(t) for t in result.moves] + [7])
+            for i, n in enumerate(counts):
+                click.echo(f"  {i:>3}  {result.moves[i - 1] if i else '(start)':<{width}}  {n:>12,}")
+    _exit(result)
+
+
+# -- solve ------------------------------------------------------------------------------------------------
+def _tree(game: GoFish, force: ForceResult, seat: int, depth: int, budget: Budget, cap: int = 400) -> tuple[dict[str, Any], str | None]:
+    """The strategy tree of a proven yes (``seat``'s move at its nodes, every legal move at the others'), or the
+    defence of a no (one move keeping ``seat`` out of its winning positions at the others' nodes, every move at
+    ``seat``'s), to ``depth`` plies and at most ``cap`` nodes. Returns the tree and what cut it short."""
+    from quaternity_cp.budget import Stopped
+
+    yes = force.verdict
+    size = [0]
+    cut: list[str | None] = [None]
+
+    def end(g: GoFish) -> dict[str, Any] | None:
+        out = g.outcome
+        if out is None:
+            return None
+        return {"end": "over", "winners": [] if out.winner is None else [out.winner], "loser": out.loser,
+                "reason": out.reason}
+
+    def node(g: GoFish, left: int) -> dict[str, Any]:
+        over = end(g)
+        if over is not None:
+            return over
+        if left <= 0 or size[0] >= cap:
+            return {"truncated": True}
+        try:
+            budget.check_time()
+        except Stopped as stop:
+            cut[0] = stop.reason
+            return {"truncated": True, "stopped": stop.reason}
+        q = g.pending
+        owner = g.turn if q is None else q.asked
+        if q is None:
+            options = g.legal_questions()
+        else:
+            from quaternity_cp.gofish.game import Move
+
+            options = [Move(q.asker, q.asked, q.suit, a) for a in g.legal_answers()]
+        if owner == seat and yes:
+            m = force.move(g)
+            chosen = [m] if m is not None else []
+        elif owner != seat and not yes:
+            chosen = []
+            for m in options:
+                g.push(m)
+                outside = force.rank(g) is None
+                g.pop()
+                if outside:
+                    chosen = [m]
+                    break
+        else:
+            chosen = options
+        moves = []
+        for m in chosen:
+            size[0] += 1
+            g.push(m)
+            moves.append({"move": g.move_text(m), "player": owner, "next": node(g, left - 1)})
+            g.pop()
+        return {"player": owner, "moves": moves}
+
+    return node(game, depth), cut[0]
+
+
+def _print_tree(node: dict[str, Any], game: GoFish, indent: str = "  ") -> None:
+    echo = click.echo
+    for entry in node.get("moves", []):
+        nxt = entry["next"]
+        if nxt.get("end"):
+            won = ", ".join(_seat_text(game, w) for w in nxt["winners"]) or "nobody"
+            echo(f"{indent}{entry['move']}  -> game over ({nxt['reason']}), winner: {won}")
+        elif nxt.get("truncated"):
+            echo(f"{indent}{entry['move']}  ...")
+        else:
+            echo(f"{indent}{entry['move']}")
+            _print_tree(nxt, game, indent + "  ")
+
+
+@gofish.command()
+@click.argument("file")
+@click.option("--player", "player", default=None, metavar="P",
+              help="The player who is to force a win (seat or name; default: the player on turn).")
+@click.option("--goal", "goal", default="win", show_default=True, metavar="win",
+              help="The goal: win (can the player force being the winner against all others together).")
+@click.option("--depth", type=Whole(min=0), default=6, show_default=True, metavar="D",
+              help="Show the strategy tree to D plies along each branch (a question and its answer are two).")
+@click.option("--max-positions", "max_positions", type=Whole(min=1), default=DEFAULT_MAX_POSITIONS,
+              show_default=True, metavar="N", help="Stop once the game graph holds N positions (then unproven).")
+@click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="T", help="Stop after T seconds (then unproven; checked while the graph is built).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@guarded
+def solve(file: str, player: str | None, goal: str, depth: int, max_positions: int | None,
+          max_seconds: float | None, as_json: bool) -> None:
+    """Can a player force a win from the record's position? Exactly, cycles included.
+
+    The positions reachable from the record's end form a graph (players and
+    suits relabelled); the player's winning positions are its attractor: the
+    positions from which it can force a win whatever the others do together
+    (a game that goes round forever is not a win). Prints the verdict (yes, no,
+    or unproven when --max-positions or --max-seconds stopped it), the plies to
+    the win under best play on both sides, and the strategy as a tree (for a
+    no: the others' defence). Exit 0 solved or unproven, 1 an illegal record,
+    2 bad input, 130 interrupted.
+    """
+    import math
+
+    from quaternity_cp.budget import INTERRUPTED, SOLVED, Limits
+    from quaternity_cp.gofish.solver import SolverLimitError, can_force
+
+    if goal != "win":
+        raise InputError(f"--goal: Go Fish solves the goal 'win' only, not {goal!r}")
+    if max_seconds is not None and not math.isfinite(max_seconds):
+        raise InputError(f"--max-seconds: {max_seconds!r} is not a finite number of seconds")
+    result = load(file)
+    name = _name(file)
+    if not result.valid:
+        message = f"{result.message} is illegal" if result.game.outcome is None or \
+            result.game.outcome.reason != "invalid" else f"{result.message}: the game ended there"
+        if as_json:
+            emit_json({"valid": False, "error": message})
+        else:
+            click.echo(f"quaternity: {name}: {message}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    game = result.game
+    s = game.setup
+    if player is None:
+        seat = game.turn if game.turn is not None else game.rules.first
+    elif player in s.players:
+        seat = s.players.index(player)
+    elif player.isascii() and player.isdigit() and int(player) < s.player_count:
+        seat = int(player)
+    else:
+        raise InputError(f"--player: unknown player {player!r} (players: {', '.join(s.players)})")
+    limits = Limits(max_positions=max_positions, max_seconds=max_seconds)
+    if not as_json:
+        click.echo(_header(result))
+    status, force, interrupted = SOLVED, None, False
+    budget = limits.start()
+    try:
+        force = can_force(game, seat, limits)
+    except SolverLimitError as err:
+        status = err.reason
+    except KeyboardInterrupt:
+        status, interrupted = INTERRUPTED, True
+    who = _seat_text(game, seat)
+    strategy = defense = None
+    tree_stopped = None
+    if force is not None:
+        tree, tree_stopped = _tree(game, force, seat, depth, budget)
+        if force.verdict:
+            strategy = tree
+        else:
+            defense = tree
+    proven = force is not None
+    plies = force.plies if force is not None else None
+    if force is None:
+        verdict = "unproven"
+        why = {"interrupted": "interrupted", "limit": "position limit reached",
+               "time": "time limit reached"}.get(status, status)
+        summary = f"unproven ({why})"
+    elif game.over:
+        verdict = "yes" if force.verdict else "no"
+        summary = f"{verdict}: the game is over and {who} {'won' if force.verdict else 'did not win'}"
+    elif force.verdict:
+        verdict = "yes"
+        summary = f"yes: {who} can force being the winner (in at most {force.plies} plies)"
+    else:
+        verdict = "no"
+        summary = f"no: the other players together can stop {who} from winning"
+    data = {
+        "position": name,
+        "players": s.player_count,
+        "suits": s.suit_count,
+        "suit_size": s.suit_size,
+        "player_names": list(s.players),
+        "goal": "win",
+        "player": seat,
+        "result": force.verdict if force is not None else None,
+        "verdict": verdict,
+        "proven": proven,
+        "status": status,
+        "summary": summary,
+        "plies": plies,
+        "strategy": strategy,
+        "defense": defense,
+        "tree_stopped": tree_stopped,
+        "positions": force.graph_size if force is not None else None,
+        "edges": force.graph_edges if force is not None else None,
+        "seconds": round(budget.elapsed(), 3),
+        "engine": game.engine.name,
+        "rules": game.rules.to_dict(),
+        "free_choice": "adversary",
+    }
+    if as_json:
+        emit_json(data)
+    else:
+        click.echo(f"Goal: force being the winner, for {who}")
+        click.echo(f"Result: {summary}")
+        if strategy is not None and strategy.get("moves"):
+            click.echo("Winning strategy (its moves; every legal reply of the others):")
+            _print_tree(strategy, game)
+        if defense is not None and defense.get("moves"):
+            click.echo(f"Defence (one reply of the others keeping {who} from a forced win; each of its moves):")
+            _print_tree(defense, game)
+        if force is not None:
+            n, e = force.graph_size, force.graph_edges
+            click.echo(f"Game graph: {n:,} position{'s' if n != 1 else ''}, {e:,} move{'s' if e != 1 else ''}, "
+                       f"{budget.elapsed():.2f} s.")
+    sys.exit(130 if interrupted else EXIT_OK)
+
+
+@gofish.command()
+@click.option("--players", "players", type=Whole(min=2), default=3, show_default=True, metavar="P",
+              help="The number of players (and of suits).")
+@click.option("--suit-size", "suit_size", type=Whole(min=2), default=4, show_default=True, metavar="N",
+              help="The cards of each suit.")
+@click.option("--rule", "rules", multiple=True, metavar="OPTION=VALUE",
+              help="Solve under these rules only (repeatable; e.g. --rule after_yes=again); default: the "
+                   "default rules and each option that can change the answer, one at a time.")
+@click.option("--max-positions", "max_positions", type=Whole(min=1), default=3_000_000, show_default=True,
+              metavar="N", help="Refuse a start whose game graph would hold more than N positions.")
+@click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="T", help="Refuse a start whose graph takes more than T seconds to build.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
+@guarded
+def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
+           as_json: bool) -> None:
+    """Which seat can force a win from the start of a new game, for every seat and rule set.
+
+    Builds each start's game graph once (suits relabelled, cycles resolved
+    exactly) and asks, for every seat, whether it can force a win against all
+    the others together, in how many plies, and with which first question.
+    The table of docs/gofish.md is this command's output. A start whose graph
+    passes --max-positions or --max-seconds is refused (exit 2).
+    """
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.gofish.rules import GoFishError
+    from quaternity_cp.gofish.solver import SolverLimitError
+    from quaternity_cp.gofish.starts import VARIANTS, solve_start_rules
+
+    variants: list[dict[str, Any]] = [dict(v) for v in VARIANTS]
+    if rules:
+        chosen: dict[str, Any] = {}
+        for item in rules:
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise InputError(f"--rule: {item!r} is not OPTION=VALUE")
+            text = value.strip()
+            chosen[key.strip()] = {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), text)
+        variants = [chosen]
+    limits = Limits(max_positions=max_positions, max_seconds=max_seconds)
+    rows: list[dict[str, Any]] = []
+    for variant in variants:
+        try:
+            row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
+        except SolverLimitError as err:
+            raise InputError(f"{players} players, rules {variant or 'default'}: {err}") from None
+        except GoFishError as err:
+            raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
+        data = row.to_json(game)
+        rows.append(data)
+        if not as_json:
+            named = ", ".join(f"{k}={v}" for k, v in variant.items()) or "default rules"
+            if data["winners"]:
+                seat = data["winners"][0]
+                entry = data["seats"][str(seat)]
+                verdict = (f"seat {seat} forces a win in {entry['plies']} plies, "
+                           f"first {entry['first_move']}")
+            else:
+                verdict = "no seat can force a win"
+            click.echo(f"{named}: {verdict} ({data['positions']:,} positions, {data['edges']:,} moves, "
+                       f"{data['seconds']:.1f} s)")
+    if as_json:
+        emit_json({"players": players, "suits": players, "suit_size": suit_size, "starts": rows})
+    sys.exit(EXIT_OK)
+
+
+__all__ = ["gofish", "check", "analyze", "explain", "count", "solve", "starts", "load", "status_json", "analyze_json"]
