@@ -9,7 +9,11 @@ module adds what only the deal knows:
   first player and :func:`draw_tie_break` the winner of a tie for first;
 - :class:`Table` holds the real hands and follows a record's moves: the truthful
   answer to a question, the put-downs due (a complete set is put down by its
-  holder at the deal, and by the asker right after the yes that completes it);
+  holder at the deal, and by the asker right after the yes that completes it).
+  It is the one place where moves act on real cards: the classic game
+  (:class:`~quaternity_cp.quartets.game.ClassicState`) plays on a Table, and
+  the honesty checks, the random records and a seat's view follow records with
+  one;
 - :func:`honesty_error` says whether one move contradicts the real hands
   ("seat 1 said no but held B2"), and :func:`check_honesty` runs a whole record.
 
@@ -105,17 +109,27 @@ def draw_tie_break(tied: Sequence[int], rng: random.Random) -> int:
 
 # -- the real hands ------------------------------------------------------------------------
 class Table:
-    """The real hands of a classic game, following its moves.
+    """The real hands of a classic game, following its moves: the one place where questions, answers and
+    put-downs act on real cards.
+
+    :class:`~quaternity_cp.quartets.game.ClassicState` (the classic game: turns, chance, score, record)
+    keeps its cards in a Table and plays every move through :meth:`apply`; the honesty checks
+    (:func:`honesty_error`), the random records (:func:`quaternity_cp.play.random_record`) and a seat's
+    view (:func:`quaternity_cp.knowledge.record_hands`) follow a record's moves with one.
 
     ``owner[c]`` is the seat holding card c (claimed cards stay with their
-    claimer); ``claimed[s]`` the seat that put set s down, or -1. The phase
-    mirrors the public position: before the first question (``opening``) any
-    seat puts down the sets it was dealt; right after a yes (``window``) the
-    asker puts down the set it completed. :meth:`apply` / :meth:`undo` change it.
+    claimer); ``claimed[s]`` the seat that put set s down, or -1. For the sets
+    still in play, ``held[p]`` is p's cards, ``count[p][s]`` how many of set s
+    p holds and ``sizes[p]`` how many cards p holds. The phase mirrors the public
+    position: before the first question (``opening``) any seat puts down the
+    sets it was dealt; right after a yes (``window``) the asker puts down the set
+    it completed. :meth:`apply` / :meth:`undo` change it (the lists are changed
+    in place, never replaced).
     """
 
     def __init__(self, game: Game, hands: Mapping[int, Iterable[int]]):
         self.game = game
+        P, N, S = game.players, game.sets, game.set_size
         owner = [-1] * game.cards
         for p, cards in hands.items():
             for c in cards:
@@ -123,16 +137,29 @@ class Table:
         if -1 in owner:
             raise ValueError(f"card {game.card_name(owner.index(-1))} is dealt to nobody")
         self.owner = owner
-        self.claimed = [-1] * game.sets
+        self.claimed = [-1] * N
+        self.count = [[0] * N for _ in range(P)]
+        self.held: list[set[int]] = [set() for _ in range(P)]
+        self.sizes = [0] * P
+        for c, p in enumerate(owner):
+            if 0 <= p < P:
+                self.count[p][c // S] += 1
+                self.held[p].add(c)
+                self.sizes[p] += 1
         self.opening = True
         self.window: tuple[int, int] | None = None  # (asker, set) right after a yes
-        self._history: list[tuple[list[int], list[int], bool, tuple[int, int] | None]] = []
+        # per move applied: (move, the claimer before (put-down) or whether the card moved (question),
+        # opening before, window before)
+        self._history: list[tuple[Move, int | bool, bool, tuple[int, int] | None]] = []
 
     def copy(self) -> "Table":
         other = Table.__new__(Table)
         other.game = self.game
         other.owner = list(self.owner)
         other.claimed = list(self.claimed)
+        other.count = [list(row) for row in self.count]
+        other.held = [set(h) for h in self.held]
+        other.sizes = list(self.sizes)
         other.opening = self.opening
         other.window = self.window
         other._history = list(self._history)
@@ -141,10 +168,10 @@ class Table:
     # -- reading -------------------------------------------------------------------------
     def hand(self, seat: int) -> list[int]:
         """The cards ``seat`` holds now (unclaimed sets only), ascending."""
-        S = self.game.set_size
-        return [c for c, p in enumerate(self.owner) if p == seat and self.claimed[c // S] < 0]
+        return sorted(self.held[seat]) if 0 <= seat < len(self.held) else []
 
     def hands(self) -> dict[int, list[int]]:
+        """Every seat's cards now (:meth:`hand`)."""
         return {p: self.hand(p) for p in range(self.game.players)}
 
     def holds(self, seat: int, card: int) -> bool:
@@ -156,14 +183,14 @@ class Table:
 
     def complete_sets(self) -> list[tuple[int, int]]:
         """(seat, set) for every unclaimed set wholly in one hand, by set."""
-        g = self.game
+        S = self.game.set_size
         out = []
-        for s in range(g.sets):
-            if self.claimed[s] >= 0:
-                continue
-            holders = {self.owner[c] for c in g.cards_of(s)}
-            if len(holders) == 1:
-                out.append((holders.pop(), s))
+        for s, by in enumerate(self.claimed):
+            if by < 0:
+                for p, row in enumerate(self.count):
+                    if row[s] == S:
+                        out.append((p, s))
+                        break
         return out
 
     def putdowns_due(self) -> list[Declaration]:
@@ -173,29 +200,68 @@ class Table:
             return [Declaration(p, s) for p, s in self.complete_sets()]
         if self.window is not None:
             x, s = self.window
-            if self.claimed[s] < 0 and all(self.owner[c] == x for c in self.game.cards_of(s)):
+            if self.claimed[s] < 0 and self.count[x][s] == self.game.set_size:
                 return [Declaration(x, s)]
         return []
 
     # -- following moves ---------------------------------------------------------------------
     def apply(self, move: Move) -> None:
-        """Follow ``move`` (an answered or open question, or a put-down) on the real cards."""
-        self._history.append((list(self.owner), list(self.claimed), self.opening, self.window))
-        S = self.game.set_size
+        """Follow ``move`` (an answered or open question, or a put-down) on the real cards: a put-down
+        takes its set out of play (and out of the hands holding its cards), a yes moves the card
+        from the asked seat to the asker when the asked seat holds it."""
         if isinstance(move, Declaration):
-            self.claimed[move.set] = move.player
-            if self.window is not None and self.window[1] == move.set:
+            p, s = move.player, move.set
+            self._history.append((move, self.claimed[s], self.opening, self.window))
+            if self.claimed[s] < 0:
+                self._take_out(s, -1)
+            self.claimed[s] = p
+            if self.window is not None and self.window[1] == s:
                 self.window = None
             return
+        card = move.card
+        moved = bool(move.answer) and self.owner[card] == move.target
+        self._history.append((move, moved, self.opening, self.window))
         self.opening = False
-        self.window = None
-        if move.answer and self.owner[move.card] == move.target:
-            self.owner[move.card] = move.asker
-            self.window = (move.asker, move.card // S)
+        if moved:
+            self._move_card(card, move.target, move.asker)
+            self.window = (move.asker, card // self.game.set_size)
+        else:
+            self.window = None
 
     def undo(self) -> None:
         """Take back the last :meth:`apply`."""
-        self.owner, self.claimed, self.opening, self.window = self._history.pop()
+        move, before, self.opening, self.window = self._history.pop()
+        if isinstance(move, Declaration):
+            s = move.set
+            self.claimed[s] = before
+            if before < 0:
+                self._take_out(s, +1)
+        elif before:
+            self._move_card(move.card, move.asker, move.target)
+
+    def _move_card(self, card: int, giver: int, taker: int) -> None:
+        self.owner[card] = taker
+        s = card // self.game.set_size
+        if self.claimed[s] < 0:
+            self.count[giver][s] -= 1
+            self.count[taker][s] += 1
+            self.held[giver].discard(card)
+            self.held[taker].add(card)
+            self.sizes[giver] -= 1
+            self.sizes[taker] += 1
+
+    def _take_out(self, s: int, sign: int) -> None:
+        """The cards of set s leave (sign -1) or come back to (+1) the hands of their owners."""
+        P = len(self.sizes)
+        for c in self.game.cards_of(s):
+            p = self.owner[c]
+            if 0 <= p < P:
+                self.count[p][s] += sign
+                self.sizes[p] += sign
+                if sign < 0:
+                    self.held[p].discard(c)
+                else:
+                    self.held[p].add(c)
 
 
 def honesty_error(table: Table, move: Move, *, empty_hand: str = "skip") -> IllegalMoveError | None:

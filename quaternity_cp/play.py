@@ -130,7 +130,11 @@ def random_record(
 def _classic_game(game: Game, rules: Rules, rng: _random.Random, *, engine: Any = None,
                   hands: Mapping[int, Iterable[int]] | None = None, first: int | None = None,
                   max_moves: int = 100_000) -> tuple[Position, dict[int, list[int]], int, list[Move]]:
-    """A truthful classic game (dealt cards): the position, the deal, the first player and the moves."""
+    """A truthful classic game (dealt cards): the position, the deal, the first player and the moves.
+
+    The real cards are a :class:`~quaternity_cp.classic.Table`, the one simulation of the cards that the
+    classic game state (:class:`~quaternity_cp.quartets.game.ClassicState`) plays on too; the
+    :class:`Position` referees the public rules (any rule set with dealt cards)."""
     deal = draw_deal(game, rng, rules) if hands is None else {p: sorted(c) for p, c in hands.items()}
     first = draw_first(game, rng) if first is None else first
     pos = Position(game, rules, engine=engine, first=first)

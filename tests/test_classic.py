@@ -515,3 +515,108 @@ def random_game_record(size, seed, moves):
        seed=st.integers(0, 2**32 - 1))
 def test_views_agree_with_reference_exhaustive(game, rules, seed):
     play_truthfully(seed, Game(*game), rules, views=True, max_moves=80)
+
+
+# -- one simulation of the real cards: classic.Table, played by the classic game state -------------------
+class _Cards:
+    """The real cards by the letter of the rules, kept apart from quaternity_cp.classic: an owner per card
+    (a claimed card stays with its owner), a claimer per set, the phase (at the deal; right after a yes)."""
+
+    def __init__(self, g, hands):
+        self.g = g
+        self.owner = [-1] * g.cards
+        for p, cards in hands.items():
+            for c in cards:
+                self.owner[c] = p
+        self.claimed = [-1] * g.sets
+        self.opening, self.window = True, None
+
+    def state(self):
+        return list(self.owner), list(self.claimed), self.opening, self.window
+
+    def hand(self, p):
+        return [c for c in range(self.g.cards) if self.owner[c] == p and self.claimed[c // self.g.set_size] < 0]
+
+    def whole(self):
+        return [(self.owner[c], s) for s in range(self.g.sets) if self.claimed[s] < 0
+                for c in [s * self.g.set_size] if all(self.owner[d] == self.owner[c] for d in self.g.cards_of(s))]
+
+    def due(self):
+        if self.opening:
+            return self.whole()
+        if self.window is not None and (self.window) in self.whole():
+            return [self.window]
+        return []
+
+    def apply(self, move):
+        if isinstance(move, Declaration):
+            self.claimed[move.set] = move.player
+            if self.window is not None and self.window[1] == move.set:
+                self.window = None
+            return
+        self.opening, self.window = False, None
+        if move.answer and self.owner[move.card] == move.target:
+            self.owner[move.card] = move.asker
+            self.window = (move.asker, move.card // self.g.set_size)
+
+
+def _agree(table, cards, g):
+    assert (table.owner, table.claimed, table.opening, table.window) == cards.state()
+    assert table.hands() == {p: cards.hand(p) for p in range(g.players)}
+    assert table.sizes == [len(cards.hand(p)) for p in range(g.players)]
+    assert table.count == [[sum(c // g.set_size == s for c in cards.hand(p)) for s in range(g.sets)]
+                           for p in range(g.players)]
+    assert [(d.player, d.set) for d in table.putdowns_due()] == cards.due()
+    assert table.complete_sets() == cards.whole()
+
+
+@settings(SETTINGS, max_examples=150)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_the_table_follows_any_move_and_undoes_it(game, seed, data):
+    """Any moves, true or not (a put-down without the set, a yes on a claimed card...): the table and the
+    letter of the rules agree after every move, after every undo, and a copy goes its own way."""
+    from quaternity_cp.classic import Table, deal
+
+    g = Game(*game)
+    hands = deal(g, random.Random(seed))
+    table, cards = Table(g, hands), _Cards(g, hands)
+    states = [cards.state()]
+    moves = data.draw(st.lists(st.one_of(
+        st.builds(Declaration, st.integers(0, g.players - 1), st.integers(0, g.sets - 1)),
+        st.builds(Question, st.integers(0, g.players - 1), st.integers(0, g.players - 1),
+                  st.integers(0, g.cards - 1), st.sampled_from([True, False, None]))), max_size=14))
+    for move in moves:
+        table.apply(move)
+        cards.apply(move)
+        _agree(table, cards, g)
+        states.append(cards.state())
+    copy = table.copy()
+    for state in reversed(states[:-1]):
+        table.undo()
+        assert (table.owner, table.claimed, table.opening, table.window) == state
+        assert table.sizes == [len(table.hand(p)) for p in range(g.players)]
+    assert table.hands() == {p: sorted(hands[p]) for p in range(g.players)}
+    _agree(copy, cards, g)
+
+
+@settings(SETTINGS, max_examples=60)
+@given(game=st.sampled_from(GAMES), seed=st.integers(0, 2**32 - 1))
+def test_the_classic_game_plays_on_a_table_that_the_honesty_check_accepts(game, seed):
+    """The classic game state's cards are its table: every move of its record is honest on a table
+    dealt alike, the state's hands are that table's, and its record replays with no error."""
+    from quaternity_cp.classic import Table, honesty_error
+    from quaternity_cp.quartets.game import ClassicState
+
+    g = Game(*game)
+    state = ClassicState(g, seed)
+    rng = random.Random(seed)
+    while not state.is_terminal() and len(state.moves) < 60:
+        state.apply_action(rng.choice(state.legal_actions()))
+    table = Table(g, state.deal)
+    for move in state.moves:
+        assert honesty_error(table, move) is None, describe(g, state.rules, state.moves)
+        table.apply(move)
+    assert table.hands() == {p: sorted(state.held[p]) for p in range(g.players)} == state.table.hands()
+    assert table.claimed == state.claimed and table.sizes == state.hands
+    result = replay(record_from_json(state.record()))
+    assert result.error is None

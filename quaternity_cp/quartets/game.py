@@ -47,8 +47,8 @@ from .. import effects
 from ..constraints import Constraints
 from ..errors import Illegal, IllegalMoveError, InvalidMoveError, QuaternityError, RulesError
 from ..game import Declaration, Game, Move, Question
+from ..classic import Table, draw_first
 from ..classic import deal as draw_deal
-from ..classic import draw_first
 from ..formats import record_to_json
 from ..games import TERMINAL, ChanceOutcome, chance_draw
 from ..outcome import tied as tied_for_first
@@ -232,6 +232,14 @@ def deal_before(game: Game, moves: Sequence[Move], owners: Mapping[int, int]) ->
 class ClassicState:
     """A classic game: a real deal, truthful answers, automatic put-downs. Mutable; undo restores.
 
+    The real cards are a :class:`~quaternity_cp.classic.Table` (:attr:`table`): every question and every
+    put-down is applied through it (the answer is :meth:`~quaternity_cp.classic.Table.answer`, the
+    put-downs :meth:`~quaternity_cp.classic.Table.putdowns_due`), so the game, the honesty checks and the
+    random records share one simulation of the cards. ``owner``, ``count``, ``held``, ``hands`` and
+    ``claimed`` are the table's lists (see :class:`~quaternity_cp.classic.Table`; ``hands`` is its ``sizes``).
+    The state adds whose turn it is (:mod:`quaternity_cp.effects`), the score and the winners
+    (:mod:`quaternity_cp.outcome`), the chance events and the record.
+
     Its random events are :class:`~quaternity_cp.games.ChanceOutcome` values in :attr:`chance`; the
     record carries them (``deal``, ``first``, ``tie_break``; a hand-over drawn
     among tied seats shows as the next asker).
@@ -269,16 +277,8 @@ class ClassicState:
             ChanceOutcome("deal", tuple(tuple(self.deal[p]) for p in range(P)), 0),
             ChanceOutcome("first", first, 0),
         ]
-        self.owner = [0] * (N * S)
-        self.count = [[0] * N for _ in range(P)]
-        self.held: list[set[int]] = [set() for _ in range(P)]
-        for p, cards in self.deal.items():
-            for card in cards:
-                self.owner[card] = p
-                self.count[p][card // S] += 1
-                self.held[p].add(card)
-        self.hands = [len(self.deal[p]) for p in range(P)]
-        self.claimed = [-1] * N
+        self.table = Table(game, self.deal)  # the real cards: every question and put-down acts through it
+        self._cards()
         self.points = [0] * P
         self.reached = [0] * P
         self.moves: list[Move] = []
@@ -289,10 +289,7 @@ class ClassicState:
         self._undo: list[tuple[int, int, int, bool, list[int]]] = []
         self._q = _question_table(P, N * S)
         self._unclaimed = N
-        for s in range(N):  # complete sets at the deal are put down at once, by set
-            for p in range(P):
-                if self.count[p][s] == S:
-                    self._put_down(p, s)
+        self._put_downs_due()  # complete sets at the deal are put down at once, by set
         self.turn = -1
         if self._unclaimed:
             self.turn = first if self._ask_empty or self.hands[first] > 0 else self._hand_over((first,))
@@ -366,23 +363,20 @@ class ClassicState:
         assert isinstance(action, Question)
         self._ask(action.asker, action.target, action.card)
 
+    def _cards(self) -> None:
+        """Name the table's lists (the same objects: the table changes them in place)."""
+        t = self.table
+        self.owner, self.count, self.held, self.hands, self.claimed = t.owner, t.count, t.held, t.sizes, t.claimed
+
     def _ask(self, x: int, y: int, card: int) -> None:
-        S = self.game.set_size
-        s = card // S
         self._undo.append((self.turn, len(self.moves), len(self.chance), self.unfinished, list(self.reached)))
         self.questions += 1
-        yes = self.owner[card] == y
-        self.moves.append(Question(x, y, card, yes))
+        yes = self.table.answer(self._q[x][y][card])
+        move = Question(x, y, card, yes)
+        self.moves.append(move)
+        self.table.apply(move)
         if yes:
-            self.owner[card] = x
-            self.count[y][s] -= 1
-            self.count[x][s] += 1
-            self.held[y].discard(card)
-            self.held[x].add(card)
-            self.hands[y] -= 1
-            self.hands[x] += 1
-            if self.count[x][s] == S:
-                self._put_down(x, s)
+            self._put_downs_due()
         if self._unclaimed:
             self.turn = self._hand_over(effects.next_order(yes, x, y, self.game.players, self._after_no))
         if self.questions >= MAX_QUESTIONS and self._unclaimed:
@@ -390,18 +384,15 @@ class ClassicState:
         if self._unclaimed == 0 or self.unfinished:
             self._check_over()
 
-    def _put_down(self, p: int, s: int) -> None:
-        S = self.game.set_size
-        self.claimed[s] = p
-        self._unclaimed -= 1
-        self.points[p] += 1
-        self.reached[p] = len(self.moves) + 1
-        self.hands[p] -= S
-        self.count[p][s] = 0
-        for card in range(s * S, s * S + S):
-            self.held[p].discard(card)
-            self.owner[card] = -1
-        self.moves.append(Declaration(p, s))
+    def _put_downs_due(self) -> None:
+        """Make every put-down the rules require now (:meth:`~quaternity_cp.classic.Table.putdowns_due`)."""
+        for move in self.table.putdowns_due():
+            p = move.player
+            self._unclaimed -= 1
+            self.points[p] += 1
+            self.reached[p] = len(self.moves) + 1
+            self.moves.append(move)
+            self.table.apply(move)
 
     def _hand_over(self, order: tuple[int, ...]) -> int:
         """The next asker (:func:`quaternity_cp.effects.hand_over`); a free choice is a chance event."""
@@ -435,28 +426,11 @@ class ClassicState:
         if not self._undo:
             raise QuaternityError("nothing to undo")
         turn, n, chances, unfinished, reached = self._undo.pop()
-        S = self.game.set_size
         for move in reversed(self.moves[n:]):
             if isinstance(move, Declaration):
-                p, s = move.player, move.set
-                self.claimed[s] = -1
                 self._unclaimed += 1
-                self.points[p] -= 1
-                self.hands[p] += S
-                self.count[p][s] = S
-                for c in range(s * S, s * S + S):
-                    self.held[p].add(c)
-                    self.owner[c] = p
-            elif move.answer:
-                x, y, c = move.asker, move.target, move.card
-                s = c // S
-                self.owner[c] = y
-                self.count[x][s] -= 1
-                self.count[y][s] += 1
-                self.held[x].discard(c)
-                self.held[y].add(c)
-                self.hands[x] -= 1
-                self.hands[y] += 1
+                self.points[move.player] -= 1
+            self.table.undo()
         del self.moves[n:]
         del self.chance[chances:]
         self.turn = turn
@@ -531,11 +505,8 @@ class ClassicState:
     def clone(self) -> "ClassicState":
         other = object.__new__(ClassicState)
         other.__dict__.update(self.__dict__)
-        other.owner = list(self.owner)
-        other.count = [list(r) for r in self.count]
-        other.held = [set(h) for h in self.held]
-        other.hands = list(self.hands)
-        other.claimed = list(self.claimed)
+        other.table = self.table.copy()
+        other._cards()
         other.points = list(self.points)
         other.reached = list(self.reached)
         other.moves = list(self.moves)

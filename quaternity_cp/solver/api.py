@@ -310,8 +310,12 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
 def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
     """Positions where ``player`` can no longer be a winner, whatever happens (pruned for the win goal):
     even with every unclaimed set its score stays below the best other score, or only equals it
-    while a tie does not make it a winner (``all-lose``; ``first``: the other reached it earlier)."""
-    shared = rules.tie == "shared"
+    while a tie does not make it a winner (``all-lose``; ``first``: the other reached it earlier; ``random``:
+    the draw may go to the other). The tie rule is :func:`quaternity_cp.outcome.winners`, asked for the
+    player's best end against the best other score, the tie settled against the player."""
+    from ..outcome import winners as winners_of  # here: only this function of the module is the tie rule's
+
+    tie = rules.tie
     memo: dict[tuple, bool] = {}
 
     def doomed(node: Node) -> bool:
@@ -321,7 +325,9 @@ def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
         if hit is None:
             best = max([s for q, s in enumerate(scores) if q != player])
             top = scores[player] + key[1]
-            hit = memo[key] = top < best or (top == best and not shared)
+            # seat 0: the player with every set left; seat 1: the best other, who reached its score
+            # first and wins the draw
+            hit = memo[key] = 0 not in winners_of((top, best), tie=tie, reached=(1, 0), tie_break=1)
         return hit
 
     return doomed
