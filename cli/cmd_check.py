@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -114,9 +114,17 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 
 
 # -- analyze --svg ----------------------------------------------------------------------
+def _grid_svg() -> Any:
+    """The default game's grid picture (its part ``grid``: ``grid_svg(position, *, constraints, mine, viewer,
+    note)``), from the registry."""
+    from quaternity_cp.registry import DEFAULT_GAME, load_games
+
+    return load_games()[DEFAULT_GAME].part("grid")
+
+
 def write_grid_svg(record: Record, result: Replay, path: str) -> None:
     """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
-    from quaternity_cp.quartets.svg import grid_svg
+    grid_svg = _grid_svg()
 
     note = None
     if result.error is not None:
@@ -127,7 +135,7 @@ def write_grid_svg(record: Record, result: Replay, path: str) -> None:
 
 def write_grid_svg_as(record: Record, result: Replay, value: str, file: str, engine: str, path: str) -> None:
     """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
-    from quaternity_cp.quartets.svg import grid_svg
+    grid_svg = _grid_svg()
 
     from .view import private_view
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 import click
 from rich.text import Text
 
-from quaternity_cp.games import DEFAULT_GAME, GameSpec, derive_seed, load_all
+from quaternity_cp.registry import DEFAULT_GAME, GameSpec, derive_seed, load_all
 
 from .common import InputError, Whole, check_output, force_option, guarded, write_text
 from .render import console

@@ -52,7 +52,7 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     page) shows them as not computed. A record of more than --max-moves moves
     is refused (exit code 2) before anything is computed.
     """
-    from quaternity_cp.games import OptionError, load_all, record_game
+    from quaternity_cp.registry import OptionError, load_all, record_game
 
     name = "<stdin>" if file == "-" else file
     check_output(output, "-o", inputs=(file,), force=force)

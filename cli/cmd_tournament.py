@@ -150,7 +150,7 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
                records, plot, output, force, as_json):
     """Play seeded games between agents, seats rotated, and report wins, draws and losses, win rates with
     95% intervals, and each agent's share of the wins."""
-    from quaternity_cp.games import load_all
+    from quaternity_cp.registry import load_all
     from quaternity_cp.tournament import TournamentInterrupted, check_lineup, plot_results, run_tournament
 
     lineup = [a.strip() for a in agents.split(",")]

@@ -40,7 +40,7 @@ def hand_over(text: str, file: str) -> None:
     same arguments, and exit with its exit code; or refuse (InputError, exit 2), saying which of the
     game's commands that read a file to use, when it has none of that name or does not take an option
     given."""
-    from quaternity_cp.games import DEFAULT_GAME, record_game
+    from quaternity_cp.registry import DEFAULT_GAME, record_game
 
     game = record_game(text)
     if game == DEFAULT_GAME:

@@ -97,7 +97,7 @@ def game_groups() -> dict:
 
     Asked only when a command name is not one of the shared ones (or for ``--help``), so that
     ``quaternity check`` imports no game it does not read."""
-    from quaternity_cp.games import load_games
+    from quaternity_cp.registry import load_games
 
     return {name: spec for name, spec in load_games().items() if "cli" in spec.parts}
 

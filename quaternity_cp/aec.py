@@ -1,9 +1,9 @@
-"""A PettingZoo AEC environment for the registered games: ``quartets`` (every preset, classic included) and ``quarto``.
+"""A PettingZoo AEC environment for every registered game with a ``codec`` part (quartets, every preset, and Quarto).
 
 The optional extra ``[pettingzoo]`` installs PettingZoo (and Gymnasium, numpy); nothing else in the
 project imports it, and OpenSpiel is not needed. The environment drives the project's state through
 the one game interface (:mod:`quaternity_cp.games`): every rule is the game's. Its numbers are those
-of the OpenSpiel bridge (:mod:`quaternity_cp.encoding`): an action is a whole number
+of the OpenSpiel bridge (the game's ``codec`` part, :func:`quaternity_cp.encoding.codec`): an action is a whole number
 (``Discrete(num_actions)``) and each agent observes a dict with ``"observation"`` (the 0/1 vector of
 the seat's observation: its hand, hand sizes, claims, turn, the seats that may hold each card in its
 view, the last move; Quarto: the board) and ``"action_mask"`` (1 for each legal action of the agent
@@ -21,7 +21,8 @@ state from the game's seed: ``reset(seed=s)`` plays the game of seed ``derive_se
 gives the same game every time; without one the next game's seed comes from the environment's own
 generator. What an agent observes (and its ``infos``, empty) never holds the game's seed or another
 seat's hand: it is the same whatever the others hold. A game stops after ``max_moves`` decisions
-(truncated, nobody rewarded); at the end each agent's reward is its share of the win (1/k to each of
+(truncated, nobody rewarded; by default the bound the game's codec gives, quartets: the classic game's
+own limit); at the end each agent's reward is its share of the win (1/k to each of
 k winners).
 """
 
@@ -34,20 +35,22 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .encoding import QuartetsCodec, QuartoCodec, size
-from .games import TERMINAL, derive_seed, load_all
-from .quartets.game import MAX_QUESTIONS
+from .encoding import size
+from .registry import DEFAULT_GAME, TERMINAL, derive_seed, load_all
 
 
 RENDER_MODES = ("ansi",)
 
 
 class QuartetsEnv(AECEnv):
-    """The AEC environment of a registered game (``game``, ``quartets`` by default) with its ``options``."""
+    """The AEC environment of a registered game (``game``, the registry's default game by default) with its
+    ``options``; the game's ``codec`` part numbers its actions and observations (see
+    :func:`quaternity_cp.encoding.codec`: ``num_actions``, ``observation_pieces``, ``legal`` and
+    ``state_ones(state, seat)`` are used here)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "quaternity_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str = "quartets", *, render_mode: str | None = None, max_moves: int = MAX_QUESTIONS,
+    def __init__(self, game: str = DEFAULT_GAME, *, render_mode: str | None = None, max_moves: int | None = None,
                  **options: Any):
         super().__init__()
         spec = load_all().get(game)
@@ -56,16 +59,16 @@ class QuartetsEnv(AECEnv):
         spec.check_options(options, bounds=False)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)}, not {render_mode!r}")
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1:
+        if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1):
             raise ValueError(f"max_moves must be a whole number >= 1, not {max_moves!r}")
+        if "codec" not in spec.parts:
+            raise ValueError(f"the game {game!r} has no codec part: it offers no numbered actions")
         self.game_spec = spec
         self.options = dict(options)
-        self.max_moves = max_moves
         self.render_mode = render_mode
         probe = spec.new_state(0, **options)  # the game checks its own options here
-        board = getattr(probe, "game", None)  # quartets: the setup; Quarto has none
-        self.quarto = board is None
-        self.codec: Any = QuartoCodec() if board is None else QuartetsCodec(board, max_moves)
+        self.codec: Any = spec.part("codec")(probe, max_moves)
+        self.max_moves = int(self.codec.max_moves if max_moves is None else max_moves)
         seats = probe.num_players
         self.possible_agents = [f"{spec.seat_label}_{p}" for p in range(seats)]
         self.agents = list(self.possible_agents)
@@ -140,10 +143,7 @@ class QuartetsEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         vector = np.zeros(size(self.codec.observation_pieces), np.int8)
-        if self.quarto:
-            vector[self.codec.observation_ones(seat, self.game_state.position)] = 1
-        else:
-            vector[self.codec.view_ones(self.game_state.observation(seat))] = 1
+        vector[self.codec.state_ones(self.game_state, seat)] = 1
         mask = np.zeros(self.codec.num_actions, np.int8)
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             mask[list(self._legal)] = 1

@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable
 
 from .agents.koole import STRATEGIES
-from .games import derive_seed
+from .registry import derive_seed
 from .tournament import TournamentError, run_tournament
 
 #: The web app's published win rates (% of its games won; own strategy against the two opponents),

@@ -10,13 +10,14 @@ with a player, a forced or impossible quartet, a claim, an illegal move) an
    set slots would need more cards than can go to them (a Hall-type witness),
    with every number it uses.
 
-What a move tells (its *information*) refers to the moment it was made:
-
-- a question ``x>y:c`` (c in set s): x does not hold c and holds a card of s;
-  with ``silence`` also: x holds no complete set;
-- an answer no: y does not hold c;
-- an answer yes: y held c, which is the card's movement, public anyway;
-- a declaration ``p!s``: p holds all of s, which its claim says too.
+What a move tells (its *information*) refers to the moment it was made, and is
+the facts of :mod:`quaternity_cp.effects` (the one home of what a move does),
+taken on the constraint state of that moment (:func:`move_told`): a question's
+:func:`~quaternity_cp.effects.asked_facts`, an answer no's exclusion, an answer
+yes's hand-over (the card's movement, public anyway), a declaration's whole set
+(which its claim says too). The reasoning below and the sentences that name
+what each move told (:func:`move_information`, put into words by the one
+renderer :func:`told_words`) use these same facts.
 
 Always known, whichever moves are named: the hand sizes, the rules
 (``initial_quartets``), a starting position, the cards' movements (answered
@@ -49,19 +50,22 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import deque
+import threading
+import weakref
+from collections import OrderedDict, deque
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, Union
 
 from . import effects
 from .budget import Limits
 from .constraints import Constraints, bits
 from .effects import AtLeast, AtMost, Fact, Holds, Lacks
 from .engines import ENGINES, Engine, get_engine
-from .errors import Illegal, QuaternityError
+from .errors import Illegal, IllegalMoveError, QuaternityError
 from .formats import Record
 from .game import Declaration, Game, Question
 from .replay import Replay, replay
+from .rules import Rules
 
 # Moments inside move i: before it; after its question (answer not yet given);
 # after its own effect (answer or declaration) but before the claims it forced;
@@ -361,19 +365,18 @@ class Explainer:
             atoms = info.setdefault(i, [])
             if isinstance(move, Question):
                 if pending is None or move.unanswered() != pending:
-                    rules = self.record.rules
-                    atoms.extend(effects.asked_facts(base, move.asker, move.card, silence=rules.silence,
-                                                     dealt=rules.dealt))
+                    atoms.extend(question_told(base, move, self.record.rules))
                     pending = move.unanswered()
                 if last and stage == ASKED or move.answer is None:
                     continue
                 pending = None
-                if move.answer:
-                    transfer(i, move.card, move.target, move.asker)
-                else:
-                    atoms.append(Lacks(move.card, move.target))
+                for told in answer_told(base, move):
+                    if isinstance(told, Gave):
+                        transfer(i, told.card, told.giver, told.taker)
+                    else:
+                        atoms.append(told)
             else:
-                atoms.extend(Holds(card, move.player) for card in g.cards_of(move.set))
+                atoms.extend(claim_told(base, move.player, move.set))
                 claim(move.set, move.player)
             if last and stage != AFTER:
                 break
@@ -565,19 +568,15 @@ class Explainer:
         elif err.reason in (Illegal.NO_CONSISTENT_DEAL, Illegal.ONLY_NO):
             k = self.knowledge(i, BEFORE)
             x, y, card = move.asker, move.target, move.card
-            rules = self.record.rules
-            negation = effects.asked_facts(k.base, x, card, silence=rules.silence, dealt=rules.dealt)
-            s = say.s(card // self.game.set_size)
-            asked = f"{say.p(x)} asked for {say.c(card)} (lacking it and holding another card of {s}"
-            asked += ", and no complete set)" if self.record.rules.silence else ")"
+            negation = question_told(k.base, move, self.record.rules)
+            asked, lacks = self._asking(k.base, x, card)
             if err.reason is Illegal.ONLY_NO:
                 negation = negation + [Holds(card, y)]
                 statement = f"{say.c(card)} cannot be with {say.p(y)} once {say.p(x)} asks for it (only a no is possible)"
                 hyp = f"{asked} and {say.p(y)} held it"
                 fact = "only_no"
             else:
-                statement = (f"{say.p(x)} cannot lack {say.c(card)} while holding another card of {s}"
-                             + (" and no complete set" if self.record.rules.silence else ""))
+                statement = f"{say.p(x)} cannot {lacks}"
                 hyp = asked
                 fact = "illegal_question"
             e = self._explain(fact, statement, negation, hyp, k, i, BEFORE, card=card, player=x)
@@ -597,6 +596,25 @@ class Explainer:
             return replace(e, statement=statement, text=f"{prefix}: {e.text}", context="illegal")
         return replace(e, statement=statement, text=f"{statement}, {why}.", context="illegal")
 
+    def _asking(self, c: Constraints, x: int, card: int) -> tuple[str, str]:
+        """What seat x's question for ``card`` in state ``c`` tells about x, in the words of an illegal
+        question's explanation, from :func:`quaternity_cp.effects.question_facts`: ``x asked for c
+        (lacking it and holding another card of S[, and no complete set])`` and ``lack c while
+        holding another card of S[ and no complete set]`` (other facts: said as :func:`told_words` does)."""
+        say = self.say
+        S = self.game.set_size
+        facts = effects.question_facts(c, x, card, silence=self.record.rules.silence)
+        rest: list[Told] = list(facts)
+        if _take(rest, [Lacks(card, x), AtLeast(x, card // S, 1)]):
+            whole = _take(rest, [AtMost(x, t, S - 1) for t in c.sets_in_play])
+            if not rest:
+                s = say.s(card // S)
+                return (f"{say.p(x)} asked for {say.c(card)} (lacking it and holding another card of {s}"
+                        + (", and no complete set)" if whole else ")"),
+                        f"lack {say.c(card)} while holding another card of {s}" + (" and no complete set" if whole else ""))
+        words = "; ".join(told_words(facts, c, say, asker=x))
+        return f"{say.p(x)} asked for {say.c(card)} ({words})", f"have asked for {say.c(card)} ({words})"
+
     def _explain(self, fact: str, statement: str, negation: list[Atom], hypothesis: str, k: Knowledge,
                  index: int, stage: str, **about) -> Explanation:
         moves = self.responsible_moves(k, negation)
@@ -606,46 +624,215 @@ class Explainer:
 
 
 # -- what a move tells --------------------------------------------------------------------
-def move_information(record: Record, i: int, stage: str = AFTER) -> str:
-    """What move i (1-based) of ``record`` tells, at the moment it was made, in words
-    (with stage ``asked``: its question only)."""
-    say = _Phrases(record.game)
+@dataclass(frozen=True)
+class Gave:
+    """An answer yes: ``giver`` handed ``card`` to ``taker`` (the card's movement, public anyway)."""
+
+    card: int
+    giver: int
+    taker: int
+
+
+#: What a move tells: facts of :mod:`quaternity_cp.effects`, and the hand-over of a yes.
+Told = Union[Fact, Gave]
+
+
+def question_told(c: Constraints, move: Question, rules: Rules) -> list[Fact]:
+    """What asking ``move``'s question tells, in the constraint state ``c`` it was asked in:
+    :func:`quaternity_cp.effects.asked_facts` under ``rules``."""
+    return effects.asked_facts(c, move.asker, move.card, silence=rules.silence, dealt=rules.dealt)
+
+
+def answer_told(c: Constraints, move: Question) -> list[Told]:
+    """What the answer of ``move`` (answered) tells in the constraint state ``c``, read off
+    :func:`quaternity_cp.effects.answer`: yes, the hand-over it makes (the seat whose hand
+    shrinks gave the card to the seat whose hand grows); no, that every seat outside
+    :func:`quaternity_cp.effects.answer_domain` did not hold the card."""
+    if move.answer:
+        after = effects.answer(c, move.asker, move.target, move.card, True)
+        giver = [p for p in range(c.players) if after.hands[p] < c.hands[p]]
+        taker = [p for p in range(c.players) if after.hands[p] > c.hands[p]]
+        return [Gave(move.card, g, t) for g, t in zip(giver, taker)]
+    mask = effects.answer_domain(move.target, False)
+    return [Lacks(move.card, p) for p in range(c.players) if not mask >> p & 1]
+
+
+def claim_told(c: Constraints, seat: int, s: int) -> list[Fact]:
+    """What a declaration (or put-down) of set ``s`` by ``seat`` tells, read off
+    :func:`quaternity_cp.effects.claim`: the seat whose hand shrinks held every card of the
+    sets that leave play."""
+    after = effects.claim(c, seat, s)
+    left = [t for t in range(c.sets) if c.in_play[t] and not after.in_play[t]]
+    holders = [p for p in range(c.players) if after.hands[p] < c.hands[p]]
+    return [Holds(card, p) for p in holders for t in left for card in c.cards_of(t)]
+
+
+@dataclass(frozen=True)
+class MoveTold:
+    """What one move tells at the moment it was made, as facts.
+
+    ``question``: what its question tells (None when the move asks nothing: a declaration, or
+    the answer to a question already open; empty: an asker without cards, which tells nothing);
+    ``answer``: what its answer or declaration tells (empty when not given, or cut off by the
+    stage ``asked``). ``state``: the constraint state it was made in (before the move).
+    """
+
+    question: tuple[Fact, ...] | None
+    answer: tuple[Told, ...]
+    state: Constraints
+
+
+def move_told(record: Record, i: int, stage: str = AFTER) -> MoveTold:
+    """What move i (1-based) of ``record`` tells, as facts, at the moment it was made (with stage
+    ``asked``: its question only). The states come from one replay of the record through
+    :class:`~quaternity_cp.position.Position`, kept for the record's next moves."""
+    c, pending = _moment(record, i)
     move = record.moves[i - 1]
     if isinstance(move, Declaration):
-        return f"{say.p(move.player)} held all of {say.s(move.set)}"
+        return MoveTold(None, tuple(claim_told(c, move.player, move.set)), c)
+    question = None if pending == move.unanswered() else tuple(question_told(c, move, record.rules))
+    answer: tuple[Told, ...] = ()
+    if stage != ASKED and move.answer is not None:
+        answer = tuple(answer_told(c, move))
+    return MoveTold(question, answer, c)
+
+
+def move_information(record: Record, i: int, stage: str = AFTER) -> str:
+    """What move i (1-based) of ``record`` tells, at the moment it was made, in words
+    (with stage ``asked``: its question only): the facts of :func:`move_told`, put into words
+    by :func:`told_words`."""
+    move = record.moves[i - 1]
+    told = move_told(record, i, stage)
+    say = _Phrases(record.game)
     parts = []
-    pending = record.start.pending if record.start is not None else None
-    if record.rules.dealt and record.rules.empty_hand == "ask" and record.start is None and not _hand_before(record, i, move.asker):
-        text = f"{say.p(move.asker)} held no cards (and could ask for any card)"
-        parts.append(text + "; nobody held a complete set")
-    elif not (i == 1 and pending is not None and move.unanswered() == pending):
-        text = f"{say.p(move.asker)} held a card of {say.s(move.card // record.game.set_size)} but not {say.c(move.card)}"
-        if record.rules.silence:
-            text += ", and no complete set"
-        if record.rules.dealt:
-            text += "; nobody held a complete set"
-        parts.append(text)
-    if stage == ASKED:
-        pass
-    elif move.answer is True:
-        parts.append(f"{say.p(move.target)} gave {say.c(move.card)} to {say.p(move.asker)}")
-    elif move.answer is False:
-        parts.append(f"{say.p(move.target)} did not hold {say.c(move.card)}")
+    if told.question is not None and isinstance(move, Question):
+        parts.extend(told_words(told.question, told.state, say, asker=move.asker))
+    parts.extend(told_words(told.answer, told.state, say))
     return "; ".join(parts)
 
 
-def _hand_before(record: Record, i: int, asker: int) -> int:
-    """Under dealt cards (claims are put-downs, so hands follow from the moves): the cards the
-    asker of move i held when asking."""
-    g = record.game
-    hands = [g.hand_size] * g.players
-    for move in record.moves[: i - 1]:
+def told_words(told: Sequence[Told], c: Constraints, say: _Phrases, asker: int | None = None) -> list[str]:
+    """Facts in words, one clause each group (``c``: the state they were told in, for the sets
+    in play and the set size):
+
+    - Lacks(c, p) and AtLeast(p, set of c, 1): ``p held a card of S but not c``, followed by
+      ``, and no complete set`` when AtMost(p, t, S-1) comes with it for every set t in play;
+    - AtMost(p, t, S-1) for every seat p and set t in play: ``nobody held a complete set``
+      (always the last clause);
+    - Holds(c, p) for every card c of a set S: ``p held all of S``;
+    - Gave(c, q, p): ``q gave c to p``;
+    - any other fact in plain words (:func:`fact_words`), never dropped.
+
+    ``asker``: the facts are what a question of that seat told; when they say nothing about it
+    (an asker without cards), the first clause is ``asker held no cards (and could ask for any card)``.
+    """
+    S = c.set_size
+    live = c.sets_in_play
+    rest = list(told)
+    tail = []
+    grid = [AtMost(p, t, S - 1) for p in range(c.players) for t in live]
+    if grid and _take(rest, grid):
+        tail.append("nobody held a complete set")
+    clauses = []
+    if asker is not None and not rest:
+        clauses.append(f"{say.p(asker)} held no cards (and could ask for any card)")
+    while rest:
+        fact = rest.pop(0)
+        if isinstance(fact, Lacks) and _take(rest, [AtLeast(fact.seat, fact.card // S, 1)]):
+            text = f"{say.p(fact.seat)} held a card of {say.s(fact.card // S)} but not {say.c(fact.card)}"
+            if live and _take(rest, [AtMost(fact.seat, t, S - 1) for t in live]):
+                text += ", and no complete set"
+            clauses.append(text)
+        elif isinstance(fact, Holds) and _take(rest, [Holds(k, fact.seat) for k in c.cards_of(fact.card // S)
+                                                      if k != fact.card]):
+            clauses.append(f"{say.p(fact.seat)} held all of {say.s(fact.card // S)}")
+        else:
+            clauses.append(fact_words(fact, S, say))
+    return clauses + tail
+
+
+def fact_words(fact: Told, S: int, say: _Phrases) -> str:
+    """One fact in plain words (the phrasing of a fact no group of :func:`told_words` covers)."""
+    if isinstance(fact, Gave):
+        return f"{say.p(fact.giver)} gave {say.c(fact.card)} to {say.p(fact.taker)}"
+    if isinstance(fact, Lacks):
+        return f"{say.p(fact.seat)} did not hold {say.c(fact.card)}"
+    if isinstance(fact, Holds):
+        return f"{say.p(fact.seat)} held {say.c(fact.card)}"
+    p, s, n = say.p(fact.seat), say.s(fact.set), fact.count
+    if isinstance(fact, AtLeast):
+        return f"{p} held all of {s}" if n >= S else f"{p} held at least {_n_cards(n)} of {s}"
+    if n <= 0:
+        return f"{p} held no card of {s}"
+    return f"{p} did not hold all of {s}" if n == S - 1 else f"{p} held at most {_n_cards(n)} of {s}"
+
+
+def _take(pool: list[Told], wanted: Sequence[Told]) -> bool:
+    """Remove one copy of each of ``wanted`` from ``pool`` when all are there (else leave it as it is)."""
+    left = list(pool)
+    for item in wanted:
+        if item not in left:
+            return False
+        left.remove(item)
+    pool[:] = left
+    return True
+
+
+# The constraint state before each move of a record (and the question open then), from one replay
+# through the referee; a few records kept, so that the moves an explanation cites cost one replay.
+_Moments = list[tuple[Constraints, "Question | None"]]
+_MOMENTS: "OrderedDict[int, tuple[weakref.ref[Record], tuple[Any, ...], _Moments]]" = OrderedDict()
+_MOMENTS_KEPT = 4
+_MOMENTS_LOCK = threading.Lock()
+
+
+def _moment(record: Record, i: int) -> tuple[Constraints, Question | None]:
+    """The constraint state in which move i was made, and the question then open."""
+    key = (record.game, record.rules, record.start, tuple(record.moves))
+    with _MOMENTS_LOCK:
+        kept = _MOMENTS.get(id(record))
+        if kept is not None and kept[0]() is record and kept[1] == key:
+            _MOMENTS.move_to_end(id(record))
+            return kept[2][i - 1]
+    moments = _moments(record)
+    with _MOMENTS_LOCK:
+        _MOMENTS[id(record)] = (weakref.ref(record), key, moments)
+        while len(_MOMENTS) > _MOMENTS_KEPT:
+            _MOMENTS.popitem(last=False)
+    return moments[i - 1]
+
+
+def _moments(record: Record) -> list[tuple[Constraints, Question | None]]:
+    """One replay through :class:`~quaternity_cp.position.Position`: the state before each move.
+    Past the first move the referee refuses (whose own state is known), the moves are taken as
+    written: a yes moves the card (:func:`quaternity_cp.effects.answer`), a declaration claims its set
+    (:func:`quaternity_cp.effects.claim`); no rule is checked there."""
+    position = record.position()
+    position.history = False
+    out: list[tuple[Constraints, Question | None]] = []
+    moves = record.moves
+    for move in moves:
+        out.append((position.constraints, position.pending))
+        try:
+            position.push(move)
+        except IllegalMoveError:
+            break
+        if position.illegal is not None:
+            break
+    else:
+        return out
+    c, pending = out[-1]
+    for move in moves[len(out) - 1:-1]:  # each move as written gives the state before the next one
         if isinstance(move, Declaration):
-            hands[move.player] -= g.set_size
-        elif move.answer:
-            hands[move.asker] += 1
-            hands[move.target] -= 1
-    return hands[asker]
+            c, pending = effects.claim(c, move.player, move.set), None
+        elif move.answer is None:
+            pending = move.unanswered()
+        else:
+            if move.answer:
+                c = effects.answer(c, move.asker, move.target, move.card, True)
+            pending = None
+        out.append((c, pending))
+    return out
 
 
 # -- CP-SAT: a first core over per-move assumption literals ---------------------------------

@@ -237,7 +237,7 @@ def record_from_json(data: Any, *, rules: "str | Rules | None" = None) -> Record
     if not isinstance(data, Mapping):
         raise FormatError("expected a JSON object at the top level")
     if "game" in data and data["game"] != GAME_NAME:  # a record may say which game it is: this one's
-        from .games import load_all
+        from .registry import load_all
 
         raise FormatError(f"field 'game': unknown game {data['game']!r} (known: {', '.join(sorted(load_all()))})")
     unknown = set(data) - RECORD_KEYS - POSITION_KEYS - {"game"}

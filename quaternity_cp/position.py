@@ -584,5 +584,5 @@ class Position:
 
     def _repr_html_(self) -> str:
         """The knowledge grid for notebooks: the game's ``html`` part, from the registry (the core imports no picture)."""
-        from .games import GAMES, load_all
+        from .registry import GAMES, load_all
         return str((GAMES.get("quartets") or load_all()["quartets"]).part("html")(self))

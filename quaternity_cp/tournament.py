@@ -44,7 +44,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import QuaternityError
 from .files import atomic_path, probe_folder, write_atomic
-from .games import GAMES, derive_seed, load_all
+from .registry import GAMES, derive_seed, load_all
 
 Z95 = 1.959963984540054
 

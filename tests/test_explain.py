@@ -20,18 +20,26 @@ import itertools
 import json
 import random
 import re
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from quaternity_cp import Game, Position
+from quaternity_cp import Game, Position, effects, explain
+from quaternity_cp.constraints import Constraints
+from quaternity_cp.effects import AtLeast, AtMost, Holds, Lacks
 from quaternity_cp.errors import Illegal
-from quaternity_cp.explain import ASKED, BEFORE, Explainer, default_engine_name, move_information
+from quaternity_cp.explain import (AFTER, ASKED, BEFORE, Explainer, Gave, default_engine_name, move_information,
+                                   move_told, told_words)
 from quaternity_cp.formats import Record, parse_record
 from quaternity_cp.game import Declaration, Question
-from reference import initial_deals, reference_replay
+from quaternity_cp.rules import Rules
+from reference import Reference, initial_deals, reference_replay
+from strategies import RULE_OPTIONS
 
 
 # -- the oracle --------------------------------------------------------------------------
@@ -614,3 +622,306 @@ def test_shrinking_from_non_minimal_cores(monkeypatch, start):
     # implication and minimality by brute force
     assert check_random_explanations(range(500, 530), record) > 60
     assert shrunk[0] > 20, (fed, shrunk)  # the deletion loop really had moves to remove
+
+
+# -- what a move tells: words from the facts of quaternity_cp.effects --------------------------------
+
+
+def test_move_words_come_from_the_effects_facts(monkeypatch):
+    """A wrong fact in effects (the asker's card of the set dropped) changes the sentence: the words are
+    the facts' words, not a second statement of the rule."""
+    text = "players: 3\nsets: 2\nset_size: 3\n0>1:A0- 1>2:B0+\n"
+    assert move_information(parse_record(text), 1) == "seat 0 held a card of A but not A0; seat 1 did not hold A0"
+    right = effects.question_facts
+
+    def wrong(c, asker, card, *, silence=False):
+        return [f for f in right(c, asker, card, silence=silence) if not isinstance(f, AtLeast)]
+
+    monkeypatch.setattr(effects, "question_facts", wrong)
+    record = parse_record(text)
+    assert move_information(record, 1) == "seat 0 did not hold A0; seat 1 did not hold A0"
+    assert move_information(record, 2) == "seat 1 did not hold B0; seat 2 gave B0 to seat 1"
+    # and the explainer's reasoning takes the same facts: without the card of A, nothing forces it
+    assert all(AtLeast(0, 0, 1) not in atoms for atoms in Explainer(record).knowledge(2).info.values())
+
+
+def test_an_illegal_question_is_worded_from_its_facts(monkeypatch):
+    """The hypothesis of an illegal question says what the question would have told: its facts."""
+    record = parse_record("players: 3\nsets: 3\nset_size: 3\nrules: pythagoras\n0>1:A1- 1>2:A1+ 1>0:A1+\n")
+    ex = Explainer(record)
+    e = ex.illegal()
+    assert e.text.startswith("Seat 1 could not ask seat 0 for A1: seat 1 cannot lack A1 while holding another card"
+                             " of A and no complete set, ")
+    assert e.argument.text.startswith("If seat 1 asked for A1 (lacking it and holding another card of A, and no"
+                                      " complete set), ")
+    c = ex.knowledge(3, BEFORE).base
+    right = effects.question_facts
+    monkeypatch.setattr(effects, "question_facts", lambda c, x, card, *, silence=False: [
+        f for f in right(c, x, card, silence=silence) if not isinstance(f, AtLeast)])
+    asked, lacks = ex._asking(c, 1, 1)
+    assert asked.startswith("seat 1 asked for A1 (seat 1 did not hold A1; seat 1 did not hold all of A; ")
+    assert "another card" not in asked + lacks
+
+
+def test_move_words_of_every_rule_case():
+    """The sentences of each case, from the facts (silence, dealt cards, a
+    declaration, the question alone)."""
+    cases = [
+        ("players: 3\nsets: 2\nset_size: 3\nrules: pythagoras\n0>1:A0+ 0!A\n",
+         ["seat 0 held a card of A but not A0, and no complete set; seat 1 gave A0 to seat 0",
+          "seat 0 held all of A"]),
+        ("players: 2\nsets: 2\nset_size: 2\nrules: classic\n0>1:A0+ 0!A\n",
+         ["seat 0 held a card of A but not A0; nobody held a complete set; seat 1 gave A0 to seat 0",
+          "seat 0 held all of A"]),
+        ("players: 3\nsets: 2\nset_size: 3\nrules: classic, silence=true\n0>1:A0-\n",
+         ["seat 0 held a card of A but not A0, and no complete set; nobody held a complete set;"
+          " seat 1 did not hold A0"]),
+        ("players: 3\nsets: 3\nset_size: 2\nrules: classic\n0!A 0>1:B0+\n",  # seat 0 asks with no cards
+         ["seat 0 held all of A",
+          "seat 0 held no cards (and could ask for any card); nobody held a complete set; seat 1 gave B0 to seat 0"]),
+        ("players: 3\nsets: 2\nset_size: 3\n1>2:B0- 0>1:A0?\n",
+         ["seat 1 held a card of B but not B0; seat 2 did not hold B0", "seat 0 held a card of A but not A0"]),
+    ]
+    for text, words in cases:
+        record = parse_record(text)
+        assert [move_information(record, i) for i in range(1, len(words) + 1)] == words, text
+    record = parse_record(cases[0][0])
+    assert move_information(record, 1, ASKED) == "seat 0 held a card of A but not A0, and no complete set"
+
+
+def test_an_empty_asker_tells_nothing_but_its_empty_hand():
+    """Under empty_hand = ask a seat without cards asks for any card: its question has no facts."""
+    g = Game(2, 2, 1)
+    c = replace(Constraints.initial(2, 2, 1), hands=(0, 2), domains=(2, 2))
+    assert effects.question_facts(c, 0, 0) == []
+    say = explain._Phrases(g)
+    assert told_words([], c, say, asker=0) == ["seat 0 held no cards (and could ask for any card)"]
+    assert told_words(effects.settle_facts(c), c, say, asker=0) == [
+        "seat 0 held no cards (and could ask for any card)", "nobody held a complete set"]
+
+
+def test_facts_no_group_covers_are_said_plainly():
+    c = Constraints.initial(3, 2, 3)
+    say = explain._Phrases(Game(3, 2, 3))
+    facts = [AtMost(1, 0, 2), Holds(4, 2), AtLeast(0, 1, 2), AtMost(2, 1, 0), Lacks(0, 1), AtMost(0, 0, 1),
+             AtLeast(1, 1, 3), Gave(3, 1, 2)]
+    assert told_words(facts, c, say) == [
+        "seat 1 did not hold all of A", "seat 2 held B1", "seat 0 held at least 2 cards of B",
+        "seat 2 held no card of B", "seat 1 did not hold A0", "seat 0 held at most 1 card of A",
+        "seat 1 held all of B", "seat 1 gave B0 to seat 2"]
+    # a grid missing one seat is not "nobody": each fact is said
+    grid = [AtMost(p, t, 2) for p in (0, 1) for t in (0, 1)]
+    assert "nobody held a complete set" not in told_words(grid, c, say)
+    assert len(told_words(grid, c, say)) == 4
+
+
+def test_move_information_replays_a_record_once(monkeypatch):
+    """The moves an explanation cites cost one replay of the record, not one each."""
+    calls = []
+    real = explain._moments
+    monkeypatch.setattr(explain, "_moments", lambda record: calls.append(1) or real(record))
+    record = parse_record(WORKED)
+    words = [move_information(record, i) for i in range(1, 6)]
+    assert len(calls) == 1
+    assert words[1] == "Robin held a card of B but not B1; Peter gave B1 to Robin"
+    record.moves[4] = record.game.parse_move("Peter>Robin:A0+")  # a changed record is replayed again
+    assert move_information(record, 5) == "Peter held a card of A but not A0; Robin gave A0 to Peter"
+    assert len(calls) == 2
+
+
+def test_moves_after_an_illegal_one_are_still_told():
+    record = parse_record("players: 2\nsets: 2\nset_size: 2\n0>1:A0- 1>0:B0+ 1!B\n")  # move 1: only yes
+    assert move_information(record, 1) == "seat 0 held a card of A but not A0; seat 1 did not hold A0"
+    assert move_information(record, 2) == "seat 1 held a card of B but not B0; seat 0 gave B0 to seat 1"
+    assert move_information(record, 3) == "seat 1 held all of B"
+
+
+def _words_before_issue_31(record: Record, i: int, stage: str = AFTER) -> str:
+    """move_information as it was written before its words came from the facts (a frozen copy): the
+    words must not change wherever it was right."""
+    say = explain._Phrases(record.game)
+    move = record.moves[i - 1]
+    if isinstance(move, Declaration):
+        return f"{say.p(move.player)} held all of {say.s(move.set)}"
+    parts = []
+    g, rules = record.game, record.rules
+    hands = [g.hand_size] * g.players
+    for m in record.moves[: i - 1]:
+        if isinstance(m, Declaration):
+            hands[m.player] -= g.set_size
+        elif m.answer:
+            hands[m.asker] += 1
+            hands[m.target] -= 1
+    if rules.dealt and rules.empty_hand == "ask" and not hands[move.asker]:
+        parts.append(f"{say.p(move.asker)} held no cards (and could ask for any card); nobody held a complete set")
+    else:
+        text = f"{say.p(move.asker)} held a card of {say.s(move.card // g.set_size)} but not {say.c(move.card)}"
+        if rules.silence:
+            text += ", and no complete set"
+        if rules.dealt:
+            text += "; nobody held a complete set"
+        parts.append(text)
+    if stage == ASKED:
+        pass
+    elif move.answer is True:
+        parts.append(f"{say.p(move.target)} gave {say.c(move.card)} to {say.p(move.asker)}")
+    elif move.answer is False:
+        parts.append(f"{say.p(move.target)} did not hold {say.c(move.card)}")
+    return "; ".join(parts)
+
+
+GAMES = [(2, 1, 2), (2, 2, 1), (2, 2, 2), (2, 3, 2), (3, 1, 3), (3, 2, 3), (3, 3, 1), (3, 3, 2), (2, 2, 3)]
+
+
+@dataclass
+class Moment:
+    """The brute-force reference's deals at one move: once its question was asked (``asked``), once
+    it was answered or declared, before any card moved (``told``), and after it (``after``)."""
+
+    hands: tuple[int, ...]
+    live: list[int]
+    asked: np.ndarray
+    told: np.ndarray
+    after: np.ndarray
+
+
+@st.composite
+def played_records(draw):
+    """A random game on a small table under random rules, played by the brute-force reference
+    (only legal moves), with the reference's deals at the moment of each move."""
+    P, N, S = draw(st.sampled_from(GAMES))
+    options = {name: draw(st.sampled_from(values)) for name, values in RULE_OPTIONS.items()}
+    if options["dealt"]:
+        options["auto_claim"] = options["declare"] = False
+    if S == 1:
+        options["initial_quartets"] = True  # else no deal at all
+    rules = Rules(**options)
+    game = Game(P, N, S)
+    ref = Reference(game, rules)
+    try:
+        state = ref.start()
+    except ValueError:  # no deal without a complete set
+        assume(False)
+    moves, moments = [], []
+    for _ in range(draw(st.integers(1, 7))):
+        legal = ref.legal_moves(state)
+        if not legal:
+            break
+        move = draw(st.sampled_from(legal))
+        if isinstance(move, Question):
+            asked, kind = ref.play(state, move, len(moves) + 1)
+            assert kind is None
+            hands, live = ref.hands(state), ref.unclaimed(asked)
+            if draw(st.integers(0, 5)) == 0:
+                moves.append(move)  # the question alone, the last move
+                moments.append(Moment(hands, live, asked.deals, asked.deals, asked.deals))
+                break
+            move = draw(st.sampled_from(ref.legal_moves(asked)))
+            column = asked.deals[:, move.card]
+            told = asked.deals[(column == move.target) == move.answer]
+        else:
+            asked = state
+            hands, live = ref.hands(state), ref.unclaimed(state)
+            told = state.deals[ref.whole(state.deals, move.player, move.set)]
+        after, kind = ref.play(state, move, len(moves) + 1)
+        assert kind is None
+        moves.append(move)
+        moments.append(Moment(hands, live, asked.deals, told, after.deals))
+        state = after
+    return Record(game, rules, moves, texts=[game.move_str(m) for m in moves]), ref, moments
+
+
+def _clause_claims(clause: str, names: dict) -> list[tuple]:
+    """A clause of a sentence as what it claims: (kind, ...) with ids."""
+    seat, card, cset = names["seat"], names["card"], names["set"]
+    patterns = [
+        (r"(.+) held a card of (\w+) but not (\w+)(, and no complete set)?", "some-but-not"),
+        (r"nobody held a complete set", "nobody-complete"),
+        (r"(.+) held no cards \(and could ask for any card\)", "empty"),
+        (r"(.+) gave (\w+) to (.+)", "gave"),
+        (r"(.+) did not hold (\w+)", "lacks"),
+        (r"(.+) held all of (\w+)", "whole"),
+    ]
+    for pattern, kind in patterns:
+        m = re.fullmatch(pattern, clause)
+        if m is None:
+            continue
+        if kind == "some-but-not":
+            out = [("lacks", seat[m[1]], card[m[3]]), ("some", seat[m[1]], cset[m[2]])]
+            return out + ([("no-complete", seat[m[1]])] if m[4] else [])
+        if kind == "nobody-complete":
+            return [("nobody-complete",)]
+        if kind == "empty":
+            return [("empty", seat[m[1]])]
+        if kind == "gave":
+            return [("gave", seat[m[1]], card[m[2]], seat[m[3]])]
+        if kind == "lacks":
+            return [("lacks", seat[m[1]], card[m[2]])]
+        return [("whole", seat[m[1]], cset[m[2]])]
+    raise AssertionError(f"a clause no case phrases: {clause!r}")
+
+
+def _claim_true(ref: Reference, claim: tuple, at: Moment, deals: np.ndarray) -> bool:
+    """Whether a claim holds in every one of ``deals`` (the reference's at that moment)."""
+    kind = claim[0]
+    if kind == "lacks":
+        return bool((deals[:, claim[2]] != claim[1]).all())
+    if kind == "some":
+        return bool((ref.count(deals, claim[1], claim[2]) >= 1).all())
+    if kind == "no-complete":
+        return not any(ref.whole(deals, claim[1], t).any() for t in at.live)
+    if kind == "nobody-complete":
+        return not any(ref.whole(deals, p, t).any() for p in range(ref.P) for t in at.live)
+    if kind == "empty":
+        return at.hands[claim[1]] == 0
+    if kind == "gave":  # the giver held it; then every deal has it with the taker
+        giver, card, taker = claim[1:]
+        return bool((deals[:, card] == giver).all() and (at.after[:, card] == taker).all())
+    return bool(ref.whole(deals, claim[1], claim[2]).all())
+
+
+def _fact_claim(fact) -> tuple:
+    if isinstance(fact, Gave):
+        return ("gave", fact.giver, fact.card, fact.taker)
+    if isinstance(fact, Lacks):
+        return ("lacks", fact.seat, fact.card)
+    if isinstance(fact, Holds):
+        return ("holds", fact.seat, fact.card)
+    return ("at-least" if isinstance(fact, AtLeast) else "at-most", fact.seat, fact.set, fact.count)
+
+
+def _fact_true(ref: Reference, fact, at: Moment, deals: np.ndarray) -> bool:
+    if isinstance(fact, (Gave, Lacks)):
+        return _claim_true(ref, _fact_claim(fact), at, deals)
+    if isinstance(fact, Holds):
+        return bool((deals[:, fact.card] == fact.seat).all())
+    n = ref.count(deals, fact.seat, fact.set)
+    return bool((n >= fact.count).all() if isinstance(fact, AtLeast) else (n <= fact.count).all())
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(played_records())
+def test_move_words_are_true_of_every_consistent_deal(played):
+    """Every fact a move tells, and every claim of its sentence, holds in every deal the brute-force
+    reference keeps at that moment; the words are those of before wherever those were right."""
+    record, ref, moments = played
+    g = record.game
+    names = {"seat": {g.seat_name(p): p for p in range(g.players)},
+             "card": {g.card_name(k): k for k in range(g.cards)},
+             "set": {g.set_name(s): s for s in range(g.sets)}}
+    for i, at in enumerate(moments, 1):
+        move = record.moves[i - 1]
+        for stage in (ASKED, AFTER) if isinstance(move, Question) else (AFTER,):
+            deals = at.asked if stage == ASKED else at.told
+            told = move_told(record, i, stage)
+            for fact in (told.question or ()) + told.answer:
+                assert _fact_true(ref, fact, at, deals), (i, stage, fact, record.texts)
+            words = move_information(record, i, stage)
+            for clause in words.split("; "):
+                for claim in _clause_claims(clause, names):
+                    assert _claim_true(ref, claim, at, deals), (i, stage, words, record.texts)
+            empty = isinstance(move, Question) and at.hands[move.asker] == 0
+            if empty and not record.rules.dealt:  # before: "held a card of ...", which was false
+                assert words.startswith(f"{g.seat_name(move.asker)} held no cards"), words
+            else:
+                assert words == _words_before_issue_31(record, i, stage), (i, stage, record.texts)

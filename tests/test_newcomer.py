@@ -70,7 +70,7 @@ def test_quartets_records_are_read_as_before():
     res = run("check", "-", input=(ROOT / "examples" / "three.txt").read_text())
     assert res.exit_code == 0, res.output
     res = run("check", "-", input='{"game": "chess", "players": 2, "sets": 2, "set_size": 2, "moves": []}')
-    assert res.exit_code == 2 and res.output == "quaternity: <stdin>: field 'game': unknown game 'chess' (known: quartets, quarto)\n"
+    assert res.exit_code == 2 and res.output == "quaternity: <stdin>: field 'game': unknown game 'chess' (known: gofish, quartets, quarto)\n"
 
 
 def test_the_web_pages_downloads_are_accepted(tmp_path):

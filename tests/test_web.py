@@ -255,3 +255,74 @@ def test_versions_and_undo_through_the_api(client):
     assert back["version"] > moved["version"] and back["log"] == table["log"] and not back["can_undo"]
     res = client.post(f"/api/undo/{gid}")
     assert res.status_code == 422 and "nothing to undo" in res.json()["error"]
+
+
+# -- each game's page parts, served from its own package --------------------------------------------------
+def test_each_games_page_parts_are_served_from_its_package_and_only_those(client):
+    from importlib.resources import files
+
+    from quaternity_cp.games import load_all
+    from quaternity_cp.web.session import page_files
+
+    games = client.get("/api/games").json()
+    offered = {name: spec for name, spec in load_all().items() if "web" in spec.parts}  # a game with a web view
+    assert set(games) == set(offered) and {"quartets", "quarto"} <= set(offered)
+    for name, spec in offered.items():
+        declared = page_files(spec)
+        assert games[name]["page"] == {role: f"/games/{name}/{file}" for role, file in declared.items()}
+        if not declared:  # a game without page parts (the page offers a button per legal move, links no rules)
+            continue
+        package = files(spec.parts["page"].partition(":")[0].rpartition(".")[0])
+        for role, file in declared.items():
+            res = client.get(f"/games/{name}/{file}")
+            assert res.status_code == 200, (name, file)
+            assert res.content == (package / "static" / file).read_bytes()  # the game's own file, byte for byte
+            assert res.headers["x-content-type-options"] == "nosniff" and res.headers["x-frame-options"] == "DENY"
+        # a file of the package that the game does not declare, another game's name, a way out: not found
+        for path in (f"/games/{name}/__init__.py", f"/games/{name}/web.py", f"/games/{name}/static",
+                     f"/games/{name}/../web/static/app.js", f"/games/{name}/%2e%2e/__init__.py",
+                     *(f"/games/no-such-game/{file}" for file in declared.values())):
+            res = client.get(path)
+            assert res.status_code == 404 and res.json()["error"] in ("no such file", "no such address"), path
+        # the view links the game's rules page; the former addresses still open it
+        if "rules" in declared:
+            rules = client.get(f"/games/{name}/{declared['rules']}").content
+            assert client.get(f"/rules/{name}").content == rules == client.get(f"/static/rules-{name}.html").content
+    assert client.get("/rules/no-such-game").status_code == 404
+    for name in ("quartets", "quarto"):
+        assert set(games[name]["page"]) == {"rules", "script", "style"}, name
+
+
+def test_a_declared_name_that_is_not_a_plain_file_name_is_never_served(client, monkeypatch):
+    import quaternity_cp.quarto.web as quarto_web
+    from quaternity_cp.games import GAMES
+    from quaternity_cp.web.session import page_files
+
+    monkeypatch.setattr(quarto_web, "PAGE", {"rules": "../openings.json", "script": "table.js", "style": ".x.css",
+                                             "other": "openings.json"})
+    assert page_files(GAMES["quarto"]) == {"script": "table.js"}
+    for path in ("/games/quarto/..%2fopenings.json", "/games/quarto/.x.css", "/games/quarto/openings.json",
+                 "/games/quarto/rules.html"):
+        assert client.get(path).status_code == 404, path
+    assert client.get("/games/quarto/table.js").status_code == 200
+
+
+def test_a_game_without_page_parts_is_offered_with_none(monkeypatch):
+    from dataclasses import replace
+
+    from quaternity_cp.games import GAMES, load_all
+    from quaternity_cp.web.session import catalogue, page_files, page_urls
+
+    load_all()
+    spec = GAMES["quarto"]
+    bare = replace(spec, parts={k: v for k, v in spec.parts.items() if k != "page"})
+    assert page_files(bare) == {} and page_urls(bare) == {}
+    monkeypatch.setitem(GAMES, "quarto", bare)
+    assert catalogue()["quarto"]["page"] == {}
+
+
+def test_the_form_offers_the_default_game_first(client):
+    from quaternity_cp.games import DEFAULT_GAME
+
+    names = list(client.get("/api/games").json())
+    assert names[0] == DEFAULT_GAME and names[1:] == sorted(names[1:])

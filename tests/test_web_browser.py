@@ -400,6 +400,47 @@ def test_the_setup_form_fits_a_phone(browser, server):
     assert not errors, errors
 
 
+def test_the_page_takes_each_games_parts_from_its_package(page, server):
+    """The shared page loads every game's script and style from /games/<game>/ (its package) before anything
+    is drawn, each script registers itself under its game's name, and the form's "Rules" link follows the
+    game chosen to that game's own rules page."""
+    loaded = []
+    page.on("request", lambda req: loaded.append(req.url.removeprefix(server)) if "/games/" in req.url else None)
+    page.goto(server)
+    page.wait_for_selector("body[data-ready='1']")
+    games = page.request.get(server + "/api/games").json()
+    for name, entry in games.items():
+        for role in ("script", "style"):
+            if role in entry["page"]:
+                assert entry["page"][role] in loaded, (name, role)
+        if "script" in entry["page"]:
+            assert page.evaluate(f"Object.keys(Quaternity.parts).includes({name!r})"), name
+        page.select_option("#game", name)
+        assert page.get_attribute("#rules-link", "href") == entry["page"].get("rules", "#")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.input_value("#game") == next(iter(games))  # the form proposes the server's first game
+
+
+def test_a_game_without_a_table_script_is_played_with_a_button_per_legal_move(page, server):
+    """The page's plain choices for a game whose package has no table script: here Quarto's script is served
+    empty (it registers nothing), and the page offers the person's legal moves as buttons, in the notation."""
+    page.route("**/games/quarto/table.js", lambda route: route.fulfill(
+        status=200, content_type="text/javascript", body="// nothing registered\n"))
+    start_table(page, server, game="quarto", seats={0: "person", 1: "greedy"}, seed=5)
+    assert page.evaluate("!Object.keys(Quaternity.parts).includes('quarto')")
+    view = page.request.get(page.eval_on_selector("#download", "a => a.href").replace("/record/", "/view/"))
+    legal = view.json()["moves"]
+    buttons = page.eval_on_selector_all("#game-actions button", "els => els.map(e => e.dataset.action)")
+    assert buttons == legal and len(legal) == 16  # the opening move: the piece the opponent places
+    page.click(f'#game-actions button[data-action="{legal[3]}"]')
+    settle(page)
+    assert notation(page)[0] == legal[3] and len(notation(page)) == 2  # the move, and the agent's reply
+    assert state(page) == "your-turn"
+    now = page.request.get(page.eval_on_selector("#download", "a => a.href").replace("/record/", "/view/")).json()
+    assert page.eval_on_selector_all("#game-actions button", "els => els.map(e => e.dataset.action)") == now["moves"]
+
+
 def test_a_table_closed_for_idleness_says_so(browser):
     from quaternity_cp.web.app import Settings
 

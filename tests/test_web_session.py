@@ -317,12 +317,12 @@ def test_legend_rules_page_and_names():
     table = WebGame.new("quartets", {**SMALL, "preset": "classic"}, human=1, agents={0: "random", 2: "knowledge"},
                         seed=4)
     view = table.view()
-    assert view["rules"] == "/static/rules-quartets.html"
+    assert view["rules"] == "/games/quartets/rules.html"  # the game's own page part, from its package
     assert view["names"] == ["Seat 0 (random)", "You", "Seat 2 (knowledge)"]
     marks = {e["mark"] for e in view["legend"]}
     assert {"■", "●", "·", "★"} <= marks and all(e["meaning"] for e in view["legend"])
     assert "★" not in {e["mark"] for e in WebGame.new("quartets", SMALL, seed=4).view()["legend"]}
-    assert WebGame.new("quarto", seed=1).view()["rules"] == "/static/rules-quarto.html"
+    assert WebGame.new("quarto", seed=1).view()["rules"] == "/games/quarto/rules.html"
 
 
 # -- undo, versions, agents one move at a time ---------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from ..games import Agent, register_agent
+from ..registry import Agent, register_agent
 from .base import RandomAgent
 from .exact import CautiousAgent, KnowledgeAgent, SolverAgent
 from .koole import STRATEGIES, KooleAgent

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..count import CountLimitError, CountLimits
 from ..game import Declaration, Question
-from ..games import register_agent
+from ..registry import register_agent
 from ..higher import ViewBudget, classes, exposure
 from ..knowledge import AGENT_LIMITS
 from ..quartets.game import classic_public_constraints

@@ -39,7 +39,7 @@ from typing import Any, Hashable
 
 from ..budget import Limits
 from ..count import CountLimitError, CountLimits, DealCounter
-from ..games import register_agent
+from ..registry import register_agent
 from ..knowledge import AGENT_LIMITS
 from ..quartets.game import ClassicState
 from .base import classic_only

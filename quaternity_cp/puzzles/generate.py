@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 from ..budget import Limits, Stopped
 from ..formats import record_from_json
 from ..game import Game, Question
-from ..games import derive_seed, load_all
+from ..registry import derive_seed, load_all
 from ..position import Position
 from ..quartets.game import QuaternityState
 from ..rules import PRESETS, Rules

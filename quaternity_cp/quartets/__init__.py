@@ -11,7 +11,7 @@ themselves (:mod:`quaternity_cp.agents`).
 from __future__ import annotations
 
 from ..game import MAX_PLAYERS
-from ..games import GameSpec, OptionSpec, register_game
+from ..registry import GameSpec, OptionSpec, register_game
 from ..rules import PRESETS
 from .game import ClassicState, QuartetsObservation, QuaternityState, new_state
 
@@ -36,10 +36,14 @@ SPEC = register_game(GameSpec(
     parts={
         "check": f"{__name__}.check:check_record",
         "svg": f"{__name__}.svg:state_svg",
+        "grid": f"{__name__}.svg:grid_svg",  # `analyze --svg`: the grid of owners, public or one seat's
         "html": f"{__name__}.svg:position_html",  # a Position shows its grid in a notebook
         "report": f"{__name__}.report:text_report",
         "web": f"{__name__}.web",
+        "page": f"{__name__}.web:PAGE",  # the web page's parts: rules page, table script, style
         "terminal": f"{__name__}.terminal",  # `quaternity play`
+        "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
+        "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_quartets
     },
 ))
 

@@ -50,7 +50,7 @@ from ..game import Declaration, Game, Move, Question
 from ..classic import Table, draw_first
 from ..classic import deal as draw_deal
 from ..formats import record_to_json
-from ..games import TERMINAL, ChanceOutcome, chance_draw
+from ..registry import TERMINAL, ChanceOutcome, chance_draw
 from ..outcome import tied as tied_for_first
 from ..outcome import winners as winners_of
 from ..position import Position

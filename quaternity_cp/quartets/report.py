@@ -35,7 +35,7 @@ from ..count import STATES, TIME, CountLimitError, CountLimits, DealCounter
 from ..errors import FormatError, QuaternityError
 from ..explain import AFTER, Explainer, Explanation, ExplanationError, ExplanationLimitError, move_information
 from ..formats import Record, parse_record, rules_text
-from ..games import OptionError
+from ..registry import OptionError
 from ..position import Position
 from ..replay import Replay, replay
 from ..report import page

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
+from .. import outcome
 from ..count import CountLimitError, CountLimits, DealCounter
 from ..errors import QuaternityError
 from ..game import Declaration
@@ -41,6 +42,18 @@ from ..names import seat_names
 from .report import explanation_lines
 from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_FILL, QUESTION_STROKE, TURN_FILL
 from .svg import grid_svg
+
+#: The page's parts of quartets (files in this package's ``static/``, served at ``/games/quartets/<file>``):
+#: its rules page, the script that draws its table (questions, answers, declarations; it registers itself
+#: with ``Quaternity.registerGame``) and that script's style.
+PAGE = {"rules": "rules.html", "script": "table.js", "style": "table.css"}
+
+
+def catalogue_entry(spec: Any) -> dict[str, Any]:
+    """What quartets adds to its entry of the web's list of games: ``presets``, the rules presets offered."""
+    option = spec.option("preset")
+    return {"presets": list(option.choices)} if option is not None else {}
+
 
 MAX_COUNT_STATES = 500_000  # probabilities beyond this table size are refused with a note
 COUNT_SECONDS = 2.0  # ... and beyond this time (an explanation too)
@@ -286,9 +299,8 @@ def result(table: Any, seat: int, k: QuartetsView) -> dict[str, Any]:
     winners = list(pos.winners())
     out["winners"] = winners
     lead = f"{who(pos.loser)} lost by an illegal move. " if pos.loser is not None else ""
-    contenders = [p for p in range(P) if p != pos.loser]
-    top = max(scores[p] for p in contenders)
-    tied = [p for p in contenders if scores[p] == top]
+    tied = outcome.tied(scores, out=pos.loser)  # the winner rule's one home: who has the most sets
+    top = scores[tied[0]] if tied else 0
     if len(tied) == 1:
         w = tied[0]
         text = ("You won" if w == seat else f"{who(w)} won") + f" with {_sets(top)}. {tally}"

@@ -29,7 +29,7 @@ from .core import (
 from .position import Illegal, IllegalMove, Move, Position, State
 
 # -- the registration: the game "quarto" (its parts are imported on first use) ----------------------
-from ..games import GameSpec, OptionSpec, register_game  # noqa: E402
+from ..registry import GameSpec, OptionSpec, register_game  # noqa: E402
 from .game import new_state  # noqa: E402
 
 SPEC = register_game(
@@ -47,8 +47,11 @@ SPEC = register_game(
             "svg": f"{__name__}.svg:state_svg",
             "report": f"{__name__}.report:text_report",
             "web": f"{__name__}.web",
+            "page": f"{__name__}.web:PAGE",  # the web page's parts: rules page, table script, style
             "cli": f"{__name__}.cli:quarto",  # `quaternity quarto ...`
             "terminal": f"{__name__}.terminal",  # `quaternity play --game quarto`
+            "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
+            "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_quarto
         },
     )
 )

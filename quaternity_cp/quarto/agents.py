@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable, Hashable, Optional, Protocol
 
-from ..games import register_agent
+from ..registry import register_agent
 from .core import Cell, Piece, QuartoError
 from .position import Move, Position
 

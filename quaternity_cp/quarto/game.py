@@ -4,7 +4,7 @@ Actions are :class:`~quaternity_cp.quarto.Move` values; the observation is
 the position itself (Quarto is a game of perfect information), as a copy the
 agent may change freely. A draw shares the win: ``returns() == [0.5, 0.5]``.
 
->>> from quaternity_cp.games import GAMES
+>>> from quaternity_cp.registry import GAMES
 >>> state = GAMES["quarto"].new_state(0)
 >>> state.current_player(), len(state.legal_actions())
 (0, 16)
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable, Optional
 
-from ..games import TERMINAL, ChanceOutcome
+from ..registry import TERMINAL, ChanceOutcome
 from .core import QuartoError
 from .formats import record_to_json
 from .position import Move, Position

@@ -20,6 +20,10 @@ from .core import COLUMNS, TRAITS, Cell, Piece, QuartoError, common_characterist
 from .position import Move, Position
 from .svg import quarto_svg
 
+#: The page's parts of Quarto (files in this package's ``static/``, served at ``/games/quarto/<file>``):
+#: its rules page, and the script that draws its table (registers itself with ``Quaternity.registerGame``).
+PAGE = {"rules": "rules.html", "script": "table.js", "style": "table.css"}
+
 SOLVE_SECONDS = 2.0  # the verdict says "not known yet" past this (the compiled kernel: 13 empty cells ~1.5 s)
 
 

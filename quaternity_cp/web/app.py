@@ -12,9 +12,12 @@ The JSON API (documented in ``docs/web-api.md``): ``GET /api/games``; ``POST
 /api/undo/{id}``, ``GET /api/record/{id}``, ``GET /api/explain/{id}``, ``GET
 /api/solve/{id}`` and ``GET /api/events/{id}`` (server-sent events), each with
 the seat's token (``?token=`` or the header ``X-Seat-Token``); the page at
-``/``, ``/t/{id}/{token}`` and ``/t/{id}``. Errors are ``{"error": message}``
-with 400, 403, 404, 408, 410, 413, 421, 422 or 503; a fault of the server's own
-is logged and answered 500 with no details.
+``/``, ``/t/{id}/{token}`` and ``/t/{id}``; the shared page files at
+``/static/{file}``; each game's page parts (its rules page, the script that
+draws its table, its style: the game's ``page`` part, files in its own
+package) at ``/games/{game}/{file}``, only the files the game declares. Errors
+are ``{"error": message}`` with 400, 403, 404, 408, 410, 413, 421, 422 or 503;
+a fault of the server's own is logged and answered 500 with no details.
 
 What keeps it safe (:class:`Settings`): the tables, their worker pool and time
 budgets (:mod:`.tables`: a closed table's pending work is cancelled); the
@@ -38,10 +41,10 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import QuaternityError
-from ..games import DEFAULT_GAME
+from ..registry import DEFAULT_GAME
 from ..jsonio import InputRefused, decode_input, load_json, show
 from .guard import Guard, Hosts, header_timeout_protocol
-from .session import WebError, WebGame, catalogue
+from .session import WebError, WebGame, catalogue, page_file, page_files, web_games
 from .tables import SERVER_FAULT, NoTable, Table, TableBusy, Tables, duration, new_key, render, snapshot
 
 log = logging.getLogger("quaternity_cp.web")
@@ -311,29 +314,57 @@ def create_app(settings: Settings | None = None):
     async def index(request: Request):
         return page()
 
-    async def asset(request: Request):
-        name = request.path_params["name"]
-        kinds = {".js": "text/javascript", ".css": "text/css", ".html": "text/html; charset=utf-8",
-                 ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+    kinds = {".js": "text/javascript", ".css": "text/css", ".html": "text/html; charset=utf-8",
+             ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon"}
+
+    def plain_name(name: str, limit: int = 100) -> bool:
+        """A file name the server may look up: short, ASCII, one of the kinds, no folder, nothing hidden."""
         suffix = name[name.rfind("."):] if "." in name else ""
-        if (len(name) > 100 or suffix not in kinds or "/" in name or "\\" in name or name.startswith(".")
-                or not name.isascii() or "\x00" in name):
-            return error("no such file", 404)
-        item = static / name
+        return not (len(name) > limit or suffix not in kinds or "/" in name or "\\" in name or name.startswith(".")
+                    or not name.isascii() or "\x00" in name)
+
+    def serve_file(item, name: str) -> Response:
+        """The file ``item`` (a package resource), or a 404 when it is not there."""
         try:
-            if not item.is_file():
+            if item is None or not item.is_file():
                 return error("no such file", 404)
             data = item.read_bytes()
         except (OSError, ValueError):  # a name the file system refuses
             return error("no such file", 404)
-        return Response(data, media_type=kinds[suffix])
+        return Response(data, media_type=kinds[name[name.rfind("."):]])
+
+    def game_of(name: str):
+        """The registered game called ``name``, or None (a name no game has, or too long to be one)."""
+        if len(name) > 40 or not name.isascii():
+            return None
+        return web_games().get(name)
+
+    def game_rules(game: str) -> Response:
+        spec = game_of(game)
+        rules_page = page_files(spec).get("rules") if spec is not None else None
+        if rules_page is None:
+            return error("no rules page for that game", 404)
+        return serve_file(page_file(spec, rules_page), rules_page)
+
+    async def asset(request: Request):
+        name = request.path_params["name"]
+        if not plain_name(name):
+            return error("no such file", 404)
+        if name.startswith("rules-") and name.endswith(".html") and not (static / name).is_file():
+            return game_rules(name[len("rules-"):-len(".html")])  # the rules pages' former addresses
+        return serve_file(static / name, name)
+
+    async def game_part(request: Request):
+        """``/games/{game}/{name}``: a file of the game's page parts, only one the game declares (its ``page``
+        part), from its own package."""
+        game, name = request.path_params["game"], request.path_params["name"]
+        spec = game_of(game)
+        if spec is None or not plain_name(name, 60):
+            return error("no such file", 404)
+        return serve_file(page_file(spec, name), name)
 
     async def rules(request: Request):
-        game = request.path_params["game"]
-        item = static / f"rules-{game}.html"
-        if len(game) > 40 or not (game.isascii() and game.replace("-", "").isalnum()) or not item.is_file():
-            return error("no rules page for that game", 404)
-        return Response(item.read_bytes(), media_type="text/html; charset=utf-8")
+        return game_rules(request.path_params["game"])
 
     async def list_games(request: Request):
         if not known:
@@ -443,6 +474,7 @@ def create_app(settings: Settings | None = None):
         Route("/t/{gid}/{token}", table_page),
         Route("/static/{name}", asset),
         Route("/rules/{game}", rules),
+        Route("/games/{game}/{name}", game_part),
         Route("/api/games", endpoint(list_games)),
         Route("/api/new", endpoint(new), methods=["POST"]),
         Route("/api/view/{gid}", endpoint(view)),

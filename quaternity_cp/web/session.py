@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any
 
 from ..errors import QuaternityError
-from ..games import TERMINAL, GameSpec, GameState, derive_seed, load_all
+from ..registry import DEFAULT_GAME, TERMINAL, GameSpec, GameState, derive_seed, load_all
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
 MAX_SEED = 2**63  # seeds are whole numbers of absolute value below this
@@ -83,6 +83,11 @@ class TableRandom(random.Random):
 
 
 # -- what the web offers ------------------------------------------------------------------------
+def web_games() -> dict[str, GameSpec]:
+    """The registered games the web table offers: those with a ``web`` part (the view of a seat), by name."""
+    return {name: spec for name, spec in load_all().items() if "web" in spec.parts}
+
+
 def web_limits(spec: GameSpec) -> dict[str, Any]:
     """The table sizes the web offers for a game, as JSON: ``options`` (each option's ``min``/``max`` or
     ``choices``, from :class:`~quaternity_cp.games.OptionSpec`: the same bounds terminal play takes), plus
@@ -99,13 +104,13 @@ class WebLimits(Mapping[str, dict[str, Any]]):
     """game -> :func:`web_limits` of it, read from the registry on use (``WEB_LIMITS["quarto"]``)."""
 
     def __getitem__(self, game: str) -> dict[str, Any]:
-        return web_limits(load_all()[game])
+        return web_limits(web_games()[game])
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(load_all()))
+        return iter(sorted(web_games()))
 
     def __len__(self) -> int:
-        return len(load_all())
+        return len(web_games())
 
 
 #: The table sizes the web offers, per game: the form (through ``/api/games``), :meth:`WebGame.new` and
@@ -113,17 +118,63 @@ class WebLimits(Mapping[str, dict[str, Any]]):
 WEB_LIMITS = WebLimits()
 
 
+# -- a game's page parts ---------------------------------------------------------------------------
+#: The roles of a game's page files (its ``page`` part: role -> file name in its package's ``static/``).
+PAGE_ROLES = ("rules", "script", "style")
+#: What a page file's name may be: a plain name with one of these suffixes (no folder, nothing hidden).
+PAGE_SUFFIXES = (".html", ".js", ".css")
+
+
+def page_files(spec: GameSpec) -> dict[str, str]:
+    """The game's page files, role -> file name (``rules``: its rules page, ``script``: the script that draws
+    its table, ``style``: its CSS), from its ``page`` part; {} for a game without one. A name that is not a
+    plain file name (a folder, a hidden file, another suffix) is left out: it is never served."""
+    if "page" not in spec.parts:
+        return {}
+    declared = spec.part("page")
+    return {role: name for role, name in dict(declared).items()
+            if role in PAGE_ROLES and _plain_file_name(name)}
+
+
+def _plain_file_name(name: Any) -> bool:
+    return (isinstance(name, str) and 0 < len(name) <= 60 and name.isascii() and name.endswith(PAGE_SUFFIXES)
+            and not name.startswith(".") and all(c.isalnum() or c in "-_." for c in name) and ".." not in name)
+
+
+def page_file(spec: GameSpec, name: str) -> Any:
+    """The game's page file ``name`` (a :class:`importlib.resources.abc.Traversable` in the ``static/``
+    folder of the package of its ``page`` part), or None unless the game declares it."""
+    import importlib
+    from importlib.resources import files
+
+    if name not in page_files(spec).values():
+        return None
+    module = spec.parts["page"].partition(":")[0]
+    package = importlib.import_module(module).__package__ or module
+    return files(package) / "static" / name
+
+
+def page_urls(spec: GameSpec) -> dict[str, str]:
+    """role -> the address the server serves the game's page file at, ``/games/<game>/<file>``."""
+    return {role: f"/games/{spec.name}/{name}" for role, name in page_files(spec).items()}
+
+
 def catalogue() -> dict[str, Any]:
-    """The games the page can offer, each with its metadata (:meth:`GameSpec.to_json`): seats, options,
-    agents, and its ``limits`` (:func:`web_limits`). A game with an option ``preset`` also lists its
-    choices as ``presets``."""
+    """The games the page can offer (:func:`web_games`; :data:`~quaternity_cp.games.DEFAULT_GAME` first, the
+    form's first choice, then by name), each with its metadata (:meth:`GameSpec.to_json`): seats, options,
+    agents, its ``limits`` (:func:`web_limits`), its ``page`` (:func:`page_urls`: its rules page, the script
+    that draws its table, its style), and what the game's web part adds (its ``catalogue_entry(spec)``, e.g.
+    quartets' ``presets``)."""
     out: dict[str, Any] = {}
-    for name, spec in sorted(load_all().items()):
+    games = web_games()
+    for name in sorted(games, key=lambda n: (n != DEFAULT_GAME, n)):  # the form offers the default game first
+        spec = games[name]
         out[name] = spec.to_json()
-        preset = spec.option("preset")
-        if preset is not None:
-            out[name]["presets"] = list(preset.choices)
+        extra = getattr(spec.part("web"), "catalogue_entry", None)
+        if callable(extra):
+            out[name].update(extra(spec))
         out[name]["limits"] = web_limits(spec)
+        out[name]["page"] = page_urls(spec)
     return out
 
 
@@ -268,7 +319,7 @@ class WebGame:
         played until :meth:`agent_step`. ``agent_seconds``: the budget of one agent's move (see the class).
         Any bad value raises :class:`WebError`, in the person's words.
         """
-        games = load_all()
+        games = web_games()
         if not isinstance(game, str) or game not in games:
             raise WebError(f"unknown game {_show(game)} (known: {', '.join(sorted(games))})")
         spec = games[game]
@@ -567,7 +618,8 @@ class WebGame:
         - ``game``, ``options``, ``agents`` (seat -> agent name), ``seat`` (the viewer; also as
           ``human``), ``humans``, ``names`` (per seat: "You", "Seat 1", "Seat 2 (knowledge)"),
           ``version``, ``over``, ``your_turn``, ``to_move``, ``scores``, ``returns`` (at the end),
-          ``can_undo``, ``seat_label``, ``features``, ``rules`` (the rules page's address);
+          ``can_undo``, ``seat_label``, ``features``, ``rules`` (the address of the game's rules page,
+          ``/games/<game>/<file>``: :func:`page_urls`);
         - ``status``: one plain sentence for the viewer (what to do, or whose turn it is, or who won);
         - ``log``: per move ``{"seat", "move" (notation), "text" (in words, from the viewer's side),
           "you"}``; the last entry may change once (an open question, then its answer);
@@ -606,7 +658,7 @@ class WebGame:
             "can_undo": self.can_undo(seat),
             "seat_label": spec.seat_label,
             "features": features(spec),
-            "rules": f"/static/rules-{self.game}.html",
+            "rules": page_urls(spec).get("rules"),
         })
         data.setdefault("legend", [])
         if "status" not in data:
@@ -663,4 +715,4 @@ class WebGame:
 
 
 __all__ = ["WebGame", "WebError", "WEB_LIMITS", "WebLimits", "web_limits", "checked_options", "catalogue",
-           "features", "default_agent", "outcome"]
+           "features", "default_agent", "outcome", "web_games", "page_files", "page_file", "page_urls", "PAGE_ROLES"]

@@ -2,6 +2,27 @@
 // legal move and fact comes from the quaternity_cp library on the server (the view's keys:
 // status, log, table, hand, result, legend, ...). No game is known here by name: the page lays out
 // a card table when the seats hold cards, and puts the game's picture on the table otherwise.
+//
+// What is a game's own (the choices under the table, the clicks on its picture, the hint, the titles)
+// is drawn by the game's script part, served from the game's package (/api/games gives each game's
+// page.script and page.style; the page loads them all before it opens a table). A part registers itself:
+//
+//   Quaternity.registerGame(name, {
+//     boardTitle(view) -> string       the heading over the picture
+//     drawActions(view, table)         fill table.box with the person's choices (buttons that call table.act)
+//     hint(view, table) -> string      one line under the choices ("" for none)
+//     boardClick(target, view, table)  a click (or Enter) on the picture's element target
+//     seatClick(seat, view, table)     a click on another seat's place at the table (optional)
+//     clickable: "css selector"        the picture's elements, besides [data-legal], that answer a click
+//     whyHint: string                  the text of the "Why" panel before anything was explained
+//     reset()                          a new table opens: forget what was chosen at the last one
+//   })
+//
+// Every member is optional; a game with no script gets one button per legal move (its view's "moves", in the
+// record's notation). `table` is what the page lends a part: node(tag, cls, text), card(name, cls),
+// shortName(name), act(action), explain(query), canAct(), sync(), seat(), seatWord(), view(), setHint(text),
+// board (the picture's element) and box (the element for the choices).
+window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) { this.parts[name] = part; } };
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -19,7 +40,7 @@
     refreshing: false, again: false,
     thinking: null,    // the seat the server says is thinking
     events: null, closed: false,
-    askSeat: null, chosenCell: null, lastShownAt: 0, wake: null,
+    lastShownAt: 0, wake: null,
     verdictVersion: null, // the version of the position the verdict shown is about
     links: null,       // seat -> link, for the person who made the table
   };
@@ -230,9 +251,9 @@
     S.token = data.token || null;
     S.links = data.links || null;
     S.view = null; S.target = null; S.shown = []; S.thinking = null; S.closed = false;
-    S.askSeat = null; S.chosenCell = null;
+    Object.values(Quaternity.parts).forEach((p) => { if (p.reset) p.reset(); });
     $("verdict").hidden = true;
-    resetExplanation();
+    resetExplanation(data.game);
     if (S.links) {
       const own = S.links[String(S.seat)];
       if (own && location.pathname !== own) history.pushState(null, "", own);
@@ -493,8 +514,9 @@
     const moves = document.querySelector(".moves-panel");
     const home = cardsLayout(v) ? $("play") : $("side");
     if (moves.parentElement !== home) home.appendChild(moves);
-    makeKeyboardUsable(board);
-    $("board-title").textContent = cardsLayout(v) ? (v.classic ? "What you know" : "What everyone knows") : "Pieces";
+    const part = gamePart(v.game);
+    makeKeyboardUsable(board, part);
+    $("board-title").textContent = part.boardTitle ? part.boardTitle(v) : "";
     drawLegend(v);
     drawSeats(v);
     drawActions(v);
@@ -615,7 +637,8 @@
     }
     if (!own) box.addEventListener("click", (ev) => {
       if (ev.target.closest("button")) return;
-      if (questionsBySeat().has(t.seat)) { S.askSeat = t.seat; drawAsk(S.view); }
+      const part = gamePart(v.game);
+      if (part.seatClick && S.view) part.seatClick(t.seat, S.view, tableTools);
     });
     return box;
   }
@@ -668,165 +691,64 @@
   }
 
   // -- the person's moves -----------------------------------------------------------------------------
-  function questionsBySeat() {
-    const bySeat = new Map();
-    $("board").querySelectorAll("[data-legal][data-action][data-card][data-seat]").forEach((e) => {
-      const seat = parseInt(e.dataset.seat, 10);
-      if (!bySeat.has(seat)) bySeat.set(seat, []);
-      // a cell the picture shows impossible: what the person knows says the answer will be no
-      bySeat.get(seat).push({ card: e.dataset.card, action: e.dataset.action, refused: e.dataset.state === "impossible" });
-    });
-    return bySeat;
-  }
+  // the game's script part (Quaternity.registerGame), loaded with the catalogue; a game without one draws no choices
+  const gamePart = (game) => Quaternity.parts[game] || {};
+  // what the page lends a game's part
+  const tableTools = {
+    node, card, shortName,
+    act: (action) => act(action),
+    explain: (query) => explain(query),
+    canAct: () => canAct(),
+    sync: () => sync(),
+    seat: () => S.seat,
+    seatWord: () => seatWord(),
+    view: () => S.view,
+    setHint: (text) => { $("hint").textContent = text || ""; },
+    get board() { return $("board"); },
+    get box() { return $("game-actions"); },
+  };
 
   function drawActions(v) {
-    const answers = $("answers");
-    answers.innerHTML = "";
-    const asked = v.pending ? (String(v.pending).match(/:([^:?]+)\?$/) || [])[1] : null;
-    (v.answers || []).forEach((a) => {
-      const yes = a.answer === "yes";
-      const label = yes ? (asked ? "Yes, I have " + asked : "Yes") : (asked ? "No, I don't have " + asked : "No");
-      const b = actButton(label, a.text, yes ? "yes" : "no");
-      b.dataset.answer = a.answer;
-      answers.appendChild(b);
-    });
-    const decl = $("declarations");
-    decl.innerHTML = "";
-    (v.declarations || []).forEach((d) => {
-      decl.appendChild(actButton(d.label || "Declare set " + d.set, d.text, "declare"));
-    });
-    drawAsk(v);
-    $("hint").textContent = hintText(v);
+    const part = gamePart(v.game);
+    if (part.drawActions) part.drawActions(v, tableTools); else plainMoves(v);
+    $("hint").textContent = part.hint ? part.hint(v, tableTools) || "" : "";
   }
 
-  function actButton(label, action, cls) {
-    const b = node("button", "act " + (cls || ""), label);
-    b.type = "button";
-    b.dataset.action = action;
-    b.addEventListener("click", () => act(action));
-    return b;
-  }
-
-  function drawAsk(v) {
-    const box = $("ask");
+  // a game without its own script: one button per legal move of the person's (the view's "moves", in the
+  // record's notation), so that every game can be played at the page
+  function plainMoves(v) {
+    const box = $("game-actions");
     box.innerHTML = "";
-    if (!v.your_turn || (v.answers && v.answers.length)) return;
-    const bySeat = questionsBySeat();
-    if (!bySeat.size) return;
-    const seats = v.table;
-    const order = seats.map((t) => t.seat).filter((s) => bySeat.has(s))
-      .sort((a, b) => ((a - S.seat + seats.length) % seats.length) - ((b - S.seat + seats.length) % seats.length));
-    const open = (seat) => bySeat.get(seat).some((q) => !q.refused); // some answer may be yes
-    if (!order.includes(S.askSeat)) S.askSeat = order.find(open) ?? order[0];
-    const head = node("div", "ask-head");
-    head.appendChild(node("span", "", "Ask"));
-    const who = node("div", "ask-seats");
-    who.setAttribute("role", "group");
-    who.setAttribute("aria-label", "the player to ask");
-    order.forEach((seat) => {
-      const t = seats.find((x) => x.seat === seat);
-      const b = node("button", "seat-pick", t ? shortName(t.name) : seatWord() + " " + seat);
+    if (!v.your_turn || !Array.isArray(v.moves)) return;
+    const row = node("div", "plain-moves");
+    v.moves.forEach((m) => {
+      const b = node("button", "act", String(m));
       b.type = "button";
-      b.dataset.seat = String(seat);
-      b.setAttribute("aria-pressed", String(seat === S.askSeat));
-      if (!open(seat)) {
-        b.classList.add("known-no");
-        b.title = "every card you may ask " + shortName(t ? t.name : seatWord() + " " + seat) + " for is known not to be there";
-      }
-      b.addEventListener("click", () => { S.askSeat = seat; drawAsk(S.view); sync(); });
-      who.appendChild(b);
+      b.dataset.action = String(m);
+      b.addEventListener("click", () => act(String(m)));
+      row.appendChild(b);
     });
-    head.appendChild(who);
-    head.appendChild(node("span", "", "for"));
-    box.appendChild(head);
-    const cards = node("div", "ask-cards");
-    const target = seats.find((x) => x.seat === S.askSeat);
-    const whom = target ? shortName(target.name) : seatWord() + " " + S.askSeat;
-    // the questions known to be refused (that seat cannot hold the card) come last, marked "no"
-    const listed = bySeat.get(S.askSeat).filter((q) => !q.refused).concat(bySeat.get(S.askSeat).filter((q) => q.refused));
-    listed.forEach((q) => {
-      const b = card(q.card, "ask-card");
-      const button = node("button", "card-button" + (q.refused ? " known-no" : ""));
-      button.type = "button";
-      button.dataset.action = q.action;
-      button.dataset.card = q.card;
-      button.dataset.seat = String(S.askSeat);
-      if (q.refused) {
-        button.dataset.refused = "1";
-        button.title = whom + " cannot hold " + q.card + ": the answer will be no";
-        b.appendChild(node("span", "card-no", "no"));
-      }
-      button.setAttribute("aria-label", "Ask " + (target ? target.name : "seat " + S.askSeat) + " for " + q.card
-        + (q.refused ? " (known: the answer will be no)" : ""));
-      button.appendChild(b);
-      button.addEventListener("click", () => act(q.action));
-      cards.appendChild(button);
-    });
-    box.appendChild(cards);
-    document.querySelectorAll(".plate").forEach((p) => {
-      p.classList.toggle("askable", bySeat.has(parseInt(p.dataset.seat, 10)));
-      p.classList.toggle("asked", parseInt(p.dataset.seat, 10) === S.askSeat);
-    });
-  }
-
-  function hintText(v) {
-    if (!v.your_turn) return "";
-    if (Array.isArray(v.moves)) { // a board game: cells and pieces in the picture
-      if (!v.piece) return "Choose the piece your opponent must place: click it under “Pieces left”.";
-      return S.chosenCell ? "Now click the piece to give." : "Click a tinted cell to place " + v.piece + ", then the piece to give.";
-    }
-    if (v.answers && v.answers.length) return "";
-    if (questionsBySeat().size) return "Choose a player and the card to ask for (or click a tinted square in the grid).";
-    if (v.declarations && v.declarations.length) return "";
-    return "";
+    box.appendChild(row);
   }
 
   function act(action) {
     return run(async () => {
       const v = await call(tableUrl("act"), "POST", { action, probabilities: $("probabilities").checked });
-      S.chosenCell = null;
       receive(v);
     });
   }
 
-  // clicks on the picture: a question, a Quarto cell or piece, an explanation
+  // clicks on the picture: the game's part says what they do (a move, an explanation)
   function boardClick(target) {
     const v = S.view;
     if (!v) return;
-    if (Array.isArray(v.moves)) return boardGameClick(target, v);
-    const legal = target.closest("[data-legal][data-action]");
-    if (legal && v.your_turn) return act(legal.dataset.action);
-    const forced = target.closest("[data-state=forced]");
-    const label = target.closest(".card-label");
-    const claimed = target.closest(".claimed");
-    if (forced) explain("card=" + encodeURIComponent(forced.dataset.card) + "&seat=" + forced.dataset.seat);
-    else if (label) explain("card=" + encodeURIComponent(label.closest("[data-card]").dataset.card));
-    else if (claimed) explain("set=" + encodeURIComponent(claimed.dataset.set));
-  }
-
-  function boardGameClick(target, v) {
-    if (!v.your_turn || !canAct()) return;
-    const cell = target.closest(".cell[data-legal]");
-    const piece = target.closest(".left[data-legal]");
-    const moves = v.moves;
-    if (cell) {
-      const name = cell.dataset.cell;
-      if (moves.includes(name)) return act(name); // the last placement: nothing left to give
-      S.chosenCell = name;
-      $("board").querySelectorAll(".cell.selected").forEach((c) => c.classList.remove("selected"));
-      cell.classList.add("selected");
-      $("hint").textContent = hintText(v);
-    } else if (piece) {
-      const name = piece.dataset.piece;
-      if (moves.includes(name)) return act(name); // the opening choice
-      if (S.chosenCell && moves.includes(S.chosenCell + " " + name)) return act(S.chosenCell + " " + name);
-      $("hint").textContent = "First click a cell to place " + v.piece + ".";
-    }
+    const part = gamePart(v.game);
+    if (part.boardClick) part.boardClick(target, v, tableTools);
   }
 
   // the picture's clickable parts can be reached with the keyboard too
-  function makeKeyboardUsable(board) {
-    board.querySelectorAll("[data-legal], .card-label, .claimed, [data-state=forced]").forEach((e) => {
+  function makeKeyboardUsable(board, part) {
+    board.querySelectorAll("[data-legal]" + (part.clickable ? ", " + part.clickable : "")).forEach((e) => {
       e.setAttribute("tabindex", "0");
       e.setAttribute("role", "button");
       const what = e.dataset.action || e.dataset.cell || e.dataset.piece || e.dataset.set || e.textContent.trim();
@@ -854,11 +776,11 @@
     }
     if (window.matchMedia("(max-width: 980px)").matches) $("why-panel").scrollIntoView({ block: "nearest" });
   }
-  function resetExplanation() {
+  function resetExplanation(game) {
     const box = $("explanation");
     box.innerHTML = "";
-    box.appendChild(node("p", "hint", "Click a card's name in the grid (or a green square) to see why it is where the grid "
-      + "says; click a claimed set to see why it was claimed."));
+    const part = gamePart(game);
+    box.appendChild(node("p", "hint", part.whyHint || ""));
   }
 
   let solving = false;
@@ -944,7 +866,30 @@
     $("felt").classList.toggle("your-turn", !!(v && v.your_turn && !S.revealing));
   }
 
-  function rulesUrl(game) { return "/static/rules-" + encodeURIComponent(game || "quartets") + ".html"; }
+  // the rules page of a game of the catalogue (its page part), else none
+  function rulesUrl(game) { return ((S.catalogue[game] || {}).page || {}).rules || "#"; }
+
+  // a game's page parts (its script and style), each loaded once; a part that fails to load leaves the game
+  // without its own choices (the page says so once) but the rest of the page works
+  const loading = {};
+  function loadParts(game) {
+    if (loading[game]) return loading[game];
+    const page = (S.catalogue[game] || {}).page || {};
+    if (page.style) {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = page.style;
+      document.head.appendChild(link);
+    }
+    loading[game] = !page.script ? Promise.resolve() : new Promise((resolve) => {
+      const script = document.createElement("script");
+      script.src = page.script;
+      script.onload = () => resolve();
+      script.onerror = () => { showError(new TableError("The page of the game " + game + " could not be loaded.", 0)); resolve(); };
+      document.head.appendChild(script);
+    });
+    return loading[game];
+  }
 
   // -- wiring ----------------------------------------------------------------------------------------
   $("board").addEventListener("click", (ev) => boardClick(ev.target));
@@ -993,6 +938,7 @@
   call("/api/games").then(async (data) => {
     // every game with its options (other keys, such as limits, are not games)
     S.catalogue = Object.fromEntries(Object.entries(data || {}).filter(([, g]) => g && Array.isArray(g.options)));
+    await Promise.all(Object.keys(S.catalogue).map(loadParts));
     fillSetup();
     if (!(await openFromUrl())) showSetup();
     document.body.dataset.ready = "1";

@@ -33,7 +33,10 @@
     list.appendChild(li);
   }
   el("slider").max = String(last);
-  if (doc.kind !== "quaternity") document.querySelectorAll(".why-section").forEach((n) => { n.hidden = true; });
+  // the "Why" panel only for a game whose steps carry explanations (a list, maybe empty, in every step)
+  if (!doc.steps.some((s) => Array.isArray(s.explanations))) {
+    document.querySelectorAll(".why-section").forEach((n) => { n.hidden = true; });
+  }
 
   function explanation(e) {
     const box = node("div", "why" + (e.card ? "" : " claimed"));
