@@ -1,0 +1,101 @@
+"""Quantum Go Fish's report: the table of bounds after every move of a record, for the page of
+:mod:`quaternity_cp.report` (a self-contained HTML page stepping through the record).
+
+Each step shows the picture (:func:`~quaternity_cp.gofish.svg.bounds_svg`), who asks or answers, how many
+tables of counts are still consistent, whether every hand is determined, the fours, and whether the answer
+was forced (the other answer was impossible). The first illegal move, if any, ends the steps and is named
+with the rule it broke (:func:`~quaternity_cp.gofish.check.replay`).
+
+>>> html, valid = gofish_report('{"game": "gofish", "players": 3, "moves": ["0>1:A+", "1>2:A+", "2>0:B-", '
+...                             '"0>2:C-"]}', title="The sample game")
+>>> valid, html.startswith("<!DOCTYPE html>"), "<title>The sample game</title>" in html
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..report import page
+from .bounds import CountLimitError
+from .check import new_game, replay
+from .game import GoFish
+from .rules import GoFishError
+from .svg import bounds_svg, status_line
+
+#: Tables counted per step at most (a larger count is shown as unknown).
+COUNT_STATES = 200_000
+
+
+def _read(text: str) -> Any:
+    from ..jsonio import InputRefused, load_json
+
+    try:
+        return load_json(text)
+    except InputRefused as err:
+        raise GoFishError(f"not a Go Fish record: {err}") from None
+
+
+def _step(index: int, move: str | None, game: GoFish, forced: bool) -> dict[str, Any]:
+    from ..budget import Limits
+
+    lines = [status_line(game)]
+    try:
+        lines.append(f"{game.count(Limits(max_states=COUNT_STATES)):,} consistent tables of counts")
+    except (CountLimitError, TypeError):
+        pass
+    if game.bounds().feasible and game.bounds().determined:
+        lines.append("Every hand is determined.")
+    fours = game.fours()
+    if fours:
+        lines.append("A four: " + ", ".join(f"seat {p}" for p in fours))
+    if forced:
+        lines.append("The answer was forced: the other answer was impossible.")
+    return {"index": index, "move": move, "forced_answer": forced, "claims": [], "svg": bounds_svg(game),
+            "explanations": [], "text": lines, "over": game.over}
+
+
+def gofish_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
+    """The report of a Go Fish record (the table of bounds after each move) and whether every move is legal."""
+    record = _read(text)
+    result = replay(record)
+    game, moves = new_game(record)
+    steps = [_step(0, None, game, False)]
+    for i, move_text in enumerate(moves[: result.moves_applied], 1):
+        move = game.parse_move(move_text, i)
+        forced = False
+        if move.answer is not None and game.pending is None:
+            game.push(move.question())
+            forced = not game.over and len(game.legal_answers()) == 1
+            game.pop()
+        elif move.answer is not None:
+            forced = len(game.legal_answers()) == 1
+        game.push(move)
+        steps.append(_step(i, move_text, game, forced))
+    illegal = None
+    if not result.valid and result.error_index is not None:
+        loser = None if result.game.outcome is None else result.game.outcome.loser
+        illegal = {"index": result.error_index + 1, "move": moves[result.error_index], "kind": "illegal move",
+                   "message": result.message, "lines": [], "loser": loser}
+    setup = game.setup
+    rules = game.rules.to_dict()
+    doc = {
+        "kind": "gofish",
+        "title": title or "Quantum Go Fish record",
+        "setup": (f"Quantum Go Fish, {setup.player_count} players, {setup.suit_count} suits of {setup.suit_size}; "
+                  + (", ".join(f"{k} {v}" for k, v in rules.items()) if rules else "default rules")),
+        "steps": steps,
+        "illegal": illegal,
+        "moves": list(moves),
+        "history": "",
+    }
+    return page(doc), result.valid
+
+
+def text_report(text: str, *, name: str = "<record>", title: str | None = None, **ignored: Any) -> tuple[str, bool]:
+    """The game's registered ``report`` part: :func:`gofish_report` titled ``title`` (default ``name``).
+    Go Fish's report has no options of its own: others are ignored."""
+    return gofish_report(text, title=title or name)
+
+
+__all__ = ["gofish_report", "text_report"]
