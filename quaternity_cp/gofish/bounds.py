@@ -458,11 +458,12 @@ def _rows(need: int, lo: Sequence[int], hi: Sequence[int], left: Sequence[int]) 
 
 def count_tables(tables: Tables, limits: Limits | None = None) -> int:
     """The number of consistent tables, exactly: a dynamic programme over players whose state is what is
-    left of every suit. ``limits.max_positions`` caps the states held at once (default
-    :data:`DEFAULT_MAX_STATES`), ``limits.max_seconds`` the time; past either, :class:`CountLimitError`."""
-    limits = limits if limits is not None else Limits(max_positions=DEFAULT_MAX_STATES)
+    left of every suit. ``limits.max_states`` (or, when not given, ``max_positions``) caps the states held
+    at once (default :data:`DEFAULT_MAX_STATES`), ``limits.max_seconds`` the time; past either,
+    :class:`CountLimitError`."""
+    limits = limits if limits is not None else Limits(max_states=DEFAULT_MAX_STATES)
     budget = limits.start()
-    cap = limits.max_positions
+    cap = limits.max_states if limits.max_states is not None else limits.max_positions
     P, K = tables.players, tables.suits
     lo = [[max(v, 0) for v in row] for row in tables.low]
     hi = [[min(tables.high[p][s], tables.suit_sizes[s]) for s in range(K)] for p in range(P)]

@@ -42,13 +42,16 @@ def _step(index: int, move: str | None, game: GoFish, forced: bool) -> dict[str,
     lines = [status_line(game)]
     try:
         lines.append(f"{game.count(Limits(max_states=COUNT_STATES)):,} consistent tables of counts")
-    except (CountLimitError, TypeError):
-        pass
+    except CountLimitError:
+        pass  # too many to count here: the step says nothing of the count
     if game.bounds().feasible and game.bounds().determined:
         lines.append("Every hand is determined.")
     fours = game.fours()
     if fours:
-        lines.append("A four: " + ", ".join(f"seat {p}" for p in fours))
+        from ..names import seat_name
+
+        names = list(game.setup.players) if game.setup.named_players else None
+        lines.append("A four: " + ", ".join(seat_name(names, p) for p in fours))
     if forced:
         lines.append("The answer was forced: the other answer was impossible.")
     return {"index": index, "move": move, "forced_answer": forced, "claims": [], "svg": bounds_svg(game),

@@ -40,8 +40,13 @@ def _tint(low: int, high: int, size: int) -> str:
 
 def status_line(game: GoFish) -> str:
     """One line: who asks, who must answer, or who won and how."""
-    names = game.setup.players
-    seat = (lambda p: f"seat {p}") if not game.setup.named_players else (lambda p: names[p])
+    from ..names import seat_name
+
+    names = list(game.setup.players) if game.setup.named_players else None
+
+    def seat(p: int) -> str:
+        return seat_name(names, p)
+
     out = game.outcome
     if out is not None:
         if out.winner is not None:
