@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import click
 
+from quaternity_cp.registry import DEFAULT_GAME
 from quaternity_cp.rules import PRESETS, Rules
 
 from .common import (
@@ -111,13 +112,20 @@ def _questions(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--allow-grid-answers", is_flag=True,
               help="Also keep the puzzles whose answer the printed grid shows (every question asks for a "
                    "card already forced with the seat asked: a green square).")
+@click.option("--game", default=DEFAULT_GAME, show_default=True, metavar="GAME",
+              help="The game of the puzzles: another registered game makes its own puzzles, through its "
+                   "'puzzles' part (Quantum Go Fish: which question wins at once?), with --players, --option, "
+                   "--count, --seed, --difficulty, --out, --max-games, --max-seconds, --json and --force.")
+@click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
+              help="An option of another --game (repeatable), e.g. --option suits=3 --option rules=geraschenko.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @force_option
 @guarded
 def generate(players: int, sets: int, set_size: int, rules: str, goal: str, count: int, seed: int,
              difficulty: str | None, questions: tuple[int, int] | None, agents: str, out: str, jobs: int,
              max_positions: int | None, max_games: int | None, max_seconds: float | None,
-             allow_grid_answers: bool, as_json: bool, force: bool) -> None:
+             allow_grid_answers: bool, game: str, game_options: tuple[str, ...], as_json: bool,
+             force: bool) -> None:
     """Find puzzles with unique answers in seeded games.
 
     Plays seeded games (random agents by default) and searches every moment
@@ -130,9 +138,19 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     so far) and DIR/NAME.answer.json (K, the first moves, the traps, the
     difficulty, the strategy tree). Never replaces a file without --force.
 
+    With --game GAME (another registered game), the game's own puzzles are
+    made: see docs/puzzles.md for each game's kind of puzzle.
+
     Exit codes: 0 every puzzle made; 2 bad input, or fewer puzzles than asked
     for (--max-games or --max-seconds reached; those made stay written).
     """
+    if game != DEFAULT_GAME:
+        _generate_other(game, game_options, players, count, seed, difficulty, out, max_games, max_seconds,
+                        as_json, force)
+        return
+    if game_options:
+        raise InputError(f"--option: only for another --game (the options of {DEFAULT_GAME} puzzles are "
+                         "--players, --sets, --set-size and --rules)")
     from quaternity_cp.puzzles.answers import dumps
     from quaternity_cp.puzzles.generate import (
         GenerateOptions,
@@ -186,6 +204,129 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
         click.echo(f"{len(made)} puzzle{'s' if len(made) != 1 else ''} in {out}")
 
 
+#: The options of ``generate`` that only the default game's puzzles take.
+DEFAULT_GAME_ONLY = ("sets", "set_size", "rules", "goal", "questions", "agents", "jobs", "max_positions",
+                     "allow_grid_answers")
+
+
+def _option_value(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of --option: VALUE a whole number, true/false, or text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise InputError(f"--option: {text!r} is not NAME=VALUE (e.g. suits=3)")
+    value = value.strip()
+    parsed: Any = value
+    if value.isascii() and value.isdigit():
+        parsed = int(value)
+    elif value.lower() in ("true", "false"):
+        parsed = value.lower() == "true"
+    return name.strip(), parsed
+
+
+def puzzles_part(game: str, where: str) -> Any:
+    """The ``puzzles`` part of the registered game ``game`` (InputError naming ``where`` when there is none)."""
+    from quaternity_cp.errors import QuaternityError
+    from quaternity_cp.registry import load_all
+
+    games = load_all()
+    if game not in games:
+        raise InputError(f"{where}: unknown game {game!r} (known: {', '.join(sorted(games))})")
+    try:
+        return games[game].part("puzzles")
+    except QuaternityError:
+        raise InputError(f"{where}: the game {game} has no puzzles") from None
+
+
+def _generate_other(game: str, game_options: tuple[str, ...], players: int, count: int, seed: int,
+                    difficulty: str | None, out: str, max_games: int | None, max_seconds: float | None,
+                    as_json: bool, force: bool) -> None:
+    """``generate --game GAME``: the puzzles of another game, made by its ``puzzles`` part."""
+    from quaternity_cp.budget import Limits, Stopped
+    from quaternity_cp.puzzles.answers import dumps
+    from quaternity_cp.registry import load_all
+
+    ctx = click.get_current_context()
+    for name in DEFAULT_GAME_ONLY:
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            flag = "--" + name.replace("_", "-")
+            raise InputError(f"{flag} does not apply to --game {game} (its options: --players and --option)")
+    part = puzzles_part(game, "--game")
+    spec = load_all()[game]
+    options: dict[str, Any] = dict(_option_value(text) for text in game_options)
+    if spec.players_option is not None:
+        if spec.players_option in options:
+            raise InputError(f"--option {spec.players_option}: give the players with --players")
+        options = {spec.players_option: players} | options
+    spec.check_options(options)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(f"--out: {out} is a file, not a folder")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
+    for name in part.puzzle_names(options, seed, count):  # every file checked before any work
+        for suffix in (".json", ".answer.json"):
+            check_output(os.path.join(out, name + suffix), "--out", force=force)
+    made: list[dict[str, Any]] = []
+
+    def found(puzzle: Any) -> None:
+        answer = puzzle.answer
+        path = os.path.join(out, puzzle.name + ".json")
+        write_text(path, dumps(puzzle.record))
+        write_text(os.path.join(out, puzzle.name + ".answer.json"), dumps(answer))
+        made.append({"name": puzzle.name, "path": path, "goal": answer["goal"], "player": answer["player"],
+                     "difficulty": answer["difficulty"], "score": answer["grade"]["score"],
+                     "first_moves": answer["first_moves"]})
+        if not as_json:
+            click.echo(f"{path}: seat {answer['player']}, {answer['goal']}, {answer['difficulty']} "
+                       f"(score {answer['grade']['score']:g}), first move {answer['first_moves'][0]}")
+
+    stopped = None
+    limits = Limits(None, max_seconds) if max_seconds is not None else None
+    try:
+        part.generate(count, seed, options, limits, difficulty=difficulty, max_games=max_games, found=found)
+    except Stopped:
+        stopped = f"--max-seconds {max_seconds:g} reached"
+    if len(made) < count and stopped is None:
+        games = max_games if max_games is not None else 200 * count
+        stopped = f"no more puzzles in {games:,} games (--max-games)"
+    if as_json:
+        emit_json({"game": game, "puzzles": made, "count": len(made), "asked": count, "seed": seed, "out": out,
+                   "options": options | {"difficulty": difficulty}, "stopped": stopped})
+    if stopped is not None:
+        raise InputError(f"made {len(made)} of {count} puzzles: {stopped}; try other options "
+                         f"(another --difficulty or game size) or raise the limit")
+    if not as_json:
+        click.echo(f"{len(made)} puzzle{'s' if len(made) != 1 else ''} in {out}")
+
+
+def _verify_other(game: str, file: str, text: str, answer: str | None, show: bool, as_json: bool) -> None:
+    """``verify`` of a puzzle of another game: its ``puzzles`` part checks the stated answer."""
+    from quaternity_cp.errors import QuaternityError
+    from quaternity_cp.jsonio import InputRefused, load_json
+    from quaternity_cp.puzzles.answers import answer_path
+
+    part = puzzles_part(game, file)
+    path = answer if answer is not None else answer_path(file)
+    if answer is None and not os.path.exists(path):
+        raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
+    data = {}
+    for where, source in ((file, text), (path, None)):
+        try:
+            data[where] = load_json(source if source is not None else read_text(path))
+        except InputRefused as err:
+            raise InputError(f"{where}: {err}") from None
+    try:
+        verdict = part.verify(data[file], data[path], show=show)
+    except QuaternityError as err:
+        raise InputError(f"{file if getattr(err, 'source', 'answer') == 'puzzle' else path}: {err}") from None
+    if as_json:
+        emit_json({"puzzle": file, "answer": path} | verdict.to_json())
+    else:
+        click.echo(f"{file}: {verdict.summary()}")
+    sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
+
+
 # -- verify -------------------------------------------------------------------------------------
 @puzzle.command()
 @click.argument("file")
@@ -213,10 +354,15 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     first moves are one class. The bundled puzzles' answer files (a list
     "answers" of verdicts) are checked verdict by verdict.
 
+    A puzzle of another game (its record names the game) is checked by that
+    game's 'puzzles' part (docs/puzzles.md), with the same exit codes.
+
     Exit codes: 0 right and unique; 1 wrong or not unique, with the reason; 2 bad
     input (or a search past --max-seconds or --max-positions).
     """
     import time
+
+    from quaternity_cp.registry import record_game
 
     from quaternity_cp.budget import Limits
     from quaternity_cp.puzzles.answers import answer_path, read_answer
@@ -224,7 +370,11 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     from quaternity_cp.puzzles.verify import verify as check
 
     start = time.monotonic()
-    record = parse_text(read_text(file), None, file)
+    text = read_text(file)
+    game = record_game(text)
+    if game != DEFAULT_GAME:
+        _verify_other(game, file, text, answer, show, as_json)
+    record = parse_text(text, None, file)
     path = answer if answer is not None else answer_path(file)
     if answer is None and not os.path.exists(path):
         raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
@@ -241,4 +391,4 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
 
 
-__all__ = ["generate", "puzzle", "verify"]
+__all__ = ["generate", "puzzle", "puzzles_part", "verify"]

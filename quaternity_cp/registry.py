@@ -352,9 +352,10 @@ PARTS: dict[str, str] = {
     "terminal": "module: HELP, LEGEND, show, command, to_action, final_text (`quaternity play`)",
     "codec": "codec_for(state, max_moves) -> the numbering of actions and observations (quaternity_cp.encoding)",
     "spiel": "module that defines and registers the game's OpenSpiel game (quaternity_cp.spiel)",
-    "puzzles": "module: generate(count, seed, options, limits, *, difficulty, max_games) -> puzzles (.name, "
-               ".record, .answer), puzzle_names(options, seed, count), verify(record, answer, *, show) -> verdict "
-               "(.ok, .right, .unique, summary(), to_json()) (`quaternity puzzle` of a game other than the default)",
+    "puzzles": "module: generate(count, seed, options, limits, *, difficulty, max_games, found) -> puzzles "
+               "(.name, .record, .answer), puzzle_names(options, seed, count), verify(record, answer, *, show) -> "
+               "verdict (.ok, .right, .unique, summary(), to_json()), sheet_html(puzzles, *, title) -> str "
+               "(`quaternity puzzle` of a game other than the default; docs/puzzles.md)",
 }
 
 GAMES: dict[str, GameSpec] = {}
