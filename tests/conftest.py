@@ -17,6 +17,14 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: exhaustive runs, opt in with --runslow")
+    # A shell without job control starts a command put in the background (`pytest &`) with Ctrl-C ignored,
+    # and an ignored signal stays ignored in every process started from it: the tests of Ctrl-C would
+    # then see a program that never gets it. The tests run as from a terminal: Ctrl-C raises
+    # KeyboardInterrupt here, and the processes they start begin with the default handling.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items):
