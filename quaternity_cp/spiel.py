@@ -94,12 +94,19 @@ def _codec(game: str, params: tuple) -> Any:
     return spec.part("codec")(spec.new_state(0, **dict(params)), None)
 
 
+@lru_cache(maxsize=64)
+def _players(game: str, params: tuple) -> int:
+    """The seats of a game with these options (a game's players option, when it has one, sets them)."""
+    return int(load_all()[game].new_state(0, **dict(params)).num_players)
+
+
 class PerfectInformationGame(pyspiel.Game):
-    """The OpenSpiel game of a registered game of perfect information without chance, two seats, its win
-    shared after a draw (returns sum to 1). A game's ``spiel`` part subclasses it, setting ``game_name``
-    (the registry's name), ``game_type`` (its ``pyspiel.GameType``, whose parameters are the game's
-    options) and ``state_class`` (a subclass of :class:`PerfectInformationState`); its codec part must
-    give ``state_ones``/``state_text`` with ``perfect_recall`` (see :func:`quaternity_cp.encoding.codec`).
+    """The OpenSpiel game of a registered game of perfect information without chance, its seats those of
+    a new state with the game's parameters (two for Quarto), its win shared after a draw (returns sum to
+    1). A game's ``spiel`` part subclasses it, setting ``game_name`` (the registry's name), ``game_type``
+    (its ``pyspiel.GameType``, whose parameters are the game's options) and ``state_class`` (a subclass
+    of :class:`PerfectInformationState`); its codec part must give ``state_ones``/``state_text`` with
+    ``perfect_recall`` (see :func:`quaternity_cp.encoding.codec`).
     """
 
     game_name = ""
@@ -108,23 +115,31 @@ class PerfectInformationGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         spec = load_all()[self.game_name]
-        given = {**spec.default_options(), **(params or {})}
+        given = {**spec.default_options(), **self.options(params or {})}
         try:
             spec.check_options(given)
         except OptionError as err:
             raise ValueError(str(err)) from None
-        codec = _codec(self.game_name, tuple(sorted(given.items())))
+        key = tuple(sorted(given.items()))
+        codec = _codec(self.game_name, key)
         info = pyspiel.GameInfo(num_distinct_actions=codec.num_actions, max_chance_outcomes=0,
-                                num_players=spec.min_players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+                                num_players=_players(self.game_name, key), min_utility=0.0, max_utility=1.0,
+                                utility_sum=1.0,
                                 max_game_length=codec.rows)
         super().__init__(self.game_type, info, params or {})
+
+    @classmethod
+    def options(cls, params: Any) -> dict[str, Any]:
+        """The registry's options of OpenSpiel parameters (the same by default; a game whose option values
+        cannot be written in an OpenSpiel game string translates them here, raising ValueError)."""
+        return dict(params)
 
     def new_initial_state(self) -> Any:
         return (self.state_class or PerfectInformationState)(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         codec = _codec(self.game_name, tuple(sorted({**load_all()[self.game_name].default_options(),
-                                                     **self.get_parameters()}.items())))
+                                                     **self.options(self.get_parameters())}.items())))
         return Observer(codec.info_pieces, codec.observation_pieces, (), iig_obs_type, params)
 
 
@@ -149,7 +164,7 @@ class PerfectInformationState(pyspiel.State):
 
     def __init__(self, game: PerfectInformationGame):
         super().__init__(game)
-        self._play = _PlainPlay(type(game).game_name, dict(game.get_parameters()))
+        self._play = _PlainPlay(type(game).game_name, game.options(game.get_parameters()))
 
     def current_player(self) -> int:
         player = self._play.inner.current_player()

@@ -84,6 +84,8 @@ SPEC = register_game(
             "page": f"{__name__}.web:PAGE",  # the web page's parts: its rules page (files in static/)
             "terminal": f"{__name__}.terminal",  # `quaternity play --game gofish`
             "puzzles": f"{__name__}.puzzles",  # `quaternity puzzle generate --game gofish`, `puzzle verify`
+            "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
+            "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_gofish
         },
     )
 )
