@@ -340,6 +340,20 @@ def ranges(tables: Tables, table: Grid) -> tuple[Grid, Grid]:
     return _grid(low), _grid(high)
 
 
+def cell_range(tables: Tables, table: Grid, p: int, s: int) -> tuple[int, int]:
+    """One cell's exact (minimum, maximum) over the tables, from one consistent ``table``: what
+    :func:`ranges` gives for that cell, without the others'."""
+    P, K = tables.players, tables.suits
+    up = [[min(tables.high[q][t], tables.suit_sizes[t]) - table[q][t] for t in range(K)] for q in range(P)]
+    down = [[table[q][t] - max(tables.low[q][t], 0) for t in range(K)] for q in range(P)]
+    low = high = table[p][s]
+    if up[p][s] > 0:
+        high += _move([r[:] for r in up], [r[:] for r in down], P, K, P + s, p, (p, s), up[p][s])
+    if down[p][s] > 0:
+        low -= _move(up, down, P, K, p, P + s, (p, s), down[p][s])
+    return low, high
+
+
 class FlowEngine:
     """Exact answers from one maximum flow and its residual graph (pure Python; see the module's text)."""
 
@@ -347,6 +361,12 @@ class FlowEngine:
 
     def feasible(self, tables: Tables) -> bool:
         return consistent_table(tables) is not None
+
+    def cell(self, tables: Tables, p: int, s: int) -> tuple[int, int] | None:
+        """Cell (p, s)'s exact (minimum, maximum) over the consistent tables (None: none is consistent): one
+        flow and at most two augmentations, where :meth:`bounds` finds every cell's."""
+        table = consistent_table(tables)
+        return None if table is None else cell_range(tables, table, p, s)
 
     def bounds(self, tables: Tables) -> Bounds:
         table = consistent_table(tables)
@@ -508,5 +528,5 @@ FlowNetwork = _Network
 row_choices = _rows
 
 __all__ = ["Tables", "Bounds", "BoundsEngine", "FlowEngine", "CpSatEngine", "consistent_table", "ranges",
-           "FlowNetwork", "row_choices", "count_tables", "holds_a_whole_suit", "CountLimitError", "DEFAULT_MAX_STATES",
-           "INFEASIBLE", "Grid"]
+           "FlowNetwork", "row_choices", "count_tables", "cell_range", "holds_a_whole_suit", "CountLimitError",
+           "DEFAULT_MAX_STATES", "INFEASIBLE", "Grid"]

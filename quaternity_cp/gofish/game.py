@@ -278,13 +278,30 @@ class GoFish:
         need = 1 - st.shift[asker][suit]
         return replace(st, low0=_set(st.low0, asker, suit, max(st.low0[asker][suit], need)), cache={})
 
-    def _after_question(self, st: State, asker: int, suit: int) -> Bounds:
+    def _after_question(self, st: State, asker: int, suit: int) -> State:
+        """The state right after ``asker`` asks for ``suit`` (kept in ``st``'s cache, with what is known of it)."""
         key = ("asked", asker, suit)
         got = st.cache.get(key)
-        if not isinstance(got, Bounds):
-            got = self.bounds(self._asked(st, asker, suit))
+        if not isinstance(got, State):
+            got = self._asked(st, asker, suit)
             st.cache[key] = got
         return got
+
+    def _cell(self, st: State, p: int, s: int) -> tuple[int, int] | None:
+        """Cell (p, s)'s exact range in ``st`` (None: no table is consistent): from the state's bounds when
+        they are known, else from the engine's one-cell answer when it has one (legality asks about one cell
+        of the state after a question; every cell's range waits until someone asks for it)."""
+        got = st.cache.get("bounds")
+        if not isinstance(got, Bounds):
+            one = getattr(self.engine, "cell", None)
+            if one is not None:
+                key = ("cell", p, s)
+                known = st.cache.get(key)
+                if known is None:
+                    known = st.cache[key] = (one(self.tables(st), p, s),)
+                return known[0]  # type: ignore[no-any-return, index]
+            got = self.bounds(st)
+        return (got.low[p][s], got.high[p][s]) if got.feasible else None
 
     def _question_fault(self, st: State, move: Move) -> Illegal | None:
         a, b, s = move.asker, move.asked, move.suit
@@ -296,23 +313,29 @@ class GoFish:
             return Illegal.TARGET_EMPTY
         if self.bounds(st).high[a][s] < 1:
             return Illegal.ASKER_LACKS_SUIT
-        if self.rules.ask_void == "forbid" and self._after_question(st, a, s).high[b][s] < 1:
+        if self.rules.ask_void == "forbid" and self._void(self._after_question(st, a, s), b, s):
             return Illegal.ASKED_VOID
         return None
 
     def _answer_fault(self, st: State, move: Move) -> Illegal | None:
         """Why ``move``'s answer is not allowed, its question not asked yet in ``st``."""
-        return self._judge(self._after_question(st, move.asker, move.suit), move)
+        return self._judge(self._cell(self._after_question(st, move.asker, move.suit), move.asked, move.suit), move)
 
     def _answer_fault_asked(self, st: State, move: Move) -> Illegal | None:
         """Why ``move``'s answer is not allowed, its question open in ``st``."""
-        return self._judge(self.bounds(st), move)
+        return self._judge(self._cell(st, move.asked, move.suit), move)
+
+    def _void(self, st: State, p: int, s: int) -> bool:
+        """Whether ``p`` provably holds none of suit ``s`` in ``st`` (or no table is consistent)."""
+        cell = self._cell(st, p, s)
+        return cell is None or cell[1] < 1
 
     @staticmethod
-    def _judge(b: Bounds, move: Move) -> Illegal | None:
+    def _judge(cell: tuple[int, int] | None, move: Move) -> Illegal | None:
+        """Why ``move``'s answer is impossible, given the asked player's range of the suit after the question."""
         if move.answer:
-            return None if b.high[move.asked][move.suit] >= 1 else Illegal.IMPOSSIBLE_YES
-        return None if b.low[move.asked][move.suit] == 0 else Illegal.IMPOSSIBLE_NO
+            return None if cell is not None and cell[1] >= 1 else Illegal.IMPOSSIBLE_YES
+        return None if cell is not None and cell[0] == 0 else Illegal.IMPOSSIBLE_NO
 
     def _questions(self, st: State, asker: int) -> Iterator[Move]:
         hands = self.hands(st)
@@ -325,7 +348,7 @@ class GoFish:
             for b in range(self.players):
                 if b == asker or hands[b] == 0:
                     continue
-                if self.rules.ask_void == "forbid" and self._after_question(st, asker, s).high[b][s] < 1:
+                if self.rules.ask_void == "forbid" and self._void(self._after_question(st, asker, s), b, s):
                     continue
                 yield Move(asker, b, s)
 
@@ -436,11 +459,12 @@ class GoFish:
             if st.turn is None:
                 return []
             return [(q, self._question(st, q, "")) for q in self._questions(st, st.turn)]
-        q, b = st.pending, self.bounds(st)
+        q = st.pending
+        cell = self._cell(st, q.asked, q.suit)
         out = []
         for yes in (True, False):
             move = Move(q.asker, q.asked, q.suit, yes)
-            if self._judge(b, move) is None:
+            if self._judge(cell, move) is None:
                 out.append((move, self._answer(st, move, "")))
         return out
 
@@ -453,7 +477,8 @@ class GoFish:
     def _question(self, st: State, move: Move, text: str) -> State:
         asked = self._asked(st, move.asker, move.suit)
         asked = replace(asked, pending=move.question(), moves=st.moves + (text,), key=None)
-        asked.cache["bounds"] = self._after_question(st, move.asker, move.suit)
+        # the same tables as the state after the question (kept in ``st``'s cache): what is known of them too
+        asked = replace(asked, cache=self._after_question(st, move.asker, move.suit).cache)
         if self.rules.win_after_ask:
             won = self._win(asked, move.asker)
             if won is not None:
