@@ -385,6 +385,69 @@ def test_explain_gives_the_exact_range_and_a_counting_argument_that_adds_up(tmp_
                 assert need > room, (cut, data["explanation"])
 
 
+def _pushed_in_two(record: dict, moves: list[str]):
+    """The record's game played as the game interface plays it: each move as two pushes, its question
+    (``?``) and then its answer."""
+    game = replay({**record, "moves": []}).game
+    for text in moves:
+        if text[-1] in "+-":
+            game.push(text[:-1] + "?")
+            if game.over:  # win_after_ask: the question alone won, nobody answers it
+                break
+        game.push(text)
+    return game
+
+
+def test_explain_numbers_the_records_moves_when_question_and_answer_are_pushed_apart():
+    from quaternity_cp.gofish.explain import explain_cell
+    record = {"game": "gofish", "players": 3, "moves": SAMPLE}
+    two = _pushed_in_two(record, SAMPLE)
+    assert len(two.states()) == 2 * len(SAMPLE) + 1 and two.moves == SAMPLE
+    words = " ".join(explain_cell(two, 0, 0).lines)
+    assert "move 2 (1>2:A+)" in words  # seat 1 asked for A in the record's move 2 (pushes 3 and 4)
+    assert "move 3 (2>0:B-)" not in words and "move 4" not in words
+    assert explain_cell(two, 0, 0).lines == explain_cell(replay(record).game, 0, 0).lines
+
+
+@settings(SETTINGS, max_examples=60)
+@given(games())
+def test_explain_is_the_same_whether_a_move_is_one_push_or_two(drawn):
+    from quaternity_cp.gofish.explain import explain_cell
+    record, _ref, fault_at, _keys = drawn
+    moves = record["moves"][:fault_at]  # the legal part of the record
+    two = _pushed_in_two(record, moves)
+    if len(two.moves) == len(moves) and two.moves[-1:] != moves[-1:]:  # a question that won at once
+        assert two.moves[:-1] == moves[:-1] and two.moves[-1][:-1] == moves[-1][:-1]
+    else:
+        assert two.moves == moves
+    one = replay({**record, "moves": two.moves}).game
+    assert len(one.states()) == len(two.moves) + 1
+    for p in range(one.players):
+        for s in range(one.suits):
+            a, b = explain_cell(one, p, s), explain_cell(two, p, s)
+            assert (a.lines, a.cuts, a.answers) == (b.lines, b.cuts, b.answers)
+
+
+def test_why_at_the_terminal_table_cites_the_records_moves(tmp_path):
+    """``quaternity play`` plays a question and its answer as two decisions (two pushes); ``why`` explains the
+    table's own game, and says what the record's replay says."""
+    from quaternity_cli.main import main
+    from quaternity_cp.gofish.explain import explain_cell
+    from quaternity_cp.gofish.game import GoFish
+
+    saved = tmp_path / "played.json"
+    res = CliRunner().invoke(main, ["play", "--game", "gofish", "--players", "3", "--seed", "1", "--no-pause",
+                                    "--save", str(saved)], input="1 A\nwhy 1 A\nquit\n")
+    assert res.exit_code == 0, res.output
+    record = json.loads(saved.read_text())
+    assert record["moves"][0] in ("0>1:A+", "0>1:A-")
+    game = GoFish.from_record(record)  # why was asked where the game was quit
+    lines = explain_cell(game, 1, 0).lines
+    assert any(f"in move 1 ({record['moves'][0]})" in line for line in lines)
+    for line in lines:
+        assert line.strip() in res.output
+
+
 # -- solve ----------------------------------------------------------------------------------------------------
 def _follow(tree: dict, record: dict, seat: int, moves: list[str]) -> int:
     """The number of leaves of a strategy tree, each of them a game over that ``seat`` won."""

@@ -90,19 +90,23 @@ def _join(items: Sequence[str]) -> str:
 
 
 def _origins(game: GoFish) -> tuple[dict[tuple[int, int], tuple[int, State]], dict[tuple[int, int], tuple[int, State]]]:
-    """For each cell, the last move (1-based) that raised its lower bound and lowered its upper bound of the
-    initial table, with the state right before it (what the move says is about that moment)."""
+    """For each cell, the last move of the record (1-based) that raised its lower bound and lowered its upper
+    bound of the initial table, with the state right before that push (what the move says is about that
+    moment). Moves are counted by the record, not by the pushes: a question pushed alone and then its answer
+    are two pushes of one move (the state after a push holds as many moves as the record has so far, the
+    answer replacing the open question), so both give the same move number as one push of the whole move."""
     lows: dict[tuple[int, int], tuple[int, State]] = {}
     highs: dict[tuple[int, int], tuple[int, State]] = {}
     states = game.states()
     for i in range(1, len(states)):
         before, after = states[i - 1], states[i]
+        number = len(after.moves)  # the record's move this push played (or answered)
         for p in range(game.players):
             for s in range(game.suits):
                 if after.low0[p][s] > before.low0[p][s]:
-                    lows[(p, s)] = (i, before)
+                    lows[(p, s)] = (number, before)
                 if after.high0[p][s] < before.high0[p][s]:
-                    highs[(p, s)] = (i, before)
+                    highs[(p, s)] = (number, before)
     return lows, highs
 
 

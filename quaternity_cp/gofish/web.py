@@ -19,8 +19,9 @@ from .game import GoFish
 from .svg import bounds_svg
 
 #: The page's parts of Go Fish (files in this package's ``static/``, served at ``/games/gofish/<file>``): its
-#: rules page. (Its table script, ``table.js``, belongs to the page's JavaScript and is written with it.)
-PAGE = {"rules": "rules.html"}
+#: rules page, and the table's script (asking: a player then a suit, or a cell; answering: Yes / No; a click on
+#: any other cell: why it has its range) with its style.
+PAGE = {"rules": "rules.html", "script": "table.js", "style": "table.css"}
 
 #: The verdict says "not known yet" past this many positions of the game graph.
 SOLVE_POSITIONS = 20_000
@@ -177,8 +178,7 @@ def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str |
     from .explain import explain_cell
     from .rules import GoFishError
 
-    # the game replayed from its record, one push per move: the explainer numbers the moves by the game's states
-    game = GoFish.from_record(table.state.record())
+    game = current_game(table)  # the table's own game: moves are cited by the record's numbers, however pushed
     suit = set_name if set_name is not None else card
     if suit not in game.setup.suits:
         raise GoFishError(f"unknown suit {suit!r} (the suits: {', '.join(game.setup.suits)})")
