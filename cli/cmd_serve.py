@@ -20,10 +20,10 @@ INSTALL_HINT = ('serve needs the web extra (Starlette and uvicorn): in a checkou
                    "machines use for this one. Requests naming any other host are refused.")
 @guarded
 def serve(port: int, host: str, allow_hosts: tuple[str, ...]) -> None:
-    """Play Quaternity, classic Quartets or Quarto in a browser, against the agents or with friends.
+    """Play any of the games in a browser (Quaternity, classic Quartets, Quarto, Quantum Go Fish), against the agents or with friends.
 
-    Starts a local web server; open http://HOST:PORT/ . Set up a game (any rule
-    preset and size, or Quarto), choose which seats people play (each gets its
+    Starts a local web server; open http://HOST:PORT/ . Set up a game (its
+    options and size), choose which seats people play (each gets its
     own join link) and an agent for every other seat, then play by clicking;
     the knowledge grid beside the table shows who may hold each card (in
     classic, only what that seat may know), exact probabilities on demand and

@@ -105,8 +105,8 @@ def game_groups() -> dict:
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="quaternity-cp")
 def main() -> None:
-    """Check, analyse, explain, count and solve games of Quaternity (blind Quartets), classic Quartets and
-    Quarto; play them in the terminal or a browser; run tournaments between agents.
+    """Check, analyse, explain, count and solve games of Quaternity (blind Quartets), classic Quartets,
+    Quantum Go Fish and Quarto; play them in the terminal or a browser; run tournaments between agents.
 
     FILE is a game record (JSON or plain text) or a position (JSON); '-' reads
     standard input. Exit codes: 0 valid, 1 illegal move or invalid position,

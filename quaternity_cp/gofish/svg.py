@@ -26,6 +26,7 @@ from ..svg import FONT
 from .game import GoFish
 
 CELL_W, CELL_H, NAME_W, HEAD_H = 64, 34, 110, 30
+CHAR_W = 8  # about the width of a character of the picture's font, in pixels
 FIXED, OPEN, FOUR, ASKED = "#c8e6c9", "#ffffff", "#2e7d32", "#d84315"
 
 
@@ -71,33 +72,38 @@ def bounds_svg(game: GoFish, *, note: str | None = None, status: bool = True) ->
     hands = game.hands()
     fours = {(p, s) for p in range(P) for s in range(K) if b.feasible and b.low[p][s] == S}
     q = game.pending
-    width = NAME_W + K * CELL_W + 10
+    labels = [f"{'seat ' if not setup.named_players else ''}{player} ({hands[p]})"
+              for p, player in enumerate(setup.players)]
+    # long names widen their column (about CHAR_W a character): nothing overlaps, nothing is cut
+    name_w = max(NAME_W, CHAR_W * max(len(label) for label in labels) + 30)
+    cell_w = max(CELL_W, CHAR_W * max(len(suit) for suit in setup.suits) + 12)
     lines = [status_line(game)] if status else []
     if note:
         lines.append(note)
+    width = max(name_w + K * cell_w + 10, max((CHAR_W * len(line) + 12 for line in lines), default=0))
     height = HEAD_H + P * CELL_H + 10 + 20 * len(lines)
     parts = []
     for s, suit in enumerate(setup.suits):
-        x = NAME_W + s * CELL_W + CELL_W / 2
+        x = name_w + s * cell_w + cell_w / 2
         parts.append(f'<text x="{x:.0f}" y="{HEAD_H - 10}" text-anchor="middle" font-weight="bold">'
                      f'{escape(suit)}</text>')
     for p, player in enumerate(setup.players):
         y = HEAD_H + p * CELL_H
         turn = not game.over and q is None and game.turn == p
-        label = f"{'seat ' if not setup.named_players else ''}{player} ({hands[p]})"
+        label = labels[p]
         weight = ' font-weight="bold"' if turn else ""
         parts.append(f'<text x="6" y="{y + CELL_H / 2 + 5:.0f}" data-hand="{hands[p]}"{weight}>'
                      f'{escape(("▶ " if turn else "") + label)}</text>')
         for s in range(K):
-            x = NAME_W + s * CELL_W
+            x = name_w + s * cell_w
             lo, hi = (b.low[p][s], b.high[p][s]) if b.feasible else (0, 0)
             stroke = FOUR if (p, s) in fours else ASKED if q is not None and q.asked == p and q.suit == s else "#999"
             width_line = 3 if stroke != "#999" else 1
             parts.append(
                 f'<g data-player="{p}" data-suit="{s}" data-low="{lo}" data-high="{hi}">'
-                f'<rect x="{x + 2}" y="{y + 2}" width="{CELL_W - 4}" height="{CELL_H - 4}" rx="4" '
+                f'<rect x="{x + 2}" y="{y + 2}" width="{cell_w - 4}" height="{CELL_H - 4}" rx="4" '
                 f'fill="{_tint(lo, hi, S)}" stroke="{stroke}" stroke-width="{width_line}"/>'
-                f'<text x="{x + CELL_W / 2:.0f}" y="{y + CELL_H / 2 + 5:.0f}" text-anchor="middle">'
+                f'<text x="{x + cell_w / 2:.0f}" y="{y + CELL_H / 2 + 5:.0f}" text-anchor="middle">'
                 f'{lo if lo == hi else f"{lo}–{hi}"}</text></g>')
     y = HEAD_H + P * CELL_H + 24
     for line in lines:
