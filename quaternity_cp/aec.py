@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment for every registered game with a ``codec`` part (quartets, every preset, and Quarto).
+"""A PettingZoo AEC environment for every registered game with a ``codec`` part (quartets, Quarto, Go Fish).
 
 The optional extra ``[pettingzoo]`` installs PettingZoo (and Gymnasium, numpy); nothing else in the
 project imports it, and OpenSpiel is not needed. The environment drives the project's state through
@@ -6,7 +6,7 @@ the one game interface (:mod:`quaternity_cp.games`): every rule is the game's. I
 of the OpenSpiel bridge (the game's ``codec`` part, :func:`quaternity_cp.encoding.codec`): an action is a whole number
 (``Discrete(num_actions)``) and each agent observes a dict with ``"observation"`` (the 0/1 vector of
 the seat's observation: its hand, hand sizes, claims, turn, the seats that may hold each card in its
-view, the last move; Quarto: the board) and ``"action_mask"`` (1 for each legal action of the agent
+view, the last move; Quarto: the board; Go Fish: every cell's range) and ``"action_mask"`` (1 for each legal action of the agent
 on turn, all 0 for the others).
 
 >>> env = QuartetsEnv(preset="classic", players=3, sets=6, set_size=4)

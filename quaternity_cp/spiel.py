@@ -4,7 +4,8 @@ The optional extra ``[spiel]`` (``pip install 'quaternity-cp[spiel]'``) installs
 in the project imports it. Each game's package holds its OpenSpiel game and names the module in its
 registration's ``spiel`` part (quartets: ``python_quartets``, every preset, with an explicit deal and
 exact resampling, :mod:`quaternity_cp.quartets.spiel`; Quarto: ``python_quarto``,
-:mod:`quaternity_cp.quarto.spiel`). Importing this module imports every registered game's ``spiel``
+:mod:`quaternity_cp.quarto.spiel`; Quantum Go Fish: ``python_gofish``, :mod:`quaternity_cp.gofish.spiel`).
+Importing this module imports every registered game's ``spiel``
 part, and each registers its game with pyspiel through :func:`register_game`::
 
     import pyspiel
@@ -19,8 +20,8 @@ private information nor a seed. Serialization is OpenSpiel's own (the actions so
 
 Shared here: the observer over a state's ``ones`` and ``text`` (:class:`Observer`), exact draws from
 OpenSpiel's sampler (:func:`sampler_rng`), and :class:`PerfectInformationGame`, the whole OpenSpiel game
-of a registered game of perfect information without chance (Quarto's and the docs' tic-tac-toe are a
-subclass each). A name of a game's OpenSpiel module stays importable from here (``from
+of a registered game of perfect information without chance (Quarto's, Go Fish's and the docs'
+tic-tac-toe are a subclass each). A name of a game's OpenSpiel module stays importable from here (``from
 quaternity_cp.spiel import QuartetsGame``): a name this module lacks is looked up in the registered
 games' ``spiel`` parts. A game registered after this module was imported is offered by calling
 :func:`register_games` again.
