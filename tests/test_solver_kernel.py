@@ -181,3 +181,21 @@ def test_a_move_beyond_the_engine_goes_on_the_slow_way():
                     assert {type(ctx.child(child, m)) for m in ctx.moves(child)} <= {Node}
         frontier = nxt
     assert kinds == {KNode, Node} and ctx.kernel.fallbacks > 0
+
+
+def test_the_kernel_takes_what_a_question_tells_from_effects(monkeypatch):
+    """The kernel's row operations for a question are read from quaternity_cp.effects at setup: a question
+    rule changed there (here: the asker's "holds a card of the set" dropped) changes the kernel's."""
+    from quaternity_cp import effects
+    from quaternity_cp.solver.kernel import question_rule
+
+    assert question_rule(False, 4) == (True, 1, None)
+    assert question_rule(True, 4) == (True, 1, 3)
+    real = effects.question_facts
+    monkeypatch.setattr(effects, "question_facts",
+                        lambda c, a, card, *, silence=False: [f for f in real(c, a, card, silence=silence)
+                                                              if not isinstance(f, effects.AtLeast)])
+    assert question_rule(False, 4) == (True, 0, None)
+    monkeypatch.setattr(effects, "question_facts", lambda c, a, card, *, silence=False: [effects.Holds(1, 1)])
+    with pytest.raises(AssertionError, match="cannot apply"):
+        question_rule(False, 4)

@@ -116,6 +116,31 @@ class KNode:
         return self.claimed.count(-1)
 
 
+def question_rule(silence: bool, S: int) -> tuple[bool, int, int | None]:
+    """What a question tells, as the kernel's rows apply it, read from :func:`quaternity_cp.effects.question_facts`
+    (the one home of the rule) on a template game of two seats and two sets of ``S`` cards: whether the asker
+    then lacks the card asked for, the least number of that set's cards it then holds, and the most it then
+    holds of every set in play (None: no cap; under ``silence``: S - 1). A fact the rows cannot express is an
+    error at setup, never a silent difference."""
+    from ..constraints import Constraints
+
+    c = Constraints.initial(2, 2, S)
+    lacks, least, cap, capped = False, 0, None, set()
+    for fact in effects.question_facts(c, 0, 0, silence=silence):
+        if isinstance(fact, effects.Lacks) and (fact.card, fact.seat) == (0, 0):
+            lacks = True
+        elif isinstance(fact, effects.AtLeast) and (fact.seat, fact.set) == (0, 0):
+            least = max(least, fact.count)
+        elif isinstance(fact, effects.AtMost) and fact.seat == 0:
+            cap = fact.count if cap is None else min(cap, fact.count)
+            capped.add(fact.set)
+        else:
+            raise AssertionError(f"a question tells what the solver's kernel cannot apply: {fact!r}")
+    if cap is not None and capped != set(c.sets_in_play):
+        raise AssertionError(f"a question caps some sets only ({sorted(capped)}): the kernel caps every set")
+    return lacks, least, cap
+
+
 class Kernel:
     """Plays, keys and generates the moves of :class:`KNode` positions for a :class:`.core.Context`."""
 
@@ -136,6 +161,8 @@ class Kernel:
         self._facts: dict[tuple, tuple] = {}  # (a signature's facts as items, quartet seats) -> one (facts, quartet)
         self.calls = 0  # analyses computed (not found in a table)
         self.fallbacks = 0  # moves played the slow way
+        # what a question tells, taken from quaternity_cp.effects (the one home of the rule) as row operations
+        self._q_lacks, self._q_least, self._q_cap = question_rule(rules.silence, self.S)
 
     # -- rows and analyses ----------------------------------------------------------
     def _live(self, claimed: tuple[int, ...]) -> tuple[int, ...]:
@@ -394,7 +421,7 @@ class Kernel:
         live = self._live(n.claimed)
         self._check_reset()  # the signature numbers below stay valid until the next analysis
         batches = self._batches
-        silence = rules.silence
+        silence = self._q_cap is not None  # a question caps every set (effects, see question_rule)
         for s, offsets, ow, _ in reps:
             holds = not silence and (rows[s].lo[x] >= 1 or mine in ow)
             rest = None
@@ -442,17 +469,18 @@ class Kernel:
         nr = r.moves.get(mk)
         if nr is None:
             doms = list(r.doms)
-            doms[off] &= ~(1 << x)
+            if self._q_lacks:
+                doms[off] &= ~(1 << x)
             lo = r.lo
-            if lo[x] < 1:
-                lo = lo[:x] + (1,) + lo[x + 1:]
+            if lo[x] < self._q_least:
+                lo = lo[:x] + (self._q_least,) + lo[x + 1:]
             nr = r.moves[mk] = self.row(tuple(doms), lo, r.hi)
         return nr
 
     def _asked(self, rows, live, s: int, off: int, x: int) -> tuple:
         """The rows once ``x`` has asked for card ``off`` of set ``s`` (``Position.question_constraints``)."""
         rows = rows[:s] + (self._asked_row(rows[s], off, x),) + rows[s + 1:]
-        if self.rules.silence:
+        if self._q_cap is not None:
             rows = list(rows)
             for t in live:
                 rows[t] = self._capped(rows[t], x)
@@ -460,8 +488,8 @@ class Kernel:
         return rows
 
     def _capped(self, r: Row, x: int) -> Row:
-        """Row r with x's upper bound at most S - 1 (what a question tells under ``silence``)."""
-        top = self.S - 1
+        """Row r with x's upper bound at most the question's cap (under ``silence``: S - 1)."""
+        top = self._q_cap if self._q_cap is not None else self.S
         if r.hi[x] <= top:
             return r
         mk = ("cap", x)
@@ -473,7 +501,7 @@ class Kernel:
     def _rest(self, rows, live, s: int, x: int) -> tuple[tuple[int, ...], bool]:
         """The sorted signature numbers of the sets in play but s once ``x`` has asked about s (under
         ``silence`` the question caps x's bounds on them), and whether their bounds are all valid."""
-        silence = self.rules.silence
+        silence = self._q_cap is not None
         gen = self.gen
         sids = []
         ok = True
@@ -495,7 +523,7 @@ class Kernel:
         engine's probes of the asked set against the sum of the other sets, which every question on
         this set shares."""
         r = self._asked_row(r, off, x)
-        if self.rules.silence:
+        if self._q_cap is not None:
             r = self._capped(r, x)
         rest_key, ok = rest
         sid = r.sid if r.gen == self.gen else self._sid(r)
