@@ -84,17 +84,15 @@ def _players(game: GoFish) -> list[str]:
 
 
 def _seat_text(game: GoFish, seat: int | None) -> str:
-    from quaternity_cp.names import seat_name
+    from quaternity_cp.gofish.words import seat_text
 
-    s = game.setup
-    if seat is None:
-        return "nobody"
-    return seat_name(list(s.players) if s.named_players else None, seat)
+    return seat_text(game, seat)
 
 
 def _cap(text: str) -> str:
-    """A sentence's first word with a capital (``seat 2`` -> ``Seat 2``; names as they are)."""
-    return text[:1].upper() + text[1:]
+    from quaternity_cp.gofish.words import capitalised
+
+    return capitalised(text)
 
 
 def status_json(result: Replay) -> dict[str, Any]:
@@ -141,33 +139,10 @@ def _header(result: Replay) -> str:
 
 
 def status_line(result: Replay) -> str:
-    """Who won, or who is to ask or to answer."""
-    game = result.game
-    out = game.outcome
+    """Who won, or who is to ask or to answer (:func:`quaternity_cp.gofish.words.status_line`)."""
+    from quaternity_cp.gofish.words import status_line as line
 
-    def who(seat: int | None) -> str:
-        return _seat_text(game, seat)
-
-    def Who(seat: int | None) -> str:  # noqa: N802 (at the start of a sentence)
-        return _cap(_seat_text(game, seat))
-
-    if out is not None:
-        if out.reason == "determined":
-            return f"Game over: {who(out.winner)} wins: every hand is determined on its turn."
-        if out.reason == "four":
-            return f"Game over: {who(out.winner)} wins: it provably holds a whole suit."
-        if out.reason == "invalid":
-            return f"Game over: {who(out.loser)} loses by an illegal move; nobody wins."
-        if out.reason == "draw":
-            return "Game over: a draw, a position repeated."
-        return "Game over: nobody has a legal question; nobody wins."
-    q = game.pending
-    if q is not None:
-        answers = game.legal_answers()
-        can = "yes or no" if len(answers) == 2 else "only yes" if answers == [True] else "only no"
-        return (f"{Who(q.asked)} to answer {who(q.asker)}'s question for {game.setup.suits[q.suit]}: {can} "
-                "can be answered.")
-    return f"{Who(game.turn)} to ask."
+    return line(result.game)
 
 
 def _print_moves(result: Replay) -> None:

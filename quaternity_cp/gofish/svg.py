@@ -24,6 +24,7 @@ from typing import Any
 
 from ..svg import FONT
 from .game import GoFish
+from .words import status_line
 
 CELL_W, CELL_H, NAME_W, HEAD_H = 64, 34, 110, 30
 CHAR_W = 8  # about the width of a character of the picture's font, in pixels
@@ -37,31 +38,6 @@ def _tint(low: int, high: int, size: int) -> str:
     known = 1 - (high - low) / size
     level = int(255 - 40 * known)
     return f"#{level:02x}{255:02x}{level:02x}"
-
-
-def status_line(game: GoFish) -> str:
-    """One line: who asks, who must answer, or who won and how."""
-    from ..names import seat_name
-
-    names = list(game.setup.players) if game.setup.named_players else None
-
-    def seat(p: int) -> str:
-        return seat_name(names, p)
-
-    out = game.outcome
-    if out is not None:
-        if out.winner is not None:
-            why = "every hand is determined" if out.reason == "determined" else "it holds all of a suit"
-            return f"Game over: {seat(out.winner)} wins ({why})."
-        if out.reason == "invalid" and out.loser is not None:
-            return f"Game over: {seat(out.loser)} broke a rule and loses."
-        if out.reason == "draw":
-            return "Game over: a position repeated, a draw."
-        return "Game over: nobody has a legal question."
-    q = game.pending
-    if q is not None:
-        return f"{seat(q.asked)} must answer {seat(q.asker)}: a {game.setup.suits[q.suit]}?"
-    return f"{seat(game.turn or 0)} asks."
 
 
 def bounds_svg(game: GoFish, *, note: str | None = None, status: bool = True) -> str:
