@@ -101,6 +101,28 @@ def _players(game: str, params: tuple) -> int:
     return int(load_all()[game].new_state(0, **dict(params)).num_players)
 
 
+def perfect_information_type(short_name: str, long_name: str, spec: Any) -> Any:
+    """The ``pyspiel.GameType`` of a registered game of perfect information without chance: sequential,
+    deterministic, constant-sum, rewarded at the end, with every string and tensor, its seats those of the
+    registration ``spec`` and its parameters the registry's options (their defaults)."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=spec.default_options(),
+    )
+
+
 class PerfectInformationGame(pyspiel.Game):
     """The OpenSpiel game of a registered game of perfect information without chance, its seats those of
     a new state with the game's parameters (two for Quarto), its win shared after a draw (returns sum to
@@ -243,5 +265,5 @@ def __getattr__(name: str) -> Any:
 
 register_games()
 
-__all__ = ["Observer", "PerfectInformationGame", "PerfectInformationState", "register_game", "register_games",
+__all__ = ["perfect_information_type", "Observer", "PerfectInformationGame", "PerfectInformationState", "register_game", "register_games",
            "sampler_rng"]

@@ -21,29 +21,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import pyspiel
-
-from ..spiel import PerfectInformationGame, PerfectInformationState, register_game
+from ..spiel import PerfectInformationGame, PerfectInformationState, perfect_information_type, register_game
 from . import SPEC
 from .codec import GoFishCodec
 from .state import GoFishState
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_gofish",
-    long_name="Python Quantum Go Fish (quaternity-cp)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=SPEC.max_players,
-    min_num_players=SPEC.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=SPEC.default_options(),
-)
+GAME_TYPE = perfect_information_type("python_gofish", "Python Quantum Go Fish (quaternity-cp)", SPEC)
 
 
 class GoFishSpielState(PerfectInformationState):

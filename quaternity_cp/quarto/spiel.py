@@ -7,32 +7,14 @@ tensors of :class:`~quaternity_cp.quarto.codec.QuartoCodec`. The whole game is
 
 from __future__ import annotations
 
-import pyspiel
-
-from ..spiel import PerfectInformationGame, PerfectInformationState, register_game
+from ..spiel import PerfectInformationGame, PerfectInformationState, perfect_information_type, register_game
 from . import SPEC
 from .codec import QuartoCodec
 
 #: Quarto's actions and tensors (one for every game: they do not depend on the option).
 QUARTO_CODEC = QuartoCodec()
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_quarto",
-    long_name="Python Quarto (quaternity-cp)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=SPEC.default_options(),
-)
-
+GAME_TYPE = perfect_information_type("python_quarto", "Python Quarto (quaternity-cp)", SPEC)
 
 
 class QuartoSpielState(PerfectInformationState):
