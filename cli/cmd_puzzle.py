@@ -34,6 +34,20 @@ from .common import (
 DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.puzzles.grade.DIFFICULTIES (tested equal)
 
 
+def _prepare_out(out: str, names: Any, force: bool) -> None:
+    """The folder ``--out`` made if missing, and every file the run will write checked before any work
+    (``NAME.json`` and ``NAME.answer.json`` of each name)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(f"--out: {out} is a file, not a folder")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
+    for name in names:
+        for suffix in (".json", ".answer.json"):
+            check_output(os.path.join(out, name + suffix), "--out", force=force)
+
+
 class PuzzleGroup(click.Group):
     """The group, with ``sheet`` imported from its own module when it is first used."""
 
@@ -163,15 +177,7 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions,
                            allow_grid_answers)
     opts.check()
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(f"--out: {out} is a file, not a folder")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
-    for name in puzzle_names(opts, seed, count):  # every file checked before any work
-        for suffix in (".json", ".answer.json"):
-            check_output(os.path.join(out, name + suffix), "--out", force=force)
+    _prepare_out(out, puzzle_names(opts, seed, count), force)
     made: list[dict[str, Any]] = []
 
     def found(name: str, record: dict[str, Any], answer: dict[str, Any]) -> None:
@@ -258,15 +264,7 @@ def _generate_other(game: str, game_options: tuple[str, ...], players: int, coun
             raise InputError(f"--option {spec.players_option}: give the players with --players")
         options = {spec.players_option: players} | options
     spec.check_options(options)
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(f"--out: {out} is a file, not a folder")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
-    for name in part.puzzle_names(options, seed, count):  # every file checked before any work
-        for suffix in (".json", ".answer.json"):
-            check_output(os.path.join(out, name + suffix), "--out", force=force)
+    _prepare_out(out, part.puzzle_names(options, seed, count), force)
     made: list[dict[str, Any]] = []
 
     def found(puzzle: Any) -> None:
