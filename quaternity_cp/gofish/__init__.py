@@ -68,6 +68,8 @@ SPEC = register_game(
             _choice("repetition", "A repeated position", "none: play on; draw: the game is drawn"),
             OptionSpec("suit_names", str, "", label="Suit names",
                        help="the suits' names, separated by commas (empty: A, B, C, ...)"),
+            OptionSpec("name_suits", bool, False, label="Name suits in play",
+                       help="the suits start unnamed; the first to ask for a suit names it"),
             OptionSpec("max_moves", int, DEFAULT_MAX_MOVES, label="Move cap", low=1, high=MAX_MOVES_LIMIT,
                        help="questions answered after which a game nobody won is drawn"),
         ),

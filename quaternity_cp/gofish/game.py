@@ -109,6 +109,24 @@ class Move:
         return Move(self.asker, self.asked, self.suit)
 
 
+@dataclass(frozen=True, eq=False)
+class NamedQuestion(Move):
+    """A question for a suit nobody has named or asked about yet that gives it the name ``name`` (GOFISH.md:
+    the first to ask names a suit). It is the same action as the plain :class:`Move` (equal to it, same
+    hash): only the suit's name comes with it (:meth:`GoFish.push_named`)."""
+
+    name: str = ""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return (self.asker, self.asked, self.suit, self.answer) == (other.asker, other.asked, other.suit,
+                                                                        other.answer)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.asker, self.asked, self.suit, self.answer))
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``reason`` is ``determined`` or ``four`` (``winner`` won), ``invalid`` (``loser``
@@ -167,6 +185,8 @@ class GoFish:
         start = replace(start, key=self._key(start))
         self._stack: list[State] = [start]
         self._seen: dict[tuple[object, ...], int] = {}
+        # suits named in play (:meth:`name_suit`): (the stack's depth when named, the setup before, the suit)
+        self._namings: list[tuple[int, Setup, int]] = []
         self._count(start, 1)
 
     # -- what is known -------------------------------------------------------------------------------------
@@ -567,6 +587,8 @@ class GoFish:
             raise GoFishError("no move to undo")
         st = self._stack.pop()
         self._count(st, -1)
+        while self._namings and self._namings[-1][0] >= len(self._stack):
+            self.setup = self._namings.pop()[1]  # a suit named with the move taken back is unnamed again
         return st.moves[-1]
 
     def ask(self, asker: int, asked: int, suit: int) -> Move:
@@ -586,7 +608,76 @@ class GoFish:
         other.setup, other.rules, other.engine = self.setup, self.rules, self.engine
         other._stack = list(self._stack)
         other._seen = dict(self._seen)
+        other._namings = list(self._namings)
         return other
+
+    # -- naming suits in play (GOFISH.md: the first to ask names a suit) -----------------------------------
+    def named_suits(self) -> frozenset[int]:
+        """The suits that carry a name given to them (at the start, or in play by :meth:`name_suit`)."""
+        first = self._namings[0][1] if self._namings else self.setup
+        if first.named_suits:
+            return frozenset(range(self.suits))
+        return frozenset(suit for _, _, suit in self._namings)
+
+    def fresh_suits(self) -> list[int]:
+        """The suits nobody has named and nobody has asked about (in order): they are interchangeable (every
+        cell of theirs has the bounds of the start), so asking for "a new suit" asks for the first of them."""
+        if self.over:
+            return []
+        start, st = self._stack[0], self.state
+        named = self.named_suits()
+        out = []
+        for s in range(self.suits):
+            if s in named or (st.pending is not None and st.pending.suit == s):
+                continue
+            if all(st.low0[p][s] == start.low0[p][s] and st.high0[p][s] == start.high0[p][s] and st.shift[p][s] == 0
+                   for p in range(self.players)):
+                out.append(s)
+        return out
+
+    def check_suit_name(self, suit: int, name: object) -> tuple[str, ...]:
+        """The suits' names once ``suit`` is named ``name``; raises :class:`GoFishRulesError` (one line) when it
+        cannot be: ``suit`` is not a fresh suit (:meth:`fresh_suits`), or the name is not one a record's
+        ``"suits"`` takes (non-empty, no spaces at its ends, none of ``> : + - ?``, not a number) or is another
+        suit's name or letter already."""
+        if isinstance(suit, bool) or not isinstance(suit, int) or not 0 <= suit < self.suits:
+            raise GoFishRulesError(f"unknown suit {suit!r}")
+        if suit not in self.fresh_suits():
+            raise GoFishRulesError(f"suit {self.setup.suits[suit]} cannot be named now: only a suit nobody has "
+                                   "named or asked about can be")
+        if not isinstance(name, str):
+            raise GoFishRulesError(f"suit name {name!r}: a name is text")
+        if name in self.setup.suits:
+            raise GoFishRulesError(f"suit name {name!r}: already the name of a suit")
+        names = list(self.setup.suits)
+        names[suit] = name
+        try:
+            return Setup.of(self.setup.player_count, names, self.setup.suit_size).suits  # as a record's are checked
+        except GoFishRulesError as err:
+            raise GoFishRulesError(f"suit name {name!r}: not a name (non-empty, no spaces at the ends, none of "
+                                   "> : + - ?)") from err
+
+    def name_suit(self, suit: int, name: str) -> None:
+        """Give the fresh suit ``suit`` the name ``name`` (see :meth:`check_suit_name`); the record then writes
+        the suits' names (those still unnamed keep their letters). Taking back the next move (:meth:`pop`)
+        unnames it again."""
+        names = self.check_suit_name(suit, name)
+        self._namings.append((len(self._stack), self.setup, suit))
+        self.setup = replace(self.setup, suits=names, named_suits=True)
+
+    def push_named(self, move: Move, name: str) -> Move:
+        """Ask ``move`` (its suit a fresh one) naming its suit ``name``: :meth:`name_suit` then :meth:`push`,
+        both or neither (a refused move leaves the suit unnamed); :meth:`pop` undoes both."""
+        index = len(self.state.moves) + (0 if self.state.pending is not None else 1)
+        try:
+            self.name_suit(move.suit, name)
+        except GoFishRulesError as err:
+            raise NotationError(str(err), index) from None
+        try:
+            return self.push(Move(move.asker, move.asked, move.suit, move.answer))
+        except BaseException:
+            self.setup = self._namings.pop()[1]
+            raise
 
     # -- notation ------------------------------------------------------------------------------------------
     def _check_values(self, move: Move, index: int) -> None:
@@ -663,5 +754,6 @@ class GoFish:
         return game
 
 
-__all__ = ["GAME_NAME", "Illegal", "MoveError", "NotationError", "IllegalMove", "Move", "Outcome", "State",
+__all__ = ["GAME_NAME", "Illegal", "MoveError", "NotationError", "IllegalMove", "Move", "NamedQuestion", "Outcome",
+           "State",
            "GoFish", "ASKER_FAULTS", "ANSWER_FAULTS"]

@@ -29,6 +29,21 @@ Choices made here (GOFISH.md leaves them to a program that plays):
   it is, the open question, the hand sizes and every cell's exact range), and
   never the seed (there is no deal to hide: nothing is dealt). Its
   :meth:`~GoFishObservation.game` is a copy of the game an agent may play on.
+- **Naming suits in play** (option ``name_suits``; GOFISH.md: the first to ask
+  names a suit). The suits start unnamed (lettered); a suit nobody has named
+  or asked about is one of the *fresh* suits, all interchangeable (their
+  cells have the bounds of the start), so a question for a suit name the
+  table does not know yet (:meth:`~GoFishState.string_to_action`, e.g.
+  ``0>1:Narwhals?``) is the question for the first fresh suit, carrying the
+  name: a :class:`~quaternity_cp.gofish.game.NamedQuestion`, equal to that
+  plain question (so it is among the :meth:`~GoFishState.legal_actions`);
+  :meth:`~GoFishState.apply_action` names the suit and asks, and
+  :meth:`~GoFishState.undo` unnames it. The legal actions stay the plain
+  :class:`~quaternity_cp.gofish.game.Move` values: an agent that asks for a
+  fresh suit asks for it by its letter, which stays its name. The record
+  writes the names given so far (the others keep their letters) and replays
+  to the same position; the observation's ``suits`` are the current names and
+  ``fresh`` the suits a question may still name.
 
 >>> from quaternity_cp.games import GAMES, load_all
 >>> _ = load_all()
@@ -47,7 +62,7 @@ from typing import Any, Hashable, Mapping
 
 from ..games import TERMINAL, ChanceOutcome
 from .bounds import Grid
-from .game import GoFish, Move, MoveError, Outcome
+from .game import GoFish, Move, MoveError, NamedQuestion, NotationError, Outcome
 from .rules import PRESETS, GoFishError, GoFishRulesError, Rules
 
 #: Questions answered after which a table's game is drawn when nobody has won (the ``max_moves`` option).
@@ -66,7 +81,8 @@ class GoFishObservation:
     ``player`` is the seat looking; ``to_move`` the seat that decides now (the asked seat while a question
     is open; None when the game is over); ``turn`` the asker on turn; ``pending`` the open question;
     ``hands`` the hand sizes; ``low``/``high`` every cell's exact range (player x suit) over the consistent
-    tables, the open question's proof included; ``fours`` the seats holding a four under the rules.
+    tables, the open question's proof included; ``fours`` the seats holding a four under the rules;
+    ``fresh`` (option ``name_suits``) the suits nobody has named or asked about yet.
     """
 
     player: int
@@ -87,6 +103,7 @@ class GoFishObservation:
     winner: int | None
     reason: str | None
     _game: GoFish = field(compare=False, repr=False)
+    fresh: tuple[int, ...] = ()  # under name_suits: the suits a question may still name (none otherwise)
 
     def game(self) -> GoFish:
         """A copy of the public game (push and pop on it freely: the table's game is not changed)."""
@@ -100,8 +117,9 @@ class GoFishObservation:
 class GoFishState:
     """A game of Quantum Go Fish in progress, as a :class:`~quaternity_cp.games.GameState` (see the module)."""
 
-    def __init__(self, game: GoFish, *, seed: int = 0, max_moves: int = DEFAULT_MAX_MOVES):
+    def __init__(self, game: GoFish, *, seed: int = 0, max_moves: int = DEFAULT_MAX_MOVES, name_suits: bool = False):
         self.game = game
+        self.name_suits = name_suits  # a question may name a fresh suit (see the module)
         self.seed = seed  # Go Fish has no chance: kept only to say which game of a run this is
         self.max_moves = max_moves
         self.chance: list[ChanceOutcome] = []
@@ -152,6 +170,11 @@ class GoFishState:
         if self.game.pending is None and action.answer is not None:
             raise GoFishError("ask first (a question and its answer are two decisions): "
                               f"{self.action_to_string(Move(action.asker, action.asked, action.suit))}")
+        if isinstance(action, NamedQuestion):
+            if not self.name_suits:
+                raise GoFishError("this table's suits are not named in play (option name_suits)")
+            self.game.push_named(action, action.name)
+            return
         self.game.push(action)
 
     def undo(self) -> None:
@@ -197,24 +220,49 @@ class GoFishState:
             turn=None if over else g.turn, pending=g.pending, hands=g.hands(), low=b.low, high=b.high,
             determined=b.determined if b.feasible else False, fours=tuple(g.fours()), over=over,
             winner=None if out is None else out.winner, reason=None if out is None else out.reason,
-            _game=g.copy())
+            _game=g.copy(), fresh=tuple(g.fresh_suits()) if self.name_suits and not over else ())
 
     def action_to_string(self, action: Hashable) -> str:
         if not isinstance(action, Move):
             raise GoFishError(f"a Go Fish action is a Move, got {action!r}")
+        if isinstance(action, NamedQuestion):
+            names = self.game.setup.players
+            mark = "?" if action.answer is None else "+" if action.answer else "-"
+            return f"{names[action.asker]}>{names[action.asked]}:{action.name}{mark}"
         return self.game.move_text(action)
 
     def string_to_action(self, text: str) -> Move:
-        """The move written ``ASKER>ASKED:SUIT?`` (a question) or ``...+``/``...-`` (an answer)."""
+        """The move written ``ASKER>ASKED:SUIT?`` (a question) or ``...+``/``...-`` (an answer); under
+        ``name_suits`` a suit name the table does not know names the first fresh suit (a
+        :class:`~quaternity_cp.gofish.game.NamedQuestion`; see the module)."""
         if not isinstance(text, str):
             raise GoFishError(f"expected a move like \"0>1:A?\", got {text!r}")
-        return self.game.parse_move(text.strip())
+        text = text.strip()
+        g = self.game
+        try:
+            return g.parse_move(text)
+        except NotationError:
+            if not self.name_suits or text[-1:] not in ("+", "-", "?") or ">" not in text or ":" not in text:
+                raise
+            people, _, name = text[:-1].partition(":")
+            if name in g.setup.suits:
+                raise  # a known suit: the players are what is wrong
+            fresh = g.fresh_suits()
+            if not fresh:
+                raise NotationError(f"unknown suit {name!r}: every suit is named or asked about already "
+                                    f"({', '.join(g.setup.suits)})", None, text) from None
+            try:
+                g.check_suit_name(fresh[0], name)
+            except GoFishError as err:
+                raise NotationError(str(err), None, text) from None
+            move = g.parse_move(f"{people}:{g.setup.suits[fresh[0]]}{text[-1]}")
+            return NamedQuestion(move.asker, move.asked, move.suit, move.answer, name)
 
     def record(self) -> dict[str, Any]:
         return self.game.record()
 
     def clone(self) -> "GoFishState":
-        return GoFishState(self.game.copy(), seed=self.seed, max_moves=self.max_moves)
+        return GoFishState(self.game.copy(), seed=self.seed, max_moves=self.max_moves, name_suits=self.name_suits)
 
 
 def _whole(name: str, value: Any, low: int, high: int) -> int:
@@ -242,17 +290,21 @@ def table_rules(rules: str = "stacky", **options: Any) -> Rules:
 def new_state(seed: int = 0, *, players: int = 3, suits: int = 0, suit_size: int = 4, rules: str = "stacky",
               first: int = 0, ask_void: str = "allow", after_yes: str = "next", four: str = "named",
               win_after_ask: bool = False, priority: str = "mover", no_initial_four: bool = False,
-              repetition: str = "none", max_moves: int = DEFAULT_MAX_MOVES, suit_names: str = "") -> GoFishState:
+              repetition: str = "none", max_moves: int = DEFAULT_MAX_MOVES, suit_names: str = "",
+              name_suits: bool = False) -> GoFishState:
     """A fresh game of Quantum Go Fish: ``players`` seats, ``suits`` suits (0: as many as players, or as
     ``suit_names`` names) of ``suit_size`` cards, the rule set ``rules`` with the rule options given (see
     :func:`table_rules`), the table's move cap ``max_moves`` (questions answered before a game nobody won is
-    drawn) and ``suit_names`` (the suits' names separated by commas; "": lettered A, B, C, ...). Nothing is
+    drawn), ``suit_names`` (the suits' names separated by commas; "": lettered A, B, C, ...) and
+    ``name_suits`` (the first to ask for a suit names it: see the module). Nothing is
     dealt: the seed only names the game. A bad value raises
     :class:`~quaternity_cp.gofish.rules.GoFishRulesError`."""
     _whole("suits", suits, 0, 26)
     _whole("max_moves", max_moves, 1, MAX_MOVES_LIMIT)
     if not isinstance(suit_names, str):
         raise GoFishRulesError(f"option suit_names: expected names separated by commas, got {suit_names!r}")
+    if not isinstance(name_suits, bool):
+        raise GoFishRulesError(f"option name_suits: expected true or false, got {name_suits!r}")
     table = table_rules(rules, first=first, ask_void=ask_void, after_yes=after_yes, four=four,
                         win_after_ask=win_after_ask, priority=priority, no_initial_four=no_initial_four,
                         repetition=repetition)
@@ -260,12 +312,14 @@ def new_state(seed: int = 0, *, players: int = 3, suits: int = 0, suit_size: int
     if names and suits and len(names) != suits:
         raise GoFishRulesError(f"option suit_names: {len(names)} names for {suits} suits")
     game = GoFish(_whole("players", players, 2, 26), names or suits or None, suit_size, table)
-    return GoFishState(game, seed=seed, max_moves=max_moves)
+    return GoFishState(game, seed=seed, max_moves=max_moves, name_suits=name_suits)
 
 
-def state_from_record(record: Mapping[str, object], *, max_moves: int = DEFAULT_MAX_MOVES) -> GoFishState:
-    """The state of a record's game (every move replayed; errors name the move)."""
-    return GoFishState(GoFish.from_record(record), max_moves=max_moves)
+def state_from_record(record: Mapping[str, object], *, max_moves: int = DEFAULT_MAX_MOVES,
+                      name_suits: bool = False) -> GoFishState:
+    """The state of a record's game (every move replayed; errors name the move); ``name_suits``: its suits
+    not named or asked about yet may still be named in play."""
+    return GoFishState(GoFish.from_record(record), max_moves=max_moves, name_suits=name_suits)
 
 
 __all__ = ["GoFishState", "GoFishObservation", "new_state", "table_rules", "state_from_record",

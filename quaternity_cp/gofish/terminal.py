@@ -4,7 +4,8 @@ The command's game loop (:mod:`quaternity_cli.cmd_play`) finds this module as th
 ``HELP`` and ``LEGEND`` (its lines of ``help``), :func:`show`, :func:`command`, :func:`to_action` and
 :func:`final_text`. A person types a move as in the records (``0>1:A?`` to ask, ``0>1:A+`` or ``0>1:A-`` to
 answer) or shorter: ``1 A`` (ask seat 1 for an A) when on turn, ``yes``/``no`` (or ``y``, ``n``, ``+``,
-``-``) when asked.
+``-``) when asked. At a table whose suits are named in play (option ``name_suits``), ``1 Narwhals`` asks seat 1
+for a suit nobody has named or asked about yet and names it Narwhals (the first to ask names a suit).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 #: The lines of ``help`` for Go Fish: its moves and its own command.
 HELP = """  1 A        ask seat 1 for an A (in full: 0>1:A?, you being seat 0)
+  1 Narwhals ask seat 1 for a new suit and name it Narwhals (tables with name_suits)
   yes / no   answer the question you are asked (in full: 0>1:A+ or 0>1:A-)
   table      the table of what is known again
   why 1 A    why seat 1's count of A has its range (without a seat: every player's)"""
@@ -99,7 +101,7 @@ def to_action(table: WebGame, line: str) -> str:
             raise ValueError("nobody asked you anything: ask a question (e.g. '1 A': seat 1, for an A)")
         return game.move_text(q.__class__(q.asker, q.asked, q.suit, word in ("y", "yes", "+")))
     if q is None and ">" not in text and game.turn is not None:
-        parts = text.replace(":", " ").split()
+        parts = text.replace(":", " ").split(None, 1)  # (a suit's name may have spaces inside)
         if len(parts) == 2:
             return f"{game.setup.players[game.turn]}>{parts[0]}:{parts[1]}?"
     if ">" in text and text[-1:] not in ("+", "-", "?"):

@@ -124,8 +124,22 @@ def status(table: Any, seat: int, game: GoFish) -> str:
                 f"{table.seat_name(q.asker, seat, start=False)}: {_article(suit)}?")
     turn = game.turn if game.turn is not None else 0
     if turn == seat:
+        if naming(table, game) is not None:
+            return "Your turn: ask another player for a suit you may hold, or for a new suit you name."
         return "Your turn: ask another player for a suit you may hold."
     return f"{table.seat_name(turn, seat)} is to ask."
+
+
+def naming(table: Any, game: GoFish) -> dict[str, Any] | None:
+    """Under the option ``name_suits``, while a suit nobody has named or asked about remains (the first asker
+    names it): ``{"fresh": [its suit numbers], "suit": the letter a question for a new suit stands for}``
+    (a question with that letter, its suit replaced by a new name, asks for it and names it); else None."""
+    if not getattr(table.state, "name_suits", False):
+        return None
+    fresh = game.fresh_suits()
+    if not fresh:
+        return None
+    return {"fresh": fresh, "suit": game.setup.suits[fresh[0]]}
 
 
 def legend() -> list[dict[str, str]]:
@@ -168,6 +182,9 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
     }
     if state.is_terminal():
         data["result"] = result(table, seat, game)
+    named = naming(table, game)
+    if named is not None:
+        data["naming"] = named
     return data
 
 
@@ -219,5 +236,5 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
             "nodes": res.graph_size}
 
 
-__all__ = ["view", "verdict", "explain", "narration", "status", "legend", "result", "refuse_size", "current_game", "LIMITS",
-           "PAGE"]
+__all__ = ["view", "verdict", "explain", "narration", "status", "legend", "result", "refuse_size", "current_game",
+           "naming", "LIMITS", "PAGE"]

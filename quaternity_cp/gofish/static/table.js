@@ -5,6 +5,9 @@
 // the hand sizes at the seats, the narration, the end panel, the verdict); this part only reads the view
 // the server sent (moves: the person's legal moves in the record's notation, pending, suits, table) and the
 // picture's cells (data-player, data-suit, data-low, data-high), and sends moves back through table.act.
+// At a table whose suits are named in play (the view's naming: the fresh suits, nobody's named or asked
+// about, and the letter a question for a new suit stands for), the suits offered are the others plus a
+// "new suit" field: its question is the legal one for that letter with the name the person typed instead.
 // See docs/web.md, "The page and the games' parts".
 (function () {
   "use strict";
@@ -114,7 +117,9 @@
     suits.setAttribute("role", "group");
     suits.setAttribute("aria-label", "the suit to ask for");
     const mine = questions.get(askSeat);
+    const fresh = v.naming ? v.naming.fresh || [] : [];
     (v.suits || []).forEach((suit, s) => {
+      if (fresh.includes(s)) return; // a fresh suit is asked for by naming it (below)
       const action = mine.get(s);
       const b = button(table, suit, "suit-pick", action);
       b.dataset.suit = suit;
@@ -124,6 +129,7 @@
       b.setAttribute("aria-label", "Ask " + nameOf(v, askSeat, table) + " for " + suit + (action ? "" : " (not allowed)"));
       suits.appendChild(b);
     });
+    if (fresh.length && mine.get(fresh[0])) suits.appendChild(newSuit(v, table, mine.get(fresh[0])));
     box.appendChild(suits);
     document.querySelectorAll(".plate").forEach((p) => {
       const seat = parseInt(p.dataset.seat, 10);
@@ -133,6 +139,28 @@
     table.board.querySelectorAll("[data-player][data-suit]").forEach((c) => {
       c.classList.toggle("chosen-row", parseInt(c.dataset.player, 10) === askSeat);
     });
+  }
+
+  // "new suit…": a name and a button; the question for the first fresh suit (``plain``, lettered) with the name
+  function newSuit(v, table, plain) {
+    const form = table.node("form", "new-suit");
+    const input = document.createElement("input");
+    input.type = "text";
+    input.id = "new-suit-name";
+    input.maxLength = 40;
+    input.placeholder = "new suit…";
+    input.setAttribute("aria-label", "the name of a new suit to ask " + nameOf(v, askSeat, table) + " for");
+    const go = table.node("button", "act suit-pick new-suit-ask", "Ask");
+    go.type = "submit";
+    form.appendChild(input);
+    form.appendChild(go);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      table.act(plain.replace(/:[^:]*\?$/, ":" + name + "?"));
+    });
+    return form;
   }
 
   // the picture's cells that are a question of the person's: tinted, with the question as their action
@@ -158,6 +186,7 @@
   function hint(v, table) {
     if (!v.your_turn || v.over) return "";
     if (v.pending) return "";
+    if (legal(v).questions.size && v.naming) return "Choose a player, then the suit to ask for or a new suit to name (or click a tinted cell of the table).";
     if (legal(v).questions.size) return "Choose a player, then the suit to ask for (or click a tinted cell of the table).";
     return "";
   }
