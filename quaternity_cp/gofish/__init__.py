@@ -23,7 +23,7 @@ from .bounds import (
     count_tables,
     holds_a_whole_suit,
 )
-from .game import GAME_NAME, GoFish, Illegal, IllegalMove, Move, MoveError, NotationError, Outcome, State
+from .game import GAME_NAME, GoFish, Illegal, IllegalMove, Move, MoveError, NamedQuestion, NotationError, Outcome, State
 from .rules import PRESETS, GoFishError, GoFishRulesError, Rules, Setup
 from .solver import ForceResult, GameGraph, SolverLimitError, can_force, solve_start
 
@@ -99,6 +99,7 @@ __all__ = [
     "GAME_NAME",
     "GoFish",
     "Move",
+    "NamedQuestion",
     "Outcome",
     "State",
     "Illegal",
