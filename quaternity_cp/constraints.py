@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import replace as _dc_replace
 from itertools import compress
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, TypeVar
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -71,6 +71,24 @@ def mask_of(seats: Iterable[int]) -> int:
     for p in seats:
         m |= 1 << p
     return m
+
+
+def transfer_bounds(lo: Sequence[int], hi: Sequence[int], giver: int, taker: int,
+                    S: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One set's bounds per seat (``lo[p]``, ``hi[p]``) once one of its cards moved from giver to taker (a
+    yes answer): the taker's rise by one (at most S), the giver's fall by one (its lower bound not below 0:
+    it held the card, so it held one). The one rule of a transfer: :meth:`Constraints.transfer` and the
+    solver's rows both take it from here.
+
+    >>> transfer_bounds((1, 0), (4, 3), 1, 0, 4)
+    ((2, 0), (4, 2))
+    """
+    new_lo, new_hi = list(lo), list(hi)
+    new_lo[taker] += 1
+    new_hi[taker] = min(S, new_hi[taker] + 1)
+    new_lo[giver] = max(0, new_lo[giver] - 1)
+    new_hi[giver] -= 1
+    return tuple(new_lo), tuple(new_hi)
 
 
 @dataclass(frozen=True)
@@ -177,12 +195,11 @@ class Constraints:
         hands = list(self.hands)
         hands[giver] -= 1
         hands[taker] += 1
+        column_lo, column_hi = transfer_bounds([r[s] for r in self.lo], [r[s] for r in self.hi], giver, taker, S)
         lo = [list(r) for r in self.lo]
         hi = [list(r) for r in self.hi]
-        lo[taker][s] += 1
-        hi[taker][s] = min(S, hi[taker][s] + 1)
-        lo[giver][s] = max(0, lo[giver][s] - 1)
-        hi[giver][s] -= 1
+        for p in range(self.players):
+            lo[p][s], hi[p][s] = column_lo[p], column_hi[p]
         return make_constraints(self.players, self.set_size, self.in_play, tuple(hands), tuple(domains),
                      tuple(map(tuple, lo)), tuple(map(tuple, hi)))
 

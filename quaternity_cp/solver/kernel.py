@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .. import effects, outcome
-from ..constraints import make_constraints
+from ..constraints import make_constraints, transfer_bounds
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, Radix, SetsEngine, TooManyVectors
 from ..game import Declaration, Question
 from ..position import State
@@ -594,13 +594,9 @@ class Kernel:
             nr = r.moves.get(mk)
             if nr is None:
                 doms = list(r.doms)
-                doms[off] = 1 << x
-                lo, hi = list(r.lo), list(r.hi)
-                lo[x] += 1
-                hi[x] = min(S, hi[x] + 1)
-                lo[y] = max(0, lo[y] - 1)
-                hi[y] -= 1
-                nr = r.moves[mk] = self.row(tuple(doms), tuple(lo), tuple(hi))
+                doms[off] = 1 << x  # the card is the asker's now
+                lo, hi = transfer_bounds(r.lo, r.hi, y, x, S)  # the one rule of a transfer (constraints)
+                nr = r.moves[mk] = self.row(tuple(doms), lo, hi)
             h = list(hands)
             h[y] -= 1
             h[x] += 1
@@ -610,7 +606,7 @@ class Kernel:
             nr = r.moves.get(mk)
             if nr is None:
                 doms = list(r.doms)
-                doms[off] &= ~(1 << y)
+                doms[off] &= effects.answer_domain(y, False)  # what a no says (effects)
                 nr = r.moves[mk] = self.row(tuple(doms), r.lo, r.hi)
         order = effects.next_order(yes, x, y, P, self.rules.after_no)
         rows = rows[:s] + (nr,) + rows[s + 1:]
