@@ -73,6 +73,17 @@ def mask_of(seats: Iterable[int]) -> int:
     return m
 
 
+def whole_set_domains(domains: Sequence[int], p: int) -> tuple[int, ...]:
+    """A set's card domains (masks of seats) once seat ``p`` is known to hold the whole set (a declaration):
+    each card is p's, if p may hold it at all. :meth:`Constraints.with_whole_set` and the solver's rows
+    take it from here.
+
+    >>> whole_set_domains((0b011, 0b110), 1)
+    (2, 2)
+    """
+    return tuple(d & 1 << p for d in domains)
+
+
 def transfer_bounds(lo: Sequence[int], hi: Sequence[int], giver: int, taker: int,
                     S: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """One set's bounds per seat (``lo[p]``, ``hi[p]``) once one of its cards moved from giver to taker (a
@@ -176,8 +187,9 @@ class Constraints:
     def with_whole_set(self, p: int, s: int) -> "Constraints":
         """Every card of s is with seat p."""
         domains = list(self.domains)
-        for c in self.cards_of(s):
-            domains[c] &= 1 << p
+        cards = list(self.cards_of(s))
+        for c, d in zip(cards, whole_set_domains([domains[c] for c in cards], p)):
+            domains[c] = d
         return make_constraints(self.players, self.set_size, self.in_play, self.hands, tuple(domains), self.lo, self.hi)
 
     def transfer(self, card: int, giver: int, taker: int) -> "Constraints":

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from .. import effects, outcome
-from ..constraints import make_constraints, transfer_bounds
+from ..constraints import make_constraints, transfer_bounds, whole_set_domains
 from ..engines.sets import CACHE_LIMIT, MAX_BITS, Radix, SetsEngine, TooManyVectors
 from ..game import Declaration, Question
 from ..position import State
@@ -575,7 +575,7 @@ class Kernel:
             mk: tuple = ("all", p)
             nr = r.moves.get(mk)
             if nr is None:
-                nr = r.moves[mk] = self.row(tuple([d & 1 << p for d in r.doms]), r.lo, r.hi)
+                nr = r.moves[mk] = self.row(whole_set_domains(r.doms, p), r.lo, r.hi)
             rows = n.rows[:s] + (nr,) + n.rows[s + 1:]
             hands, claimed, scores, reached = self._claim(n.hands, n.claimed, n.scores, n.reached, [(s, p)], ply)
             return self._after(rows, hands, claimed, scores, reached, ply, (p,))
