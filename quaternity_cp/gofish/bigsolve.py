@@ -1,0 +1,561 @@
+"""Solving Quantum Go Fish starts too big for one process's dictionaries: a partitioned graph on Dask, resumable.
+
+The graph of :mod:`.fastgraph` (packed positions, players rotated and suits
+relabelled) is built breadth first, one layer of new positions at a time, in
+``parts`` partitions: a position belongs to the part its key hashes to, and
+each part keeps its positions on disk in the checkpoint folder.
+
+* **Expand** (one task per part and layer): the part's newest positions are
+  expanded (every legal ply, exactly as :class:`~.game.GoFish` plays it), and
+  each child goes to the file of the part it belongs to; games over stay with
+  their parent.
+* **Merge** (one task per part and layer): the part's incoming children are
+  matched against the positions it already has (a hash table rebuilt from its
+  files); the new ones become the part's next layer, and every edge is stored
+  with its child's part (the predecessor lists the attractor needs).
+
+The tasks run on Dask workers (a ``LocalCluster`` of the machine's cores, or
+a scheduler's address, as the Quarto proof does), or in this process
+(``workers=0``). After each layer the folder's ``manifest.json`` is written
+(atomically, with a SHA-256 digest of its content): a run stopped by Ctrl-C,
+a limit or a crash starts again at the first layer not recorded there, and a
+manifest of another game, or damaged, is refused.
+
+Then the attractor (:func:`attract`) runs over the whole graph at once, in
+compiled code over flat arrays (about 16 bytes a position and 6 an edge): for
+every position and every seat counted on from its mover, whether that seat
+forces a win, in how many plies, and with which move. Its answer for the start
+is written to ``result.json`` in the same folder, so asking again reads it.
+
+The answers equal :mod:`.solver`'s (tested on every 2-player rule set and on
+3-player starts), where players are not relabelled; the position counts differ
+by that relabelling.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from ..budget import Limits, Stopped
+from ..files import write_atomic
+from ..jsonio import InputRefused, load_json, read_input
+from .fastgraph import HAVE_NUMBA, Shape, expand_keys, jit, start_key
+from .rules import GoFishError, Rules
+
+FORMAT = "quaternity-gofish-graph-1"
+#: positions expanded at a time inside a task (bounds the task's memory)
+CHUNK = 200_000
+
+
+class GraphError(GoFishError):
+    """A checkpoint folder that cannot be used: another game's, damaged, or not a folder."""
+
+
+class GraphStopped(GoFishError):
+    """The build stopped before the graph was complete (``reason``: ``time``, ``limit`` or ``interrupted``); the
+    checkpoint keeps every finished layer."""
+
+    def __init__(self, reason: str, layers: int, positions: int):
+        self.reason = reason
+        self.layers = layers
+        self.positions = positions
+        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt"}.get(reason,
+                                                                                                          reason)
+        super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions} positions); "
+                         "run again with the same checkpoint to go on")
+
+
+# -- hashing and deduplication ------------------------------------------------------------------------------------
+def part_of(keys: np.ndarray, parts: int) -> np.ndarray:
+    """The part of each packed key (a fixed mix of both words, so parts are even)."""
+    k = np.asarray(keys, np.uint64)
+    with np.errstate(over="ignore"):
+        x = k[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ (k[:, 1] + np.uint64(0x632BE59BD9B4E019)) * np.uint64(
+            0xBF58476D1CE4E5B9)
+        x ^= x >> np.uint64(31)
+    return (x % np.uint64(parts)).astype(np.int64)
+
+
+@jit
+def _dedup(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+    """Ids for the keys ``new`` among ``old`` (``old``'s row numbers; the new ones numbered on from len(old), in
+    order of first sight), into ``ids``; the rows of ``new`` that are new positions go to ``fresh``. Returns
+    how many are new."""
+    n = old.shape[0]
+    total = n + new.shape[0]
+    cap = 1
+    while cap < 2 * total + 2:
+        cap *= 2
+    mask = np.uint64(cap - 1)
+    slots = np.full(cap, -1, np.int64)
+    c1 = np.uint64(0x9E3779B97F4A7C15)
+    c2 = np.uint64(0xBF58476D1CE4E5B9)
+    for i in range(n):
+        h = (old[i, 0] * c1) ^ (old[i, 1] * c2)
+        h ^= h >> np.uint64(29)
+        j = h & mask
+        while slots[j] >= 0:
+            j = (j + np.uint64(1)) & mask
+        slots[j] = i
+    count = 0
+    for i in range(new.shape[0]):
+        h = (new[i, 0] * c1) ^ (new[i, 1] * c2)
+        h ^= h >> np.uint64(29)
+        j = h & mask
+        found = -1
+        while slots[j] >= 0:
+            s = slots[j]
+            if s < n:
+                if old[s, 0] == new[i, 0] and old[s, 1] == new[i, 1]:
+                    found = s
+                    break
+            else:
+                r = fresh[s - n]
+                if new[r, 0] == new[i, 0] and new[r, 1] == new[i, 1]:
+                    found = s
+                    break
+            j = (j + np.uint64(1)) & mask
+        if found < 0:
+            found = n + count
+            fresh[count] = i
+            count += 1
+            slots[j] = found
+        ids[i] = found
+    return count
+
+
+def _dedup_py(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+    """:func:`_dedup` with a dictionary (without numba, where the compiled loop would be too slow)."""
+    index = {(int(a), int(b)): i for i, (a, b) in enumerate(old.tolist())}
+    count = 0
+    for i, (a, b) in enumerate(new.tolist()):
+        got = index.get((a, b))
+        if got is None:
+            got = index[(a, b)] = len(old) + count
+            fresh[count] = i
+            count += 1
+        ids[i] = got
+    return count
+
+
+def dedup(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids, fresh)``: each key of ``new``'s id among ``old`` (row numbers, new ones numbered on), and the rows of
+    ``new`` that are new positions, in order."""
+    ids = np.zeros(len(new), np.int64)
+    fresh = np.zeros(len(new), np.int64)
+    fn = _dedup if HAVE_NUMBA else _dedup_py
+    count = fn(np.ascontiguousarray(old, np.uint64).reshape(-1, 2), np.ascontiguousarray(new, np.uint64).reshape(-1, 2),
+               ids, fresh)
+    return ids, fresh[:count]
+
+
+# -- files ---------------------------------------------------------------------------------------------------
+def _save(path: str, **arrays: np.ndarray) -> None:
+    """``arrays`` to ``path`` (.npz, uncompressed), atomically."""
+    tmp = f"{path}.tmp{os.getpid()}.npz"
+    try:
+        np.savez(tmp, **arrays)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _load(path: str) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def _part_dir(folder: str, k: int) -> str:
+    return os.path.join(folder, f"part{k:03d}")
+
+
+def _keys_upto(folder: str, k: int, layers: int) -> np.ndarray:
+    """Part ``k``'s positions of layers 0 .. layers-1, in id order."""
+    chunks = [_load(os.path.join(_part_dir(folder, k), f"keys{ell:04d}.npz"))["keys"] for ell in range(layers)]
+    return np.concatenate(chunks).reshape(-1, 2) if chunks else np.zeros((0, 2), np.uint64)
+
+
+# -- tasks (module level: they run on Dask workers) -------------------------------------------------------------
+def expand_task(folder: str, shape_args: tuple[Any, ...], k: int, layer: int, base: int, parts: int) -> tuple[int, int]:
+    """Expand part ``k``'s positions of layer ``layer - 1`` (its ids from ``base``): children to each part's
+    ``in`` file of ``layer``, games over and each position's owner and degree to part ``k``'s ``out`` file.
+    Returns (positions expanded, edges)."""
+    shape = Shape.of(*shape_args)
+    keys = _load(os.path.join(_part_dir(folder, k), f"keys{layer - 1:04d}.npz"))["keys"].reshape(-1, 2)
+    to: dict[int, list[dict[str, np.ndarray]]] = {j: [] for j in range(parts)}
+    ends: list[dict[str, np.ndarray]] = []
+    owners: list[np.ndarray] = []
+    degrees: list[np.ndarray] = []
+    edges = 0
+    for lo in range(0, len(keys), CHUNK):
+        out = expand_keys(keys[lo:lo + CHUNK], shape)
+        edges += len(out["src"])
+        owners.append(out["owner"])
+        degrees.append(out["degree"])
+        gsrc = (out["src"] + lo + base) * parts + k  # global ids: local * parts + part
+        over = out["end"] != -2
+        ends.append({"src": out["src"][over] + lo + base, "end": out["end"][over], "move": out["move"][over]})
+        go = ~over
+        ck, cs, co, cm = out["keys"][go], gsrc[go], out["off"][go], out["move"][go]
+        where = part_of(ck, parts)
+        for j in range(parts):
+            sel = where == j
+            if sel.any():
+                to[j].append({"keys": ck[sel], "src": cs[sel], "off": co[sel], "move": cm[sel]})
+    for j in range(parts):
+        got = to[j]
+        _save(os.path.join(_part_dir(folder, j), f"in{layer:04d}-{k:03d}.npz"),
+              keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, 2), np.uint64),
+              src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, np.int64),
+              off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8),
+              move=np.concatenate([g["move"] for g in got]) if got else np.zeros(0, np.int16))
+    _save(os.path.join(_part_dir(folder, k), f"out{layer - 1:04d}.npz"),
+          owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
+          degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
+          src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, np.int64),
+          end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8),
+          move=np.concatenate([e["move"] for e in ends]) if ends else np.zeros(0, np.int16))
+    return len(keys), edges
+
+
+def merge_task(folder: str, j: int, layer: int, parts: int) -> int:
+    """Part ``j``'s children of layer ``layer``: the new positions to its ``keys`` file of that layer, every edge
+    (its parent's global id, the child's id in the part, offset, move) to its ``edges`` file. Returns how many
+    positions are new."""
+    d = _part_dir(folder, j)
+    old = _keys_upto(folder, j, layer)
+    ins = [_load(os.path.join(d, f"in{layer:04d}-{k:03d}.npz")) for k in range(parts)]
+    keys = np.concatenate([x["keys"].reshape(-1, 2) for x in ins]) if ins else np.zeros((0, 2), np.uint64)
+    ids, fresh = dedup(old, keys)
+    _save(os.path.join(d, f"edges{layer:04d}.npz"), src=np.concatenate([x["src"] for x in ins]), dst=ids,
+          off=np.concatenate([x["off"] for x in ins]), move=np.concatenate([x["move"] for x in ins]))
+    _save(os.path.join(d, f"keys{layer:04d}.npz"), keys=keys[fresh])
+    return len(fresh)
+
+
+# -- the manifest ----------------------------------------------------------------------------------------------
+def _digest(body: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _head(shape: Shape, parts: int) -> dict[str, Any]:
+    return {"format": FORMAT, "players": shape.players, "suits": shape.suits, "suit_size": shape.suit_size,
+            "rules": shape.rules.to_dict(), "parts": parts}
+
+
+def _write_manifest(folder: str, body: dict[str, Any]) -> None:
+    write_atomic(os.path.join(folder, "manifest.json"), json.dumps({**body, "digest": _digest(body)}, indent=1))
+
+
+def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
+    path = os.path.join(folder, "manifest.json")
+    if not os.path.exists(path):
+        return None
+    try:
+        data = load_json(read_input(path), path)
+    except (InputRefused, ValueError, OSError) as err:
+        raise GraphError(f"{path}: not a readable checkpoint ({err})") from None
+    if not isinstance(data, dict) or "digest" not in data:
+        raise GraphError(f"{path}: not a checkpoint of this program")
+    digest = data.pop("digest")
+    if digest != _digest(data):
+        raise GraphError(f"{path}: the checkpoint was changed or damaged (its digest does not match); remove the "
+                         "folder to start again")
+    mine = {k: data.get(k) for k in head}
+    if mine != dict(head):
+        raise GraphError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use another "
+                         "folder")
+    return data
+
+
+# -- the build ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Built:
+    """A complete graph in a checkpoint folder: its shape, parts, layers, positions and edges per part, the root
+    (part, id) and the seat that moves first."""
+
+    folder: str
+    shape: Shape
+    parts: int
+    layers: int
+    sizes: tuple[int, ...]
+    edges: int
+    root: tuple[int, int]
+    first: int
+    seconds: float
+
+    @property
+    def positions(self) -> int:
+        return sum(self.sizes)
+
+
+Runner = Callable[[list[tuple[Callable[..., Any], tuple[Any, ...]]]], list[Any]]
+
+
+def _local_runner(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    return [fn(*args) for fn, args in calls]
+
+
+def _dask_runner(client: Any) -> Runner:
+    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+        futures = [client.submit(fn, *args, pure=False) for fn, args in calls]
+        try:
+            return list(client.gather(futures))
+        except BaseException:
+            client.cancel(futures)
+            raise
+    return run
+
+
+def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = None, limits: Limits | None = None,
+          progress: Callable[[dict[str, Any]], None] | None = None) -> Built:
+    """The graph of ``shape``'s start in ``folder`` (made if missing), going on from its checkpoint when it has
+    one. ``run`` runs a list of task calls (default: here, one after the other; :func:`solve` passes Dask's).
+    ``limits``: ``max_positions`` and ``max_seconds``, checked after each layer (past them :class:`GraphStopped`;
+    the layers done stay). ``progress`` gets a dict after each layer."""
+    if parts < 1 or parts > 999:
+        raise GraphError(f"parts must be 1..999, not {parts}")
+    run = run or _local_runner
+    budget = (limits or Limits()).start()
+    os.makedirs(folder, exist_ok=True)
+    head = _head(shape, parts)
+    shape_args = (shape.players, shape.suits, shape.suit_size, shape.rules.to_dict())
+    man = _read_manifest(folder, head)
+    if man is None:
+        for k in range(parts):
+            os.makedirs(_part_dir(folder, k), exist_ok=True)
+        root, first = start_key(shape)
+        if first < 0:
+            raise GraphError("nobody can ask at the start: the game is over before it begins")
+        rp = int(part_of(root.reshape(1, 2), parts)[0])
+        for k in range(parts):
+            keys = root.reshape(1, 2) if k == rp else np.zeros((0, 2), np.uint64)
+            _save(os.path.join(_part_dir(folder, k), "keys0000.npz"), keys=keys)
+        man = {**head, "layers": 1, "sizes": [[1 if k == rp else 0] for k in range(parts)], "edges": 0,
+               "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0}
+        _write_manifest(folder, man)
+    spent = float(man["seconds"])
+    while not man["complete"]:
+        layer = int(man["layers"])
+        sizes = man["sizes"]
+        bases = [sum(s[:-1]) for s in sizes]
+        try:
+            got = run([(expand_task, (folder, shape_args, k, layer, bases[k], parts)) for k in range(parts)])
+            new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
+        except KeyboardInterrupt:
+            raise GraphStopped("interrupted", layer, sum(sum(s) for s in sizes)) from None
+        edges = int(man["edges"]) + sum(e for _, e in got)
+        sizes = [s + [int(n)] for s, n in zip(sizes, new)]
+        total = sum(sum(s) for s in sizes)
+        man = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges, "complete": sum(new) == 0,
+               "seconds": round(spent + budget.elapsed(), 2)}
+        _write_manifest(folder, man)
+        for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
+            os.unlink(path)
+        if progress is not None:
+            progress({"layer": layer, "new": int(sum(new)), "positions": total, "edges": edges,
+                      "seconds": round(budget.elapsed(), 1)})
+        if not man["complete"]:
+            try:
+                budget.check_positions(total)
+                budget.check_time()
+            except Stopped as stop:
+                raise GraphStopped(stop.reason, layer + 1, total) from None
+    sizes_t = tuple(sum(s) for s in man["sizes"])
+    return Built(folder, shape, parts, int(man["layers"]), sizes_t, int(man["edges"]), tuple(man["root"]),  # type: ignore[arg-type]
+                 int(man["first"]), float(man["seconds"]))
+
+
+# -- the attractor -------------------------------------------------------------------------------------------------
+@jit
+def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, psrc: np.ndarray, poff: np.ndarray,
+           pmove: np.ndarray, esrc: np.ndarray, eend: np.ndarray, emove: np.ndarray, rank: np.ndarray,
+           best: np.ndarray) -> None:
+    """The attractor of every seat at once: ``rank[i, r]`` the plies in which the seat ``r`` places after position
+    i's mover forces a win (-1: it cannot), ``best[i, r]`` its move there when it chooses. Positions are dense
+    ids; ``indptr``/``psrc``/``poff``/``pmove`` each position's predecessors (parent, offset, move); ``esrc``,
+    ``eend``, ``emove`` the plies that end the game (winner in the parent's frame, -1 nobody)."""
+    n = owner.shape[0]
+    left = np.empty((n, P), np.int16)
+    for i in range(n):
+        for r in range(P):
+            left[i, r] = degree[i]
+    qn = np.empty(n * P, np.int64)
+    qr = np.empty(n * P, np.int8)
+    head = 0
+    tail = 0
+    for e in range(esrc.shape[0]):  # children that are games over: rank 0 for their winner
+        w = eend[e]
+        if w < 0:
+            continue
+        i = esrc[e]
+        if rank[i, w] >= 0:
+            continue
+        if owner[i] == w:
+            rank[i, w] = 1
+            best[i, w] = emove[e]
+            qn[tail] = i
+            qr[tail] = w
+            tail += 1
+        else:
+            left[i, w] -= 1
+            if left[i, w] == 0:
+                rank[i, w] = 1
+                qn[tail] = i
+                qr[tail] = w
+                tail += 1
+    while head < tail:
+        j = qn[head]
+        rc = qr[head]
+        head += 1
+        k = rank[j, rc]
+        for e in range(indptr[j], indptr[j + 1]):
+            i = psrc[e]
+            r = (rc + poff[e]) % P
+            if rank[i, r] >= 0:
+                continue
+            if owner[i] == r:
+                rank[i, r] = k + 1
+                best[i, r] = pmove[e]
+                qn[tail] = i
+                qr[tail] = r
+                tail += 1
+            else:
+                left[i, r] -= 1
+                if left[i, r] == 0:
+                    rank[i, r] = k + 1
+                    qn[tail] = i
+                    qr[tail] = r
+                    tail += 1
+
+
+@jit
+def _csr(n: int, dst: np.ndarray, indptr: np.ndarray, order: np.ndarray) -> None:
+    """A counting sort of edges by their child: ``indptr`` (n + 1) and ``order`` (the edges, children in order)."""
+    for e in range(dst.shape[0]):
+        indptr[dst[e] + 1] += 1
+    for i in range(n):
+        indptr[i + 1] += indptr[i]
+    fill = indptr[:-1].copy()
+    for e in range(dst.shape[0]):
+        order[fill[dst[e]]] = e
+        fill[dst[e]] += 1
+
+
+@dataclass(frozen=True)
+class Attractor:
+    """The attractor's answer for the start: per seat (absolute, counted from 0) whether it forces a win, in how
+    many plies, and its first move (a question ``(asked, suit)`` in the start's seats, suit 0 = A); with the
+    graph's size and the seconds it took."""
+
+    seats: Mapping[int, Mapping[str, Any]]
+    positions: int
+    edges: int
+    seconds: float
+    ranks: np.ndarray  # rank[i, r], dense ids (kept for tests and strategies; not written)
+
+
+def attract(built: Built) -> Attractor:
+    """Run the attractor over ``built``'s whole graph (every seat at once)."""
+    began = time.perf_counter()
+    P, K, parts, folder = built.shape.players, built.shape.suits, built.parts, built.folder
+    sizes = np.array(built.sizes, np.int64)
+    base = np.concatenate([[0], np.cumsum(sizes)])
+    n = int(base[-1])
+    owner = np.zeros(n, np.int8)
+    degree = np.zeros(n, np.int16)
+    srcs, dsts, offs, moves, esrc, eend, emove = [], [], [], [], [], [], []
+    for k in range(parts):
+        d = _part_dir(folder, k)
+        pos = 0
+        for ell in range(built.layers - 1):
+            out = _load(os.path.join(d, f"out{ell:04d}.npz"))
+            m = len(out["owner"])
+            owner[base[k] + pos: base[k] + pos + m] = out["owner"]
+            degree[base[k] + pos: base[k] + pos + m] = out["degree"]
+            pos += m
+            esrc.append(out["src"] + base[k])
+            eend.append(out["end"])
+            emove.append(out["move"])
+        for ell in range(1, built.layers):
+            ed = _load(os.path.join(d, f"edges{ell:04d}.npz"))
+            g = ed["src"]
+            srcs.append(base[g % parts] + g // parts)
+            dsts.append(ed["dst"] + base[k])
+            offs.append(ed["off"])
+            moves.append(ed["move"])
+    src = np.concatenate(srcs) if srcs else np.zeros(0, np.int64)
+    dst = np.concatenate(dsts) if dsts else np.zeros(0, np.int64)
+    indptr = np.zeros(n + 1, np.int64)
+    order = np.zeros(len(dst), np.int64)
+    _csr(n, dst, indptr, order)
+    del dst
+    psrc = src[order]
+    del src
+    poff = np.concatenate(offs)[order] if offs else np.zeros(0, np.int8)
+    pmove = np.concatenate(moves)[order] if moves else np.zeros(0, np.int16)
+    del order
+    rank = np.full((n, P), -1, np.int16)
+    best = np.full((n, P), -1, np.int16)
+    _retro(P, owner, degree, indptr, psrc, poff, pmove,
+           np.concatenate(esrc) if esrc else np.zeros(0, np.int64),
+           np.concatenate(eend) if eend else np.zeros(0, np.int8),
+           np.concatenate(emove) if emove else np.zeros(0, np.int16), rank, best)
+    root = int(base[built.root[0]] + built.root[1])
+    seats: dict[int, dict[str, Any]] = {}
+    for r in range(P):
+        seat = (built.first + r) % P
+        k = int(rank[root, r])
+        entry: dict[str, Any] = {"wins": k >= 0, "plies": k if k >= 0 else None}
+        mv = int(best[root, r])
+        if k >= 0 and mv >= 0 and mv < P * K:
+            entry["first_move"] = ((mv // K + built.first) % P, mv % K)
+        seats[seat] = entry
+    return Attractor(dict(sorted(seats.items())), n, len(psrc), time.perf_counter() - began, rank)
+
+
+def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
+          parts: int = 8, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
+          progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """The start of ``players`` players (as many suits of ``suit_size``) under ``rules``, solved for every seat in
+    the checkpoint ``folder``: the graph built in ``parts`` (on a Dask ``cluster``, on a ``LocalCluster`` of
+    ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the attractor. Returns the
+    answer (also written to ``result.json``, read back when asked again)."""
+    shape = Shape.of(players, players, suit_size, rules)
+    result_path = os.path.join(folder, "result.json")
+    head = _head(shape, parts)
+    if os.path.exists(result_path):
+        man = _read_manifest(folder, head)
+        if man is not None and man.get("complete"):
+            data = load_json(read_input(result_path), result_path)
+            if isinstance(data, dict) and data.get("digest") == man["digest_result"] if "digest_result" in man else False:
+                return data
+    if workers == 0 and cluster is None:
+        built = build(shape, folder, parts=parts, limits=limits, progress=progress)
+    else:
+        from ..cluster import dask_client
+
+        with dask_client(cluster, workers) as client:
+            built = build(shape, folder, parts=parts, run=_dask_runner(client), limits=limits, progress=progress)
+    att = attract(built)
+    out = {"players": players, "suits": players, "suit_size": suit_size, "rules": shape.rules.to_dict(),
+           "positions": built.positions, "edges": built.edges, "layers": built.layers, "parts": parts,
+           "build_seconds": round(built.seconds, 1), "attractor_seconds": round(att.seconds, 1),
+           "winners": [s for s, e in att.seats.items() if e["wins"]],
+           "seats": {str(s): {k: (list(v) if isinstance(v, tuple) else v) for k, v in e.items()}
+                     for s, e in att.seats.items()}}
+    write_atomic(result_path, json.dumps(out, indent=1))
+    return out
+
+
+__all__ = ["FORMAT", "GraphError", "GraphStopped", "Built", "Attractor", "part_of", "dedup", "build", "attract",
+           "solve", "expand_task", "merge_task"]
