@@ -261,7 +261,7 @@ def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | Non
     if not os.path.exists(path):
         return None
     try:
-        data = load_json(read_input(path), path)
+        data = load_json(read_input(path))
     except (InputRefused, ValueError, OSError) as err:
         raise GraphError(f"{path}: not a readable checkpoint ({err})") from None
     if not isinstance(data, dict) or "digest" not in data:
@@ -350,9 +350,12 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
         bases = [sum(s[:-1]) for s in sizes]
         try:
             got = run([(expand_task, (folder, shape_args, k, layer, bases[k], parts)) for k in range(parts)])
+            budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
             new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
         except KeyboardInterrupt:
             raise GraphStopped("interrupted", layer, sum(sum(s) for s in sizes)) from None
+        except Stopped as stop:
+            raise GraphStopped(stop.reason, layer, sum(sum(s) for s in sizes)) from None
         edges = int(man["edges"]) + sum(e for _, e in got)
         sizes = [s + [int(n)] for s, n in zip(sizes, new)]
         total = sum(sum(s) for s in sizes)
@@ -376,23 +379,27 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
 
 
 # -- the attractor -------------------------------------------------------------------------------------------------
+#: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped (none comes near)
+MAX_RANK = 32_000
+
+
 @jit
 def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, psrc: np.ndarray, poff: np.ndarray,
-           pmove: np.ndarray, esrc: np.ndarray, eend: np.ndarray, emove: np.ndarray, rank: np.ndarray,
-           best: np.ndarray) -> None:
+           esrc: np.ndarray, eend: np.ndarray, rank: np.ndarray, qn: np.ndarray, qr: np.ndarray) -> int:
     """The attractor of every seat at once: ``rank[i, r]`` the plies in which the seat ``r`` places after position
-    i's mover forces a win (-1: it cannot), ``best[i, r]`` its move there when it chooses. Positions are dense
-    ids; ``indptr``/``psrc``/``poff``/``pmove`` each position's predecessors (parent, offset, move); ``esrc``,
-    ``eend``, ``emove`` the plies that end the game (winner in the parent's frame, -1 nobody)."""
+    i's mover forces a win (-1: it cannot). Positions are dense ids; ``indptr``/``psrc``/``poff`` each position's
+    predecessors (parent, offset); ``esrc``, ``eend`` the plies that end the game (winner in the parent's frame,
+    -1 nobody). ``qn``, ``qr``: the queue, a ring (ranks are processed in order, so it holds at most the ranked
+    pairs not yet processed). Returns 0, or 1 when the ring overflowed, 2 when a rank passed :data:`MAX_RANK` (the
+    answer is then not given)."""
     n = owner.shape[0]
-    left = np.empty((n, P), np.int16)
+    cap = qn.shape[0]
+    left = np.empty((n, P), np.int8)  # (a position has at most 30 children: 6 suits x 5 other players)
     for i in range(n):
         for r in range(P):
             left[i, r] = degree[i]
-    qn = np.empty(n * P, np.int64)
-    qr = np.empty(n * P, np.int8)
     head = 0
-    tail = 0
+    size = 0
     for e in range(esrc.shape[0]):  # children that are games over: rank 0 for their winner
         w = eend[e]
         if w < 0:
@@ -400,80 +407,83 @@ def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, ps
         i = esrc[e]
         if rank[i, w] >= 0:
             continue
-        if owner[i] == w:
-            rank[i, w] = 1
-            best[i, w] = emove[e]
-            qn[tail] = i
-            qr[tail] = w
-            tail += 1
-        else:
+        if owner[i] != w:
             left[i, w] -= 1
-            if left[i, w] == 0:
-                rank[i, w] = 1
-                qn[tail] = i
-                qr[tail] = w
-                tail += 1
-    while head < tail:
+            if left[i, w] != 0:
+                continue
+        rank[i, w] = 1
+        if size == cap:
+            return 1
+        qn[(head + size) % cap] = i
+        qr[(head + size) % cap] = w
+        size += 1
+    while size > 0:
         j = qn[head]
         rc = qr[head]
-        head += 1
+        head = (head + 1) % cap
+        size -= 1
         k = rank[j, rc]
+        if k >= MAX_RANK:
+            return 2
         for e in range(indptr[j], indptr[j + 1]):
             i = psrc[e]
             r = (rc + poff[e]) % P
             if rank[i, r] >= 0:
                 continue
-            if owner[i] == r:
-                rank[i, r] = k + 1
-                best[i, r] = pmove[e]
-                qn[tail] = i
-                qr[tail] = r
-                tail += 1
-            else:
+            if owner[i] != r:
                 left[i, r] -= 1
-                if left[i, r] == 0:
-                    rank[i, r] = k + 1
-                    qn[tail] = i
-                    qr[tail] = r
-                    tail += 1
+                if left[i, r] != 0:
+                    continue
+            rank[i, r] = k + 1
+            if size == cap:
+                return 1
+            qn[(head + size) % cap] = i
+            qr[(head + size) % cap] = r
+            size += 1
+    return 0
 
 
 @jit
-def _csr(n: int, dst: np.ndarray, indptr: np.ndarray, order: np.ndarray) -> None:
-    """A counting sort of edges by their child: ``indptr`` (n + 1) and ``order`` (the edges, children in order)."""
+def _csr_into(dst: np.ndarray, src: np.ndarray, off: np.ndarray, indptr: np.ndarray, fill: np.ndarray,
+              psrc: np.ndarray, poff: np.ndarray) -> None:
+    """Edges (dense ``src`` and ``dst``, ``off``) into the predecessor lists: ``fill[d]`` is the next free slot of
+    position d's list (from ``indptr``)."""
     for e in range(dst.shape[0]):
-        indptr[dst[e] + 1] += 1
-    for i in range(n):
-        indptr[i + 1] += indptr[i]
-    fill = indptr[:-1].copy()
-    for e in range(dst.shape[0]):
-        order[fill[dst[e]]] = e
-        fill[dst[e]] += 1
+        d = dst[e]
+        psrc[fill[d]] = src[e]
+        poff[fill[d]] = off[e]
+        fill[d] += 1
 
 
 @dataclass(frozen=True)
 class Attractor:
     """The attractor's answer for the start: per seat (absolute, counted from 0) whether it forces a win, in how
     many plies, and its first move (a question ``(asked, suit)`` in the start's seats, suit 0 = A); with the
-    graph's size and the seconds it took."""
+    graph's size and the seconds it took. ``ranks[i, r]``: every position's ranks (dense ids; see :func:`_retro`)."""
 
     seats: Mapping[int, Mapping[str, Any]]
     positions: int
     edges: int
     seconds: float
-    ranks: np.ndarray  # rank[i, r], dense ids (kept for tests and strategies; not written)
+    ranks: np.ndarray
+
+
+def _bases(built: Built) -> np.ndarray:
+    return np.concatenate([[0], np.cumsum(np.array(built.sizes, np.int64))])
 
 
 def attract(built: Built) -> Attractor:
-    """Run the attractor over ``built``'s whole graph (every seat at once)."""
+    """Run the attractor over ``built``'s whole graph (every seat at once), in about 23 bytes a position and 5 an
+    edge (the predecessor lists are filled part by part)."""
     began = time.perf_counter()
-    P, K, parts, folder = built.shape.players, built.shape.suits, built.parts, built.folder
-    sizes = np.array(built.sizes, np.int64)
-    base = np.concatenate([[0], np.cumsum(sizes)])
+    P, parts, folder = built.shape.players, built.parts, built.folder
+    base = _bases(built)
     n = int(base[-1])
+    idx = np.int32 if n < 2**31 else np.int64  # dense ids: 4 bytes each while they fit
     owner = np.zeros(n, np.int8)
-    degree = np.zeros(n, np.int16)
-    srcs, dsts, offs, moves, esrc, eend, emove = [], [], [], [], [], [], []
+    degree = np.zeros(n, np.int8)
+    esrc, eend = [], []
+    counts = np.zeros(n + 1, np.int64)
     for k in range(parts):
         d = _part_dir(folder, k)
         pos = 0
@@ -483,62 +493,112 @@ def attract(built: Built) -> Attractor:
             owner[base[k] + pos: base[k] + pos + m] = out["owner"]
             degree[base[k] + pos: base[k] + pos + m] = out["degree"]
             pos += m
-            esrc.append(out["src"] + base[k])
-            eend.append(out["end"])
-            emove.append(out["move"])
+            keep = out["end"] >= 0  # (a game over with nobody winning is no one's rank 0)
+            esrc.append((out["src"][keep] + base[k]).astype(idx))
+            eend.append(out["end"][keep])
+        for ell in range(1, built.layers):
+            dst = _load(os.path.join(d, f"edges{ell:04d}.npz"))["dst"]
+            counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
+    indptr = np.cumsum(counts)
+    del counts
+    e_total = int(indptr[-1])
+    psrc = np.zeros(e_total, idx)
+    poff = np.zeros(e_total, np.int8)
+    fill = indptr[:-1].copy()
+    for k in range(parts):
+        d = _part_dir(folder, k)
         for ell in range(1, built.layers):
             ed = _load(os.path.join(d, f"edges{ell:04d}.npz"))
             g = ed["src"]
-            srcs.append(base[g % parts] + g // parts)
-            dsts.append(ed["dst"] + base[k])
-            offs.append(ed["off"])
-            moves.append(ed["move"])
-    src = np.concatenate(srcs) if srcs else np.zeros(0, np.int64)
-    dst = np.concatenate(dsts) if dsts else np.zeros(0, np.int64)
-    indptr = np.zeros(n + 1, np.int64)
-    order = np.zeros(len(dst), np.int64)
-    _csr(n, dst, indptr, order)
-    del dst
-    psrc = src[order]
-    del src
-    poff = np.concatenate(offs)[order] if offs else np.zeros(0, np.int8)
-    pmove = np.concatenate(moves)[order] if moves else np.zeros(0, np.int16)
-    del order
+            _csr_into((ed["dst"] + base[k]).astype(idx), (base[g % parts] + g // parts).astype(idx), ed["off"],
+                      indptr, fill, psrc, poff)
+            del ed, g
+    del fill
     rank = np.full((n, P), -1, np.int16)
-    best = np.full((n, P), -1, np.int16)
-    _retro(P, owner, degree, indptr, psrc, poff, pmove,
-           np.concatenate(esrc) if esrc else np.zeros(0, np.int64),
-           np.concatenate(eend) if eend else np.zeros(0, np.int8),
-           np.concatenate(emove) if emove else np.zeros(0, np.int16), rank, best)
+    ring = max(1024, n)
+    status = _retro(P, owner, degree, indptr, psrc, poff,
+                    np.concatenate(esrc) if esrc else np.zeros(0, idx),
+                    np.concatenate(eend) if eend else np.zeros(0, np.int8), rank,
+                    np.empty(ring, idx), np.empty(ring, np.int8))
+    if status == 1:
+        raise GraphError(f"the attractor's queue outgrew its {ring:,} places; no answer is given")
+    if status == 2:
+        raise GraphError(f"a forced win longer than {MAX_RANK} plies; no answer is given")
+    del psrc, poff, indptr
     root = int(base[built.root[0]] + built.root[1])
     seats: dict[int, dict[str, Any]] = {}
+    root_key = _keys_of(built, built.root[0])[built.root[1]]
     for r in range(P):
         seat = (built.first + r) % P
         k = int(rank[root, r])
         entry: dict[str, Any] = {"wins": k >= 0, "plies": k if k >= 0 else None}
-        mv = int(best[root, r])
-        if k >= 0 and mv >= 0 and mv < P * K:
-            entry["first_move"] = ((mv // K + built.first) % P, mv % K)
+        if k > 0 and owner[root] == r:
+            mv = best_move(built, rank, root_key, r)
+            if mv is not None and mv < P * built.shape.suits:
+                K = built.shape.suits
+                entry["first_move"] = ((mv // K + built.first) % P, mv % K)
         seats[seat] = entry
-    return Attractor(dict(sorted(seats.items())), n, len(psrc), time.perf_counter() - began, rank)
+    return Attractor(dict(sorted(seats.items())), n, e_total, time.perf_counter() - began, rank)
+
+
+def _keys_of(built: Built, k: int) -> np.ndarray:
+    return _keys_upto(built.folder, k, built.layers)
+
+
+def lookup(built: Built, keys: np.ndarray) -> np.ndarray:
+    """The dense ids of packed positions of ``built``'s graph (-1 for one not in it)."""
+    keys = np.asarray(keys, np.uint64).reshape(-1, 2)
+    out = np.full(len(keys), -1, np.int64)
+    base = _bases(built)
+    where = part_of(keys, built.parts)
+    for k in np.unique(where):
+        sel = np.nonzero(where == k)[0]
+        old = _keys_of(built, int(k))
+        ids, _ = dedup(old, keys[sel])
+        found = ids < len(old)
+        out[sel[found]] = ids[found] + base[k]
+    return out
+
+
+def best_move(built: Built, rank: np.ndarray, key: np.ndarray, r: int) -> int | None:
+    """A move that keeps the seat ``r`` places after the mover of position ``key`` on its fastest forced win (a
+    child of one rank less), as :func:`expand` numbers moves; None when that seat does not choose there or cannot
+    force a win."""
+    P = built.shape.players
+    me = int(lookup(built, key)[0])
+    k = int(rank[me, r])
+    if k <= 0:
+        return None
+    out = expand_keys(np.asarray(key, np.uint64).reshape(1, 2), built.shape)
+    if int(out["owner"][0]) != r:
+        return None
+    inside = out["end"] == -2
+    ids = np.full(len(out["end"]), -1, np.int64)
+    if inside.any():
+        ids[inside] = lookup(built, out["keys"][inside])
+    for e in range(len(out["end"])):
+        if not inside[e]:
+            if int(out["end"][e]) == r and k == 1:
+                return int(out["move"][e])
+        elif int(rank[ids[e], (r - int(out["off"][e])) % P]) == k - 1:
+            return int(out["move"][e])
+    return None
 
 
 def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
           parts: int = 8, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
-          progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+          progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True) -> dict[str, Any]:
     """The start of ``players`` players (as many suits of ``suit_size``) under ``rules``, solved for every seat in
     the checkpoint ``folder``: the graph built in ``parts`` (on a Dask ``cluster``, on a ``LocalCluster`` of
     ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the attractor. Returns the
-    answer (also written to ``result.json``, read back when asked again)."""
+    answer (also written to ``result.json``, read back when asked again). ``keep_graph=False`` removes the
+    graph's files once the answer is written (the manifest and the answer stay)."""
     shape = Shape.of(players, players, suit_size, rules)
     result_path = os.path.join(folder, "result.json")
     head = _head(shape, parts)
-    if os.path.exists(result_path):
-        man = _read_manifest(folder, head)
-        if man is not None and man.get("complete"):
-            data = load_json(read_input(result_path), result_path)
-            if isinstance(data, dict) and data.get("digest") == man["digest_result"] if "digest_result" in man else False:
-                return data
+    done = _read_result(result_path, head) if os.path.exists(result_path) else None
+    if done is not None:
+        return done
     if workers == 0 and cluster is None:
         built = build(shape, folder, parts=parts, limits=limits, progress=progress)
     else:
@@ -553,9 +613,33 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
            "winners": [s for s, e in att.seats.items() if e["wins"]],
            "seats": {str(s): {k: (list(v) if isinstance(v, tuple) else v) for k, v in e.items()}
                      for s, e in att.seats.items()}}
-    write_atomic(result_path, json.dumps(out, indent=1))
+    body = {"head": head, "result": out}
+    write_atomic(result_path, json.dumps({**body, "digest": _digest(body)}, indent=1))
+    if not keep_graph:
+        import shutil
+
+        for k in range(parts):
+            shutil.rmtree(_part_dir(folder, k), ignore_errors=True)
     return out
 
 
+def _read_result(path: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The answer stored in a checkpoint folder (None when it is another game's); a damaged one is refused."""
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        raise GraphError(f"{path}: not a readable result ({err})") from None
+    if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
+        raise GraphError(f"{path}: not a result of this program")
+    if data["digest"] != _digest({"head": data["head"], "result": data["result"]}):
+        raise GraphError(f"{path}: the result was changed or damaged (its digest does not match); remove it to "
+                         "compute it again")
+    if data["head"] != dict(head):
+        raise GraphError(f"{path}: the result of another game; use another folder")
+    result = data["result"]
+    return result if isinstance(result, dict) else None
+
+
 __all__ = ["FORMAT", "GraphError", "GraphStopped", "Built", "Attractor", "part_of", "dedup", "build", "attract",
+           "lookup", "best_move",
            "solve", "expand_task", "merge_task"]

@@ -613,12 +613,28 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
               help="Solve under these rules only (repeatable; e.g. --rule after_yes=again); default: the "
                    "default rules and each option that can change the answer, one at a time.")
 @click.option("--max-positions", "max_positions", type=Whole(min=1), default=3_000_000, show_default=True,
-              metavar="N", help="Refuse a start whose game graph would hold more than N positions.")
+              metavar="N", help="Refuse a start whose game graph would hold more than N positions (with "
+                                "--checkpoint: stop after the layer that passes N; default then 2,000,000,000).")
 @click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="T", help="Refuse a start whose graph takes more than T seconds to build.")
+@click.option("--checkpoint", "checkpoint", default=None, metavar="FOLDER",
+              help="Solve with the partitioned graph (players rotated as well as suits relabelled, the build on Dask "
+                   "workers), keeping it in FOLDER (a subfolder per rule set): a run stopped by Ctrl-C, a limit or a "
+                   "crash goes on from its last finished layer, and a finished one is read back. Needed for 4 "
+                   "players.")
+@click.option("--parts", "parts", type=Whole(1, 999), default=8, show_default=True, metavar="N",
+              help="With --checkpoint: the graph's partitions.")
+@click.option("--workers", "workers", type=Whole(0, 1024), default=None, metavar="N",
+              help="With --checkpoint: local Dask worker processes (default: one per core; 0: in this process).")
+@click.option("--cluster", "cluster", default=None, metavar="ADDRESS",
+              help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers.")
+@click.option("--drop-graph", "drop_graph", is_flag=True,
+              help="With --checkpoint: remove each start's graph files once its answer is written (about 9 GB for "
+                   "4 players); the answer stays and is read back.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
 @guarded
 def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
+           checkpoint: str | None, parts: int, workers: int | None, cluster: str | None, drop_graph: bool,
            as_json: bool) -> None:
     """Which seat can force a win from the start of a new game, for every seat and rule set.
 
@@ -627,6 +643,10 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     the others together, in how many plies, and with which first question.
     The table of docs/gofish.md is this command's output. A start whose graph
     passes --max-positions or --max-seconds is refused (exit 2).
+
+    With --checkpoint the graph is built in partitions (on Dask workers) and
+    kept on disk, with players rotated too, so positions are counted once per
+    rotation; --max-positions then defaults to 2,000,000,000.
     """
     from quaternity_cp.budget import Limits
     from quaternity_cp.gofish.rules import GoFishError
@@ -643,16 +663,24 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
             text = value.strip()
             chosen[key.strip()] = {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), text)
         variants = [chosen]
+    if checkpoint is None and (workers is not None or cluster is not None or drop_graph):
+        raise InputError("--workers, --cluster and --drop-graph go with --checkpoint (the partitioned solver)")
+    if checkpoint is not None and max_positions == _DEFAULT_MAX_POSITIONS:
+        max_positions = 2_000_000_000
     limits = Limits(max_positions=max_positions, max_seconds=max_seconds)
     rows: list[dict[str, Any]] = []
     for variant in variants:
         try:
-            row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
+            if checkpoint is not None:
+                data = _partitioned_row(players, suit_size, variant, checkpoint, parts, workers, cluster, limits,
+                                        as_json, drop_graph)
+            else:
+                row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
+                data = row.to_json(game)
         except SolverLimitError as err:
             raise InputError(f"{players} players, rules {variant or 'default'}: {err}") from None
         except GoFishError as err:
             raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
-        data = row.to_json(game)
         rows.append(data)
         if not as_json:
             named = ", ".join(f"{k}={v}" for k, v in variant.items()) or "default rules"
@@ -668,6 +696,51 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     if as_json:
         emit_json({"players": players, "suits": players, "suit_size": suit_size, "starts": rows})
     sys.exit(EXIT_OK)
+
+
+_DEFAULT_MAX_POSITIONS = 3_000_000
+
+
+def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
+                     workers: int | None, cluster: str | None, limits: Any, quiet: bool,
+                     drop_graph: bool = False) -> dict[str, Any]:
+    """One start solved by the partitioned solver (:mod:`quaternity_cp.gofish.bigsolve`) in a subfolder of
+    ``checkpoint`` named after its rules, as a row of the table (first moves in notation)."""
+    import os
+    import time
+
+    from quaternity_cp.gofish.bigsolve import GraphStopped, solve as solve_partitioned
+    from quaternity_cp.gofish.game import GoFish, Move
+
+    name = "-".join(f"{k}={v}" for k, v in sorted(variant.items())) or "default"
+    folder = os.path.join(checkpoint, f"p{players}-s{suit_size}-{name}")
+    began = time.perf_counter()
+
+    def progress(step: dict[str, Any]) -> None:
+        if not quiet:
+            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
+                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+
+    try:
+        out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
+                                cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph)
+    except GraphStopped as err:
+        raise InputError(f"{players} players, rules {variant or 'default'}: {err} ({folder})") from None
+    except OSError as err:
+        raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
+    game = GoFish(players, players, suit_size, variant or None)
+    seats: dict[str, Any] = {}
+    for seat, entry in out["seats"].items():
+        row = {"wins": entry["wins"], "plies": entry["plies"]}
+        if entry.get("first_move") is not None:
+            asked, suit = entry["first_move"]
+            row["first_move"] = game.move_text(Move(int(seat), asked, suit))
+        seats[seat] = row
+    return {"players": players, "suits": players, "suit_size": suit_size, "rules": out["rules"],
+            "positions": out["positions"], "edges": out["edges"], "seconds": round(time.perf_counter() - began, 2),
+            "winners": out["winners"], "seats": seats, "layers": out["layers"],
+            "build_seconds": out["build_seconds"], "attractor_seconds": out["attractor_seconds"],
+            "players_rotated": True, "checkpoint": folder}
 
 
 __all__ = ["gofish", "check", "analyze", "explain", "count", "solve", "starts", "load", "status_json", "analyze_json"]

@@ -100,6 +100,8 @@ class Shape:
         setup = Setup.of(players, suits, suit_size)  # the rules' own checks of the sizes
         r = rules if isinstance(rules, Rules) else Rules.from_dict(rules)
         P, K, S = setup.player_count, setup.suit_count, setup.suit_size
+        if r.first >= P:
+            raise ShapeError(f"option first: seat {r.first} is not one of the {P} seats")
         if P > 6 or K > 6:
             raise ShapeError(f"{P} players and {K} suits: the packed solver takes at most 6 of each")
         four = {"named": FOUR_NAMED, "some": FOUR_SOME, "off": FOUR_OFF}[r.four]
