@@ -7,6 +7,9 @@ relabelling); the winning first move is played out against every answer. The 3-p
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
 from gofish_reference import Reference
@@ -40,3 +43,65 @@ def test_three_player_start_no_seat_forces_a_win(rules):
     row, _ = solve_start_rules(3, rules)
     assert row.winners == []
     assert row.positions == {(): 53_946, ("after_yes",): 30_918}[tuple(rules)]
+
+
+# -- the partitioned solver through the command (quaternity gofish starts --checkpoint) ------------------------
+def _starts(*args: str):
+    from click.testing import CliRunner
+
+    from quaternity_cp.gofish.cli import gofish
+
+    result = CliRunner().invoke(gofish, ["starts", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_checkpoint_rows_equal_the_python_solver_rows(tmp_path):
+    """Every rule set of 2 players: the partitioned rows say what the Python solver's rows say (winners, plies,
+    first moves); positions differ only by the players' rotation (never more)."""
+    code, out, err = _starts("--players", "2", "--json")
+    assert code == 0, err
+    reference = json.loads(out)["starts"]
+    code, out, err = _starts("--players", "2", "--json", "--checkpoint", str(tmp_path), "--workers", "0")
+    assert code == 0, err
+    rows = json.loads(out)["starts"]
+    assert [r["rules"] for r in rows] == [r["rules"] for r in reference]
+    for mine, ref in zip(rows, reference):
+        assert mine["winners"] == ref["winners"]
+        assert {s: (e["wins"], e["plies"], e.get("first_move")) for s, e in mine["seats"].items()} == \
+            {s: (e["wins"], e["plies"], e.get("first_move")) for s, e in ref["seats"].items()}
+        assert mine["positions"] <= ref["positions"] and mine["players_rotated"]
+    assert any(r["winners"] for r in rows)  # (after_yes=again: seat 0 wins, so the comparison is not vacuous)
+    # asked again: every row is read back from its folder's result, the same rows
+    code, out, err = _starts("--players", "2", "--json", "--checkpoint", str(tmp_path), "--workers", "0")
+    assert code == 0 and [r["seats"] for r in json.loads(out)["starts"]] == [r["seats"] for r in rows]
+
+
+def test_checkpoint_stopped_by_a_limit_says_so_and_resumes(tmp_path):
+    code, out, err = _starts("--players", "3", "--suit-size", "2", "--rule", "four=off", "--checkpoint",
+                             str(tmp_path), "--workers", "0", "--max-positions", "20")
+    assert code == 2 and "Traceback" not in err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("quaternity: ") and "position limit" in line and "run again" in line
+    code, out, err = _starts("--players", "3", "--suit-size", "2", "--rule", "four=off", "--checkpoint",
+                             str(tmp_path), "--workers", "0", "--json", "--drop-graph")
+    assert code == 0, err
+    row = json.loads(out)["starts"][0]
+    reference, _ = solve_start_rules(3, {"four": "off"}, suit_size=2)
+    assert row["winners"] == reference.winners
+    folder = row["checkpoint"]
+    assert sorted(os.listdir(folder)) == ["manifest.json", "result.json"]  # --drop-graph: the answer stays
+
+
+def test_checkpoint_options_without_checkpoint_are_refused(tmp_path):
+    for extra in (["--workers", "2"], ["--cluster", "tcp://127.0.0.1:1"], ["--drop-graph"]):
+        code, out, err = _starts("--players", "2", *extra)
+        assert code == 2 and "Traceback" not in err
+        assert err.strip().splitlines()[-1].startswith("quaternity: --workers, --cluster and --drop-graph go with")
+
+
+def test_checkpoint_that_is_a_file_is_refused(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, out, err = _starts("--players", "2", "--checkpoint", str(blocker), "--workers", "0")
+    assert code == 2 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("quaternity: ")

@@ -219,7 +219,7 @@ def _put(words: np.ndarray, pos: int, w: int, v: int) -> int:
 
 
 @jit
-def _get(words: np.ndarray, pos: int, w: int) -> tuple[int, int]:  # (the value as int64: never mixed with uint64)
+def _get(words: np.ndarray, pos: int, w: int) -> tuple[Any, int]:  # (the value as int64: never mixed with uint64)
     if pos < 64 < pos + w:
         pos = 64
     mask = (np.uint64(1) << np.uint64(w)) - np.uint64(1)
@@ -359,12 +359,12 @@ def winner(L: np.ndarray, H: np.ndarray, hands: np.ndarray, mover: int, params: 
         for i in range(P):
             p = (mover + i) % P
             if _holds_four(L, H, hands, p, params, slack, qL, qH):
-                return p
+                return int(p)
         return -1
     for i in range(P):
         p = (mover + i) % P
         if _holds_four(L, H, hands, p, params, slack, qL, qH):
-            return p
+            return int(p)
     return mover if determined else -1
 
 
@@ -389,7 +389,7 @@ def start(params: np.ndarray, widths: np.ndarray, words: np.ndarray) -> int:
         p = (params[P_FIRST] + i) % P
         if _has_question(L, H, hands, p, params, slack, qL, qH):
             pack(L, H, hands, p, -1, -1, params, widths, codes, words)
-            return p
+            return int(p)
     return -1
 
 
