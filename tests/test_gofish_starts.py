@@ -105,3 +105,37 @@ def test_checkpoint_that_is_a_file_is_refused(tmp_path):
     code, out, err = _starts("--players", "2", "--checkpoint", str(blocker), "--workers", "0")
     assert code == 2 and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].startswith("quaternity: ")
+
+
+def test_checkpoint_build_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
+    """Ctrl-C during the 4-player build (sent once a layer is reported): exit 130, one line naming the folder,
+    and the manifest records the finished layers, which a second run takes up (it is stopped by a position limit
+    just past them, proving it went on from there rather than from the start)."""
+    import signal
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
+            str(tmp_path), "--workers", "0"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    lines = []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        lines.append(line)
+        if line.strip().startswith("layer 6:"):
+            proc.send_signal(signal.SIGINT)
+            break
+    rest = proc.stderr.read()
+    proc.wait(timeout=300)
+    assert proc.returncode == 130, (lines, rest)
+    assert "Traceback" not in rest
+    last = rest.strip().splitlines()[-1]
+    assert last.startswith("quaternity: 4 players, rules default: ") and "interrupt" in last and "run again" in last
+    manifest = json.loads((tmp_path / "p4-s4-default" / "manifest.json").read_text())
+    done = manifest["layers"]
+    assert done >= 7 and not manifest["complete"]
+    positions = sum(sum(s) for s in manifest["sizes"])
+    again = subprocess.run(args + ["--max-positions", str(positions)], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 2, again.stderr
+    reported = [line.split(":")[0].strip() for line in again.stderr.splitlines() if line.strip().startswith("layer")]
+    assert reported == [f"layer {done}"]  # one more layer, the first one not finished before

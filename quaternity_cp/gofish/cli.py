@@ -725,7 +725,10 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
         out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
                                 cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph)
     except GraphStopped as err:
-        raise InputError(f"{players} players, rules {variant or 'default'}: {err} ({folder})") from None
+        message = f"{players} players, rules {variant or 'default'}: {err} ({folder})"
+        if err.reason == "interrupted":
+            _common.fail(message, 130)
+        raise InputError(message) from None
     except OSError as err:
         raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
     game = GoFish(players, players, suit_size, variant or None)
