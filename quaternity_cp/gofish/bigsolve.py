@@ -351,35 +351,40 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
                "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0}
         _write_manifest(folder, man)
     spent = float(man["seconds"])
-    while not man["complete"]:
-        layer = int(man["layers"])
-        sizes = man["sizes"]
-        bases = [sum(s[:-1]) for s in sizes]
-        try:
-            got = run([(expand_task, (folder, shape_args, k, layer, bases[k], parts)) for k in range(parts)])
-            budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
-            new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
-        except KeyboardInterrupt:
-            raise GraphStopped("interrupted", layer, sum(sum(s) for s in sizes)) from None
-        except Stopped as stop:
-            raise GraphStopped(stop.reason, layer, sum(sum(s) for s in sizes)) from None
-        edges = int(man["edges"]) + sum(e for _, e in got)
-        sizes = [s + [int(n)] for s, n in zip(sizes, new)]
-        total = sum(sum(s) for s in sizes)
-        man = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges, "complete": sum(new) == 0,
-               "seconds": round(spent + budget.elapsed(), 2)}
-        _write_manifest(folder, man)
-        for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
-            os.unlink(path)
-        if progress is not None:
-            progress({"layer": layer, "new": int(sum(new)), "positions": total, "edges": edges,
-                      "seconds": round(budget.elapsed(), 1)})
-        if not man["complete"]:
+
+    def positions(m: Mapping[str, Any]) -> int:
+        return sum(sum(s) for s in m["sizes"])
+
+    try:
+        while not man["complete"]:
+            layer = int(man["layers"])
+            sizes = man["sizes"]
+            bases = [sum(s[:-1]) for s in sizes]
             try:
-                budget.check_positions(total)
-                budget.check_time()
+                got = run([(expand_task, (folder, shape_args, k, layer, bases[k], parts)) for k in range(parts)])
+                budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
+                new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
             except Stopped as stop:
-                raise GraphStopped(stop.reason, layer + 1, total) from None
+                raise GraphStopped(stop.reason, layer, positions(man)) from None
+            edges = int(man["edges"]) + sum(e for _, e in got)
+            sizes = [s + [int(n)] for s, n in zip(sizes, new)]
+            after = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges, "complete": sum(new) == 0,
+                     "seconds": round(spent + budget.elapsed(), 2)}
+            _write_manifest(folder, after)
+            man = after  # (only once it is on disk: what a stop reports is what the next run finds)
+            for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
+                os.unlink(path)
+            if progress is not None:
+                progress({"layer": layer, "new": int(sum(new)), "positions": positions(man), "edges": edges,
+                          "seconds": round(budget.elapsed(), 1)})
+            if not man["complete"]:
+                try:
+                    budget.check_positions(positions(man))
+                    budget.check_time()
+                except Stopped as stop:
+                    raise GraphStopped(stop.reason, layer + 1, positions(man)) from None
+    except KeyboardInterrupt:  # anywhere in a layer: its files are written again by the next run
+        raise GraphStopped("interrupted", int(man["layers"]), positions(man)) from None
     sizes_t = tuple(sum(s) for s in man["sizes"])
     return Built(folder, shape, parts, int(man["layers"]), sizes_t, int(man["edges"]), tuple(man["root"]),
                  int(man["first"]), float(man["seconds"]))
