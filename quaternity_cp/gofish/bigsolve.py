@@ -597,6 +597,63 @@ def best_move(built: Built, rank: np.ndarray, key: np.ndarray, r: int) -> int | 
     return None
 
 
+# -- checking the packed graph against the Python solver on positions of a solved start ------------------------
+def game_at(shape: Shape, key: np.ndarray) -> Any:
+    """A :class:`~.game.GoFish` at the packed position ``key``, its mover seat 0 (the packed frame): the bounds
+    of its table now are the key's box, and the hands' differences from the deal are put on the first suit's
+    shift (any shift with these row sums and zero column sums describes the same tables)."""
+    from dataclasses import replace
+
+    from .fastgraph import decode
+    from .game import GoFish, Move
+
+    pos = decode(key, shape)
+    game = GoFish(shape.players, shape.suits, shape.suit_size, shape.rules.to_dict())
+    hand = shape.suits * shape.suit_size // shape.players
+    shift = [[(h - hand) if s == 0 else 0 for s in range(shape.suits)] for h in pos["hands"]]
+    low0 = tuple(tuple(pos["low"][p][s] - shift[p][s] for s in range(shape.suits)) for p in range(shape.players))
+    high0 = tuple(tuple(pos["high"][p][s] - shift[p][s] for s in range(shape.suits)) for p in range(shape.players))
+    q = pos["question"]
+    st = replace(game.state, low0=low0, high0=high0, shift=tuple(map(tuple, shift)), turn=0,
+                 pending=None if q is None else Move(0, q[0], q[1]), outcome=None, moves=(), key=None, cache={})
+    game._stack = [st]
+    game._seen = {}
+    return game
+
+
+def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int = 0,
+               max_positions: int = 20_000) -> dict[str, int]:
+    """Re-solve ``samples`` random positions of ``built``'s graph with the Python solver (:mod:`.solver`: flow
+    bounds, players not rotated), each within ``max_positions``, and compare every seat's verdict and plies with
+    ``ranks``. Returns how many positions were compared, skipped (their remaining graph passed the limit) and
+    disagreed (seat verdicts)."""
+    from .solver import SolverLimitError, attractor, build_graph
+
+    rng = np.random.default_rng(seed)
+    base = _bases(built)
+    cache: dict[int, np.ndarray] = {}
+    counts = {"compared": 0, "skipped": 0, "disagreements": 0, "wins_seen": 0}
+    for dense in rng.integers(0, int(base[-1]), size=samples):
+        k = int(np.searchsorted(base, dense, side="right") - 1)
+        if k not in cache:
+            cache[k] = _keys_of(built, k)
+        key = cache[k][int(dense - base[k])]
+        game = game_at(built.shape, key)
+        try:
+            graph = build_graph(game, Limits(max_positions=max_positions))
+        except SolverLimitError:
+            counts["skipped"] += 1
+            continue
+        counts["compared"] += 1
+        for seat in range(built.shape.players):
+            ref = attractor(graph, seat)
+            mine = int(ranks[dense, seat])
+            counts["wins_seen"] += int(ref.verdict)
+            if (mine >= 0) != ref.verdict or (ref.verdict and mine != ref.plies):
+                counts["disagreements"] += 1
+    return counts
+
+
 def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
           parts: int = 8, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True) -> dict[str, Any]:
@@ -653,5 +710,5 @@ def _read_result(path: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 __all__ = ["FORMAT", "GraphError", "GraphStopped", "Built", "Attractor", "part_of", "dedup", "build", "attract",
-           "lookup", "best_move",
+           "lookup", "best_move", "game_at", "crosscheck",
            "solve", "expand_task", "merge_task"]
