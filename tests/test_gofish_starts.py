@@ -139,3 +139,22 @@ def test_checkpoint_build_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
     assert again.returncode == 2, again.stderr
     reported = [line.split(":")[0].strip() for line in again.stderr.splitlines() if line.strip().startswith("layer")]
     assert reported == [f"layer {done}"]  # one more layer, the first one not finished before
+
+
+def test_the_two_player_again_start_example_is_solved_as_the_docs_say():
+    """examples/gofish/start-2p-again.json (docs/gofish.md): seat 0 forces a win in 6 plies, first 0>1:A?, and
+    its strategy answers every reply."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from quaternity_cli.main import main
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "gofish" / "start-2p-again.json"
+    result = CliRunner().invoke(main, ["solve", str(path), "--player", "0", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["verdict"], data["plies"]) == ("yes", 6)
+    assert json.dumps(data["strategy"]).count("0>1:A?") >= 3
+    result = CliRunner().invoke(main, ["solve", str(path), "--player", "1", "--json"])
+    assert json.loads(result.stdout)["verdict"] == "no"
