@@ -331,6 +331,7 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
     the layers done stay). ``progress`` gets a dict after each layer."""
     if parts < 1 or parts > 999:
         raise GraphError(f"parts must be 1..999, not {parts}")
+    folder = os.path.abspath(folder)
     run = run or _local_runner
     budget = (limits or Limits()).start()
     os.makedirs(folder, exist_ok=True)
@@ -663,6 +664,7 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
     answer (also written to ``result.json``, read back when asked again). ``keep_graph=False`` removes the
     graph's files once the answer is written (the manifest and the answer stay)."""
     shape = Shape.of(players, players, suit_size, rules)
+    folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
     result_path = os.path.join(folder, "result.json")
     head = _head(shape, parts)
     done = _read_result(result_path, head) if os.path.exists(result_path) else None

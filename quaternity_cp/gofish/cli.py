@@ -627,7 +627,8 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 @click.option("--workers", "workers", type=Whole(0, 1024), default=None, metavar="N",
               help="With --checkpoint: local Dask worker processes (default: one per core; 0: in this process).")
 @click.option("--cluster", "cluster", default=None, metavar="ADDRESS",
-              help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers.")
+              help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers; the "
+                   "checkpoint folder must then be on storage every worker sees.")
 @click.option("--drop-graph", "drop_graph", is_flag=True,
               help="With --checkpoint: remove each start's graph files once its answer is written (about 9 GB for "
                    "4 players); the answer stays and is read back.")
