@@ -27,6 +27,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-positions", type=int, default=5000)
+    parser.add_argument("--by-layer", action="store_true",
+                        help="draw a layer first, then a position of it (late positions as often as early ones)")
     args = parser.parse_args()
 
     from quaternity_cp.gofish import bigsolve
@@ -47,7 +49,7 @@ def main() -> None:
           f"{ {s: e['wins'] for s, e in att.seats.items()} }")
     began = time.perf_counter()
     got = bigsolve.crosscheck(built, att.ranks, samples=args.samples, seed=args.seed,
-                              max_positions=args.max_positions)
+                              max_positions=args.max_positions, by_layer=args.by_layer)
     print(f"cross-check ({time.perf_counter() - began:.0f} s): {got}")
     sys.exit(1 if got["disagreements"] else 0)
 

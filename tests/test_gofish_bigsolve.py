@@ -539,3 +539,5 @@ def test_crosscheck_resolves_sampled_positions_with_the_python_solver(tmp_path):
     assert got["compared"] >= 25 and got["wins_seen"] > 10 and got["disagreements"] == 0
     wrong = np.roll(att.ranks, 1, axis=1)
     assert bs.crosscheck(built, wrong, samples=40, seed=3, max_positions=1500)["disagreements"] > 0
+    by_layer = bs.crosscheck(built, att.ranks, samples=30, seed=4, max_positions=1500, by_layer=True)
+    assert by_layer["compared"] >= 20 and by_layer["disagreements"] == 0

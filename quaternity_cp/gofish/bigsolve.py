@@ -622,19 +622,43 @@ def game_at(shape: Shape, key: np.ndarray) -> Any:
     return game
 
 
+def _sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool) -> np.ndarray:
+    """Dense ids of random positions: uniform over the graph, or (``by_layer``) a layer drawn uniformly first,
+    then a position of it (late layers, few positions each, are then sampled as often as the big middle)."""
+    base = _bases(built)
+    if not by_layer:
+        return rng.integers(0, int(base[-1]), size=samples)
+    man = _load_sizes(built)  # [part][layer]
+    layers = [ell for ell in range(built.layers) if sum(man[k][ell] for k in range(built.parts))]
+    out = []
+    for ell in rng.choice(layers, size=samples):
+        counts = np.array([man[k][ell] for k in range(built.parts)], np.int64)
+        j = int(rng.integers(0, int(counts.sum())))
+        k = int(np.searchsorted(np.cumsum(counts), j, side="right"))
+        j -= int(counts[:k].sum())
+        out.append(int(base[k]) + sum(man[k][:ell]) + j)
+    return np.array(out, np.int64)
+
+
+def _load_sizes(built: Built) -> list[list[int]]:
+    with open(os.path.join(built.folder, "manifest.json"), encoding="utf-8") as f:
+        sizes: list[list[int]] = json.load(f)["sizes"]
+    return sizes
+
+
 def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int = 0,
-               max_positions: int = 20_000) -> dict[str, int]:
-    """Re-solve ``samples`` random positions of ``built``'s graph with the Python solver (:mod:`.solver`: flow
-    bounds, players not rotated), each within ``max_positions``, and compare every seat's verdict and plies with
-    ``ranks``. Returns how many positions were compared, skipped (their remaining graph passed the limit) and
-    disagreed (seat verdicts)."""
+               max_positions: int = 20_000, by_layer: bool = False) -> dict[str, int]:
+    """Re-solve ``samples`` random positions of ``built``'s graph (see :func:`_sample`) with the Python solver
+    (:mod:`.solver`: flow bounds, players not rotated), each within ``max_positions``, and compare every seat's
+    verdict and plies with ``ranks``. Returns how many positions were compared, skipped (their remaining graph
+    passed the limit) and disagreed (seat verdicts)."""
     from .solver import SolverLimitError, attractor, build_graph
 
     rng = np.random.default_rng(seed)
     base = _bases(built)
     cache: dict[int, np.ndarray] = {}
     counts = {"compared": 0, "skipped": 0, "disagreements": 0, "wins_seen": 0}
-    for dense in rng.integers(0, int(base[-1]), size=samples):
+    for dense in _sample(built, rng, samples, by_layer):
         k = int(np.searchsorted(base, dense, side="right") - 1)
         if k not in cache:
             cache[k] = _keys_of(built, k)
