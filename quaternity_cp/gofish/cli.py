@@ -679,7 +679,8 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
                 row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
                 data = row.to_json(game)
         except SolverLimitError as err:
-            raise InputError(f"{players} players, rules {variant or 'default'}: {err}") from None
+            raise InputError(f"{players} players, rules {variant or 'default'}: {err}; or --checkpoint FOLDER "
+                             "(the partitioned solver, for 4 players)") from None
         except GoFishError as err:
             raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
         rows.append(data)
