@@ -541,3 +541,23 @@ def test_crosscheck_resolves_sampled_positions_with_the_python_solver(tmp_path):
     assert bs.crosscheck(built, wrong, samples=40, seed=3, max_positions=1500)["disagreements"] > 0
     by_layer = bs.crosscheck(built, att.ranks, samples=30, seed=4, max_positions=1500, by_layer=True)
     assert by_layer["compared"] >= 20 and by_layer["disagreements"] == 0
+
+
+def test_a_failed_task_stops_the_build_with_the_layers_kept(tmp_path):
+    """A task that raises (a lost worker, a full disk) stops the build in one GraphStopped naming the cause; the
+    next run goes on to the same graph as a fresh build."""
+    shape = fg.Shape.of(3, 3, 2, {})
+    calls = {"n": 0}
+
+    def flaky(tasks):
+        calls["n"] += 1
+        if calls["n"] == 7:
+            raise OSError(28, "No space left on device")
+        return [fn(*args) for fn, args in tasks]
+
+    with pytest.raises(bs.GraphStopped) as stop:
+        bs.build(shape, str(tmp_path / "a"), parts=3, run=flaky)
+    assert stop.value.reason == "failed" and "No space left" in str(stop.value) and stop.value.layers >= 3
+    resumed = bs.build(shape, str(tmp_path / "a"), parts=3)
+    fresh = bs.build(shape, str(tmp_path / "b"), parts=3)
+    assert (resumed.positions, resumed.edges, resumed.layers) == (fresh.positions, fresh.edges, fresh.layers)

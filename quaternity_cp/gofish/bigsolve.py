@@ -67,15 +67,16 @@ class GraphError(GoFishError):
 
 
 class GraphStopped(GoFishError):
-    """The build stopped before the graph was complete (``reason``: ``time``, ``limit`` or ``interrupted``); the
-    checkpoint keeps every finished layer."""
+    """The build stopped before the graph was complete (``reason``: ``time``, ``limit``, ``interrupted``, or
+    ``failed``: a task raised, e.g. a Dask worker was lost or the disk is full); the checkpoint keeps every
+    finished layer."""
 
-    def __init__(self, reason: str, layers: int, positions: int):
+    def __init__(self, reason: str, layers: int, positions: int, detail: str = ""):
         self.reason = reason
         self.layers = layers
         self.positions = positions
-        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt"}.get(reason,
-                                                                                                          reason)
+        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt",
+                "failed": f"a task that failed ({detail})"}.get(reason, reason)
         super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions} positions); "
                          "run again with the same checkpoint to go on")
 
@@ -367,6 +368,10 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
                 new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
             except Stopped as stop:
                 raise GraphStopped(stop.reason, layer, positions(man)) from None
+            except (GoFishError, KeyboardInterrupt):
+                raise
+            except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the layers done stay
+                raise GraphStopped("failed", layer, positions(man), f"{type(err).__name__}: {err}") from None
             edges = int(man["edges"]) + sum(e for _, e in got)
             sizes = [s + [int(n)] for s, n in zip(sizes, new)]
             after = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges, "complete": sum(new) == 0,
