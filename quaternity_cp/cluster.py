@@ -36,9 +36,52 @@ def connect(cluster: Any) -> tuple[Any, bool]:
 
 
 @contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Dask's own log lines (a worker's lost heartbeat, the client's cancelled waits when a run is interrupted)
+    kept off the terminal for the time of the block: the command says in one line what happened."""
+    import logging
+
+    names = ("distributed", "asyncio", "tornado")
+    before = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
+
+
+@contextlib.contextmanager
 def dask_client(cluster: Any = None, workers: int | None = None) -> Iterator[Any]:
     """A Dask client for the time of the block: on ``cluster`` (see :func:`connect`), or, when it is None, on
-    a new ``LocalCluster`` of ``workers`` single-threaded processes (None: one per core), closed after."""
+    a new ``LocalCluster`` of ``workers`` single-threaded processes (None: one per core), closed after. Dask's
+    log lines are kept quiet meanwhile (the workers' too)."""
+    with _quiet():
+        with _client(cluster, workers) as client:
+            yield client
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Worker processes started in the block ignore Ctrl-C (an ignored signal stays ignored in a new process):
+    a Ctrl-C at the terminal reaches the whole process group, and this process, which owns the cluster, stops
+    the work and closes it; the workers would otherwise each print a traceback of their own."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@contextlib.contextmanager
+def _client(cluster: Any, workers: int | None) -> Iterator[Any]:
     if cluster is not None:
         client, own = connect(cluster)
         try:
@@ -51,8 +94,11 @@ def dask_client(cluster: Any = None, workers: int | None = None) -> Iterator[Any
         from dask.distributed import Client, LocalCluster
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise ClusterError("local workers need Dask: pip install 'quaternity-cp[cluster]'") from None
-    local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                         dashboard_address=None)
+    import logging
+
+    with _workers_ignore_ctrl_c():
+        local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                             dashboard_address=":0", silence_logs=logging.CRITICAL)
     try:
         client = Client(local)
         try:

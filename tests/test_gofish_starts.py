@@ -158,3 +158,38 @@ def test_the_two_player_again_start_example_is_solved_as_the_docs_say():
     assert json.dumps(data["strategy"]).count("0>1:A?") >= 3
     result = CliRunner().invoke(main, ["solve", str(path), "--player", "1", "--json"])
     assert json.loads(result.stdout)["verdict"] == "no"
+
+
+def test_ctrl_c_at_the_terminal_stops_a_dask_build_in_one_line(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group, the Dask workers too: the command still ends with
+    exit 130 and its one line, no worker prints a traceback, and no worker process is left behind."""
+    import signal
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
+            str(tmp_path), "--workers", "2"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.strip().startswith("layer 8:"):
+            os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: every process of the group
+            break
+    rest = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert proc.returncode == 130, (seen, rest)
+    assert "Traceback" not in "".join(seen) + rest
+    assert rest.strip().splitlines()[-1].startswith("quaternity: 4 players, rules default: ")
+    import time
+
+    def left() -> list[str]:
+        rows = subprocess.run(["ps", "-eo", "pgid=,args="], capture_output=True, text=True).stdout.splitlines()
+        return [r for r in rows if r.split(None, 1)[0] == str(proc.pid)]
+
+    deadline = time.monotonic() + 60  # the workers' own exit follows the command's by a moment
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left()
