@@ -561,3 +561,24 @@ def test_a_failed_task_stops_the_build_with_the_layers_kept(tmp_path):
     resumed = bs.build(shape, str(tmp_path / "a"), parts=3)
     fresh = bs.build(shape, str(tmp_path / "b"), parts=3)
     assert (resumed.positions, resumed.edges, resumed.layers) == (fresh.positions, fresh.edges, fresh.layers)
+
+
+@pytest.mark.skipif(not fg.HAVE_NUMBA, reason="the compiled kernel is compared with its Python source")
+def test_the_kernel_as_plain_python_equals_the_compiled_kernel():
+    """Without numba (no [fast] extra) the same functions run as Python: expand's Python source on the 3-player
+    graph's first layers gives the compiled kernel's edges, owners and degrees."""
+    shape = fg.Shape.of(3, 3, 4, {"four": "some", "ask_void": "forbid"})
+    keys = fg.start_key(shape)[0].reshape(1, 2)
+    for _ in range(5):
+        compiled = fg.expand_keys(keys, shape)
+        n = len(keys)
+        cap = n * shape.fanout
+        arrays = [np.zeros((cap, 2), np.uint64), np.zeros(cap, np.int64), np.zeros(cap, np.int8),
+                  np.zeros(cap, np.int16), np.zeros(cap, np.int8), np.zeros(n, np.int8), np.zeros(n, np.int16)]
+        m = fg.expand.py_func(keys, shape.params, shape.widths, *arrays)
+        assert m == len(compiled["src"])
+        for got, name in zip(arrays, ["keys", "src", "off", "move", "end"]):
+            assert np.array_equal(got[:m], compiled[name]), name
+        assert np.array_equal(arrays[5], compiled["owner"]) and np.array_equal(arrays[6], compiled["degree"])
+        inner = compiled["keys"][compiled["end"] == -2]
+        keys = np.unique(inner, axis=0)[:200]
