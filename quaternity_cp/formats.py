@@ -56,7 +56,7 @@ class Record:
 # -- input limits and safe decoding -------------------------------------------------
 #: Documented limits (README, docs/rules.md): larger input is refused at once, not ground through.
 #: The file size, JSON nesting and number length are those of every game's files (:mod:`.jsonio`).
-MAX_MOVES = 100_000  # moves in one record
+MAX_MOVES = jsonio.MAX_MOVES  # moves in one record, of every game
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -118,8 +118,10 @@ def load_json(text: str, what: str = "JSON") -> Any:
 
 
 def _check_move_count(count: int, where: str) -> None:
-    if count > MAX_MOVES:
-        raise FormatError(f"{where}: {count:,} moves is beyond the limit of {MAX_MOVES:,} moves in one record")
+    try:
+        jsonio.check_move_count(count, where)
+    except InputRefused as err:
+        raise FormatError(str(err)) from None
 
 
 # -- helpers -------------------------------------------------------------------------

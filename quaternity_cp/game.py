@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from .errors import InvalidMoveError, SetupError
-from .names import seat_name
+from .names import name_fault, seat_name, shown
 
 #: Documented size limits: larger games are input errors, not hangs.
 MAX_PLAYERS = 100
@@ -67,10 +67,11 @@ def _check_names(kind: str, names: Sequence[str], count: int, *, no_trailing_dig
     for name in names:
         if not isinstance(name, str) or not name:
             raise SetupError(f"{kind} names must be non-empty strings, got {name!r}")
+        fault = name_fault(name)
+        if fault is not None:
+            raise SetupError(f"{kind} name {shown(name)} {fault}")
         if set(name) & _NAME_FORBIDDEN:
             raise SetupError(f"{kind} name {name!r} contains a space or one of > : ! + - ? # , [ ] \" '")
-        if not name.isprintable():
-            raise SetupError(f"{kind} name {name!r} contains a control or formatting character")
         if no_trailing_digit and name[-1].isdigit():
             raise SetupError(f"{kind} name {name!r} must not end in a digit (cards are named set + index)")
         if kind == "player" and name.isdigit():

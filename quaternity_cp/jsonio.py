@@ -43,6 +43,8 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 20
 #: Digits of one number (in JSON, and in the headers of the plain text record format).
 MAX_NUMBER_DIGITS = 20
+#: Moves in one record, of every game.
+MAX_MOVES = 100_000
 
 
 class InputRefused(QuaternityError, ValueError):
@@ -131,6 +133,12 @@ def read_input(path: str | os.PathLike[str]) -> str:
     return decode_input(read_input_bytes(path))
 
 
+def check_move_count(count: int, where: str = "field 'moves'") -> None:
+    """Refuse a record of more than :data:`MAX_MOVES` moves (before any is read or replayed)."""
+    if count > MAX_MOVES:
+        raise InputRefused(f"{where}: {count:,} moves is beyond the limit of {MAX_MOVES:,} moves in one record")
+
+
 def check_size(text: str) -> None:
     """Refuse text longer than :data:`MAX_INPUT_BYTES` characters (it has at least as many bytes)."""
     if len(text) > MAX_INPUT_BYTES:
@@ -194,5 +202,5 @@ def load_json(text: str) -> Any:
     return data
 
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "InputRefused", "show", "too_large",
-           "decode_input", "read_input_bytes", "read_input", "check_size", "load_json"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "MAX_MOVES", "InputRefused", "show", "too_large",
+           "decode_input", "read_input_bytes", "read_input", "check_size", "check_move_count", "load_json"]

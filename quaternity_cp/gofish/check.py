@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .bounds import BoundsEngine
-from .game import GAME_NAME, GoFish, Illegal, IllegalMove, NotationError
+from .game import GAME_NAME, GoFish, Illegal, IllegalMove, record_moves
 from .rules import GoFishError
 
 
@@ -70,18 +70,11 @@ def new_game(record: Mapping[str, object], engine: BoundsEngine | None = None) -
         raise GoFishError(f"a record is an object, not {type(record).__name__}")
     if "moves" not in record:
         raise GoFishError("a record needs the fields 'players' and 'moves'")
-    moves = record["moves"]
-    if not isinstance(moves, list):
-        raise GoFishError(f"field 'moves': expected a list of moves, got {moves!r}")
-    for i, text in enumerate(moves, 1):
-        if not isinstance(text, str):
-            raise NotationError(f"expected a move like \"0>1:A+\", got {text!r}", i)
-        if text.endswith("?") and i != len(moves):
-            raise NotationError("an open question (?) can only be the last move", i, text)
+    moves = record_moves(record["moves"])
     header = dict(record)
     header.setdefault("game", GAME_NAME)
     header["moves"] = []
-    return GoFish.from_record(header, engine), list(moves)
+    return GoFish.from_record(header, engine), moves
 
 
 def replay(record: Mapping[str, object], engine: BoundsEngine | None = None) -> Replay:

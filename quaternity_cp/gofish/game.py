@@ -41,9 +41,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence, overload
 
 from ..budget import Limits
+from ..jsonio import InputRefused, check_move_count, show
 from ..names import seat_name
 from .bounds import Bounds, BoundsEngine, FlowEngine, Grid, Tables, count_tables, holds_a_whole_suit
 from .rules import GoFishError, GoFishRulesError, Rules, Setup
@@ -137,6 +138,72 @@ class Outcome:
     loser: int | None = None
 
 
+class History(Sequence[str]):
+    """The moves that led to a state, as written: a persistent list that shares its past with the states
+    before it, so a game of n moves keeps n texts, not n²/2 (each state holds one new text and a link).
+
+    >>> h = History().appended("0>1:A?").replaced_last("0>1:A+").appended("1>0:B-")
+    >>> len(h), h[-1], list(h), h.parent[-1]
+    (2, '1>0:B-', ['0>1:A+', '1>0:B-'], '0>1:A+')
+    """
+
+    __slots__ = ("parent", "last", "_length")
+
+    def __init__(self, parent: History | None = None, last: str = "") -> None:
+        self.parent = parent
+        self.last = last
+        self._length = 0 if parent is None else parent._length + 1
+
+    def appended(self, text: str) -> History:
+        """This history with ``text`` after it."""
+        return History(self, text)
+
+    def replaced_last(self, text: str) -> History:
+        """This history with its last text replaced (an open question by its answered form)."""
+        if self.parent is None:
+            raise IndexError("no move to replace")
+        return History(self.parent, text)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts())
+
+    def _texts(self) -> list[str]:
+        out: list[str] = []
+        node: History | None = self
+        while node is not None and node.parent is not None:
+            out.append(node.last)
+            node = node.parent
+        out.reverse()
+        return out
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, int) and self._length and index in (-1, self._length - 1):
+            return self.last
+        return self._texts()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self is other or (self._length == other._length and self._texts() == other._texts())
+        if isinstance(other, (tuple, list)):
+            return self._texts() == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._texts()))
+
+    def __repr__(self) -> str:
+        return f"History({self._texts()!r})"
+
+
 @dataclass(frozen=True)
 class State:
     """Everything a position is: bounds on the initial table, the shift since, who asks, the open question,
@@ -148,7 +215,7 @@ class State:
     turn: int | None
     pending: Move | None
     outcome: Outcome | None
-    moves: tuple[str, ...]
+    moves: History
     key: tuple[object, ...] | None = None  # the position, counted for repetitions
     cache: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
@@ -178,7 +245,7 @@ class GoFish:
         self.engine: BoundsEngine = engine if engine is not None else FlowEngine()
         P, K, S = self.setup.player_count, self.setup.suit_count, self.setup.suit_size
         top = S - 1 if self.rules.no_initial_four else S
-        start = State(((0,) * K,) * P, ((top,) * K,) * P, ((0,) * K,) * P, None, None, None, ())
+        start = State(((0,) * K,) * P, ((top,) * K,) * P, ((0,) * K,) * P, None, None, None, History())
         start = replace(start, turn=self._next_turn(start, self.rules.first, include_start=True))
         if start.turn is None:
             start = replace(start, outcome=Outcome(None, "stuck"))
@@ -496,7 +563,7 @@ class GoFish:
     # -- playing -------------------------------------------------------------------------------------------
     def _question(self, st: State, move: Move, text: str) -> State:
         asked = self._asked(st, move.asker, move.suit)
-        asked = replace(asked, pending=move.question(), moves=st.moves + (text,), key=None)
+        asked = replace(asked, pending=move.question(), moves=st.moves.appended(text), key=None)
         # the same tables as the state after the question (kept in ``st``'s cache): what is known of them too
         asked = replace(asked, cache=self._after_question(st, move.asker, move.suit).cache)
         if self.rules.win_after_ask:
@@ -515,7 +582,7 @@ class GoFish:
             new = replace(st, low0=low0, shift=shift, cache={})
         else:
             new = replace(st, high0=_set(st.high0, b, s, min(st.high0[b][s], -st.shift[b][s])), cache={})
-        new = replace(new, pending=None, moves=st.moves[:-1] + (text,))
+        new = replace(new, pending=None, moves=st.moves.replaced_last(text))
         won = self._win(new, a)
         if won is not None:
             return replace(new, outcome=won)
@@ -554,7 +621,7 @@ class GoFish:
         else:
             fault = self._question_fault(st, move)
             if fault is not None:
-                new = self._fault(st, fault, move, text, index, move.asker, replace(st, moves=st.moves + (text,)))
+                new = self._fault(st, fault, move, text, index, move.asker, replace(st, moves=st.moves.appended(text)))
             else:
                 new = self._question(st, move, text)
                 if move.answer is not None and new.outcome is None:
@@ -568,7 +635,7 @@ class GoFish:
         fault = self._answer_fault_asked(st, move)
         if fault is not None:
             return self._fault(st, fault, move, text, index, move.asked,
-                               replace(st, pending=None, moves=st.moves[:-1] + (text,)))
+                               replace(st, pending=None, moves=st.moves.replaced_last(text)))
         return self._answer(st, move, text)
 
     def _fault(self, st: State, fault: Illegal, move: Move, text: str, index: int, player: int,
@@ -654,8 +721,8 @@ class GoFish:
         try:
             return Setup.of(self.setup.player_count, names, self.setup.suit_size).suits  # as a record's are checked
         except GoFishRulesError as err:
-            raise GoFishRulesError(f"suit name {name!r}: not a name (non-empty, no spaces at the ends, none of "
-                                   "> : + - ?)") from err
+            reason = str(err).partition(": ")[2] or str(err)
+            raise GoFishRulesError(f"suit name: {reason}") from err
 
     def name_suit(self, suit: int, name: str) -> None:
         """Give the fresh suit ``suit`` the name ``name`` (see :meth:`check_suit_name`); the record then writes
@@ -740,20 +807,33 @@ class GoFish:
             raise GoFishError("a record needs the fields 'players' and 'moves'")
         players, suits, size, rules, moves = (data["players"], data.get("suits"), data.get("suit_size", 4),
                                               data.get("rules"), data["moves"])
-        if not isinstance(moves, list):
-            raise GoFishError(f"field 'moves': expected a list of moves, got {moves!r}")
+        texts = record_moves(moves)
         if rules is not None and not isinstance(rules, (str, Mapping)):
             raise GoFishRulesError(f"option rules: expected an object or a preset name, got {rules!r}")
         game = cls(players, suits, size, rules, engine)  # type: ignore[arg-type]
-        for i, text in enumerate(moves, 1):
-            if not isinstance(text, str):
-                raise NotationError(f"expected a move like \"0>1:A+\", got {text!r}", i)
-            if text.endswith("?") and i != len(moves):
-                raise NotationError("an open question (?) can only be the last move", i, text)
+        for text in texts:
             game.push(text)
         return game
 
 
+def record_moves(moves: object) -> list[str]:
+    """A record's ``"moves"`` read (not played): a list of at most the move cap of every game's records
+    (:data:`~quaternity_cp.jsonio.MAX_MOVES`) of texts, an open question (``?``) only last; raises
+    :class:`GoFishError` (one line naming the field or the move) otherwise."""
+    if not isinstance(moves, list):
+        raise GoFishError(f"field 'moves': expected a list of moves, got {show(moves)}")
+    try:
+        check_move_count(len(moves))
+    except InputRefused as err:
+        raise GoFishError(str(err)) from None
+    for i, text in enumerate(moves, 1):
+        if not isinstance(text, str):
+            raise NotationError(f"expected a move like \"0>1:A+\", got {show(text)}", i)
+        if text.endswith("?") and i != len(moves):
+            raise NotationError("an open question (?) can only be the last move", i, text)
+    return list(moves)
+
+
 __all__ = ["GAME_NAME", "Illegal", "MoveError", "NotationError", "IllegalMove", "Move", "NamedQuestion", "Outcome",
-           "State",
+           "History", "State", "record_moves",
            "GoFish", "ASKER_FAULTS", "ANSWER_FAULTS"]

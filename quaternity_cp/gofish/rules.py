@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from typing import Mapping, Sequence
 
 from ..errors import QuaternityError
+from ..names import name_fault, shown
 
 
 class GoFishError(QuaternityError, ValueError):
@@ -139,6 +140,10 @@ def _names(option: str, given: "int | Sequence[str]", low: int, high: int, lette
     names = tuple(given)
     _whole(option, len(names), low, high)
     for name in names:
+        fault = name_fault(name)
+        if fault is not None:
+            shown_name = shown(name) if isinstance(name, str) else repr(name)
+            raise GoFishRulesError(f"option {option}: the name {shown_name} {fault}")
         if not isinstance(name, str) or not name or name != name.strip() or any(c in name for c in ">:+-?"):
             raise GoFishRulesError(f"option {option}: {name!r} is not a name (non-empty, no spaces at the ends, "
                                    "none of > : + - ?)")

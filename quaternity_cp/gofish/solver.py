@@ -52,7 +52,7 @@ from typing import Mapping, Sequence
 
 from ..budget import Budget, Limits, Stopped
 from .bounds import BoundsEngine
-from .game import GoFish, Move, State
+from .game import GoFish, History, Move, State
 from .rules import GoFishError, Rules
 
 #: a node's key: ("end", winner) for a game over, else (turn, asker, asked, hands, sorted suit columns)
@@ -180,7 +180,7 @@ def build_graph(game: GoFish, limits: Limits | None = None) -> GameGraph:
         else:
             graph.owner.append(st.turn if st.pending is None else st.pending.asked)
             graph.winner.append(None)
-            frontier.append((i, replace(st, moves=())))
+            frontier.append((i, replace(st, moves=History())))
         return i, perm
 
     node(root)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from .. import errors, jsonio
-from ..jsonio import InputRefused, check_size, show
+from ..jsonio import InputRefused, check_move_count, check_size, show
 from .core import Board, Cell, NotationError, Piece, QuartoError
 from .position import IllegalMove, Move, Position
 
@@ -121,6 +121,10 @@ def record_from_json(data: Any) -> QuartoRecord:
     items = data["moves"]
     if not isinstance(items, list):
         raise FormatError(f"field 'moves': expected a list of moves, got {show(items)}")
+    try:
+        check_move_count(len(items))  # the cap of every game's records
+    except InputRefused as err:
+        raise FormatError(str(err)) from None
     squares = _squares(data)
     moves, texts = [], []
     for i, item in enumerate(items, 1):
