@@ -443,3 +443,22 @@ def test_every_game_of_a_small_table_plays_as_the_reference_says(config):
                     walk(moves + [Move(a, b, s, yes)], depth - 1)
 
         walk([], 5 if P <= 2 else 3)
+
+
+def test_replay_states_share_their_history():
+    """A record of n moves keeps n texts in all (issue 38: every state had its own copy, n²/2 in all)."""
+    from quaternity_cp.gofish.check import replay
+
+    moves = ["0>1:A+", "1>0:A+"] * 300
+    result = replay({"game": "gofish", "players": 2, "moves": moves})
+    assert result.error_index is None
+    states = result.game.states()
+    assert len(states) == len(moves) + 1 and list(states[-1].moves) == moves
+    nodes, seen = 0, set()
+    for st in states:
+        node = st.moves
+        while node is not None and id(node) not in seen:
+            seen.add(id(node))
+            nodes += 1
+            node = node.parent
+    assert nodes == len(moves) + 1  # one link per move (and the empty start), shared by every later state

@@ -159,10 +159,9 @@ class History(Sequence[str]):
         return History(self, text)
 
     def replaced_last(self, text: str) -> History:
-        """This history with its last text replaced (an open question by its answered form)."""
-        if self.parent is None:
-            raise IndexError("no move to replace")
-        return History(self.parent, text)
+        """This history with its last text replaced (an open question by its answered form); an empty one
+        (a state whose past was dropped, as the solver's are) gets ``text`` alone."""
+        return History(self.parent if self.parent is not None else self, text)
 
     def __len__(self) -> int:
         return self._length
