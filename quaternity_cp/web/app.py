@@ -45,6 +45,7 @@ from ..registry import DEFAULT_GAME
 from ..jsonio import InputRefused, decode_input, load_json, show
 from .guard import Guard, Hosts, header_timeout_protocol
 from .session import WebError, WebGame, catalogue, page_file, page_files, web_games
+from .store import Store, StoreUnavailable
 from .tables import SERVER_FAULT, NoTable, Table, TableBusy, Tables, duration, new_key, render, snapshot
 
 log = logging.getLogger("quaternity_cp.web")
@@ -201,7 +202,7 @@ def new_game_arguments(data: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- the application ------------------------------------------------------------------------------
-def create_app(settings: Settings | None = None):
+def create_app(settings: Settings | None = None, store: Store | None = None):
     """The ASGI application: the Starlette routes behind the ``Host``/``Origin`` guard."""
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
@@ -212,7 +213,7 @@ def create_app(settings: Settings | None = None):
     settings = settings or Settings()
     static = files("quaternity_cp") / "web" / "static"
     tables = Tables(workers=settings.workers, max_tables=settings.max_tables, idle_seconds=settings.idle_seconds,
-                    request_seconds=settings.request_seconds)
+                    request_seconds=settings.request_seconds, store=store, agent_seconds=settings.agent_seconds)
     known: dict[str, Any] = {}  # the catalogue, computed once
 
     class EventStream(StreamingResponse):
@@ -242,7 +243,7 @@ def create_app(settings: Settings | None = None):
                 return error(str(err), err.status)
             except NoTable as err:
                 return error(str(err), err.status)
-            except TableBusy as err:
+            except (TableBusy, StoreUnavailable) as err:
                 return error(str(err), 503)
             except QuaternityError as err:  # WebError and the library's own refusals: in the person's words
                 return error(str(err), 422)
@@ -251,12 +252,13 @@ def create_app(settings: Settings | None = None):
                 return error(SERVER_FAULT, 500)
         return wrapped
 
-    def locate(request: Request) -> tuple[Table, int]:
-        """The table of the path and the seat of the request's token."""
+    async def locate(request: Request) -> tuple[Table, int]:
+        """The table of the path (loaded from the database when it is not in memory) and the seat of the
+        request's token."""
         key = request.path_params["gid"]
         if len(key) > 64:
             raise NoTable("no such table", 404)
-        table = tables.get(key)
+        table = await tables.get(key)
         token = request.headers.get("x-seat-token") or request.query_params.get("token") or ""
         game = table.game
         if not token:
@@ -289,7 +291,7 @@ def create_app(settings: Settings | None = None):
         known_fields(data, *fields)
         probabilities = flag(data, "probabilities")
         play = parse(data)
-        table, seat = locate(request)
+        table, seat = await locate(request)
         if not undo and table.thinking is not None:
             raise Refused(f"it is not your turn: {table.game.spec.seat_label} {table.thinking} is thinking", 422)
         table.probabilities[seat] = probabilities
@@ -377,6 +379,7 @@ def create_app(settings: Settings | None = None):
 
         def job():
             game = WebGame.new(advance=False, agent_seconds=settings.agent_seconds, **args)
+            tables.keep(game, key)  # its seats' tokens, and its row in the database
             views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
             return game, snapshot(game), views
 
@@ -389,7 +392,7 @@ def create_app(settings: Settings | None = None):
         return answer(table, view, seat=seat, token=game.tokens[seat])
 
     async def view(request: Request):
-        table, seat = locate(request)
+        table, seat = await locate(request)
         return answer(table, await current_view(table, seat, query_flag(request, "probabilities")))
 
     async def act(request: Request):
@@ -403,14 +406,14 @@ def create_app(settings: Settings | None = None):
         return await move(request, ("probabilities",), lambda data: lambda game, seat: game.undo(seat), undo=True)
 
     async def record(request: Request):
-        table, seat = locate(request)
+        table, seat = await locate(request)
         game = table.game
         text = await tables.run(table, lambda: json.dumps(game.record(seat), indent=2) + "\n")
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{game.game}-game.json"'})
 
     async def explain(request: Request):
-        table, viewer = locate(request)
+        table, viewer = await locate(request)
         q = request.query_params
         card, set_name, seat = q.get("card"), q.get("set"), q.get("seat")
         for name, value in (("card", card), ("set", set_name)):
@@ -421,11 +424,11 @@ def create_app(settings: Settings | None = None):
         return JSONResponse({"lines": list(lines)})
 
     async def solve(request: Request):
-        table, seat = locate(request)
+        table, seat = await locate(request)
         return JSONResponse(await tables.run(table, lambda: table.game.verdict(seat)))
 
     async def events(request: Request):
-        table, _ = locate(request)
+        table, _ = await locate(request)
         if table.streams >= settings.max_streams:
             raise Refused(f"this table already has {settings.max_streams} open pages: close one", 503)
         # counted at once, with no await between the check and the count: concurrent openings see each other
@@ -435,6 +438,8 @@ def create_app(settings: Settings | None = None):
             last = None
             while True:
                 changed = table.changed
+                if table.evicted:  # put away (it is in the database): the browser reconnects and loads it
+                    return
                 if table.closed is not None:
                     yield f"event: closed\ndata: {json.dumps({'error': table.closed})}\n\n"
                     return
@@ -505,6 +510,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
+        sock.listen(128)  # connections wait in the queue from now on (the banner is true), until uvicorn takes them
     except OSError as err:
         sock.close()
         reasons = {errno.EADDRINUSE: "the port is in use (another server?): choose another with --port",
@@ -531,7 +537,7 @@ def server(app, settings: Settings):
     return uvicorn.Server(config)
 
 
-def serve(sock: socket.socket, host: str, settings: Settings | None = None) -> None:
+def serve(sock: socket.socket, host: str, settings: Settings | None = None, store: Store | None = None) -> None:
     """Serve the web table on a socket bound to ``host`` (:func:`listen`) until interrupted.
 
     Besides its own addresses and ``settings.allow_hosts``, the server answers
@@ -541,7 +547,7 @@ def serve(sock: socket.socket, host: str, settings: Settings | None = None) -> N
     settings = settings or Settings()
     extra = machine_names() if host in WILDCARDS else (host,)
     settings = replace(settings, allow_hosts=(*settings.allow_hosts, *extra))
-    server(create_app(settings), settings).run(sockets=[sock])
+    server(create_app(settings, store), settings).run(sockets=[sock])
 
 
 __all__ = ["Settings", "create_app", "listen", "serve", "server", "machine_names", "WILDCARDS", "read_json",

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..errors import QuaternityError
 from ..registry import DEFAULT_GAME, TERMINAL, GameSpec, GameState, derive_seed, load_all
+from .store import token_hash
 
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
 MAX_SEED = 2**63  # seeds are whole numbers of absolute value below this
@@ -299,6 +300,7 @@ class WebGame:
             if agent_seconds is not None and limit is not False and (limit is None or limit > agent_seconds):
                 agent.max_seconds = agent_seconds  # the agent's own clock: it plays the best found in time
         self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.humans}
+        self.token_hashes = {seat: token_hash(token) for seat, token in self.tokens.items()}  # what is checked
         self.applied = 0  # actions applied to the state so far
         self.marks: list[tuple[int, int]] = []  # (seat, `applied` before it) of each person's action, for undo
         self.log: list[tuple[int, str]] = []  # (seat, action text) of every action applied
@@ -384,12 +386,39 @@ class WebGame:
         """The seat whose secret is ``token``, or None (compared in constant time)."""
         if not isinstance(token, str):
             return None
-        given = token.encode("utf-8", "surrogatepass")
+        given = token_hash(token)
         found = None
-        for seat, secret in self.tokens.items():
-            if hmac.compare_digest(given, secret.encode("ascii")):
+        for seat, secret in self.token_hashes.items():
+            if hmac.compare_digest(given, secret):
                 found = seat
         return found
+
+    def set_tokens(self, tokens: Mapping[int, str], hashes: Mapping[int, str] | None = None) -> None:
+        """The seats' tokens (the server derives them from its key) and what is checked: their hashes, or
+        ``hashes`` as stored (a token whose hash is not the stored one is not shown in the join links)."""
+        self.token_hashes = dict(hashes) if hashes is not None else {s: token_hash(t) for s, t in tokens.items()}
+        self.tokens = {s: t for s, t in tokens.items() if token_hash(t) == self.token_hashes.get(s)}
+
+    def moves(self) -> list[tuple[int, str, bool]]:
+        """Every action applied so far: (seat, its text, whether a person made it), as a table is stored."""
+        people = {applied for _, applied in self.marks}
+        return [(seat, text, n in people) for n, (seat, text) in enumerate(self.log)]
+
+    def replay(self, moves: list[tuple[int, str, bool]]) -> None:
+        """Apply stored actions (:meth:`moves` of the table as it was) to this table, fresh from :meth:`new`
+        with the same game, options, seats and seed; raises :class:`WebError` naming the first that does not
+        apply (a table stored by an incompatible version)."""
+        for n, (seat, text, person) in enumerate(moves, 1):
+            st = self.state
+            try:
+                action = st.string_to_action(text)
+                if st.is_terminal() or action not in st.legal_actions():
+                    raise WebError("not a legal move there")
+            except (QuaternityError, ValueError) as err:
+                raise WebError(f"stored action {n} ({text!r}) does not apply: {err}") from None
+            if person:
+                self.marks.append((seat, self.applied))
+            self._apply(seat, action)
 
     def touch(self) -> None:
         """Mark the table as used now (:attr:`touched`)."""
@@ -533,6 +562,8 @@ class WebGame:
     def _last_mark(self, seat: int) -> tuple[int | None, str | None]:
         """(index in :attr:`marks` of ``seat``'s last action, or None; why it cannot be taken back, or None)."""
         mine = [i for i, (s, _) in enumerate(self.marks) if s == seat]
+        if self.state.is_terminal():
+            return (mine[-1] if mine else None), "the game is over: a finished game is final and cannot be taken back"
         if not mine:
             return None, "nothing to undo: you have not moved yet"
         later = [s for s, _ in self.marks[mine[-1] + 1:] if s != seat]

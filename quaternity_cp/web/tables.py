@@ -11,13 +11,19 @@ played one move at a time, every change announced, idle tables closed.
   to move, and the views of its human seats computed after every change (so a
   page that asks for the view after an event gets it at once, even while the
   next agent thinks).
-* :class:`Tables`: the tables by id (unguessable, ``secrets``), at most
-  ``max_tables`` (a new table closes the longest-idle one, whose players are
-  told why when they come back), closed after ``idle_seconds`` without a
-  request; every request waits at most ``request_seconds`` (:class:`TableBusy`).
-  Closing a table cancels its pending work: a job not started never runs, an
-  agent's move being computed stops at once (:meth:`WebGame.cancel`) and is
-  not played, so a closed table frees its worker.
+* :class:`Tables`: the tables by id (unguessable, ``secrets``), each kept in
+  the table database (:mod:`.store`) as it is made and after every move or
+  undo, in the worker that made the change and before the request is answered
+  (a write that fails refuses the change: :class:`~.store.StoreUnavailable`,
+  and the table is loaded again as stored). In memory: at most ``max_tables``
+  (a new or newly loaded table puts the longest-idle one away), each put away
+  after ``idle_seconds`` without a request, and every table when the server
+  stops; a table put away stays in the database and its next request loads it
+  again (its pages' event streams end, and the browsers reconnect by
+  themselves). Every request waits at most ``request_seconds``
+  (:class:`TableBusy`). Putting a table away cancels its pending work: a job
+  not started never runs, an agent's move being computed stops at once
+  (:meth:`WebGame.cancel`) and is not played, so it frees its worker.
 
 Nothing here knows a game: the table's game is the session's.
 """
@@ -34,7 +40,8 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable
 
-from .session import WebGame
+from .session import WebError, WebGame
+from .store import Store, Stored, StoreUnavailable
 
 log = logging.getLogger("quaternity_cp.web")
 
@@ -116,7 +123,10 @@ class Table:
         self.game = game
         self.lock = asyncio.Lock()
         self.touched = time.monotonic()
-        self.closed: str | None = None  # why, once closed
+        self.closed: str | None = None  # why, once closed (or put away: see ``evicted``)
+        self.evicted = False  # put away from memory, kept in the database: the next request loads it again
+        self.saved = game.moves()  # the moves as stored
+        self.unsaved: str | None = None  # why the last change could not be stored (the table is then put away)
         self.version, self.to_play, self.over = state
         self.error: str | None = None  # why the agents stopped, until the next human move
         self.runner: asyncio.Task[None] | None = None  # plays the agents, one move per job
@@ -197,8 +207,11 @@ class Tables:
     """The open tables of one server, their worker pool and their limits (see the module's docstring)."""
 
     def __init__(self, *, workers: int = 4, max_tables: int = 64, idle_seconds: float = 7200.0,
-                 request_seconds: float = 60.0):
+                 request_seconds: float = 60.0, store: Store | None = None, agent_seconds: float | None = None):
         self.pool = Workers(workers)
+        self.store = store if store is not None else Store(":memory:")
+        self.agent_seconds = agent_seconds  # of the tables loaded from the store
+        self.load_lock = asyncio.Lock()  # one table loaded at a time (after a restart, as their pages come back)
         self.max_tables = max_tables
         self.idle_seconds = idle_seconds
         self.request_seconds = request_seconds
@@ -208,46 +221,99 @@ class Tables:
         self.background: set[asyncio.Task[None]] = set()  # tasks that free closed tables
 
     # -- finding, adding, closing --------------------------------------------------------
-    def get(self, key: str) -> Table:
-        """The open table ``key``, marked as touched now; :class:`NoTable` if there is none."""
+    async def get(self, key: str) -> Table:
+        """The table ``key``, loaded from the database when it is not in memory, marked as touched now;
+        :class:`NoTable` if there is none."""
         self.sweep()
         table = self.open.get(key)
         if table is None:
             if key in self.gone:
                 raise NoTable(self.gone[key], 410)
-            raise NoTable("no such table (closed when the server stopped, or a mistyped link): start a new game", 404)
+            table = await self.load(key)
         table.touched = time.monotonic()
         return table
+
+    async def load(self, key: str) -> Table:
+        """The stored table ``key`` made again in a worker (its moves replayed) and put in memory."""
+        async with self.load_lock:
+            table = self.open.get(key)
+            if table is not None:
+                return table
+            made = await self.compute(lambda: self._make(key), "opening the table took too long: try again")
+            if made is None:
+                raise NoTable("no such table (a mistyped link?): start a new game", 404)
+            game, state, views = made
+            return self.add(game, key, state, views)
+
+    def _make(self, key: str) -> tuple[WebGame, tuple[int, int | None, bool], dict[Any, Any]] | None:
+        """(in a worker) The stored table ``key``: its game replayed to where it was, or None."""
+        stored = self.store.load(key)
+        if stored is None:
+            return None
+        try:
+            game = replayed(stored, self.agent_seconds)
+        except WebError as err:
+            log.error("table %s cannot be loaded: %s", key, err)
+            raise NoTable(f"this table cannot be opened by this version of the server ({err})", 410) from None
+        game.set_tokens({seat: self.store.token(key, seat) for seat in stored.humans}, stored.token_hashes)
+        views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
+        return game, snapshot(game), views
+
+    def keep(self, game: WebGame, key: str) -> None:
+        """(in a worker) A new table's seat tokens (derived from the server's key) and its row in the database."""
+        game.set_tokens({seat: self.store.token(key, seat) for seat in game.humans})
+        now = time.time()
+        self.store.create(Stored(key, game.game, game.options, game.humans, dict(game.agent_names), game.seed,
+                                 game.token_hashes, now, now, game.state.is_terminal(), game.version, game.moves()))
+
+    def persist(self, table: Table) -> None:
+        """(in a worker, under the table's lock) Store the table's change: its moves from the first one that
+        differs from the stored ones (an undo removes, a move adds), in one transaction."""
+        moves = table.game.moves()
+        saved = table.saved
+        keep = 0
+        while keep < min(len(saved), len(moves)) and saved[keep] == moves[keep]:
+            keep += 1
+        self.store.save(table.key, keep, moves[keep:], table.game.state.is_terminal(), table.game.version)
+        table.saved = moves
 
     def add(self, game: WebGame, key: str, state: tuple[int, int | None, bool],
             views: dict[tuple[int, bool], tuple[int, dict[str, Any]]]) -> Table:
         """Open a table for ``game``; at the limit, the longest-idle table is closed first (its players are told)."""
         self.sweep()
         while len(self.open) >= self.max_tables:
-            oldest = min(self.open.values(), key=lambda t: t.touched)
-            self.close(oldest, f"this table was closed to make room for a newer one (the server keeps at most "
-                               f"{self.max_tables} tables): start a new game")
+            self.evict(min(self.open.values(), key=lambda t: t.touched))
         table = Table(key, game, state, views)
         self.open[key] = table
         self.start_agents(table)
         return table
 
     def sweep(self) -> None:
-        """Close every table untouched for ``idle_seconds``."""
+        """Put away every table untouched for ``idle_seconds`` (it stays in the database)."""
         now = time.monotonic()
         for table in [t for t in self.open.values() if now - t.touched > self.idle_seconds]:
-            self.close(table, f"this table was closed after {duration(self.idle_seconds)} without a move: "
-                              "start a new game")
+            self.evict(table)
 
-    def close(self, table: Table, reason: str) -> None:
-        """Close ``table``: its agents stop, its event streams say why, later requests get ``reason`` (410)."""
+    def evict(self, table: Table) -> None:
+        """Put ``table`` away from memory: it stays in the database as last stored, and its next request
+        loads it again; its event streams end (the browsers reconnect by themselves)."""
+        if table.closed is not None:
+            return
+        table.evicted = True
+        self.close(table, "this table was put away for a moment: try again", remember=False)
+
+    def close(self, table: Table, reason: str, *, remember: bool = True) -> None:
+        """Close ``table``: its agents stop, its event streams say why, later requests get ``reason`` (410)
+        (``remember=False``: for the requests already waiting for it only)."""
         if table.closed is not None:
             return
         table.closed = reason
-        self.open.pop(table.key, None)
-        self.gone[table.key] = reason
-        while len(self.gone) > self.remember:
-            self.gone.popitem(last=False)
+        if self.open.get(table.key) is table:
+            del self.open[table.key]
+        if remember:
+            self.gone[table.key] = reason
+            while len(self.gone) > self.remember:
+                self.gone.popitem(last=False)
         if table.runner is not None:
             table.runner.cancel()
         table.game.cancel()  # an agent's move being computed stops now, not when it is done (it is not played)
@@ -306,13 +372,21 @@ class Tables:
             raise TableBusy("the table is still busy with an earlier request: try again in a moment") from None
         if table.closed is not None:
             table.lock.release()
-            raise NoTable(table.closed, 410)
+            raise NoTable(table.closed, 503 if table.evicted else 410)
 
         def job() -> Any:
+            before = table.game.version
             try:
                 return fn()
             finally:
-                table.pending = snapshot(table.game)
+                try:
+                    if table.game.version != before:
+                        self.persist(table)
+                except StoreUnavailable as err:
+                    table.unsaved = str(err)  # the change is not kept: the table is loaded again as stored
+                    raise
+                finally:
+                    table.pending = snapshot(table.game)
 
         try:
             future = self.pool.submit(job)
@@ -337,6 +411,11 @@ class Tables:
     def _finished(self, table: Table) -> None:
         """A job ended (on the event loop): apply its snapshot, release the lock, announce, go on with the agents."""
         state, table.pending = table.pending, None
+        if table.unsaved is not None:  # what is in memory is not what is stored: load the table again
+            table.lock.release()
+            log.error("table %s: %s", table.key, table.unsaved)
+            self.evict(table)
+            return
         if state is not None and state != (table.version, table.to_play, table.over):
             table.version, table.to_play, table.over = state
             table.notify()
@@ -383,8 +462,9 @@ class Tables:
                 return
 
     def stop(self) -> None:
-        """Close every table and stop the workers (the server stops)."""
-        self.close_all("the server was stopped: start it again and a new game")
+        """Put every table away (each stays in the database) and stop the workers (the server stops)."""
+        for table in list(self.open.values()):
+            self.evict(table)
         self.pool.stop()
 
 
@@ -410,5 +490,39 @@ def _consume(future: asyncio.Future[Any]) -> None:
         log.error("a job that outlived its request failed", exc_info=future.exception())
 
 
+
+def replayed(stored: Stored, agent_seconds: float | None = None) -> WebGame:
+    """The stored table made again, its moves replayed (:class:`WebError` when they do not apply)."""
+    game = WebGame.new(stored.game, stored.options, humans=list(stored.humans),
+                       agents={str(s): n for s, n in stored.agents.items()}, seed=stored.seed, advance=False,
+                       agent_seconds=agent_seconds)
+    game.replay(stored.moves)
+    game.version = stored.version
+    return game
+
+
+def export_records(store: Store, folder: str) -> list[str]:
+    """Write the record of every stored table into ``folder`` (made if missing), one file ``ID.json`` each,
+    written atomically; the files written. A record is what its seats may download: the secret part (a
+    classic deal) only once the game is over. A table that no longer replays is skipped (logged)."""
+    import json
+    import os
+
+    from ..files import write_atomic
+
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for stored in store:
+        try:
+            game = replayed(stored)
+        except WebError as err:
+            log.error("table %s is not exported: %s", stored.key, err)
+            continue
+        path = os.path.join(folder, f"{stored.key}.json")
+        write_atomic(path, json.dumps(game.record(), indent=2) + "\n")
+        written.append(path)
+    return written
+
+
 __all__ = ["Workers", "Table", "Tables", "TableBusy", "NoTable", "render", "snapshot", "duration", "new_key",
-           "agent_failure", "SERVER_FAULT"]
+           "agent_failure", "SERVER_FAULT", "replayed", "export_records"]

@@ -1,0 +1,107 @@
+"""Two browsers at one classic table; the server is stopped and started again between two moves (the same
+table database, the same port): both pages carry on without a reload by hand (issue 39).
+
+The pages hear of the restart only through their event streams (the browser reconnects by itself once the
+server answers again); the next move is clicked in one page and shown in the other.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import threading
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
+
+from browser import browser, open_page  # noqa: E402,F401  (the fixture)
+from test_web_browser import click_a_move, hand, moves_shown, notation, settle, start_table, state  # noqa: E402
+
+
+class Server:
+    """``quaternity serve``'s app on a fixed port and database, in a thread, that can be stopped and started."""
+
+    def __init__(self, db: str):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.db = db
+        self.srv = self.thread = None
+
+    def start(self) -> str:
+        from quaternity_cp.web.app import Settings, create_app, listen, server
+        from quaternity_cp.web.store import Store
+
+        settings = Settings()
+        sock = listen("127.0.0.1", self.port)
+        self.srv = server(create_app(settings, Store(self.db)), settings)
+        started = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(sock, started), daemon=True)
+        self.thread.start()
+        assert started.wait(60), "the server did not start"
+        return f"http://127.0.0.1:{self.port}"
+
+    def _run(self, sock, started) -> None:
+        import asyncio
+
+        async def main():
+            task = asyncio.ensure_future(self.srv.serve(sockets=[sock]))
+            while not self.srv.started and not task.done():
+                await asyncio.sleep(0)  # yields to the server's start-up: the loop's own event, no clock
+            started.set()
+            await task
+
+        asyncio.run(main())
+
+    def stop(self) -> None:
+        self.srv.should_exit = True
+        self.thread.join(60)
+        assert not self.thread.is_alive()
+
+
+def test_two_pages_carry_on_across_a_server_restart(browser, tmp_path):  # noqa: F811
+    server = Server(str(tmp_path / "tables.sqlite3"))
+    url = server.start()
+    alice, alice_errors = open_page(browser, 1280, 860)
+    bob, bob_errors = open_page(browser, 390, 844)
+    try:
+        links = start_table(alice, url, seats={0: "person", 1: "person", 2: "knowledge"}, seed=4,
+                            preset="classic", players=3, sets=3, set_size=3)
+        alice.click("#links-done")
+        bob.goto(links["1"])
+        bob.wait_for_selector("body[data-screen='table'] #board svg")
+        settle(bob)
+        rng = random.Random(5)
+        restarted = False
+        for step in range(60):
+            if state(alice) == "over" or state(bob) == "over":
+                break
+            mover = alice if state(alice) == "your-turn" else bob if state(bob) == "your-turn" else None
+            assert mover is not None, (state(alice), state(bob))
+            other = bob if mover is alice else alice
+            if step == 2 and not restarted:
+                before = {"moves": notation(alice), "alice": hand(alice), "bob": hand(bob)}
+                server.stop()
+                url = server.start()  # the same port and database
+                alice_errors.clear()
+                bob_errors.clear()  # a page's requests while the server was down
+                restarted = True
+            click_a_move(mover, rng)
+            count = moves_shown(mover)
+            other.wait_for_function(f"document.querySelectorAll('#moves li').length >= {count}")
+            settle(other)
+            settle(mover)
+            assert notation(alice) == notation(bob)
+            if restarted and step == 2:
+                assert notation(alice)[: len(before["moves"])] == before["moves"]  # nothing lost
+                assert hand(alice) != [] and hand(bob) != []
+                assert state(alice) != "closed" and state(bob) != "closed"
+        assert restarted
+        # the event streams cut by the stop (and refused while it was down) are the only failures seen
+        down = ("/api/events/", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_CONNECTION_REFUSED")
+        assert not [e for e in alice_errors + bob_errors if not any(d in e for d in down)], alice_errors + bob_errors
+    finally:
+        alice.context.close()
+        bob.context.close()
+        server.stop()
