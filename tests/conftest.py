@@ -17,6 +17,31 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: exhaustive runs, opt in with --runslow")
+    # The keyed digests of checkpoints (quaternity_cp.digest) are made under a key of the test run's own, never
+    # the user's (which the first checkpoint would otherwise create in the user's configuration folder).
+    if not os.environ.get("QUATERNITY_KEY_FILE"):
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="quaternity-test-key-")
+        os.environ["QUATERNITY_KEY_FILE"] = os.path.join(folder, "key")
+        config._quaternity_key_folder = folder
+
+
+    # The web server's table database (quaternity_cp.web.store) goes to the user's data folder by default:
+    # a test run's own, never the user's.
+    import tempfile
+
+    config._quaternity_data_folder = tempfile.mkdtemp(prefix="quaternity-test-data-")
+    os.environ["XDG_DATA_HOME"] = config._quaternity_data_folder
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    folder = getattr(config, "_quaternity_key_folder", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(getattr(config, "_quaternity_data_folder", ""), ignore_errors=True)
     # A shell without job control starts a command put in the background (`pytest &`) with Ctrl-C ignored,
     # and an ignored signal stays ignored in every process started from it: the tests of Ctrl-C would
     # then see a program that never gets it. The tests run as from a terminal: Ctrl-C raises
