@@ -1,0 +1,45 @@
+"""The views a table keeps are never of an older version (issue 39, point 6).
+
+A seat asks for its view with probabilities, then without (the table now
+refreshes the view without them after every change), moves happen, and it asks
+with probabilities again: the view kept from the first request is of an older
+version and must not be served.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from quaternity_cp.web.app import Settings, create_app  # noqa: E402
+
+SMALL = {"preset": "quaternity", "players": 3, "sets": 3, "set_size": 2}
+
+
+def test_a_view_kept_for_the_other_probabilities_setting_is_not_served_stale():
+    with TestClient(create_app(Settings(act_seconds=600))) as client:
+        made = client.post("/api/new", json={"seed": 2, "options": SMALL, "human": 0}).json()
+        gid, token = made["id"], made["token"]
+        headers = {"X-Seat-Token": token}
+        tables = client.app.app.state.tables
+        client.get(f"/api/view/{gid}?probabilities=1", headers=headers)
+        action = tables.open[gid].game.legal_texts(0)[0]
+        # a move asked with probabilities: the table keeps the seat's view with them, at that version
+        first = client.post(f"/api/act/{gid}", json={"action": action, "probabilities": True}, headers=headers).json()
+        plain = client.get(f"/api/view/{gid}", headers=headers).json()  # now without: the table keeps those
+        assert first["version"] == plain["version"] and first["probabilities"] and not plain["probabilities"]
+        for _ in range(2):  # moves happen (the person's and the agents' replies)
+            seat_view = client.get(f"/api/view/{gid}", headers=headers).json()
+            if seat_view["over"]:
+                break
+            action = tables.open[gid].game.legal_texts(0)[0]
+            assert client.post(f"/api/act/{gid}", json={"action": action}, headers=headers).status_code == 200
+        now = tables.open[gid].game.version
+        assert now > first["version"]
+        again = client.get(f"/api/view/{gid}?probabilities=1", headers=headers).json()
+        assert again["version"] == now and again["probabilities"]
+        assert len(again["log"]) == len(client.get(f"/api/view/{gid}", headers=headers).json()["log"])
+        assert len(again["log"]) > len(first["log"])
