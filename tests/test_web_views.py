@@ -43,3 +43,11 @@ def test_a_view_kept_for_the_other_probabilities_setting_is_not_served_stale():
         assert again["version"] == now and again["probabilities"]
         assert len(again["log"]) == len(client.get(f"/api/view/{gid}", headers=headers).json()["log"])
         assert len(again["log"]) > len(first["log"])
+
+
+def test_a_new_table_needs_a_body():
+    with TestClient(create_app(Settings(act_seconds=600))) as client:
+        for body in (b"", b"  \n"):
+            got = client.post("/api/new", content=body, headers={"Content-Type": "application/json"})
+            assert got.status_code == 400 and "no body" in got.json()["error"]
+        assert client.post("/api/new", json={}).status_code == 200  # {}: every default

@@ -80,8 +80,9 @@ class Refused(Exception):
 
 
 # -- reading requests -----------------------------------------------------------------------------
-async def read_json(request, settings: Settings) -> dict[str, Any]:
-    """The request's body as a JSON object (empty: ``{}``), read within the size and time limits."""
+async def read_json(request, settings: Settings, *, required: bool = False) -> dict[str, Any]:
+    """The request's body as a JSON object (empty: ``{}``, unless ``required``), read within the size and time
+    limits."""
     from starlette.requests import ClientDisconnect
 
     limit = settings.max_body
@@ -106,6 +107,8 @@ async def read_json(request, settings: Settings) -> dict[str, Any]:
         raise Refused("the request was cut off") from None
     data = b"".join(chunks)
     if not data.strip():
+        if required:
+            raise Refused("the request has no body: send a JSON object ({} for a table with every default)")
         return {}
     try:
         value = load_json(decode_input(data))
@@ -374,7 +377,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         return JSONResponse(known)
 
     async def new(request: Request):
-        args = new_game_arguments(await read_json(request, settings))
+        args = new_game_arguments(await read_json(request, settings, required=True))
         key = new_key()
 
         def job():
