@@ -258,25 +258,13 @@ def wait_for_enter() -> str | None:
 
 
 def refusal(table: WebGame, text: str) -> str | None:
-    """Why the person's move ``text`` is refused, in the words of the game's own checker (the state's
-    ``apply_action`` raises the checker's error, tried on a copy), or None when it is legal (or when it is
-    not the person's turn or no move at all: :meth:`WebGame.act` says so)."""
-    from quaternity_cp.errors import QuaternityError
-
+    """Why the person's move ``text`` is refused (:meth:`WebGame.refusal`: the game's own checker's words),
+    or None when it is legal (or when it is not the person's turn or no move at all: :meth:`WebGame.act`
+    says so)."""
     st = table.state
     if st.is_terminal() or st.current_player() != table.human:
         return None
-    try:
-        action = st.string_to_action(text)
-    except (QuaternityError, ValueError):
-        return None
-    if action in st.legal_actions():
-        return None
-    try:
-        st.clone().apply_action(action)
-    except (QuaternityError, ValueError) as err:
-        return f"{text!r} is not legal now: {err}"
-    return None
+    return table.refusal(text)
 
 
 def hint(table: WebGame, name: str) -> str:

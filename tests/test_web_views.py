@@ -51,3 +51,27 @@ def test_a_new_table_needs_a_body():
             got = client.post("/api/new", content=body, headers={"Content-Type": "application/json"})
             assert got.status_code == 400 and "no body" in got.json()["error"]
         assert client.post("/api/new", json={}).status_code == 200  # {}: every default
+
+
+def test_an_illegal_move_is_refused_with_the_checkers_reason():
+    """An impossible answer at a Go Fish table is refused in the words of the rule it breaks (issue 39: it
+    said only "not one of your legal moves now")."""
+    import random
+
+    from quaternity_cp.web.session import WebError, WebGame
+
+    for seed in range(50):
+        rng = random.Random(seed)
+        table = WebGame.new("gofish", {"players": 2}, humans=[0, 1], seed=seed)
+        while not table.state.is_terminal():
+            seat = table.state.current_player()
+            texts = table.legal_texts(seat)
+            if texts[0].endswith(("+", "-")) and len(texts) == 1:  # one answer only: the other breaks a rule
+                wrong = texts[0][:-1] + ("-" if texts[0].endswith("+") else "+")
+                with pytest.raises(WebError) as err:
+                    table.act(wrong, seat)
+                message = str(err.value)
+                assert message.startswith(f"{wrong!r} is not legal now: ") and len(message) > len(wrong) + 25
+                return
+            table.act(rng.choice(texts), seat)
+    pytest.fail("no forced answer met in 50 games")

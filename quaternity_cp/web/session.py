@@ -553,11 +553,30 @@ class WebGame:
         except (QuaternityError, ValueError) as err:
             raise WebError(f"{text!r}: {err}") from None
         if action not in st.legal_actions():
-            raise WebError(f"{text!r} is not one of your legal moves now")
+            raise WebError(self.refusal(text) or f"{text!r} is not one of your legal moves now")
         self.marks.append((seat, self.applied))
         self._apply(seat, action)
         if self.auto:
             self.advance()
+
+    def refusal(self, text: str) -> str | None:
+        """Why the move ``text`` of the seat on turn is refused, in the words of the game's own checker (the
+        state's ``apply_action`` raises the checker's error, tried on a copy), or None when it is legal, not
+        a move at all, or the game is over (:meth:`act` says so)."""
+        st = self.state
+        if st.is_terminal():
+            return None
+        try:
+            action = st.string_to_action(text)
+        except (QuaternityError, ValueError):
+            return None
+        if action in st.legal_actions():
+            return None
+        try:
+            st.clone().apply_action(action)
+        except (QuaternityError, ValueError) as err:
+            return f"{text!r} is not legal now: {err}"
+        return None
 
     def _last_mark(self, seat: int) -> tuple[int | None, str | None]:
         """(index in :attr:`marks` of ``seat``'s last action, or None; why it cannot be taken back, or None)."""
