@@ -75,3 +75,26 @@ def test_an_illegal_move_is_refused_with_the_checkers_reason():
                 return
             table.act(rng.choice(texts), seat)
     pytest.fail("no forced answer met in 50 games")
+
+
+def test_the_go_fish_verdict_says_what_stopped_it(monkeypatch):
+    """Past the web table's budget, the verdict names the real limit that stopped it (issue 39: it said "more
+    than 832 positions (too many for the web table)" when the cap is 20,000 and the clock had stopped it)."""
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.gofish import solver, web
+    from quaternity_cp.web.session import WebGame
+
+    table = WebGame.new("gofish", {"players": 3}, human=0, seed=1, advance=False)
+
+    def stopped(reason):
+        def can_force(game, seat, limits):
+            raise solver.SolverLimitError(reason, 832, Limits(max_positions=web.SOLVE_POSITIONS,
+                                                              max_seconds=web.SOLVE_SECONDS))
+        return can_force
+
+    monkeypatch.setattr(solver, "can_force", stopped("time"))
+    text = table.verdict(0)["text"]
+    assert "2-second budget ran out after 832 positions" in text and "more than 832" not in text
+    monkeypatch.setattr(solver, "can_force", stopped("limit"))
+    text = table.verdict(0)["text"]
+    assert "more than 20,000 positions, the web table's limit" in text

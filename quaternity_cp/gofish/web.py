@@ -52,10 +52,10 @@ def refuse_size(options: dict[str, Any]) -> str | None:
 
 
 def _article(word: str) -> str:
-    """"an A", "a B" for a lettered suit; a named suit as it is ("Narwhals")."""
-    if len(word) > 1:
-        return word
-    return ("an " if word.upper() in "AEFHILMNORSX" else "a ") + word
+    """"an A", "a B" for a lettered suit; a named suit as it is ("Narwhals") (:func:`.words.article`)."""
+    from .words import article
+
+    return article(word)
 
 
 def describe(table: Any, viewer: int, game: GoFish, text: str) -> tuple[int, str]:
@@ -222,8 +222,13 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
     try:
         res = can_force(game, seat, Limits(max_positions=SOLVE_POSITIONS, max_seconds=SOLVE_SECONDS))
     except SolverLimitError as err:
-        return {"text": f"Not known yet: the game graph has more than {err.nodes:,} positions (too many for the "
-                        "web table); ask again later in the game.", "value": None, "nodes": err.nodes}
+        if err.reason == "time":
+            why = (f"the web table's {SOLVE_SECONDS:g}-second budget ran out after {err.nodes:,} positions of the "
+                   "game graph")
+        else:
+            why = f"the game graph has more than {SOLVE_POSITIONS:,} positions, the web table's limit"
+        return {"text": f"Not known yet: {why}; ask again later in the game, or solve the record with "
+                        "'quaternity solve'.", "value": None, "nodes": err.nodes, "stopped": err.reason}
     if not res.verdict:
         return {"text": f"The other players together can stop {who} from winning ({res.graph_size:,} positions).",
                 "value": "no", "nodes": res.graph_size}
