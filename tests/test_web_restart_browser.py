@@ -105,3 +105,47 @@ def test_two_pages_carry_on_across_a_server_restart(browser, tmp_path):  # noqa:
         alice.context.close()
         bob.context.close()
         server.stop()
+
+
+def test_play_again_takes_the_other_page_along(browser, tmp_path):  # noqa: F811
+    """Two people finish a Quarto game; one clicks "Play again": the other page hears of it by its event
+    stream and offers to follow, and both sit at the new table in their seats (issue 39)."""
+    server = Server(str(tmp_path / "tables.sqlite3"))
+    url = server.start()
+    alice, alice_errors = open_page(browser, 1280, 860)
+    bob, bob_errors = open_page(browser, 390, 844)
+    try:
+        links = start_table(alice, url, game="quarto", seats={0: "person", 1: "person"}, seed=2)
+        alice.click("#links-done")
+        bob.goto(links["1"])
+        bob.wait_for_selector("body[data-screen='table']")
+        settle(bob)
+        gid, tokens = links["0"].split("/")[-2], {s: link.rsplit("/", 1)[1] for s, link in links.items()}
+        rng = random.Random(2)
+        for _ in range(40):  # the game played through the API, each seat with its own token
+            v = alice.request.get(f"{url}/api/view/{gid}", headers={"X-Seat-Token": tokens["0"]}).json()
+            if v["over"]:
+                break
+            seat = str(v["to_move"])
+            mine = alice.request.get(f"{url}/api/view/{gid}", headers={"X-Seat-Token": tokens[seat]}).json()
+            got = alice.request.post(f"{url}/api/act/{gid}", data={"action": rng.choice(mine["moves"])},
+                                     headers={"X-Seat-Token": tokens[seat]})
+            assert got.ok, got.text()
+        for pg in (alice, bob):
+            pg.wait_for_function("document.body.dataset.state === 'over'")
+        alice.click("#play-again")
+        alice.wait_for_function(f"!location.pathname.startsWith('/t/{gid}/')")
+        bob.wait_for_selector("#follow:not([hidden])")  # told through the event stream
+        bob.click("#follow")
+        bob.wait_for_function(f"!location.pathname.startsWith('/t/{gid}/')")
+        new = alice.evaluate("location.pathname").split("/")[2]
+        assert bob.evaluate("location.pathname").split("/")[2] == new
+        for pg, seat in ((alice, 0), (bob, 1)):
+            settle(pg)
+            assert state(pg) in ("your-turn", "waiting") and notation(pg) == []
+        assert {state(alice), state(bob)} == {"your-turn", "waiting"}
+        assert not alice_errors and not bob_errors, alice_errors + bob_errors
+    finally:
+        alice.context.close()
+        bob.context.close()
+        server.stop()

@@ -98,3 +98,37 @@ def test_the_go_fish_verdict_says_what_stopped_it(monkeypatch):
     monkeypatch.setattr(solver, "can_force", stopped("limit"))
     text = table.verdict(0)["text"]
     assert "more than 20,000 positions, the web table's limit" in text
+
+
+def test_play_again_takes_everyone_at_the_table_along():
+    """"Play again" at a finished table of two people opens one new table for both, seats kept; the other
+    person's page hears of it (the status names it) and its view carries its own link; asked twice, one table."""
+    import random
+
+    with TestClient(create_app(Settings(act_seconds=600))) as client:
+        made = client.post("/api/new", json={"seed": 3, "game": "quarto", "humans": [0, 1]}).json()
+        gid = made["id"]
+        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in made["links"].items()}
+        tables = client.app.app.state.tables
+        got = client.post(f"/api/again/{gid}", json={}, headers={"X-Seat-Token": tokens[1]})
+        assert got.status_code == 422 and "not over yet" in got.json()["error"]
+        rng = random.Random(3)
+        while not tables.open[gid].game.state.is_terminal():
+            seat = tables.open[gid].game.state.current_player()
+            action = rng.choice(tables.open[gid].game.legal_texts(seat))
+            assert client.post(f"/api/act/{gid}", json={"action": action},
+                               headers={"X-Seat-Token": tokens[seat]}).status_code == 200
+        got = client.post(f"/api/again/{gid}", json={}, headers={"X-Seat-Token": tokens[1]})
+        assert got.status_code == 200, got.text
+        new = got.json()
+        assert new["id"] != gid and new["seat"] == 1 and new["humans"] == [0, 1] and not new["over"]
+        assert tables.open[gid].status()["next"] == new["id"]  # what every event stream of the old table says
+        old_view = client.get(f"/api/view/{gid}", headers={"X-Seat-Token": tokens[0]}).json()
+        link = old_view["next"]["link"]
+        assert old_view["next"]["id"] == new["id"] and link.startswith(f"/t/{new['id']}/")
+        token0 = link.rsplit("/", 1)[1]
+        theirs = client.get(f"/api/view/{new['id']}", headers={"X-Seat-Token": token0}).json()
+        assert theirs["seat"] == 0 and theirs["options"] == old_view["options"]
+        assert client.get(f"/api/view/{new['id']}", headers={"X-Seat-Token": tokens[0]}).status_code == 403
+        again = client.post(f"/api/again/{gid}", json={}, headers={"X-Seat-Token": tokens[0]}).json()
+        assert again["id"] == new["id"] and again["seat"] == 0  # the second click: the same table

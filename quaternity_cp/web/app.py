@@ -394,6 +394,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         view = await current_view(table, seat, False)
         return answer(table, view, seat=seat, token=game.tokens[seat])
 
+    async def again(request: Request):
+        """Play again at a finished table: the new table's view for the asking seat, with its token and, for
+        the creator, the join links (every other page of the old table hears of it by its events)."""
+        known_fields(await read_json(request, settings), "probabilities")
+        table, seat = await locate(request)
+        new_table = await tables.again(table)
+        if new_table.runner is not None:
+            await tables.settle(new_table, settings.act_seconds)
+        view = await current_view(new_table, seat, False)
+        return answer(new_table, view, seat=seat, token=new_table.game.tokens[seat])
+
     async def view(request: Request):
         table, seat = await locate(request)
         return answer(table, await current_view(table, seat, query_flag(request, "probabilities")))
@@ -488,6 +499,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         Route("/api/view/{gid}", endpoint(view)),
         Route("/api/act/{gid}", endpoint(act), methods=["POST"]),
         Route("/api/undo/{gid}", endpoint(undo), methods=["POST"]),
+        Route("/api/again/{gid}", endpoint(again), methods=["POST"]),
         Route("/api/record/{gid}", endpoint(record)),
         Route("/api/explain/{gid}", endpoint(explain)),
         Route("/api/solve/{gid}", endpoint(solve)),

@@ -3,7 +3,8 @@
 * :class:`Hosts` and :class:`Guard` (ASGI middleware): a request whose
   ``Host`` is not one of the server's own names is refused with 421 (no DNS
   rebinding: a page at ``evil.example`` whose name resolves to this machine is
-  not served); a request from another page (an ``Origin`` that is not the
+  not served), and one without a ``Host`` or with an empty one with 400; a
+  request from another page (an ``Origin`` that is not the
   server's own, by its names, its port and its scheme, or a browser's
   ``Sec-Fetch-Site`` other than ``same-origin`` or ``none`` on the API) with
   403. The server's own names: ``localhost``, ``127.0.0.1``, ``[::1]``, the
@@ -12,7 +13,11 @@
   ``--allow-host``), each with the port the server listens on.
 * :func:`header_timeout_protocol`: uvicorn's h11 protocol, closing a
   connection that has not sent a whole request head within a time limit
-  (uvicorn itself waits forever for half-sent headers).
+  (uvicorn itself waits forever for half-sent headers), refusing a request
+  head over :data:`HEAD_BYTES` however it arrives (431; h11 alone limits only
+  a head still incomplete, not one sent in one piece) and a request framed
+  twice, by ``Content-Length`` and ``Transfer-Encoding`` (400: request
+  smuggling, RFC 9112 section 6.1), each answer closing the connection.
 
 This module needs the ``[web]`` extra (Starlette, uvicorn) and names no game.
 """
@@ -24,6 +29,9 @@ from typing import Any, Iterable
 
 #: Names every server answers to, besides the address a connection came in on.
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+#: The most bytes a request head (request line and headers) may take.
+HEAD_BYTES = 16 * 1024
 
 
 def split_host(value: str) -> tuple[str, int | None] | None:
@@ -136,8 +144,9 @@ class Guard:
         """(status, message) when the request must be refused, else None."""
         scheme, local = scope.get("scheme", "http"), scope.get("server")
         host = headers.get("host", [])
-        if len(host) != 1:
-            return 400, "the request must name the server in exactly one Host header"
+        if len(host) != 1 or not host[0].strip():
+            found = "it is empty" if host and len(host) == 1 else f"it has {len(host) or 'none'}"
+            return 400, f"the request must name the server in exactly one Host header ({found})"
         if not self.hosts.allows(host[0], scheme, local):
             return 421, (f"this server does not answer to the name {_short(host[0])}: open it by its own address "
                          "(the one 'quaternity serve' printed), or start it with --allow-host NAME")
@@ -189,7 +198,7 @@ def _short(text: str, limit: int = 60) -> str:
     return repr(clean if len(clean) <= limit else clean[: limit - 1] + "...")
 
 
-def header_timeout_protocol(seconds: float) -> type:
+def header_timeout_protocol(seconds: float, head_bytes: int = HEAD_BYTES) -> type:
     """uvicorn's h11 HTTP protocol, closing a connection that sends no whole request head within ``seconds``.
 
     The clock starts when the connection opens and again when a response
@@ -198,12 +207,53 @@ def header_timeout_protocol(seconds: float) -> type:
     ``timeout_keep_alive`` alone does not do this: it stops counting at the
     first byte a client sends. When the server stops, an answer still being
     streamed (an event stream) is cut at once instead of holding the shutdown.
+
+    A request head over ``head_bytes`` is refused with 431, whether it came
+    in pieces (h11's own limit on an incomplete event) or in one piece (which
+    h11 parses whatever its size); a request with both ``Content-Length`` and
+    ``Transfer-Encoding`` with 400 (the two framings a smuggled request plays
+    on). Every request h11 cannot parse is answered in JSON (``{"error"}``,
+    400 but for the head's size) with :data:`SAFETY_HEADERS`, and the
+    connection is closed.
     """
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    import h11
+    from uvicorn.protocols.http.h11_impl import STATUS_PHRASES, H11Protocol
+
+    class HeadLimits(h11.Connection):
+        """h11's server side, measuring each request head and refusing the two framings together."""
+
+        refusal: tuple[int, str] | None = None  # (status, message) of the last request refused
+
+        def next_event(self):
+            head = self.their_state is h11.IDLE  # a request head is next
+            before = len(self.trailing_data[0]) if head else 0
+            try:
+                event = super().next_event()
+            except h11.RemoteProtocolError as exc:
+                if head and exc.error_status_hint == 431:
+                    self.refusal = 431, f"the request head is larger than {head_bytes:,} bytes"
+                else:
+                    self.refusal = 400, f"the request is not valid HTTP/1.1 ({exc})"
+                raise
+            if isinstance(event, h11.Request):
+                self.refusal = None
+                names = {name.lower() for name, _ in event.headers}
+                if before - len(self.trailing_data[0]) > head_bytes:
+                    self.refusal = 431, f"the request head is larger than {head_bytes:,} bytes"
+                elif b"content-length" in names and b"transfer-encoding" in names:
+                    self.refusal = 400, ("the request gives both Content-Length and Transfer-Encoding: "
+                                         "send one of them")
+                if self.refusal is not None:
+                    raise h11.RemoteProtocolError(self.refusal[1], error_status_hint=self.refusal[0])
+            return event
 
     class HeaderTimeoutProtocol(H11Protocol):
         header_seconds = seconds
         _header_timer: Any = None
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.conn = self.limits = HeadLimits(h11.SERVER, max_incomplete_event_size=head_bytes)
 
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
@@ -212,6 +262,20 @@ def header_timeout_protocol(seconds: float) -> type:
         def on_response_complete(self) -> None:
             super().on_response_complete()
             self._arm()
+
+        def send_400_response(self, msg: str) -> None:
+            """The answer to a request h11 refused (uvicorn's is a plain-text 400 whatever the cause)."""
+            status, message = self.limits.refusal or (400, msg)
+            body = json.dumps({"error": message}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                       (b"connection", b"close"), *SAFETY_HEADERS]
+            try:
+                for event in (h11.Response(status_code=status, headers=headers, reason=STATUS_PHRASES[status]),
+                              h11.Data(data=body), h11.EndOfMessage()):
+                    self.transport.write(self.conn.send(event))
+            except h11.LocalProtocolError:
+                pass  # no answer can be sent any more (one was under way): the connection is closed anyway
+            self.transport.close()
 
         def shutdown(self) -> None:
             cycle = getattr(self, "cycle", None)
@@ -243,4 +307,5 @@ def header_timeout_protocol(seconds: float) -> type:
     return HeaderTimeoutProtocol
 
 
-__all__ = ["LOOPBACK", "SAFETY_HEADERS", "split_host", "Hosts", "origin_host", "Guard", "header_timeout_protocol"]
+__all__ = ["LOOPBACK", "HEAD_BYTES", "SAFETY_HEADERS", "split_host", "Hosts", "origin_host", "Guard",
+           "header_timeout_protocol"]

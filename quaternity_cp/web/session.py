@@ -302,6 +302,8 @@ class WebGame:
         self.tokens = {seat: secrets.token_urlsafe(18) for seat in self.humans}
         self.token_hashes = {seat: token_hash(token) for seat, token in self.tokens.items()}  # what is checked
         self.applied = 0  # actions applied to the state so far
+        self.next: str | None = None  # the table "play again" opened after this one (its id)
+        self.next_tokens: dict[int, str] = {}  # the people's tokens at that table, by seat
         self.marks: list[tuple[int, int]] = []  # (seat, `applied` before it) of each person's action, for undo
         self.log: list[tuple[int, str]] = []  # (seat, action text) of every action applied
         self.version = 0

@@ -72,7 +72,8 @@ _SCHEMA = [
         created REAL NOT NULL,
         touched REAL NOT NULL,
         over INTEGER NOT NULL DEFAULT 0,
-        version INTEGER NOT NULL DEFAULT 0
+        version INTEGER NOT NULL DEFAULT 0,
+        next_id TEXT
     )""","""CREATE INDEX tables_touched ON tables (touched)""",
     """CREATE TABLE moves (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -124,6 +125,7 @@ class Stored:
     touched: float
     over: bool
     version: int = 0  # the table's count of changes (each move, each undo): what the pages compare
+    next_id: str | None = None  # the table "play again" opened after this one, with the same people
     moves: list[tuple[int, str, bool]] = field(default_factory=list)  # (seat, action text, made by a person)
 
 
@@ -286,12 +288,16 @@ class Store:
 
         self._write(work)
 
+    def set_next(self, key: str, next_id: str) -> None:
+        """Table ``key`` is followed by ``next_id`` ("play again")."""
+        self._write(lambda db: db.execute("UPDATE tables SET next_id = ? WHERE id = ?", (next_id, key)))
+
     # -- reading ------------------------------------------------------------------------------
     def load(self, key: str) -> Stored | None:
         """The table ``key`` as stored, or None."""
         with self.lock:
             row = self.db.execute("SELECT id, game, options, humans, agents, seed, token_hashes, created, touched, "
-                                  "over, version FROM tables WHERE id = ?", (key,)).fetchone()
+                                  "over, version, next_id FROM tables WHERE id = ?", (key,)).fetchone()
             if row is None:
                 return None
             moves = self.db.execute("SELECT seat, action, person FROM moves WHERE table_id = ? ORDER BY n",
@@ -320,11 +326,11 @@ def _put_moves(db: sqlite3.Connection, key: str, start: int, moves: list[tuple[i
 
 
 def _stored(row: tuple[Any, ...], moves: list[tuple[Any, ...]]) -> Stored:
-    key, game, options, humans, agents, seed, hashes, created, touched, over, version = row
+    key, game, options, humans, agents, seed, hashes, created, touched, over, version, next_id = row
     return Stored(key, game, json.loads(options), tuple(json.loads(humans)),
                   {int(s): n for s, n in json.loads(agents).items()}, int(seed),
                   {int(s): h for s, h in json.loads(hashes).items()}, float(created), float(touched), bool(over),
-                  int(version), [(int(seat), str(text), bool(person)) for seat, text, person in moves])
+                  int(version), next_id, [(int(seat), str(text), bool(person)) for seat, text, person in moves])
 
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "Store", "Stored", "StoreError", "StoreUnavailable", "token_hash",

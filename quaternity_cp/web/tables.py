@@ -146,6 +146,8 @@ class Table:
         """What an event stream sends: ``version``, ``thinking``, ``over`` and, when the agents stopped on a
         failure, ``agent_error`` (why)."""
         out: dict[str, Any] = {"version": self.version, "thinking": self.thinking, "over": self.over}
+        if self.game.next is not None:
+            out["next"] = self.game.next  # "play again" opened this table: every page offers to follow
         if self.error is not None:
             out["agent_error"] = self.error
         return out
@@ -185,6 +187,8 @@ def render(game: WebGame, key: str, seat: int, probabilities: bool) -> dict[str,
     """The view of ``seat`` at the table ``key`` (the join links in the view of the first human seat)."""
     data = game.view(seat, probabilities=probabilities)
     data["id"] = key
+    if game.next is not None and seat in game.next_tokens:
+        data["next"] = {"id": game.next, "link": f"/t/{game.next}/{game.next_tokens[seat]}"}
     if seat == game.humans[0]:
         data["links"] = {str(s): f"/t/{key}/{token}" for s, token in sorted(game.tokens.items())}
     return data
@@ -256,6 +260,9 @@ class Tables:
             log.error("table %s cannot be loaded: %s", key, err)
             raise NoTable(f"this table cannot be opened by this version of the server ({err})", 410) from None
         game.set_tokens({seat: self.store.token(key, seat) for seat in stored.humans}, stored.token_hashes)
+        if stored.next_id is not None:
+            game.next = stored.next_id
+            game.next_tokens = {seat: self.store.token(stored.next_id, seat) for seat in stored.humans}
         views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
         return game, snapshot(game), views
 
@@ -265,6 +272,35 @@ class Tables:
         now = time.time()
         self.store.create(Stored(key, game.game, game.options, game.humans, dict(game.agent_names), game.seed,
                                  game.token_hashes, now, now, game.state.is_terminal(), game.version, game.moves()))
+
+    async def again(self, table: Table) -> Table:
+        """"Play again" at the finished ``table``: a new table of the same game and options, the same people in
+        the same seats and the same agents (a new deal), announced to every page of the old one (its status
+        and views name it; each seat's view carries its own link). Asked again, the same new table."""
+
+        def job() -> tuple[WebGame, tuple[int, int | None, bool], dict[Any, Any]] | None:
+            old = table.game
+            if not old.state.is_terminal():
+                raise WebError("the game is not over yet: finish it (or start a new table)")
+            if old.next is not None:
+                return None
+            agents = {str(seat): name for seat, name in old.agent_names.items()}
+            game = WebGame.new(old.game, old.options, humans=list(old.humans), agents=agents, advance=False,
+                               agent_seconds=self.agent_seconds)
+            key = new_key()
+            self.keep(game, key)
+            self.store.set_next(table.key, key)
+            old.next, old.next_tokens = key, dict(game.tokens)
+            table.refresh()
+            views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
+            return game, snapshot(game), views
+
+        made = await self.run(table, job)
+        table.notify()
+        if made is None:
+            return await self.get(str(table.game.next))
+        game, state, views = made
+        return self.add(game, str(table.game.next), state, views)
 
     def persist(self, table: Table) -> None:
         """(in a worker, under the table's lock) Store the table's change: its moves from the first one that

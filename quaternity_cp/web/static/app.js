@@ -251,13 +251,14 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     S.token = data.token || null;
     S.links = data.links || null;
     S.view = null; S.target = null; S.shown = []; S.thinking = null; S.closed = false;
+    $("moves").innerHTML = "";  // nothing of the table this page showed before ("play again")
     Object.values(Quaternity.parts).forEach((p) => { if (p.reset) p.reset(); });
     $("verdict").hidden = true;
     resetExplanation(data.game);
-    if (S.links) {
-      const own = S.links[String(S.seat)];
-      if (own && location.pathname !== own) history.pushState(null, "", own);
-    }
+    // the seat's own address (a reload resumes the seat): from the join links, else from its token
+    const own = S.links ? S.links[String(S.seat)]
+      : S.token ? `/t/${encodeURIComponent(S.id)}/${encodeURIComponent(S.token)}` : null;
+    if (own && location.pathname !== own) history.pushState(null, "", own);
     const others = S.links ? Object.keys(S.links).filter((k) => k !== String(S.seat)) : [];
     showLinks(others.length > 0 && fresh);
     document.body.dataset.screen = "table";
@@ -381,7 +382,8 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
       if (!data || S.events !== source) return;
       S.thinking = data.thinking ?? null;
       const known = S.target ? S.target.version : undefined;
-      if (data.version !== undefined && data.version !== known) refresh();
+      const told = data.next !== undefined && !(S.view && S.view.next);  // "play again" at this table
+      if ((data.version !== undefined && data.version !== known) || told) refresh();
       else sync();
     };
     source.addEventListener("closed", (ev) => {
@@ -412,10 +414,13 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     if (S.refreshing) { S.again = true; return; }
     S.refreshing = true;
     sync();
+    const id = S.id;
     try {
       do {
         S.again = false;
-        receive(await call(tableUrl("view", withProbabilities())));
+        const v = await call(tableUrl("view", withProbabilities()));
+        if (S.id !== id) return;  // the page moved to another table meanwhile ("play again")
+        receive(v);
       } while (S.again);
     } catch (err) {
       if (err.status === 404 || err.status === 410) closeTable(err.message);
@@ -834,11 +839,16 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
   }
 
   function playAgain() {
-    const v = S.view;
-    if (!v) return;
-    const agents = Object.assign({}, v.agents || {});
-    const people = [S.seat, ...v.humans.filter((h) => h !== S.seat)]; // whoever starts it sits first
-    run(() => create({ game: v.game, options: v.options, humans: people, agents, seed: null }));
+    // the same people in the same seats, the same agents: every page of this table is told, and offered to follow
+    if (!S.view) return;
+    run(async () => enterTable(await call(tableUrl("again"), "POST", {}), true));
+  }
+  function follow(ev) {
+    const next = S.view && S.view.next;
+    if (!next) return;
+    ev.preventDefault();
+    history.pushState(null, "", next.link);
+    openFromUrl();
   }
 
   // -- enabling and disabling --------------------------------------------------------------------------
@@ -851,6 +861,10 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     $("board").classList.toggle("locked", !ready);
     $("undo").disabled = !v || !v.can_undo || !!S.pending || S.revealing || S.closed;
     $("play-again").disabled = $("end-new").disabled = !!S.pending;
+    const next = v && v.next;
+    $("follow").hidden = !next;
+    $("play-again").hidden = !!next;  // the new table is there: follow it
+    if (next) $("follow").href = next.link;
     $("start").disabled = !!S.pending;
     $("solve").disabled = solving;
     const thinker = S.revealing ? null : thinkingSeat();
@@ -918,6 +932,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
   $("new-table").addEventListener("click", showSetup);
   $("end-new").addEventListener("click", showSetup);
   $("play-again").addEventListener("click", playAgain);
+  $("follow").addEventListener("click", follow);
   $("links-done").addEventListener("click", () => { $("links-panel").hidden = true; $("felt").scrollIntoView({ block: "start" }); });
   window.addEventListener("popstate", () => { if (!openFromUrlSafe()) showSetup(); });
   window.addEventListener("unhandledrejection", (ev) => { ev.preventDefault(); });
