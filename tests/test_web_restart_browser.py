@@ -149,3 +149,30 @@ def test_play_again_takes_the_other_page_along(browser, tmp_path):  # noqa: F811
         alice.context.close()
         bob.context.close()
         server.stop()
+
+
+def test_the_form_refuses_out_of_range_values_and_go_fish_shows_no_points(browser, tmp_path):  # noqa: F811
+    """Typing 9 players for Go Fish (at most 8) is refused with the bound, not clamped to 8; a Go Fish table's
+    plates show no points (the game keeps none) and its grid names the viewer "You" as the plates do."""
+    server = Server(":memory:")
+    url = server.start()
+    pg, errors = open_page(browser, 1280, 860)
+    try:
+        pg.goto(url)
+        pg.wait_for_selector("body[data-ready='1']")
+        pg.select_option("#game", "gofish")
+        pg.fill("#opt-players", "9")
+        pg.dispatch_event("#opt-players", "input")
+        pg.click("#start")
+        pg.wait_for_selector("#setup-error:not([hidden])")
+        assert "at most 8" in pg.inner_text("#setup-error") and pg.evaluate("document.body.dataset.screen") == "setup"
+        errors.clear()  # the refusal (422) is what this test asked for
+        start_table(pg, url, game="gofish", seats={0: "person", 1: "random"}, seed=3, players=2)
+        assert pg.locator(".plate-score").count() == 0
+        labels = pg.eval_on_selector_all("#board svg text", "els => els.map(e => e.textContent)")
+        assert any(t.lstrip("▶ ").startswith("You (") for t in labels), labels
+        assert not any("seat 0" in t for t in labels), labels
+        assert not errors, errors
+    finally:
+        pg.context.close()
+        server.stop()

@@ -40,16 +40,18 @@ def _tint(low: int, high: int, size: int) -> str:
     return f"#{level:02x}{255:02x}{level:02x}"
 
 
-def bounds_svg(game: GoFish, *, note: str | None = None, status: bool = True) -> str:
-    """The table of bounds of ``game``'s current position (see the module's docstring)."""
+def bounds_svg(game: GoFish, *, note: str | None = None, status: bool = True,
+               names: "list[str] | None" = None) -> str:
+    """The table of bounds of ``game``'s current position (see the module's docstring); ``names``: each seat as
+    the reader calls it (the web table: "You", "Seat 1"), default its name or ``seat N``."""
     b = game.bounds()
     setup = game.setup
     P, K, S = setup.player_count, setup.suit_count, setup.suit_size
     hands = game.hands()
     fours = {(p, s) for p in range(P) for s in range(K) if b.feasible and b.low[p][s] == S}
     q = game.pending
-    labels = [f"{'seat ' if not setup.named_players else ''}{player} ({hands[p]})"
-              for p, player in enumerate(setup.players)]
+    labels = [f"{names[p] if names is not None else ('seat ' if not setup.named_players else '') + player} "
+              f"({hands[p]})" for p, player in enumerate(setup.players)]
     # long names widen their column (about CHAR_W a character): nothing overlaps, nothing is cut
     name_w = max(NAME_W, CHAR_W * max(len(label) for label in labels) + 30)
     cell_w = max(CELL_W, CHAR_W * max(len(suit) for suit in setup.suits) + 12)

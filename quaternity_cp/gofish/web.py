@@ -97,11 +97,16 @@ def result(table: Any, seat: int, game: GoFish) -> dict[str, Any]:
     if out is None:
         return {"winners": [], "text": ""}
     if out.winner is not None:
+        from .words import priority_note
+
         who = table.seat_name(out.winner, seat)
         why = ("every hand is determined, on the winner's question" if out.reason == "determined"
                else "provably holding all of a suit")
-        return {"winners": [out.winner], "text": f"{who} won: {why}."}
-    texts = {"draw": "A draw: a position repeated.", "cap": f"A draw: {state.max_moves} questions answered "
+        # several could win at once: which rule of the option priority chose (None when one could)
+        note = priority_note(game, lambda p: table.seat_name(p, seat, start=False))
+        return {"winners": [out.winner], "text": f"{who} won: {why}." + (f" {note}" if note else "")}
+    answered = f"{state.max_moves} question{'' if state.max_moves == 1 else 's'} answered"
+    texts = {"draw": "A draw: a position repeated.", "cap": f"A draw: {answered} "
              "and nobody won (the table's move cap).", "stuck": "Nobody won: no player has a legal question."}
     if out.reason == "invalid" and out.loser is not None:
         return {"winners": [], "text": f"{table.seat_name(out.loser, seat)} broke a rule and lost; nobody won."}
@@ -163,11 +168,11 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
     data: dict[str, Any] = {
         "kind": "gofish",
         "title": "Quantum Go Fish",
-        "svg": bounds_svg(game, status=False),
+        "svg": bounds_svg(game, status=False, names=[table.seat_name(p, seat) for p in range(setup.player_count)]),
         "setup": (f"Quantum Go Fish, {setup.player_count} players, {setup.suit_count} suits of {setup.suit_size}"
                   + (f", rules {', '.join(f'{k} {v}' for k, v in game.rules.to_dict().items())}"
                      if game.rules.to_dict() else "")),
-        "players": [f"seat {p}" for p in range(setup.player_count)],
+        "players": [table.seat_name(p, seat) for p in range(setup.player_count)],  # as the plates name them
         "suits": list(setup.suits),
         "winner": None if state.outcome() is None else state.outcome().winner,
         "pending": None if game.pending is None else game.move_text(game.pending),
@@ -175,8 +180,9 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
         "bounds": {"low": [list(r) for r in game.bounds().low], "high": [list(r) for r in game.bounds().high]},
         "moves": table.legal_texts(seat),
         "log": narration(table, seat, game),
-        "table": [{"seat": p, "name": name, "cards": cards, "claimed": [], "score": score}
-                  for p, (name, cards, score) in enumerate(zip(table.names(seat), game.hands(), state.scores()))],
+        # Go Fish keeps no points (the winner wins the game): no score on the seats' plates
+        "table": [{"seat": p, "name": name, "cards": cards, "claimed": [], "score": None}
+                  for p, (name, cards) in enumerate(zip(table.names(seat), game.hands()))],
         "status": status(table, seat, game),
         "legend": legend(),
     }
@@ -234,7 +240,8 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
                 "value": "no", "nodes": res.graph_size}
     move = res.move(game)
     best = None if move is None else game.move_text(move)
-    text = f"{who[:1].upper() + who[1:]} can force a win in {res.plies} plies, whatever the others do."
+    plies = f"{res.plies} ply" if res.plies == 1 else f"{res.plies} plies"
+    text = f"{who[:1].upper() + who[1:]} can force a win in {plies}, whatever the others do."
     if best is not None:
         text += f" A winning move: {best}."
     return {"text": text + f" ({res.graph_size:,} positions.)", "value": "yes", "best": best, "plies": res.plies,

@@ -196,6 +196,7 @@ class Store:
             if not self.memory:
                 db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")
+            db.execute("PRAGMA journal_size_limit = 4194304")  # the WAL shrinks back to 4 MiB after a checkpoint
             db.execute("PRAGMA foreign_keys = ON")
             db.execute("BEGIN IMMEDIATE")
             if fresh:

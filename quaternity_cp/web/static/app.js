@@ -225,7 +225,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
       const input = $(fieldId(o.name));
       options[o.name] = o.type === "bool" ? input.checked : o.type === "int" ? parseInt(input.value, 10) : input.value;
     });
-    if (s.players_option) options[s.players_option] = seatCount();
+    // a value out of its bounds goes as typed: the server refuses it saying the bounds (never clamped here)
     const humans = [];
     const agents = {};
     $("seat-list").querySelectorAll("select").forEach((sel) => {
@@ -607,7 +607,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     const head = node("div", "plate-head");
     head.appendChild(node("span", "plate-name", own ? "You" : t.name));
     if (!own && v.humans.includes(t.seat)) head.appendChild(node("span", "tag", "person"));
-    const score = t.score ?? (v.scores || [])[t.seat];
+    const score = "score" in t ? t.score : (v.scores || [])[t.seat];  // null: the game keeps no points
     if (cardsLayout(v) && score !== undefined && score !== null) {
       head.appendChild(node("span", "plate-score", plural(score, "point")));
     }
