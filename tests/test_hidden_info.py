@@ -15,7 +15,6 @@ import dataclasses
 import json
 import random
 import re
-import secrets
 from typing import Any
 
 import pytest
@@ -27,6 +26,41 @@ from quaternity_cp.web.session import MAX_SEED, WebError, WebGame
 load_all()
 
 CLASSIC = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}  # 24 cards: a deal is 1 in 9.4e9
+#: The seed the program "draws" in the tests that need a game where the person gets a turn (the agents make 7
+#: moves, then seat 0 asks): a drawn seed decides nothing here, and the attack does not know it. (With a seed
+#: truly drawn, about 1 game in 400 ends before the person's first turn: nothing typed is then read.)
+DRAWN = 0x2F6E_9A41_C3D5_B817
+CHOSEN = 0x51C0_7E22_08AB_4D93  # a seed a test chooses (the creator's, an agent's game)
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> int:
+    """The seed the web session draws for a table made without one is :data:`DRAWN` (every other use of
+    ``secrets`` there is the real one)."""
+    import quaternity_cp.web.session as session
+
+    real = session.secrets
+
+    class Drawn:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        @staticmethod
+        def randbelow(n: int) -> int:
+            assert n == MAX_SEED
+            return DRAWN
+
+    monkeypatch.setattr(session, "secrets", Drawn())
+    return DRAWN
+
+
+@pytest.fixture
+def no_clock(monkeypatch):
+    """The web view's probabilities and explanations bounded by work only (states), never by the clock: two
+    tables compared step by step must not differ because one of them ran out of time on a busy machine."""
+    import quaternity_cp.quartets.web as quartets_web
+
+    monkeypatch.setattr(quartets_web, "COUNT_SECONDS", None)
 
 
 # -- the attacker -----------------------------------------------------------------------------------------
@@ -107,7 +141,7 @@ def rebuilders(numbers: set[int], options: dict, deal: dict, attacker: int) -> l
 
 def test_the_attacker_finds_a_seed_it_is_handed():
     """The attack works: handed the seed (or a number the project derives from it), it deals the cards again."""
-    seed = secrets.randbelow(MAX_SEED)
+    seed = CHOSEN
     deal = hands(GAMES["quartets"].new_state(seed, **CLASSIC))
     assert rebuilders(harvest({"x": [f"seed {seed}"]}, set()), CLASSIC, deal, 0) == [seed]
     assert rebuilders(harvest([7, 12], set()), CLASSIC, deal, 0) == []
@@ -122,7 +156,7 @@ def client():
     testclient = pytest.importorskip("starlette.testclient", reason="the web extra: pip install '.[web]'")
     from quaternity_cp.web.app import Settings, create_app
 
-    with testclient.TestClient(create_app(Settings(act_seconds=600))) as test_client:
+    with testclient.TestClient(create_app(Settings(act_seconds=600, agent_seconds=None))) as test_client:
         yield test_client
 
 
@@ -182,7 +216,7 @@ def everything_a_seat_gets(client, gid: str, view: dict, headers: dict, seat: in
     return got
 
 
-def test_a_seat_at_a_classic_web_table_cannot_deal_the_cards_again(client, made):
+def test_a_seat_at_a_classic_web_table_cannot_deal_the_cards_again(client, made, drawn):
     """The creator of a table whose seed the server drew gets nothing that deals the cards again."""
     res = client.post("/api/new", json={"game": "quartets", "options": CLASSIC, "human": 0,
                                         "agents": {"1": "random", "2": "random"}})
@@ -190,6 +224,7 @@ def test_a_seat_at_a_classic_web_table_cannot_deal_the_cards_again(client, made)
     view = res.json()
     got = everything_a_seat_gets(client, view["id"], view, {}, 0)
     table = made[-1]
+    assert table.seed == drawn  # the seed the server drew (fixed here: the same game every run)
     numbers = harvest(got, set())
     assert rebuilders(numbers, CLASSIC, table.full_record()["deal"], 0) == []
     assert table.seed not in numbers
@@ -197,7 +232,7 @@ def test_a_seat_at_a_classic_web_table_cannot_deal_the_cards_again(client, made)
 
 def test_the_seed_a_creator_chose_never_reaches_another_seat(client, made):
     """A creator who chose the seed knows it already; the other person at the table must never get it."""
-    seed = secrets.randbelow(MAX_SEED)
+    seed = CHOSEN
     res = client.post("/api/new", json={"game": "quartets", "options": CLASSIC, "humans": [0, 1],
                                         "agents": {"2": "random"}, "seed": seed})
     assert res.status_code == 200, res.text
@@ -220,7 +255,7 @@ def test_the_seed_a_creator_chose_never_reaches_another_seat(client, made):
     assert seed not in numbers
 
 
-def test_a_seats_view_and_explanations_are_the_same_whatever_the_other_hands():
+def test_a_seats_view_and_explanations_are_the_same_whatever_the_other_hands(no_clock):
     """Two tables whose deals differ only in which of two other seats holds which card of one set, played
     alike: seat 0 gets the same view (with probabilities), explanations and record at every step."""
     spec = GAMES["quartets"]
@@ -300,18 +335,23 @@ TERMINAL = ["play", "--preset", "classic", "--players", "3", "--sets", "6", "--s
             "--agents", "random,random"]
 
 
-def test_terminal_play_prints_nothing_that_deals_the_cards_again(made, tmp_path):
+def test_terminal_play_prints_nothing_that_deals_the_cards_again(made, drawn, no_clock, tmp_path):
     """Everything terminal play prints to the person (grids, chances, explanations, a hint, the moves in
-    words, a record saved mid-game), with the seed the program drew: nothing deals the cards again."""
+    words, a record saved mid-game and one saved at the end), with the seed the program drew: nothing deals
+    the cards again. The draw is fixed (:data:`DRAWN`): a game where the person's turn comes, so every line
+    typed is read and the mid-game save happens."""
     from quaternity_cli.main import main
 
-    lines = ["legal", "grid", "prob", "why A0", "why B", "hint", f"save {tmp_path / 'mid.json'}"]
+    mid, end = tmp_path / "mid.json", tmp_path / "end.json"
+    lines = ["legal", "grid", "prob", "why A0", "why B", "hint", f"save {mid}"]
     lines += [f"{target} {card}" for card in ("A0", "B1", "C2", "D3", "E0", "F1") for target in (1, 2)]
     lines += ["legal", "grid", "quit"]
-    res = CliRunner().invoke(main, TERMINAL, input="\n".join(lines) + "\n")
+    res = CliRunner().invoke(main, [*TERMINAL, "--save", str(end)], input="\n".join(lines) + "\n")
     assert res.exit_code == 0, res.output
     table = made[-1]
-    numbers = harvest([res.output, (tmp_path / "mid.json").read_text()], set())
+    assert table.seed == drawn and f"Saved {mid}." in res.output and f"Record saved to {end}." in res.output
+    assert "Hint (" in res.output and "Legal moves:" in res.output
+    numbers = harvest([res.output, mid.read_text(), end.read_text()], set())
     assert rebuilders(numbers, CLASSIC, table.full_record()["deal"], 0) == []
     assert table.seed not in numbers
 
@@ -329,7 +369,7 @@ def test_a_question_cannot_be_taken_back_in_terminal_play():
 # -- agents' observations ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("preset", ["classic", "quaternity"])
 def test_an_agents_observation_holds_no_seed(preset):
-    seed = secrets.randbelow(MAX_SEED)
+    seed = CHOSEN
     options = {**CLASSIC, "preset": preset}
     state = GAMES["quartets"].new_state(seed, **options)
     rng = random.Random(1)
@@ -345,6 +385,94 @@ def test_an_agents_observation_holds_no_seed(preset):
         assert seed not in numbers, f"seat {seat}'s observation carries the seed"
         clone = state.clone().observation(seat)
         assert clone == obs  # a copy of the game is the same game for an agent's cache
+
+
+# -- what each seat is shown: its own hand, never another's -------------------------------------------------
+def true_hands(state) -> dict[int, set[int]]:
+    """Every seat's cards now, from the deal and the public moves alone (a yes moves the card asked for, a
+    put-down or a declaration removes the set): the truth an observation is checked against."""
+    from quaternity_cp.game import Declaration
+
+    g = state.game
+    held = {p: set(cards) for p, cards in state.deal.items()}
+    for move in state.moves:
+        if isinstance(move, Declaration):
+            held[move.player] -= set(g.cards_of(move.set))
+        elif move.answer:
+            held[move.target].discard(move.card)
+            held[move.asker].add(move.card)
+    return held
+
+
+def public(obs) -> Any:
+    """An observation without ``game_id`` (another in every new state, whatever it holds)."""
+    return dataclasses.replace(obs, game_id=0)
+
+
+def swapped_deal(deal: dict, seat: int) -> tuple[dict, int]:
+    """``deal`` with the two seats other than ``seat`` swapping a card of one set (``seat`` cannot tell), and
+    that set."""
+    a, b = [p for p in sorted(deal) if p != seat]
+    i, j = next((i, j) for i, x in enumerate(deal[a]) for j, y in enumerate(deal[b]) if x // 4 == y // 4)
+    other = {p: list(cards) for p, cards in deal.items()}
+    other[a][i], other[b][j] = deal[b][j], deal[a][i]
+    return other, deal[a][i] // 4
+
+
+@pytest.mark.parametrize("seed", [3, 17, 2024])
+def test_a_classic_observation_shows_each_seat_its_own_hand_and_nothing_of_the_others(seed):
+    """Classic Quartets, every seat, move by move: a seat's observation holds its own cards (those the deal
+    and the public moves give it) and is the same whatever the other seats hold, as long as the public record
+    is the same (the others swap a card of one set); the seats that swapped can tell."""
+    spec = GAMES["quartets"]
+    base = spec.new_state(seed, **CLASSIC)
+    deal = {p: sorted(cards) for p, cards in base.deal.items()}
+    players = CLASSIC["players"]
+    for seat in range(players):
+        other, hidden = swapped_deal(deal, seat)
+        states = [spec.new_state(0, **CLASSIC, deal=d, first=base.first) for d in (deal, other)]
+        rng = random.Random(seed * 10 + seat)
+        steps = 0
+        while steps < 20 and not states[0].is_terminal():
+            if states[0].record()["moves"] != states[1].record()["moves"]:
+                break  # the swapped cards showed in public: the seat may now tell the deals apart
+            for state in states:
+                held = true_hands(state)
+                for p in range(players):
+                    assert state.observation(p).hand == frozenset(held[p]), (seed, p, state.record()["moves"])
+            assert public(states[0].observation(seat)) == public(states[1].observation(seat)), (seed, seat)
+            if not steps:  # the seats that swapped can tell (the comparison above can see a difference)
+                assert all(public(states[0].observation(p)) != public(states[1].observation(p))
+                           for p in range(players) if p != seat)
+            legal = [a for a in states[0].legal_actions() if a in states[1].legal_actions()]
+            legal = [a for a in legal if a.card // 4 != hidden] or legal  # (questions that may tell come last)
+            if not legal or states[1].is_terminal():
+                break
+            action = rng.choice(legal)
+            for state in states:
+                state.apply_action(action)
+            steps += 1
+        assert steps >= 6, (seed, seat, steps)  # the games were played, not only dealt
+
+
+def test_every_seat_of_a_classic_web_table_sees_its_own_hand_only():
+    """The web table's view and record for each person (every seat a person): the seat's own hand, starred
+    in the grid; no other seat's card is named as held, until the end shows every hand."""
+    table = WebGame.new("quartets", CLASSIC, humans=[0, 1, 2], seed=5)
+    g = table.state.game
+    rng = random.Random(5)
+    for _ in range(8):
+        held = true_hands(table.state)
+        for seat in range(CLASSIC["players"]):
+            view = table.view(seat)
+            mine = sorted(g.card_name(c) for c in held[seat])
+            assert sorted(view["hand"]) == mine, (seat, view["hand"])
+            assert sorted(re.findall(r">([A-Z]\d+) ★<", view["svg"])) == mine
+            assert "deal" not in view and "deal" not in table.record(seat)
+        if table.state.is_terminal():
+            break
+        mover = table.state.current_player()
+        table.act(rng.choice(table.legal_texts(mover)), mover)
 
 
 class Spy:
@@ -381,8 +509,9 @@ def check_spy(spy, deal: dict, seat: int) -> None:
     assert rebuilders(harvest(obs, set()), CLASSIC, deal, seat) == []
 
 
-def test_an_agents_generator_at_a_web_table_cannot_deal_the_cards_again(spy):
+def test_an_agents_generator_at_a_web_table_cannot_deal_the_cards_again(spy, drawn):
     table = WebGame.new("quartets", CLASSIC, human=0, agents={1: "spy", 2: "random"})
+    assert table.seed == drawn
     while not spy.seen and not table.state.is_terminal():
         table.act(table.legal_texts()[0])
     check_spy(spy, table.full_record()["deal"], 1)
@@ -391,18 +520,19 @@ def test_an_agents_generator_at_a_web_table_cannot_deal_the_cards_again(spy):
 def test_an_agents_generator_in_a_tournament_cannot_deal_the_cards_again(spy):
     from quaternity_cp.tournament import play_game
 
-    result = play_game("quartets", CLASSIC, ["spy", "random", "random"], secrets.randbelow(MAX_SEED), 3,
+    result = play_game("quartets", CLASSIC, ["spy", "random", "random"], CHOSEN, 3,
                        record=True)
     check_spy(spy, result.record["deal"], 0)
 
 
-def test_the_terminals_hint_agent_cannot_deal_the_cards_again(spy, made):
+def test_the_terminals_hint_agent_cannot_deal_the_cards_again(spy, made, drawn):
     from quaternity_cli.main import main
 
     res = CliRunner().invoke(main, ["play", "--preset", "classic", "--players", "3", "--sets", "6",
                                     "--set-size", "4", "--seat", "0", "--agents", "random,random",
                                     "--hint-agent", "spy"], input="hint\nquit\n")
     assert res.exit_code == 0, res.output
+    assert made[-1].seed == drawn  # a game where the person's turn comes (the hint is asked for then)
     check_spy(spy, made[-1].full_record()["deal"], 0)
 
 

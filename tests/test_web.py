@@ -20,9 +20,21 @@ from quaternity_cp.web.session import WebError, WebGame  # noqa: E402
 @pytest.fixture(scope="module")
 def client():
     """The app in one event loop (its tables, workers and agents live there); a move waits for the agents'
-    replies however long they take (the server's default answers "thinking" after a second)."""
-    with TestClient(create_app(Settings(act_seconds=600))) as test_client:
+    replies however long they take (the server's default answers "thinking" after a second), and no agent's
+    move has a time budget (the server's default stops one after 3 x 2 s and plays a random move instead): what
+    the agents play never depends on how busy the machine is. The waits left are nets far above any answer."""
+    with TestClient(create_app(Settings(act_seconds=600, agent_seconds=None, request_seconds=600))) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def no_clock(monkeypatch):
+    """The quartets view's probabilities and explanations bounded by work only: at most MAX_COUNT_STATES
+    states for a count, no time limit (COUNT_SECONDS, 2 s on the server, None here)."""
+    import quaternity_cp.quartets.web as quartets_web
+
+    monkeypatch.setattr(quartets_web, "COUNT_SECONDS", None)
+    return quartets_web
 
 
 def check_record(tmp_path, record: dict, *extra: str) -> dict:
@@ -170,14 +182,19 @@ def test_bad_requests_are_clean_errors(client):
     assert client.get("/static/app.py").status_code == 404
 
 
-def test_explanations_and_probabilities(client):
+def test_explanations_and_probabilities(client, no_clock, monkeypatch):
+    """Exact probabilities and an explanation through the API. No clock decides it (on a busy machine the
+    server's 2-second budget ran out: "Too long to explain here"); the budget of work does, both ways."""
     gid = client.post("/api/new", json={"game": "quartets", "seed": 1, "human": 0, "agents": {"1": "random"},
                                         "options": {"players": 2, "sets": 2, "set_size": 2}}).json()["id"]
     client.post(f"/api/act/{gid}", json={"action": "0>1:A0?"})
     view = client.get(f"/api/view/{gid}?probabilities=1").json()
-    assert view["probabilities"] and "data-prob=" in view["svg"]
+    assert view["probabilities"] and "data-prob=" in view["svg"] and view["note"] is None
     lines = client.get(f"/api/explain/{gid}?set=A").json()["lines"]
-    assert lines[0].startswith("Set A was claimed")
+    assert lines[0].startswith("Set A was claimed"), lines
+    monkeypatch.setattr(no_clock, "MAX_COUNT_STATES", 1)  # a count past its budget of states: refused, said so
+    view = client.get(f"/api/view/{gid}?probabilities=1").json()
+    assert not view["probabilities"] and "data-prob=" not in view["svg"] and "Too many deals" in view["note"]
 
 
 def test_quarto_to_the_end_and_the_solvers_verdict(client, tmp_path):

@@ -132,3 +132,20 @@ def test_play_again_takes_everyone_at_the_table_along():
         assert client.get(f"/api/view/{new['id']}", headers={"X-Seat-Token": tokens[0]}).status_code == 403
         again = client.post(f"/api/again/{gid}", json={}, headers={"X-Seat-Token": tokens[0]}).json()
         assert again["id"] == new["id"] and again["seat"] == 0  # the second click: the same table
+
+
+def test_a_go_fish_table_shows_the_rules_in_force_and_refuses_a_silent_option():
+    """A table of the geraschenko rule set reports the options it plays (issue 39: it reported the form's
+    defaults), and an option the rule set would silently override is refused with the reason."""
+    from quaternity_cp.web.session import WebError, WebGame, catalogue
+
+    table = WebGame.new("gofish", {"players": 3, "rules": "geraschenko"}, human=0, seed=1)
+    shown = table.view(0)["options"]
+    assert (shown["ask_void"], shown["four"], shown["win_after_ask"]) == ("forbid", "some", True)
+    assert table.state.game.rules.ask_void == "forbid"
+    with pytest.raises(WebError, match="the rule set geraschenko plays ask_void = 'forbid'"):
+        WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "allow"}, human=0)
+    WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "forbid"}, human=0)  # as it plays
+    entry = catalogue()["gofish"]
+    assert entry["title"] == "Quantum Go Fish"
+    assert entry["rule_sets"]["values"]["geraschenko"]["four"] == "some"

@@ -31,6 +31,43 @@ SOLVE_SECONDS = 2.0
 LIMITS = {"text": "suits x cards per suit must be a multiple of the players (suits 0: as many as players)"}
 
 
+#: The game's name in the web page's list of games.
+TITLE = "Quantum Go Fish"
+
+#: The rule options a rule set (option ``rules``) fixes, as the form shows them.
+RULE_FIELDS = ("ask_void", "after_yes", "four", "win_after_ask", "priority", "no_initial_four", "repetition")
+
+
+def catalogue_entry(spec: Any) -> dict[str, Any]:
+    """What Go Fish adds to its entry of the web's list of games: ``rule_sets``, the option naming the rule set
+    and, per rule set, the rule options it fixes (the form shows them, and locks them)."""
+    from .rules import PRESETS
+
+    return {"rule_sets": {"option": "rules", "values": {name: dict(values) for name, values in PRESETS.items()}}}
+
+
+def refuse_options(given: dict[str, Any]) -> str | None:
+    """Why options as a client gave them cannot make the table they say, or None: a rule option given at the
+    default value of the rules while the chosen rule set fixes it otherwise would be silently ignored (an
+    option at its default leaves the rule set's choice)."""
+    from .rules import PRESETS, Rules
+
+    name = given.get("rules", "stacky")
+    fixed = PRESETS.get(name, {}) if isinstance(name, str) else {}
+    default = Rules()
+    for option, value in given.items():
+        if option in fixed and value != fixed[option] and value == getattr(default, option, None):
+            return (f"option {option}: the rule set {name} plays {option} = {fixed[option]!r}; to play "
+                    f"{value!r}, start from the rule set stacky (the defaults) and set the options")
+    return None
+
+
+def options_in_force(table: Any) -> dict[str, Any]:
+    """The table's options as played: the rule options as the rule set and the options made them."""
+    rules = current_game(table).rules
+    return {**table.options, **{name: getattr(rules, name) for name in RULE_FIELDS}}
+
+
 def current_game(table: Any) -> GoFish:
     """A copy of the table's game (once per change of the game)."""
     game: GoFish = table.memo("gofish-game", lambda: table.state.game.copy())
@@ -249,4 +286,4 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
 
 
 __all__ = ["view", "verdict", "explain", "narration", "status", "legend", "result", "refuse_size", "current_game",
-           "naming", "LIMITS", "PAGE"]
+           "naming", "LIMITS", "PAGE", "TITLE", "catalogue_entry", "refuse_options", "options_in_force"]

@@ -48,6 +48,9 @@ from .svg import grid_svg
 #: with ``Quaternity.registerGame``) and that script's style.
 PAGE = {"rules": "rules.html", "script": "table.js", "style": "table.css"}
 
+#: The game's name in the web page's list of games.
+TITLE = "Quaternity and classic Quartets"
+
 
 def catalogue_entry(spec: Any) -> dict[str, Any]:
     """What quartets adds to its entry of the web's list of games: ``presets``, the rules presets offered."""

@@ -26,6 +26,9 @@ PAGE = {"rules": "rules.html", "script": "table.js", "style": "table.css"}
 
 SOLVE_SECONDS = 2.0  # the verdict says "not known yet" past this (the compiled kernel: 13 empty cells ~1.5 s)
 
+#: The game's name in the web page's list of games.
+TITLE = "Quarto"
+
 
 def replayed_position(table: Any) -> Position:
     """The position of the table's game, from its record (once per change of the game)."""

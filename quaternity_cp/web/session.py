@@ -171,9 +171,11 @@ def catalogue() -> dict[str, Any]:
     for name in sorted(games, key=lambda n: (n != DEFAULT_GAME, n)):  # the form offers the default game first
         spec = games[name]
         out[name] = spec.to_json()
-        extra = getattr(spec.part("web"), "catalogue_entry", None)
+        part = spec.part("web")
+        extra = getattr(part, "catalogue_entry", None)
         if callable(extra):
             out[name].update(extra(spec))
+        out[name]["title"] = getattr(part, "TITLE", None) or name  # what the form's list of games shows
         out[name]["limits"] = web_limits(spec)
         out[name]["page"] = page_urls(spec)
     return out
@@ -328,6 +330,10 @@ class WebGame:
             raise WebError(f"unknown game {_show(game)} (known: {', '.join(sorted(games))})")
         spec = games[game]
         full = checked_options(spec, options)
+        refuse = getattr(spec.part("web"), "refuse_options", None)
+        reason = refuse(dict(options or {})) if callable(refuse) else None
+        if reason:
+            raise WebError(reason)
         if seed is None:  # one of 2^63: too many for a player to try every seed against its own hand
             seed = secrets.randbelow(MAX_SEED)
         elif not _is_int(seed) or not -MAX_SEED < seed < MAX_SEED:
@@ -561,6 +567,12 @@ class WebGame:
         if self.auto:
             self.advance()
 
+    def options_in_force(self) -> dict[str, Any]:
+        """The table's options as played (the game's web part may say more than the options given: Go Fish's
+        rule options as its rule set fixes them)."""
+        shown = getattr(self.spec.part("web"), "options_in_force", None)
+        return dict(shown(self)) if callable(shown) else dict(self.options)
+
     def refusal(self, text: str) -> str | None:
         """Why the move ``text`` of the seat on turn is refused, in the words of the game's own checker (the
         state's ``apply_action`` raises the checker's error, tried on a copy), or None when it is legal, not
@@ -695,7 +707,7 @@ class WebGame:
         to_move = None if over else st.current_player()
         data.update({
             "game": self.game,
-            "options": self.options,
+            "options": self.options_in_force(),
             "human": seat,
             "seat": seat,
             "humans": list(self.humans),

@@ -147,7 +147,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
   function fillSetup() {
     const game = $("game");
     game.innerHTML = "";
-    Object.keys(S.catalogue).forEach((name) => game.appendChild(new Option(name, name)));
+    Object.keys(S.catalogue).forEach((name) => game.appendChild(new Option(S.catalogue[name].title || name, name)));
     fillOptions();
   }
 
@@ -178,9 +178,30 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
       if (o.type === "bool") { label.appendChild(input); label.appendChild(document.createTextNode(" " + o.label)); }
       else { label.appendChild(document.createTextNode(o.label + " ")); label.appendChild(input); }
       if (o.name === s.players_option) input.addEventListener("input", fillSeats);
+      if (s.rule_sets && o.name === s.rule_sets.option) input.addEventListener("change", followRuleSet);
       box.appendChild(label);
     });
+    followRuleSet();
     fillSeats();
+  }
+
+  // a rule set fixes some rule options: the form shows its values and locks them (what the table will play)
+  function followRuleSet() {
+    const sets = spec().rule_sets;
+    if (!sets) return;
+    const chosen = (sets.values || {})[$(fieldId(sets.option)).value] || {};
+    spec().options.forEach((o) => {
+      if (o.name === sets.option) return;
+      const input = $(fieldId(o.name));
+      const fixed = Object.prototype.hasOwnProperty.call(chosen, o.name);
+      if (fixed) {
+        if (o.type === "bool") input.checked = !!chosen[o.name]; else input.value = String(chosen[o.name]);
+      } else if (input.disabled) {
+        if (o.type === "bool") input.checked = !!o.default; else input.value = String(o.default);
+      }
+      input.disabled = fixed;
+      input.title = fixed ? "set by the rule set (choose stacky to change it)" : (o.help || "");
+    });
   }
 
   function seatCount() {
