@@ -152,7 +152,7 @@ class History(Sequence[str]):
     def __init__(self, parent: History | None = None, last: str = "") -> None:
         self.parent = parent
         self.last = last
-        self._length = 0 if parent is None else parent._length + 1
+        self._length: int = 0 if parent is None else len(parent) + 1
 
     def appended(self, text: str) -> History:
         """This history with ``text`` after it."""

@@ -271,7 +271,8 @@ class Tables:
         game.set_tokens({seat: self.store.token(key, seat) for seat in game.humans})
         now = time.time()
         self.store.create(Stored(key, game.game, game.options, game.humans, dict(game.agent_names), game.seed,
-                                 game.token_hashes, now, now, game.state.is_terminal(), game.version, game.moves()))
+                                 game.token_hashes, now, now, game.state.is_terminal(), version=game.version,
+                                 moves=game.moves()))
 
     async def again(self, table: Table) -> Table:
         """"Play again" at the finished ``table``: a new table of the same game and options, the same people in
