@@ -4,7 +4,9 @@ Every registered game can be played: its options become this command's
 options (from :class:`~quaternity_cp.games.GameSpec`), its agents fill the
 other seats, and its terminal view is the game's part ``terminal`` (a module in the game's
 package: ``HELP`` and ``LEGEND`` (its lines of ``help``), ``show``,
-``command`` (its own commands), ``to_action`` and ``final_text``.
+``command`` (its own commands), ``to_action`` and ``final_text``; optionally ``help_text(table)`` (its
+lines of ``help`` for one table, instead of ``HELP``) and ``hint_choices(table, legal)`` (the moves ``hint``
+may suggest, and why none when there is none).
 """
 
 from __future__ import annotations
@@ -170,8 +172,8 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
             if word in ("quit", "exit", "q"):
                 break
             elif word in ("help", "?", "h"):
-                out.print("\n".join(["Commands (a move is typed as in the records):", terminal.HELP, HELP,
-                                     terminal.LEGEND]))
+                own = terminal.help_text(table) if hasattr(terminal, "help_text") else terminal.HELP
+                out.print("\n".join(["Commands (a move is typed as in the records):", own, HELP, terminal.LEGEND]))
             elif word == "legal":
                 out.print("Legal moves: " + ", ".join(table.legal_texts()), soft_wrap=True)
             elif word == "undo":
@@ -180,7 +182,7 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
                 out.print("Taken back.")
                 terminal.show(out, table)
             elif word == "hint":
-                out.print(f"Hint ({hint_name}): {hint(table, hint_name)}")
+                out.print(f"Hint ({hint_name}): {hint(table, hint_name, terminal)}")
             elif word in ("save", "save!") and rest:
                 path = rest.strip()
                 if os.path.abspath(path) not in written:
@@ -267,17 +269,25 @@ def refusal(table: WebGame, text: str) -> str | None:
     return table.refusal(text)
 
 
-def hint(table: WebGame, name: str) -> str:
-    """What the agent ``name`` would play for the person now."""
+def hint(table: WebGame, name: str, terminal: ModuleType | None = None) -> str:
+    """What the agent ``name`` would play for the person now, among the moves the game's terminal view lets a
+    hint suggest (its optional ``hint_choices(table, legal) -> (actions, why none)``; Go Fish: only questions
+    whose answer may be yes), or why there is none."""
     import random
 
     st = table.state
     if st.is_terminal() or st.current_player() != table.human:
         return "it is not your turn"
+    legal = st.legal_actions()
+    choose = getattr(terminal, "hint_choices", None)
+    if choose is not None:
+        legal, why_none = choose(table, legal)
+        if not legal:
+            return str(why_none or "no hint for this position")
     agent = table.spec.agents[name]()
     # the hint's own generator, one way from the table's seed: never the generator that dealt the cards
     rng = random.Random(derive_seed(table.seed, _HINT_STREAM, table.human))
-    action = agent.step(st.observation(table.human), st.legal_actions(), rng)
+    action = agent.step(st.observation(table.human), legal, rng)
     return st.action_to_string(action)
 
 

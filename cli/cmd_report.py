@@ -16,8 +16,13 @@ from .limits import seconds_option, states_option
 
 #: The default of --max-states: the counting limit of each step (quaternity_cp.quartets.report.MAX_COUNT_STATES).
 STEP_STATES = 200_000
-#: The default of --max-moves (quaternity_cp.quartets.report.MAX_REPORT_MOVES): a longer record is refused (exit 2).
+#: The default of --max-moves (quaternity_cp.report.MAX_REPORT_MOVES): a longer record is refused (exit 2).
 REPORT_MOVES = 2_000
+#: The largest --max-moves (quaternity_cp.report.REPORT_MOVES_LIMIT), and why.
+MOVES_LIMIT = 20_000
+MOVES_LIMIT_REASON = ("each move is a step of the page: about 8 KB of page and 20 KB of memory to make it on the "
+                      "smallest tables, more on larger ones, so 20,000 moves make a page of about 160 MB, more than "
+                      "a browser opens comfortably")
 
 
 @click.command()
@@ -34,7 +39,8 @@ REPORT_MOVES = 2_000
 @states_option("Show as not counted a step's count", STEP_STATES)
 @click.option("--max-moves", "max_moves", type=Whole(min=0), default=REPORT_MOVES, show_default=True, metavar="N",
               help="Refuse (exit 2) a record of more moves than this: every move is a step of the page, and the "
-                   "page and the memory to make it grow with them.")
+                   "page and the memory to make it grow with them (about 8 KB and 20 KB a move on the smallest "
+                   f"tables). At most {MOVES_LIMIT:,}.")
 @guarded
 def report(file: str, output: str, rules: str | None, title: str | None, no_explain: bool,
            engine: str | None, force: bool = False, max_seconds: float | None = None,
@@ -55,6 +61,9 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     from quaternity_cp.registry import OptionError, load_all, record_game
 
     name = "<stdin>" if file == "-" else file
+    if max_moves > MOVES_LIMIT:
+        raise InputError(f"--max-moves: at most {MOVES_LIMIT:,}, not {max_moves:,}: {MOVES_LIMIT_REASON}; report a "
+                         "part of the record")
     check_output(output, "-o", inputs=(file,), force=force)
     text = read_text(file)
     spec = load_all()[record_game(text)]
@@ -67,7 +76,7 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     except OptionError as err:
         raise InputError(f"--{err.option.replace('_', '-')}: {err}") from None
     write_text(output, html)
-    click.echo(wrote(output, len(html.encode("utf-8"))))
+    click.echo(wrote(output, len(html) if html.isascii() else len(html.encode("utf-8"))))
     if not valid:
         click.echo("The record is not legal (an illegal move, or an invalid position): the page shows where.")
     sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)

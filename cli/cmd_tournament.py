@@ -27,13 +27,28 @@ from .common import (EXIT_INPUT, Seconds, Whole, EXIT_INTERNAL, EXIT_OK, InputEr
                      guarded, one_line, write_text)
 from .render import console
 
+def rate_text(games: float, seconds: float | None) -> str:
+    """How fast games finish, in words that are true: "rate not known yet" before the first game has finished,
+    "12 games/s", "0.4 games/s", "25 s a game" (a rate below one game in ten seconds).
+
+    >>> rate_text(0, 3.0), rate_text(120, 10.0), rate_text(4, 10.0), rate_text(1, 25.0)
+    ('rate not known yet', '12 games/s', '0.4 games/s', '25 s a game')
+    """
+    if not games or not seconds or seconds <= 0:
+        return "rate not known yet"
+    rate = games / seconds
+    if rate >= 10:
+        return f"{rate:,.0f} games/s"
+    if rate >= 0.1:
+        return f"{rate:.1f} games/s"
+    return f"{seconds / games:,.0f} s a game"
+
+
 class RateColumn(ProgressColumn):
-    """Games finished per second so far."""
+    """Games finished per second so far (not known before the first game has finished)."""
 
     def render(self, task) -> Text:
-        elapsed = task.elapsed or 0.0
-        rate = task.completed / elapsed if elapsed > 0 else 0.0
-        return Text(f"{rate:,.0f} games/s")
+        return Text(rate_text(task.completed, task.elapsed))
 
 
 def _progress() -> Progress:
@@ -222,8 +237,9 @@ def _notice(bar: Progress):
 def _print_tournament(data: dict) -> None:
     out = console()
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items())
-    out.print(f"{data['game']} ({opts}): {data['games']} games, seed {data['seed']}, "
-              f"line-up {', '.join(data['lineup'])}")
+    games = data["games"]
+    out.print(f"{data['game']}" + (f" ({opts})" if opts else "")  # a game without options: its name alone
+              + f": {games} game{'' if games == 1 else 's'}, seed {data['seed']}, line-up {', '.join(data['lineup'])}")
     if data["partial"]:
         out.print(f"Partial: the run stopped after {data['games']} of the {data['games_requested']} games asked "
                   "for; the statistics are of those.")
@@ -261,9 +277,10 @@ def _print_tournament(data: dict) -> None:
                   "the rotation is not exactly balanced." if not data["partial"] else
                   "Note: the games finished do not play every seat order equally often.")
     run = data["run"]
-    where = f"cluster {run['cluster']}" if run["cluster"] else f"{run['workers']} worker(s)"
+    workers = run["workers"]
+    where = f"cluster {run['cluster']}" if run["cluster"] else f"{workers} worker{'' if workers == 1 else 's'}"
     rate = run["games_per_second"]
-    out.print(f"{run['seconds']:.1f} s on {where}" + (f", {rate:,.0f} games/s" if rate else ""))
+    out.print(f"{run['seconds']:.1f} s on {where}" + (f", {rate_text(rate, 1.0)}" if rate else ""))
 
 
 @click.group()

@@ -255,13 +255,17 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
     """Check, before any work, that the command may write the file ``path`` given by ``option``.
 
     Refused (exit 2, one line): an input of the command (never overwritten, even with ``--force``), a
-    folder, an existing file without ``--force``, a folder that cannot take a new file (made and removed
-    at once to find out). Returns ``path``.
+    folder or a name ending with a folder separator, an existing file without ``--force``, a name longer than
+    the file system takes, a folder that does not exist or cannot take a new file (the temporary file the
+    writing will use is made and removed at once to find out:
+    :func:`quaternity_cp.files.output_fault`). Returns ``path``.
     """
-    from quaternity_cp.files import not_a_regular_file, probe_folder
+    from quaternity_cp.files import not_a_regular_file, output_fault
 
     if not path or "\x00" in path:
         raise InputError(f"{option}: {path!r} is not a usable file name")
+    if path.endswith(("/", os.sep)) and not os.path.isdir(path):
+        raise InputError(f"{option}: {path} ends with a folder separator; give a file name")
     for given in inputs:
         if given != "-" and os.path.exists(path) and _same_file(path, given):
             raise InputError(f"{option}: {path} is the input file; write to another file")
@@ -272,14 +276,10 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
         raise InputError(f"{option}: {path} is {kind}, not a regular file; give a file name")
     if os.path.lexists(path) and not force:
         raise InputError(f"{option}: {path} exists already; pass --force to replace it")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise InputError(f"{option}: {path}: the folder {os.path.dirname(path) or '.'} does not exist")
-    try:
-        probe_folder(folder)
-    except OSError as err:
-        raise InputError(f"{option}: {path}: cannot write in {os.path.dirname(path) or '.'} "
-                         f"({err.strerror or err})") from None
+    fault = output_fault(path)  # the name, the folder and the temporary file the writing will use
+    if fault is not None:
+        shown = path if len(path) <= 120 else f"{path[:60]}\u2026{path[-40:]}"  # the reason, not only the name
+        raise InputError(f"{option}: {shown}: {fault}")
     return path
 
 

@@ -26,7 +26,7 @@ import stat
 import tempfile
 from typing import Iterator
 
-__all__ = ["atomic_path", "write_atomic", "probe_folder", "not_a_regular_file"]
+__all__ = ["atomic_path", "write_atomic", "probe_folder", "not_a_regular_file", "output_fault"]
 
 
 def not_a_regular_file(path: str | os.PathLike[str]) -> str | None:
@@ -57,10 +57,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
     kind = not_a_regular_file(target)
     if kind is not None:
         raise OSError(errno.EEXIST, f"{kind}, not a regular file: it is not replaced", target)
-    folder = os.path.dirname(os.path.abspath(target))
-    base = os.path.basename(target)
-    suffix = os.path.splitext(base)[1]
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{base}.", suffix=f".tmp{suffix}")
+    fd, tmp = _temporary(target)
     os.close(fd)
     try:
         yield tmp
@@ -76,12 +73,60 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
         raise
 
 
+#: Characters of text written at once by :func:`write_atomic`.
+_CHUNK = 1 << 20
+
+
+#: The characters of the target's name that name its temporary file: a name near the file system's limit of 255
+#: bytes still has a temporary file that fits (.NAME.XXXXXXXX.tmp.SUFFIX).
+_TEMP_NAME = 64
+
+
+def _temporary(target: str) -> tuple[int, str]:
+    """A new temporary file beside ``target`` (its descriptor and path): hidden, named after the target, with its
+    suffix, and short enough for any name the target may have."""
+    folder = os.path.dirname(os.path.abspath(target))
+    base = os.path.basename(target)
+    suffix = os.path.splitext(base)[1][:16]
+    return tempfile.mkstemp(dir=folder, prefix=f".{base[:_TEMP_NAME]}.", suffix=f".tmp{suffix}")
+
+
+def output_fault(path: str | os.PathLike[str]) -> str | None:
+    """Why the file ``path`` cannot be written as a new output (in words: the end of a sentence), or None when it
+    can: a name that ends in a folder separator or names no file, a name longer than the file system takes, a
+    folder that does not exist or cannot take a new file. The temporary file :func:`atomic_path` would use is
+    made and removed at once to find out, so this is asked before any work, not found after it."""
+    target = os.fspath(path)
+    base = os.path.basename(target)
+    if not target or target.endswith((os.sep, "/")) or (os.altsep and target.endswith(os.altsep)) \
+            or base in ("", ".", ".."):
+        return "names a folder, not a file (it ends with a separator, or is . or ..); give a file name"
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        return f"the folder {os.path.dirname(target) or '.'} does not exist"
+    try:
+        limit = os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = 255
+    size = len(os.fsencode(base))
+    if size > limit:
+        return f"the file name is {size:,} bytes long, more than the {limit:,} this file system takes"
+    try:
+        fd, tmp = _temporary(target)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as err:
+        return f"cannot write in {os.path.dirname(target) or '.'} ({err.strerror or err})"
+    return None
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path`` atomically."""
     with atomic_path(path) as tmp:
         if isinstance(data, str):
             with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(data)
+                for start in range(0, len(data), _CHUNK):  # a megabyte at a time: no copy of a large page
+                    fh.write(data[start:start + _CHUNK])
         else:
             with open(tmp, "wb") as fh:
                 fh.write(data)

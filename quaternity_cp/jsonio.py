@@ -24,7 +24,7 @@ quaternity_cp.jsonio.InputRefused: key "a" given twice in one object
 >>> load_json('{"a": 1,')
 Traceback (most recent call last):
 ...
-quaternity_cp.jsonio.InputRefused: Expecting property name enclosed in double quotes at line 1, column 9
+quaternity_cp.jsonio.InputRefused: the text ends before the JSON value is complete (is it cut short?) at line 1, column 9
 """
 
 from __future__ import annotations
@@ -171,6 +171,46 @@ def _constant(name: str) -> Any:
     raise InputRefused(f"{name} is not a JSON value")
 
 
+#: What Python's JSON decoder says (its message up to " at"), as a sentence of this program.
+_DECODE_REASONS = {
+    "Expecting value": "expected a value (a string, a number, an object, an array, true, false or null)",
+    "Expecting property name enclosed in double quotes": "expected a key in double quotes",
+    "Expecting ',' delimiter": "expected a comma or the end of the list or object",
+    "Expecting ':' delimiter": "expected a colon after the key",
+    "Extra data": "more text after the JSON value (a file holds one value)",
+    "Invalid \\escape": "a backslash escape JSON does not have (it has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and "
+                        "\\uXXXX)",
+    "Invalid \\uXXXX escape": "a \\u escape without four hexadecimal digits",
+    "Invalid control character": "a control character inside a string (write a line break as \\n, a tab as \\t)",
+}
+
+
+def decode_reason(err: json.JSONDecodeError) -> str:
+    """Why the JSON decoder stopped, as a whole clause (its own messages stop mid-sentence, "Unterminated string
+    starting at"); text that ends before the JSON is complete is said to be cut short.
+
+    >>> load_json('{"players": 3, "moves": ["0>1:A+')
+    Traceback (most recent call last):
+    ...
+    quaternity_cp.jsonio.InputRefused: a string is not closed: the text ends before its closing quote (is it cut short?) at line 1, column 26
+    """
+    msg = err.msg
+    if msg.startswith("Unterminated string"):
+        return "a string is not closed: the text ends before its closing quote (is it cut short?)"
+    if msg.startswith("Expecting") and not err.doc[err.pos:].strip():
+        if not err.doc.strip():
+            return "no JSON value: the text is empty"
+        return "the text ends before the JSON value is complete (is it cut short?)"
+    here = err.doc[err.pos:err.pos + 1]
+    if msg.startswith("Expecting") and here in ("]", "}") and err.doc[:err.pos].rstrip().endswith(","):
+        return f"a comma before the closing {'bracket' if here == ']' else 'brace'} (JSON has no trailing comma)"
+    for start, reason in _DECODE_REASONS.items():
+        if msg.startswith(start):
+            return reason
+    words = msg.removesuffix(" at").strip()
+    return words[:1].lower() + words[1:]
+
+
 def load_json(text: str) -> Any:
     """Strict JSON: no duplicate keys, no NaN or Infinity, numbers of at most
     :data:`MAX_NUMBER_DIGITS` digits, nesting at most :data:`MAX_JSON_DEPTH`
@@ -182,7 +222,7 @@ def load_json(text: str) -> Any:
         data = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
                           parse_constant=_constant)
     except json.JSONDecodeError as err:
-        raise InputRefused(err.msg, err.lineno, err.colno) from None
+        raise InputRefused(decode_reason(err), err.lineno, err.colno) from None
     except RecursionError:
         raise InputRefused(deep) from None
     stack = [(data, 1)]  # nesting and surrogates, without recursion

@@ -349,7 +349,8 @@ PARTS: dict[str, str] = {
            "PROBABILITIES, catalogue_entry(spec) (quaternity_cp.web)",
     "page": "dict: role -> file name in the package's static/ (rules, script, style), served at /games/<game>/",
     "cli": "a click group: `quaternity <game> ...`; the shared commands hand the game's records to it",
-    "terminal": "module: HELP, LEGEND, show, command, to_action, final_text (`quaternity play`)",
+    "terminal": "module: HELP, LEGEND, show, command, to_action, final_text; optional help_text(table), "
+                "hint_choices(table, legal) (`quaternity play`)",
     "codec": "codec_for(state, max_moves) -> the numbering of actions and observations (quaternity_cp.encoding)",
     "spiel": "module that defines and registers the game's OpenSpiel game (quaternity_cp.spiel)",
     "puzzles": "module: generate(count, seed, options, limits, *, difficulty, max_games, found) -> puzzles "

@@ -370,7 +370,9 @@ def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
     except Exception as err:  # a value the game did not expect: still the options' fault, not a bug of ours
         raise TournamentError(f"the options of {game} are refused: {type(err).__name__}: {err}") from None
     if state.num_players != len(lineup):
-        raise TournamentError(f"the line-up has {len(lineup)} agents for {state.num_players} seats")
+        n, seats = len(lineup), state.num_players
+        raise TournamentError(f"the line-up has {n} agent{'' if n == 1 else 's'} for {seats} "
+                              f"seat{'' if seats == 1 else 's'}")
 
 
 class _Run:
@@ -471,7 +473,8 @@ def run_tournament(
         err.result = run.result()
         raise
     except KeyboardInterrupt:
-        raise TournamentInterrupted(f"interrupted after {run.done} of {games} games", "interrupt",
+        raise TournamentInterrupted(f"interrupted after {run.done} of {games} game{'' if games == 1 else 's'}",
+                                    "interrupt",
                                     run.result()) from None
     return run.result()
 

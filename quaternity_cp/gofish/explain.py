@@ -278,9 +278,10 @@ class _Explainer:
                 said.append(self._cap(q, x, high))
             else:
                 full += 1
-        if full:
-            said.append(f"{'the other ' if said else ''}{full} cell{'s' if full != 1 else ''} at most {size} each "
-                        "(a suit's size)")
+        if full == 1:
+            said.append(f"{'the other' if said else 'one'} cell at most {size} (a suit's size)")
+        elif full:
+            said.append(f"{'the other ' if said else ''}{full} cells at most {size} each (a suit's size)")
         return most, said
 
     def _floors(self, cells: list[tuple[int, int]], low: list[list[int]]) -> tuple[int, list[str]]:
@@ -305,8 +306,8 @@ class _Explainer:
             most, said = self._caps([(q, x) for q in R for x in notC], high)
             if notC and C:
                 lines.append(f"- {say.ps(R)} {hold} {hands} card{'s' if hands != 1 else ''}; of {say.ss(notC)} at "
-                             f"most {most} ({'; '.join(said)}). So at least {hands - most} of them are of "
-                             f"{say.ss(C)}.")
+                             f"most {most} ({'; '.join(said)}). So at least {hands - most} of them "
+                             f"{'is' if hands - most == 1 else 'are'} of {say.ss(C)}.")
             elif notC:
                 lines.append(f"- {say.ps(R)} {hold} {hands} card{'s' if hands != 1 else ''} but can hold at most "
                              f"{most} ({'; '.join(said)}).")

@@ -41,6 +41,21 @@ symmetries are taken out, as the issue asks:
 ``option first`` only renames seats, so it changes nothing here but the
 reading of the root (:func:`root_turn`).
 
+**What the partitioned solver's sizes count** (:data:`SIZES_DEFINITION`):
+its positions are the asking positions (a seat to ask) and the open-question
+positions (a question asked, not answered) reachable from the start, counted
+once per rotation of the players and relabelling of the suits; a game over is
+not a position (a ply that ends the game is an edge to its winner). Its moves
+(edges) are each position's distinct plies: two plies leading to the same
+position seen from the same seat, or ending the game with the same winner, are
+one (the same number as the Python solver's successors of a position). A
+layer is one breadth-first step of the build: layer d holds the positions
+first reached after d plies (a question and an answer each one ply), and the
+build ends with a layer that has none, so a graph of ``layers`` layers has its
+farthest position ``layers - 2`` plies from the start. Checked against a
+brute-force game graph in tests/test_gofish_sizes.py. :func:`open_count` tells
+the two kinds of positions apart.
+
 **Packed form.** Fields, low bits first: the asked player of an open question
 (0: none; the asker is seat 0), each hand's size, then the sorted column codes
 (the marked flag, then ``L * (S+1) + H`` per player, in mixed radix); at most
@@ -75,6 +90,17 @@ FOUR_NAMED, FOUR_SOME, FOUR_OFF = 0, 1, 2
 #: an edge's child when the game ends: END - winner (winner in the parent's frame, P: nobody)
 END = -1
 NO_WINNER_CODE = -1
+
+
+#: What the sizes of the partitioned solver count (the ``sizes_definition`` of ``gofish starts --json --checkpoint``).
+SIZES_DEFINITION = (
+    "positions = the asking positions (a seat to ask) and the open-question positions (a question asked, not "
+    "answered) reachable from the start, players rotated (each seen from the seat to ask, or from the asker "
+    "waiting for its answer) and suits relabelled; a position is the set of tables of counts consistent with the "
+    "game so far, whose turn it is and the open question; games over are not positions; edges (the moves) = each "
+    "position's distinct plies, games over included (plies to the same position, or ending the game with the same "
+    "winner, are one); layers = the build's breadth-first layers: layer d holds the positions first reached "
+    "after d plies, the last layer is empty, so the farthest position is layers - 2 plies from the start")
 
 
 class ShapeError(GoFishError):
@@ -533,6 +559,14 @@ def expand(keys: np.ndarray, params: np.ndarray, widths: np.ndarray, out_keys: n
     return m
 
 
+def open_count(keys: np.ndarray, shape: Shape) -> int:
+    """How many of the packed positions ``keys`` (n x 2 uint64) have a question open (the rest are asking
+    positions): the asked player's field, the lowest bits of the first word, is not 0."""
+    k = np.asarray(keys, np.uint64).reshape(-1, 2)
+    mask = np.uint64((1 << shape.w_asked) - 1)
+    return int(np.count_nonzero(k[:, 0] & mask))
+
+
 def expand_keys(keys: np.ndarray, shape: Shape) -> dict[str, np.ndarray]:
     """:func:`expand` with its arrays made: ``keys`` (n x 2 uint64) -> the edges (``keys``, ``src``, ``off``,
     ``move``, ``end``) and per position ``owner`` and ``degree``."""
@@ -582,8 +616,8 @@ def tight(low: Any, high: Any, hands: Any, suit_size: int) -> tuple[list[list[in
     return L.tolist(), H.tolist()
 
 
-__all__ = ["HAVE_NUMBA", "ShapeError", "Shape", "tighten", "pack", "unpack", "winner", "expand", "expand_keys", "key_of",
-           "start_key", "decode", "tight", "END"]
+__all__ = ["HAVE_NUMBA", "SIZES_DEFINITION", "ShapeError", "Shape", "open_count", "tighten", "pack", "unpack", "winner",
+           "expand", "expand_keys", "key_of", "start_key", "decode", "tight", "END"]
 
 
 def key_of(game: Any, st: Any, shape: Shape) -> tuple[np.ndarray, int]:

@@ -390,11 +390,13 @@ REASONS = {"determined": "every hand is determined", "four": "it provably holds 
 
 
 def _move_words(game: GoFish, text: str) -> str:
-    """``0>1:A+`` in words: "seat 0 asks seat 1 for an A: yes"."""
+    """``0>1:A+`` in words: "seat 0 asks seat 1 for an A: yes" ("a B", "an F", a named suit as it is)."""
+    from .words import article
+
     m = game.parse_move(text)
     answer = {True: "yes", False: "no", None: "not answered yet"}[m.answer]
     asker = _words(game, m.asker)
-    return (f"{asker[:1].upper()}{asker[1:]} asks {_words(game, m.asked)} for a {game.setup.suits[m.suit]}: "
+    return (f"{asker[:1].upper()}{asker[1:]} asks {_words(game, m.asked)} for {article(game.setup.suits[m.suit])}: "
             f"{answer}")
 
 
@@ -446,7 +448,8 @@ def sheet_html(puzzles: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]], 
                          f"{escape(' or '.join(wins))}.</p>")
         g = verdict.grade or {}
         lines.append(f'<p class="grade">Difficulty: {escape(str(g.get("difficulty")))} (score {g.get("score", 0):g}; '
-                     f'{g.get("questions")} legal questions, {g.get("classes")} different ones, '
+                     f'{g.get("questions")} legal question{"" if g.get("questions") == 1 else "s"}, '
+                     f'{g.get("classes")} different {"one" if g.get("classes") == 1 else "ones"}, '
                      f'{g.get("tempting")} tempting).</p>')
         tails.append(f'<section class="answer"><h2>Answer {number}</h2>{"".join(lines)}</section>')
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..report import page
+from ..report import MAX_REPORT_MOVES, check_report_moves, page, step_json
 from .bounds import CountLimitError
 from .check import new_game, replay
 from .game import GoFish
@@ -41,7 +41,8 @@ def _step(index: int, move: str | None, game: GoFish, forced: bool) -> dict[str,
 
     lines = [status_line(game)]
     try:
-        lines.append(f"{game.count(Limits(max_states=COUNT_STATES)):,} consistent tables of counts")
+        n = game.count(Limits(max_states=COUNT_STATES))
+        lines.append(f"{n:,} consistent table{'' if n == 1 else 's'} of counts")
     except CountLimitError:
         pass  # too many to count here: the step says nothing of the count
     if game.bounds().feasible and game.bounds().determined:
@@ -54,16 +55,29 @@ def _step(index: int, move: str | None, game: GoFish, forced: bool) -> dict[str,
         lines.append("A four: " + ", ".join(seat_name(names, p) for p in fours))
     if forced:
         lines.append("The answer was forced: the other answer was impossible.")
+    # no explanations in a step (None: the page shows no "Why" panel); the page's hint says what can be clicked
     return {"index": index, "move": move, "forced_answer": forced, "claims": [], "svg": bounds_svg(game),
-            "explanations": [], "text": lines, "over": game.over}
+            "explanations": None, "text": lines, "over": game.over}
 
 
-def gofish_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
-    """The report of a Go Fish record (the table of bounds after each move) and whether every move is legal."""
+#: What there is to click in a Go Fish report (it explains no cell: ``quaternity gofish explain`` does).
+HINT = ("Click a move in the list (or use the arrow keys and the slider) to see the table of counts after it. "
+        "Why a cell has its range: quaternity gofish explain FILE SEAT:SUIT.")
+
+
+def gofish_report(text: str, *, title: str | None = None, max_moves: int | None = MAX_REPORT_MOVES,
+                  name: str = "the record") -> tuple[str, bool]:
+    """The report of a Go Fish record (the table of bounds after each move) and whether every move is legal.
+
+    A record of more than ``max_moves`` moves (None: no limit) raises :class:`~quaternity_cp.registry.OptionError`
+    (``max_moves``) before anything is replayed."""
     record = _read(text)
+    moves_given = record.get("moves") if isinstance(record, dict) else None
+    if isinstance(moves_given, list):
+        check_report_moves(len(moves_given), max_moves, name)
     result = replay(record)
     game, moves = new_game(record)
-    steps = [_step(0, None, game, False)]
+    steps = [step_json(_step(0, None, game, False))]  # each step kept as its JSON text only
     for i, move_text in enumerate(moves[: result.moves_applied], 1):
         move = game.parse_move(move_text, i)
         forced = False
@@ -74,7 +88,7 @@ def gofish_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
         elif move.answer is not None:
             forced = len(game.legal_answers()) == 1
         game.push(move)
-        steps.append(_step(i, move_text, game, forced))
+        steps.append(step_json(_step(i, move_text, game, forced)))
     illegal = None
     if not result.valid and result.error_index is not None:
         loser = None if result.game.outcome is None else result.game.outcome.loser
@@ -91,14 +105,17 @@ def gofish_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
         "illegal": illegal,
         "moves": list(moves),
         "history": "",
+        "hint": HINT,
     }
     return page(doc), result.valid
 
 
-def text_report(text: str, *, name: str = "<record>", title: str | None = None, **ignored: Any) -> tuple[str, bool]:
-    """The game's registered ``report`` part: :func:`gofish_report` titled ``title`` (default ``name``).
-    Go Fish's report has no options of its own: others are ignored."""
-    return gofish_report(text, title=title or name)
+def text_report(text: str, *, name: str = "<record>", title: str | None = None,
+                max_moves: int | None = MAX_REPORT_MOVES, **ignored: Any) -> tuple[str, bool]:
+    """The game's registered ``report`` part: :func:`gofish_report` titled ``title`` (default ``name``), of at most
+    ``max_moves`` moves (as every game's report). Go Fish's report has no other options of its own (no rules
+    override, engine or explanations): others are ignored."""
+    return gofish_report(text, title=title or name, max_moves=max_moves, name=name)
 
 
 __all__ = ["gofish_report", "text_report"]

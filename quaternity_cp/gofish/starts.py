@@ -8,6 +8,20 @@ under suit relabelling, cycles resolved exactly by the attractor) and asks, for
 every seat, whether it can force a win against all the others together, in
 how many plies, and with which first move.
 
+**What the sizes count** (``positions``, ``edges``; the same in ``quaternity
+gofish starts --json``, where :data:`SIZES_DEFINITION` says it): a position
+is what the rules read of a game so far, the set of tables of counts
+consistent with it (equivalently every cell's exact range and the hands),
+whose turn it is, and the open question if any, with the suits relabelled
+(two positions that differ only by the suits' names are one). Three kinds:
+*asking* (a seat to ask), *open* (a question asked, not answered) and *over*
+(a game over: one node per winner, nobody included, whatever the tables).
+Players are not rotated. ``edges`` are the moves: each position's distinct
+successors (two plies leading to positions that differ only by the suits'
+names, or to games over with the same winner, are one). Nothing reachable is
+left out: the counts are the brute-force game graph's (tests/gofish_reference.py)
+with those symmetries merged, checked in tests/test_gofish_sizes.py.
+
 The options that can change an answer (:data:`VARIANTS`) are those that change
 the moves or the wins: ``priority``, ``four``, ``ask_void``, ``win_after_ask``,
 ``after_yes`` and ``no_initial_four``. ``first`` only renames the seats and
@@ -26,7 +40,7 @@ from typing import Any, Mapping, Sequence
 
 from ..budget import Limits
 from .game import GoFish
-from .solver import ForceResult, attractor, build_graph
+from .solver import ForceResult, GameGraph, attractor, build_graph
 
 #: The rule sets of the table: the defaults, then one option changed at a time.
 VARIANTS: tuple[Mapping[str, Any], ...] = (
@@ -41,9 +55,20 @@ VARIANTS: tuple[Mapping[str, Any], ...] = (
 )
 
 
+#: What the sizes of a row of the Python solver count (the ``sizes_definition`` of ``gofish starts --json``).
+SIZES_DEFINITION = (
+    "positions = asking_positions + open_positions + over_positions, every one reachable from the start, suits "
+    "relabelled (positions that differ only by the suits' names are one), players not rotated; a position is the set "
+    "of tables of counts consistent with the game so far, whose turn it is and the open question: asking_positions "
+    "have a seat to ask, open_positions a question asked and not answered, over_positions are the games over, one "
+    "per winner (nobody included); edges (the moves) = each position's distinct successors (two plies to positions "
+    "that differ only by the suits' names, or to games over with the same winner, are one)")
+
+
 @dataclass(frozen=True)
 class SolvedStart:
-    """One start solved: its shape and rules, the graph's size, and per seat the solver's result."""
+    """One start solved: its shape and rules, the graph's size (``positions``: ``asking`` + ``open`` + ``over``,
+    see the module's docstring), and per seat the solver's result."""
 
     players: int
     suit_size: int
@@ -52,6 +77,9 @@ class SolvedStart:
     edges: int
     seconds: float
     results: Mapping[int, ForceResult]
+    asking: int | None = None
+    open: int | None = None
+    over: int | None = None
 
     @property
     def winners(self) -> list[int]:
@@ -69,7 +97,9 @@ class SolvedStart:
             seats[str(seat)] = entry
         return {"players": self.players, "suits": self.players, "suit_size": self.suit_size,
                 "rules": dict(self.rules), "positions": self.positions, "edges": self.edges,
-                "seconds": round(self.seconds, 2), "winners": self.winners, "seats": seats}
+                "seconds": round(self.seconds, 2), "winners": self.winners, "seats": seats,
+                "asking_positions": self.asking, "open_positions": self.open, "over_positions": self.over,
+                "players_rotated": False, "suits_relabelled": True, "sizes_definition": SIZES_DEFINITION}
 
 
 def solve_start_rules(players: int, rules: Mapping[str, Any], *, suit_size: int = 4,
@@ -80,9 +110,18 @@ def solve_start_rules(players: int, rules: Mapping[str, Any], *, suit_size: int 
     game = GoFish(players, players, suit_size, dict(rules) or None)
     graph = build_graph(game, limits)
     results = {seat: attractor(graph, seat) for seat in range(players)}
+    kinds = graph_kinds(graph)
     row = SolvedStart(players, suit_size, dict(rules), graph.size, graph.edges, time.perf_counter() - began,
-                      results)
+                      results, kinds["asking"], kinds["open"], kinds["over"])
     return row, game
+
+
+def graph_kinds(graph: GameGraph) -> dict[str, int]:
+    """How many of ``graph``'s positions are asking positions, open questions and games over (they add up to
+    ``graph.size``; see the module's docstring)."""
+    over = sum(1 for key in graph.keys if key[0] == "end")
+    asking = sum(1 for key in graph.keys if key[0] != "end" and key[1] is None)
+    return {"asking": asking, "open": graph.size - over - asking, "over": over}
 
 
 def solve_starts(players: int, variants: Sequence[Mapping[str, Any]] = VARIANTS, *, suit_size: int = 4,
@@ -91,4 +130,4 @@ def solve_starts(players: int, variants: Sequence[Mapping[str, Any]] = VARIANTS,
     return [solve_start_rules(players, rules, suit_size=suit_size, limits=limits)[0] for rules in variants]
 
 
-__all__ = ["VARIANTS", "SolvedStart", "solve_start_rules", "solve_starts"]
+__all__ = ["VARIANTS", "SIZES_DEFINITION", "SolvedStart", "solve_start_rules", "solve_starts", "graph_kinds"]

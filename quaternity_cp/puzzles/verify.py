@@ -214,7 +214,8 @@ def _verify_listed(record: Record, stated: list[Stated], limits: Limits | None,
         v.checks.append(check)
         if not ok and v.right:
             v.right = False
-            within = f" within {s.max_questions} questions" if s.max_questions is not None else ""
+            within = (f" within {s.max_questions} question{'' if s.max_questions == 1 else 's'}"
+                      if s.max_questions is not None else "")
             number = "" if s.questions is None else f" in {s.questions}"
             v.reason = (f"wrong: stated {s.goal} for {record.game.seat_name(s.player)}{within}: {_word(s.result)}{number}; "
                         f"the solver proves {r.summary()}")

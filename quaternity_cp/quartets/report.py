@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..budget import Budget, Limits
 from ..count import STATES, TIME, CountLimitError, CountLimits, DealCounter
@@ -38,7 +38,8 @@ from ..formats import Record, parse_record, rules_text
 from ..registry import OptionError
 from ..position import Position
 from ..replay import Replay, replay
-from ..report import page
+from ..report import MAX_REPORT_MOVES as _MAX_REPORT_MOVES
+from ..report import StepJSON, check_report_moves, page, step_json
 from ..rules import Rules
 from .svg import grid_svg
 
@@ -47,9 +48,9 @@ if TYPE_CHECKING:
     from ..engines import Engine
 
 MAX_COUNT_STATES = 200_000  # larger counting tables: the step says "too many to count"
-#: The moves a report shows by default: about 10 KB of page and 10 ms a move on a small table (measured), more on
-#: a larger one; a longer record is refused (100,000 moves made a page of gigabytes)
-MAX_REPORT_MOVES = 2_000
+#: The moves a report shows by default (:data:`quaternity_cp.report.MAX_REPORT_MOVES`, every game's): a longer record
+#: is refused before the replay
+MAX_REPORT_MOVES = _MAX_REPORT_MOVES
 MAX_EXPLANATIONS = 64  # forced facts explained per step (a huge table would take long)
 STEP_SECONDS = 2.0  # the longest one step's count, and its explanations, may take
 #: What a step says instead of its count: past the states, past the time, the page's time spent.
@@ -95,15 +96,20 @@ class Step:
     forced_answer: bool
 
 
-def record_steps(record: Record, result: Replay) -> list[Step]:
-    """The start and the position after every applied move (snapshots of one replay)."""
+def iter_steps(record: Record, result: Replay) -> Iterator[Step]:
+    """The start and the position after every applied move, one at a time: each step's position is the one
+    replay's own, valid until the next step is asked for (so a report holds one position, not one a move)."""
     position = record.position(result.position.engine)
-    steps = [Step(0, None, position.copy(), (), False)]
+    yield Step(0, None, position, (), False)
     for report in result.reports:
         position.push(record.moves[report.index - 1])
-        steps.append(Step(report.index, record.texts[report.index - 1], position.copy(), report.claims,
-                          report.forced))
-    return steps
+        yield Step(report.index, record.texts[report.index - 1], position, report.claims, report.forced)
+
+
+def record_steps(record: Record, result: Replay) -> list[Step]:
+    """The start and the position after every applied move (snapshots of one replay: a copy of the position
+    a step, all kept; :func:`iter_steps` keeps one)."""
+    return [Step(s.index, s.move, s.position.copy(), s.claims, s.forced_answer) for s in iter_steps(record, result)]
 
 
 def _prefix(record: Record, k: int) -> Record:
@@ -159,14 +165,14 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
                 unknown = found.reason
     explanations: list[dict[str, Any]] = []
     if explain and pos.is_valid():
-        prefix = _prefix(record, step.index)
-        partial = Replay(pos, list(result.reports[: step.index]))
         limit = _seconds(max_seconds, page)
         facts: list[Explanation] = []
         claimed: list[Explanation] = []
         if limit == 0:
             notes.append(NOT_EXPLAINED[None])
         else:
+            prefix = _prefix(record, step.index)  # (copies of the record up to the step: only when explaining)
+            partial = Replay(pos, list(result.reports[: step.index]))
             explainer = Explainer(prefix, partial, max_seconds=limit)
             try:
                 facts = explainer.position()[:MAX_EXPLANATIONS]
@@ -175,7 +181,7 @@ def step_data(record: Record, result: Replay, step: Step, *, explain: bool = Tru
                 notes.append(NOT_EXPLAINED[TIME if limit == max_seconds else None])
             except (ExplanationError, QuaternityError):
                 pass
-        explanations = [_explanation_json(prefix, e) for e in claimed + facts]
+            explanations = [_explanation_json(prefix, e) for e in claimed + facts]
     data = {
         "index": step.index,
         "move": step.move,
@@ -249,15 +255,7 @@ def record_report(record: Record, *, engine: "str | Engine | None" = None, title
 
 def check_moves(record: Record, max_moves: int | None, name: str = "the record") -> None:
     """Refuse (:class:`~quaternity_cp.games.OptionError` of ``max_moves``) a record longer than a report shows."""
-    if max_moves is None:
-        return
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0:
-        raise OptionError("max_moves", f"must be a whole number >= 0, not {max_moves!r}")
-    n = len(record.moves)
-    if n > max_moves:
-        raise OptionError("max_moves", f"{name} has {n:,} moves, more than a report shows (at most {max_moves:,}: "
-                                       "each move is a step of the page); raise --max-moves, or report a part "
-                                       "of the record")
+    check_report_moves(len(record.moves), max_moves, name)
 
 
 def _report(record: Record, *, engine: "str | Engine | None" = None, title: str | None = None, explain: bool = True,
@@ -266,9 +264,14 @@ def _report(record: Record, *, engine: "str | Engine | None" = None, title: str 
     check_moves(record, max_moves, name)  # before the replay: every step is kept
     page_time = Limits(max_seconds=max_seconds).start()
     result = replay(record, engine=engine)
-    steps = record_steps(record, result)
-    data = [step_data(record, result, s, explain=explain, max_states=max_states, page=page_time)
-            for s in steps]
+    # each step written as JSON text as soon as it is made: one position alive at a time, and of each step only
+    # its text in the page (a few kilobytes), never its objects
+    data: list[StepJSON] = []
+    logs: list[float | None] = []
+    for s in iter_steps(record, result):
+        step = step_data(record, result, s, explain=explain, max_states=max_states, page=page_time)
+        logs.append(step["log10"])
+        data.append(step_json(step))
     g = record.game
     setup = (f"{g.players} players, {g.sets} sets of {g.set_size} cards (hands of {g.hand_size}), "
              f"rules {record.rules.name}")
@@ -279,7 +282,7 @@ def _report(record: Record, *, engine: "str | Engine | None" = None, title: str 
         "steps": data,
         "illegal": illegal_data(record, result, _seconds(STEP_SECONDS, page_time)),
         "moves": list(record.texts),
-        "history": _history_svg([d["log10"] for d in data]),
+        "history": _history_svg(logs),
     }
     return page(doc), result
 
@@ -340,5 +343,5 @@ def _history_svg(values: Sequence[float | None]) -> str:
     )
 
 
-__all__ = ["MAX_REPORT_MOVES", "check_moves", "record_report", "text_report", "record_steps", "step_data",
+__all__ = ["MAX_REPORT_MOVES", "check_moves", "record_report", "text_report", "record_steps", "iter_steps", "step_data",
            "illegal_data", "explanation_lines", "deals_text", "count_or_none", "Step"]

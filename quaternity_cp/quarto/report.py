@@ -48,6 +48,7 @@ def quarto_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
         "illegal": illegal,
         "moves": moves,
         "history": "",
+        "hint": "Click a move in the list (or use the arrow keys and the slider) to see the board after it.",
     }
     return page(doc), result.valid
 
@@ -57,9 +58,11 @@ def _step(index: int, move: str | None, pos: Position) -> dict[str, Any]:
     if pos.winning_lines:
         lines.append("Winning line" + ("s" if len(pos.winning_lines) > 1 else "") + ": "
                      + "; ".join(" ".join(str(c) for c in line) for line in pos.winning_lines))
-    lines.append(f"{len(pos.available_pieces())} pieces left, {len(pos.empty_cells())} empty cells")
+    pieces, cells = len(pos.available_pieces()), len(pos.empty_cells())
+    lines.append(f"{pieces} piece{'' if pieces == 1 else 's'} left, {cells} empty cell{'' if cells == 1 else 's'}")
+    # no explanations (None: the page shows no "Why" panel, which invites to click what Quarto does not have)
     return {"index": index, "move": move, "forced_answer": False, "claims": [], "svg": quarto_svg(pos),
-            "explanations": [], "text": lines, "over": pos.over}
+            "explanations": None, "text": lines, "over": pos.over}
 
 
 def text_report(text: str, *, name: str = "<record>", title: str | None = None, **ignored: Any) -> tuple[str, bool]:

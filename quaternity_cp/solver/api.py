@@ -22,6 +22,11 @@ GOALS = ("quartet", "win", "value")
 FREE_CHOICE = "adversary"  # who picks among seats sharing the turn: the goal player's opponents
 
 
+def _plies(n: object) -> str:
+    """A number of plies in words: "1 ply", "3 plies"."""
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
 class SolveError(QuaternityError, ValueError):
     """A goal that does not apply to the position (wrong player count, player not on turn, ...)."""
 
@@ -85,15 +90,15 @@ class SolveResult(SearchResult):
             return f"no: {who} cannot force a quartet in this turn{within}{more}"
         if self.goal == "win":
             if self.result:
-                return f"yes: {who} can force being a winner (in at most {self.plies} plies)"
+                return f"yes: {who} can force being a winner (in at most {_plies(self.plies)})"
             return f"no: the other players together can stop {who} from winning"
         if self.result == "win":
-            return f"win: {who} forces being the only winner (in at most {self.plies} plies)"
+            return f"win: {who} forces being the only winner (in at most {_plies(self.plies)})"
         if self.result == "loss":
             winner = self.winner
             assert winner is not None  # a loss is the other seat's forced win
             other = g.seat_name(winner)
-            return f"loss: {other} forces being the only winner (in at most {self.plies} plies)"
+            return f"loss: {other} forces being the only winner (in at most {_plies(self.plies)})"
         return "draw: neither player can force being the only winner (a tie or a game that never ends)"
 
     def to_json(self) -> dict[str, Any]:
