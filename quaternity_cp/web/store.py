@@ -92,7 +92,7 @@ class StoreError(QuaternityError):
     """A table database that cannot be used as it is (not ours, a newer schema, damaged): one line naming it."""
 
 
-class StoreUnavailable(Exception):
+class StoreUnavailable(QuaternityError):
     """A write the database refused (a full or read-only disk): the change is not kept (HTTP 503)."""
 
 
