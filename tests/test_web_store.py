@@ -102,29 +102,31 @@ def test_a_restarted_server_carries_on_with_every_table(tmp_path):
 
 
 def test_an_agent_to_move_moves_again_after_a_restart(tmp_path):
+    """A table stored while an agent is to move is loaded when the server starts, and the agent moves, before
+    anyone asks for it."""
+    import asyncio
+
+    from quaternity_cp.web.tables import Tables
+
     db = tmp_path / "tables.sqlite3"
     store = Store(str(db))
     game = WebGame.new("quartets", SMALL, human=2, seed=9, advance=False)
-    from quaternity_cp.web.tables import Tables
-
-    tables = Tables(store=store)
-    tables.keep(game, "t1")  # stored with seat 0 (an agent) to move, nothing played
+    Tables(store=store).keep(game, "t1")  # stored with seat 0 (an agent) to move, nothing played
+    assert store.waiting_for_agents(10) == ["t1"]
     store.close()
     with app_on(db) as client:
+        tables = client.app.app.state.tables
+
+        async def resumed():  # the server's own start-up task, awaited (an event, not a clock)
+            await tables.resume()
+            await tables.settle(tables.open["t1"], 60)
+
+        client.portal.call(resumed)
+        assert "t1" in tables.open and tables.open["t1"].game.log  # the agents moved: nobody asked for it
         token = Store(str(db)).token("t1", 2)
-        got = client.get("/api/view/t1", headers={"X-Seat-Token": token})
-        assert got.status_code == 200
-        # the agents move again: wait for the person's turn by the table's own events (a count, not a clock)
-        state = client.app.app.state.tables
-        import asyncio
-
-        async def settle():
-            table = await state.get("t1")
-            await state.settle(table, 60)
-
-        client.portal.call(settle)
         v = view(client, "t1", token)
         assert v["your_turn"] and len(v["log"]) >= 2
+    assert Store(str(db)).waiting_for_agents(10) == []  # the person's turn now: nothing to resume
 
 
 # -- final is final ---------------------------------------------------------------------------------------

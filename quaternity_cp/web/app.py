@@ -481,9 +481,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
     @contextlib.asynccontextmanager
     async def lifespan(app):
         sweeper = asyncio.get_running_loop().create_task(tables.sweeper())
+        resuming = asyncio.get_running_loop().create_task(tables.resume())  # agents to move move again
         try:
             yield
         finally:
+            resuming.cancel()
             sweeper.cancel()
             tables.stop()
 

@@ -72,6 +72,7 @@ _SCHEMA = [
         created REAL NOT NULL,
         touched REAL NOT NULL,
         over INTEGER NOT NULL DEFAULT 0,
+        agent_to_move INTEGER NOT NULL DEFAULT 0,
         version INTEGER NOT NULL DEFAULT 0,
         next_id TEXT
     )""","""CREATE INDEX tables_touched ON tables (touched)""",
@@ -127,6 +128,7 @@ class Stored:
     version: int = 0  # the table's count of changes (each move, each undo): what the pages compare
     next_id: str | None = None  # the table "play again" opened after this one, with the same people
     moves: list[tuple[int, str, bool]] = field(default_factory=list)  # (seat, action text, made by a person)
+    agent_to_move: bool = False  # the game waits for an agent's move (the server resumes it when it starts)
 
 
 def token_hash(token: str) -> str:
@@ -268,24 +270,25 @@ class Store:
 
         def work(db: sqlite3.Connection) -> None:
             db.execute("INSERT INTO tables (id, game, options, humans, agents, seed, token_hashes, created, touched, "
-                       "over, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       "over, version, agent_to_move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (table.key, table.game, json.dumps(table.options, sort_keys=True), json.dumps(table.humans),
                         json.dumps({str(s): n for s, n in table.agents.items()}), table.seed,
                         json.dumps({str(s): h for s, h in table.token_hashes.items()}), table.created,
-                        table.touched, int(table.over), table.version))
+                        table.touched, int(table.over), table.version, int(table.agent_to_move)))
             _put_moves(db, table.key, 0, table.moves)
 
         self._write(work)
 
-    def save(self, key: str, keep: int, moves: list[tuple[int, str, bool]], over: bool, version: int) -> None:
+    def save(self, key: str, keep: int, moves: list[tuple[int, str, bool]], over: bool, version: int,
+             agent_to_move: bool = False) -> None:
         """One change of table ``key``: its stored moves from index ``keep`` on replaced by ``moves`` (an undo
         removes, a move adds), in one transaction."""
 
         def work(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM moves WHERE table_id = ? AND n >= ?", (key, keep))
             _put_moves(db, key, keep, moves)
-            db.execute("UPDATE tables SET touched = ?, over = ?, version = ? WHERE id = ?",
-                       (time.time(), int(over), version, key))
+            db.execute("UPDATE tables SET touched = ?, over = ?, version = ?, agent_to_move = ? WHERE id = ?",
+                       (time.time(), int(over), version, int(agent_to_move), key))
 
         self._write(work)
 
@@ -304,6 +307,12 @@ class Store:
             moves = self.db.execute("SELECT seat, action, person FROM moves WHERE table_id = ? ORDER BY n",
                                     (key,)).fetchall()
         return _stored(row, moves)
+
+    def waiting_for_agents(self, limit: int) -> list[str]:
+        """The tables (at most ``limit``, the latest moved first) whose game waits for an agent's move."""
+        with self.lock:
+            return [row[0] for row in self.db.execute(
+                "SELECT id FROM tables WHERE agent_to_move = 1 AND over = 0 ORDER BY touched DESC LIMIT ?", (limit,))]
 
     def keys(self) -> list[str]:
         """Every stored table's id, oldest first."""

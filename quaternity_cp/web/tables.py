@@ -272,7 +272,7 @@ class Tables:
         now = time.time()
         self.store.create(Stored(key, game.game, game.options, game.humans, dict(game.agent_names), game.seed,
                                  game.token_hashes, now, now, game.state.is_terminal(), version=game.version,
-                                 moves=game.moves()))
+                                 moves=game.moves(), agent_to_move=game.agent_to_move() is not None))
 
     async def again(self, table: Table) -> Table:
         """"Play again" at the finished ``table``: a new table of the same game and options, the same people in
@@ -311,7 +311,8 @@ class Tables:
         keep = 0
         while keep < min(len(saved), len(moves)) and saved[keep] == moves[keep]:
             keep += 1
-        self.store.save(table.key, keep, moves[keep:], table.game.state.is_terminal(), table.game.version)
+        self.store.save(table.key, keep, moves[keep:], table.game.state.is_terminal(), table.game.version,
+                        table.game.agent_to_move() is not None)
         table.saved = moves
 
     def add(self, game: WebGame, key: str, state: tuple[int, int | None, bool],
@@ -367,6 +368,17 @@ class Tables:
         """Close every table (the server stops)."""
         for table in list(self.open.values()):
             self.close(table, reason)
+
+    async def resume(self) -> None:
+        """(the server starts) Load the stored tables whose game waits for an agent's move, so the agents move
+        again at once (the others load with their next request); at most ``max_tables``, the latest first."""
+        keys = await self.compute(lambda: self.store.waiting_for_agents(self.max_tables),
+                                  "reading the table database took too long")
+        for key in keys:
+            try:
+                await self.get(key)
+            except (NoTable, TableBusy) as err:
+                log.error("table %s is not resumed: %s", key, err)
 
     async def sweeper(self) -> None:
         """Close idle tables as they expire (runs while the server runs)."""
