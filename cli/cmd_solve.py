@@ -59,7 +59,9 @@ DEFAULT_MAX_POSITIONS = 500_000
                                 "with them, up to about 1 GB at the default (see docs/solver.md).")
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="T",
               callback=lambda ctx, param, value: _finite_seconds(value),
-              help="Stop after T seconds (the result is then unproven; checked before every engine call).")
+              help="Stop after T seconds (the result is then unproven; checked before every engine call). "
+                   "Default: none for Quaternity and Quartets records (--max-positions bounds them), 600 s for "
+                   "a Quantum Go Fish record.")
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,

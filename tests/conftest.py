@@ -25,14 +25,20 @@ def pytest_configure(config):
         folder = tempfile.mkdtemp(prefix="quaternity-test-key-")
         os.environ["QUATERNITY_KEY_FILE"] = os.path.join(folder, "key")
         config._quaternity_key_folder = folder
-
-
     # The web server's table database (quaternity_cp.web.store) goes to the user's data folder by default:
     # a test run's own, never the user's.
     import tempfile
 
     config._quaternity_data_folder = tempfile.mkdtemp(prefix="quaternity-test-data-")
     os.environ["XDG_DATA_HOME"] = config._quaternity_data_folder
+    # A shell without job control starts a command put in the background (`pytest &`) with Ctrl-C ignored,
+    # and an ignored signal stays ignored in every process started from it: the tests of Ctrl-C would
+    # then see a program that never gets it. The tests run as from a terminal: Ctrl-C raises
+    # KeyboardInterrupt here, and the processes they start begin with the default handling.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_unconfigure(config):
@@ -42,14 +48,6 @@ def pytest_unconfigure(config):
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(getattr(config, "_quaternity_data_folder", ""), ignore_errors=True)
-    # A shell without job control starts a command put in the background (`pytest &`) with Ctrl-C ignored,
-    # and an ignored signal stays ignored in every process started from it: the tests of Ctrl-C would
-    # then see a program that never gets it. The tests run as from a terminal: Ctrl-C raises
-    # KeyboardInterrupt here, and the processes they start begin with the default handling.
-    import signal
-
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -141,8 +141,7 @@ def test_starts_json_says_what_its_sizes_count(tmp_path):
     assert (row["positions"], row["edges"], row["layers"]) == (want["positions"], want["edges"], want["layers"])
     assert (row["players_rotated"], row["suits_relabelled"], row["over_positions"]) == (True, True, 0)
     assert row["farthest_position_plies"] == want["layers"] - 2
-    if row["asking_positions"] is not None:  # (once result.json carries the split)
-        assert (row["asking_positions"], row["open_positions"]) == (want["ask"], want["open"])
+    assert (row["asking_positions"], row["open_positions"]) == (want["ask"], want["open"])
     assert "players rotated" in row["sizes_definition"] and "layers - 2" in row["sizes_definition"]
 
 

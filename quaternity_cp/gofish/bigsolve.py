@@ -17,9 +17,25 @@ each part keeps its positions on disk in the checkpoint folder.
 The tasks run on Dask workers (a ``LocalCluster`` of the machine's cores, or
 a scheduler's address, as the Quarto proof does), or in this process
 (``workers=0``). After each layer the folder's ``manifest.json`` is written
-(atomically, with a SHA-256 digest of its content): a run stopped by Ctrl-C,
-a limit or a crash starts again at the first layer not recorded there, and a
-manifest of another game, or damaged, is refused.
+(atomically): a run stopped by Ctrl-C, a limit or a crash starts again at the
+first layer not recorded there.
+
+**What is believed of a checkpoint folder.** The manifest lists every part
+file with its size, its SHA-256 and its counts (positions, edges), and carries
+a *keyed* digest (HMAC-SHA256 under the user's key, :mod:`quaternity_cp.digest`)
+of all of it; ``result.json`` carries one too. Every part file is read by one
+strict reader (:func:`_read_part`): a regular file (no link, pipe or device) of
+the size the manifest gives, checked before a byte is read; its SHA-256 the
+manifest's; a .npz of exactly the arrays of its kind, stored plain, each .npy
+header's dtype and shape the ones the manifest's counts call for (before any
+array is made: no decompression, no object arrays, nothing unpickled); then
+every id and number in range (:func:`_read_checked`). The manifest's fields are
+type- and range-checked, and the start's place is found again from the rules.
+A damaged file, an edited one, one copied from another checkpoint, or one
+forged by someone without the user's key is refused with one line naming it
+(:class:`GraphError`). Someone with the user's key can forge a manifest that is
+believed, but not one that makes the program read out of bounds or allocate
+more than the files on disk hold.
 
 Then the attractor (:func:`attract`) runs over the whole graph at once, in
 compiled code over flat arrays (about 23 bytes a position and 5 an edge: the
@@ -31,35 +47,58 @@ is where the time goes, 12 minutes against 40 s on 2 cores); a graph whose
 arrays pass one machine's memory would need it. A winning seat's move at a position is
 found again from the ranks (:func:`best_move`: a child one rank lower). The
 answer for the start is written to ``result.json`` in the same folder (with a
-digest), so asking again reads it.
+keyed digest), so asking again reads it.
 
 The answers equal :mod:`.solver`'s, rank for rank at every position and for
 every seat (tested under every rule set on 2 players, 3 players with suits of
 2 and 3, 4 players with suits of 2, and the 3-player start), where players
-are not relabelled; the position counts differ by that relabelling.
+are not rotated; the position counts differ by that rotation and by the games
+over, which the Python solver counts as one node per winner and this solver
+not at all (a ply that ends the game is an edge); see
+:data:`~quaternity_cp.gofish.fastgraph.SIZES_DEFINITION` and
+tests/test_gofish_sizes.py.
 """
 
 from __future__ import annotations
 
 import glob
 import hashlib
+import io
 import json
+import math
 import os
+import stat
 import time
-from dataclasses import dataclass
+import zipfile
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from ..budget import Limits, Stopped
-from ..files import write_atomic
+from ..digest import sha256_hex, sign_json, user_key, verify_json
+from ..files import not_a_regular_file, write_atomic
 from ..jsonio import InputRefused, load_json, read_input
-from .fastgraph import HAVE_NUMBA, Shape, expand_keys, jit, start_key
+from .fastgraph import HAVE_NUMBA, Shape, expand_keys, jit, open_count, start_key
 from .rules import GoFishError, Rules
 
-FORMAT = "quaternity-gofish-graph-1"
+#: 2: keyed digests (:mod:`quaternity_cp.digest`), and every part file's size and SHA-256 in the manifest
+FORMAT = "quaternity-gofish-graph-2"
+#: formats of earlier versions, refused with a word of why (their parts carry no digests)
+OLD_FORMATS = ("quaternity-gofish-graph-1",)
 #: positions expanded at a time inside a task (bounds the task's memory)
 CHUNK = 200_000
+#: the most parts of any graph (each layer writes parts x parts files)
+MAX_PARTS = 256
+#: parts when none are asked for (fewer when the start's graph is small: :func:`max_parts`)
+DEFAULT_PARTS = 8
+#: the most layers a manifest may record (ranks stop at MAX_RANK long before)
+MAX_LAYERS = 100_000
+#: the largest count (positions, edges, bytes) a manifest may give
+MAX_COUNT = 2**53
+#: what a keyed digest of a manifest / a stored answer is for (one file is never taken for the other)
+MANIFEST_PURPOSE = "gofish-graph-manifest"
+RESULT_PURPOSE = "gofish-graph-result"
 
 
 class GraphError(GoFishError):
@@ -165,40 +204,304 @@ def dedup(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ids, fresh[:count]
 
 
-# -- files ---------------------------------------------------------------------------------------------------
-def _save(path: str, **arrays: np.ndarray) -> None:
-    """``arrays`` to ``path`` (.npz, uncompressed), atomically."""
+# -- the parts' files: written with their fingerprints, read back strictly -------------------------------------------
+#: an entry of the manifest's ``files``: [bytes, SHA-256 in hex, positions (rows per position), edges (rows per edge)]
+Entry = list[Any]
+
+_U64, _I64, _I16, _I8 = np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
+#: the room a part file takes beyond its arrays' bytes (zip and .npy headers), at most, per array and in all
+_OVERHEAD_PER_ARRAY, _OVERHEAD = 1024, 4096
+
+
+def _spec(kind: str, n: int, m: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges: name -> (dtype, shape)."""
+    if kind == "keys":
+        return {"keys": (_U64, (n, 2))}
+    if kind == "in":
+        return {"keys": (_U64, (m, 2)), "src": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+    if kind == "out":
+        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (_I64, (m,)), "end": (_I8, (m,)),
+                "move": (_I16, (m,))}
+    if kind == "edges":
+        return {"src": (_I64, (m,)), "dst": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+    raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
+
+
+def _data_bytes(kind: str, n: int, m: int) -> int:
+    return sum(dt.itemsize * math.prod(shape) for dt, shape in _spec(kind, n, m).values())
+
+
+def _rel(kind: str, k: int, layer: int, source: int | None = None) -> str:
+    """A part file's name inside the checkpoint folder (``source``: the expanding part of an ``in`` file)."""
+    name = f"in{layer:04d}-{source:03d}" if kind == "in" else f"{kind}{layer:04d}"
+    return f"part{k:03d}/{name}.npz"
+
+
+def _fingerprint(path: str) -> tuple[int, str]:
+    """The size and SHA-256 of the file ``path`` (read in chunks)."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(1 << 22)
+            if not chunk:
+                break
+            h.update(chunk)
+            size += len(chunk)
+    return size, h.hexdigest()
+
+
+def _save(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
+    """``arrays`` to ``path`` (.npz, uncompressed), atomically; returns its manifest entry ``[bytes, SHA-256, n,
+    m]`` (``n`` positions, ``m`` edges)."""
     tmp = f"{path}.tmp{os.getpid()}.npz"
     try:
         np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
+        size, digest = _fingerprint(tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+    return [size, digest, n, m]
 
 
-def _load(path: str) -> dict[str, np.ndarray]:
-    with np.load(path) as data:
-        return {k: data[k] for k in data.files}
+class _View(io.RawIOBase):
+    """A read-only, seekable file over a buffer (no copy), for :mod:`zipfile` and the .npy header reader."""
+
+    def __init__(self, view: memoryview):
+        self.view = view
+        self.pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self.pos, 2: len(self.view)}[whence]
+        self.pos = max(0, base + offset)
+        return self.pos
+
+    def readinto(self, buffer: Any) -> int:
+        got = self.view[self.pos:self.pos + len(buffer)]
+        buffer[:len(got)] = got
+        self.pos += len(got)
+        return len(got)
+
+
+def _bytes_of(path: str, size: int) -> bytearray:
+    """The ``size`` bytes of the regular file ``path`` (refused, naming it: missing, not a regular file -- a
+    symbolic link, a pipe, a device, a folder --, or of another size), read without following a link and
+    without blocking."""
+    kind = not_a_regular_file(path)
+    if kind is not None:
+        raise GraphError(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise GraphError(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
+                         "again") from None
+    except OSError as err:
+        raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
+    try:
+        info = os.fstat(fd)  # (of what was opened: no window between a check and the open)
+        if not stat.S_ISREG(info.st_mode):
+            raise GraphError(f"{path}: not a regular file; the checkpoint's part files are regular files")
+        if info.st_size != size:
+            raise GraphError(f"{path}: {info.st_size:,} bytes where the manifest says {size:,} (cut short, "
+                             "emptied or replaced); remove the folder to start again")
+        buf = bytearray(size)
+        view = memoryview(buf)
+        got = 0
+        while got < size:
+            n = os.readv(fd, [view[got:]]) if hasattr(os, "readv") else _read_into(fd, view[got:])
+            if n <= 0:
+                break
+            got += n
+        if got != size or os.read(fd, 1):
+            raise GraphError(f"{path}: it changed size while being read")
+        return buf
+    except OSError as err:
+        raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+
+
+def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems without readv
+    data = os.read(fd, len(view))
+    view[:len(data)] = data
+    return len(data)
+
+
+def _read_part(folder: str, rel: str, entry: Entry, kind: str) -> dict[str, np.ndarray]:
+    """The arrays of the part file ``rel`` of ``folder``, read strictly: a regular file of the size its manifest
+    ``entry`` gives (checked before reading), its SHA-256 the entry's, then a .npz of exactly the arrays of
+    ``kind`` (:func:`_spec`), each stored uncompressed with the dtype and shape the entry's counts call for
+    (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays
+    share the file's one buffer. A damaged file is refused (:class:`GraphError`, one line naming it)."""
+    path = os.path.join(folder, rel)
+    size, digest, n, m = entry
+    buf = _bytes_of(path, size)
+    if sha256_hex(buf) != digest:
+        raise GraphError(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
+                         "or copied from another checkpoint); remove the folder to start again")
+    return _parse_npz(path, buf, _spec(kind, n, m))
+
+
+def _parse_npz(path: str, buf: bytearray,
+               spec: Mapping[str, tuple[np.dtype[Any], tuple[int, ...]]]) -> dict[str, np.ndarray]:
+    """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`_read_part`)."""
+    def bad(why: str) -> GraphError:
+        return GraphError(f"{path}: {why}; remove the folder to start again")
+
+    try:
+        archive = zipfile.ZipFile(_View(memoryview(buf)))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, KeyError) as err:
+        raise bad(f"not a readable .npz archive ({err})") from None
+    names = [info.filename for info in infos]
+    want = sorted(f"{name}.npy" for name in spec)
+    if sorted(names) != want:
+        raise bad(f"holds the arrays {sorted(names)}, not {want}")
+    out: dict[str, np.ndarray] = {}
+    for info in infos:
+        name = info.filename[:-4]
+        dtype, shape = spec[name]
+        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1 or info.file_size != info.compress_size:
+            raise bad(f"array {name} is compressed or encrypted (the program stores its arrays plain)")
+        off = info.header_offset
+        local = bytes(buf[off:off + 30])
+        if len(local) != 30 or local[:4] != b"PK\x03\x04":
+            raise bad(f"array {name}: no zip header where the archive's directory says")
+        start = off + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+        if start + info.file_size > len(buf):
+            raise bad(f"array {name} runs past the end of the file")
+        member = _View(memoryview(buf)[start:start + info.file_size])
+        try:
+            version = np.lib.format.read_magic(member)
+            if version == (1, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
+            elif version == (2, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
+            else:
+                raise ValueError(f".npy version {version}")
+        except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
+            raise bad(f"array {name}: not a readable .npy header ({err})") from None
+        if got_dtype.hasobject:
+            raise bad(f"array {name} holds Python objects (refused: nothing in a checkpoint is unpickled)")
+        if got_dtype != dtype or fortran:
+            raise bad(f"array {name} is {got_dtype}{' (Fortran order)' if fortran else ''}, not {dtype}")
+        if tuple(got_shape) != shape:
+            raise bad(f"array {name} has the shape {tuple(got_shape)}, where the manifest's counts call for {shape}")
+        header = member.tell()
+        count = math.prod(shape)
+        if header + count * dtype.itemsize != info.file_size:
+            raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
+        out[name] = np.frombuffer(buf, dtype=dtype, count=count, offset=start + header).reshape(shape)
+    return out
+
+
+def _outside(values: np.ndarray, lo: Any, hi: Any) -> bool:
+    """Whether some value is outside ``lo <= v < hi`` (bounds numbers, or arrays of the same length)."""
+    return bool(len(values)) and bool(np.any((values < lo) | (values >= hi)))
+
+
+def _check_ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]]) -> None:
+    for name, (lo, hi) in ranges.items():
+        if _outside(arrays[name], lo, hi):
+            bad = arrays[name][(arrays[name] < lo) | (arrays[name] >= hi)][0]
+            where = f"{lo}..{hi - 1}" if isinstance(lo, int) and isinstance(hi, int) else "its layer's ids"
+            raise GraphError(f"{path}: {name} holds {int(bad)}, outside {where}; remove the folder to start again")
+
+
+class _Context:
+    """What the range checks of a part file need: the players, suits and fanout, the parts, and each part's
+    positions before each layer (``cum[k, ell]``, the manifest's sizes summed)."""
+
+    def __init__(self, shape_args: tuple[Any, ...], sizes: list[list[int]]):
+        P, K = int(shape_args[0]), int(shape_args[1])
+        self.P, self.K = P, K
+        self.moves = P * K + 2
+        self.fanout = max(2, K * (P - 1))
+        self.parts = len(sizes)
+        width = max(len(s) for s in sizes) if sizes else 0
+        cum = np.zeros((self.parts, width + 1), np.int64)
+        for k, s in enumerate(sizes):
+            cum[k, 1:len(s) + 1] = np.cumsum(np.array(s, np.int64))
+            cum[k, len(s) + 1:] = cum[k, len(s)]
+        self.cum = cum
+
+    def parents(self, path: str, src: np.ndarray, layer: int, only: int | None = None) -> None:
+        """``src``: global ids (local * parts + part) of positions of layer ``layer`` (of part ``only``)."""
+        if not len(src):
+            return
+        if int(src.min()) < 0:
+            raise GraphError(f"{path}: src holds {int(src.min())}, not a position's id")
+        g = src % self.parts
+        if only is not None and np.any(g != only):
+            raise GraphError(f"{path}: src names positions of another part than {only}")
+        loc = src // self.parts
+        if _outside(loc, self.cum[g, layer], self.cum[g, layer + 1]):
+            raise GraphError(f"{path}: src names a position outside layer {layer}; remove the folder to start again")
+
+
+def _read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, layer: int, ctx: _Context,
+                  source: int | None = None, entry: Entry | None = None) -> dict[str, np.ndarray]:
+    """A part file read strictly (:func:`_read_part`), its ids and numbers range-checked against ``ctx``."""
+    rel = _rel(kind, k, layer, source)
+    if entry is None:
+        if rel not in files:
+            raise GraphError(f"{os.path.join(folder, rel)}: not listed in the checkpoint's manifest")
+        entry = files[rel]
+    path = os.path.join(folder, rel)
+    data = _read_part(folder, rel, entry, kind)
+    P, moves = ctx.P, ctx.moves
+    if kind == "out":
+        _check_ranges(path, data, {"owner": (0, P), "degree": (0, ctx.fanout + 1), "end": (-1, P),
+                                   "move": (0, moves),
+                                   "src": (int(ctx.cum[k, layer]), int(ctx.cum[k, layer + 1]))})
+    elif kind == "edges":
+        _check_ranges(path, data, {"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P), "move": (0, moves)})
+        ctx.parents(path, data["src"], layer - 1)
+    elif kind == "in":
+        _check_ranges(path, data, {"off": (0, P), "move": (0, moves)})
+        ctx.parents(path, data["src"], layer - 1, only=source)
+    return data
 
 
 def _part_dir(folder: str, k: int) -> str:
     return os.path.join(folder, f"part{k:03d}")
 
 
-def _keys_upto(folder: str, k: int, layers: int) -> np.ndarray:
-    """Part ``k``'s positions of layers 0 .. layers-1, in id order."""
-    chunks = [_load(os.path.join(_part_dir(folder, k), f"keys{ell:04d}.npz"))["keys"] for ell in range(layers)]
+def _keys_upto(folder: str, k: int, layers: int, files: Mapping[str, Entry] | None = None) -> np.ndarray:
+    """Part ``k``'s positions of layers 0 .. layers-1, in id order (``files``: the manifest's entries; read from
+    the folder's manifest when not given)."""
+    if files is None:
+        files = _manifest(folder)["files"]
+    chunks = []
+    for ell in range(layers):
+        rel = _rel("keys", k, ell)
+        if rel not in files:
+            raise GraphError(f"{os.path.join(folder, rel)}: not listed in the checkpoint's manifest")
+        chunks.append(_read_part(folder, rel, files[rel], "keys")["keys"])
     return np.concatenate(chunks).reshape(-1, 2) if chunks else np.zeros((0, 2), np.uint64)
 
 
 # -- tasks (module level: they run on Dask workers) -------------------------------------------------------------
-def expand_task(folder: str, shape_args: tuple[Any, ...], k: int, layer: int, base: int, parts: int) -> tuple[int, int]:
-    """Expand part ``k``'s positions of layer ``layer - 1`` (its ids from ``base``): children to each part's
-    ``in`` file of ``layer``, games over and each position's owner and degree to part ``k``'s ``out`` file.
-    Returns (positions expanded, edges)."""
+def expand_task(folder: str, shape_args: tuple[Any, ...], k: int, layer: int, parts: int, sizes: list[list[int]],
+                keys_entry: Entry) -> tuple[int, int, dict[str, Entry]]:
+    """Expand part ``k``'s positions of layer ``layer - 1`` (its ``keys`` file, as the manifest's ``keys_entry``
+    describes it; ``sizes``: the manifest's positions per part and layer): children to each part's ``in`` file
+    of ``layer``, games over and each position's owner and degree to part ``k``'s ``out`` file. Returns
+    (positions expanded, edges, the manifest entries of the files written)."""
     shape = Shape.of(*shape_args)
-    keys = _load(os.path.join(_part_dir(folder, k), f"keys{layer - 1:04d}.npz"))["keys"].reshape(-1, 2)
+    keys = _read_part(folder, _rel("keys", k, layer - 1), keys_entry, "keys")["keys"].reshape(-1, 2)
+    base = sum(sizes[k][:layer - 1])
     to: dict[int, list[dict[str, np.ndarray]]] = {j: [] for j in range(parts)}
     ends: list[dict[str, np.ndarray]] = []
     owners: list[np.ndarray] = []
@@ -219,40 +522,78 @@ def expand_task(folder: str, shape_args: tuple[Any, ...], k: int, layer: int, ba
             sel = where == j
             if sel.any():
                 to[j].append({"keys": ck[sel], "src": cs[sel], "off": co[sel], "move": cm[sel]})
+    written: dict[str, Entry] = {}
     for j in range(parts):
         got = to[j]
-        _save(os.path.join(_part_dir(folder, j), f"in{layer:04d}-{k:03d}.npz"),
-              keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, 2), np.uint64),
-              src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, np.int64),
-              off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8),
-              move=np.concatenate([g["move"] for g in got]) if got else np.zeros(0, np.int16))
-    _save(os.path.join(_part_dir(folder, k), f"out{layer - 1:04d}.npz"),
-          owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
-          degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
-          src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, np.int64),
-          end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8),
-          move=np.concatenate([e["move"] for e in ends]) if ends else np.zeros(0, np.int16))
-    return len(keys), edges
+        m = sum(len(g["src"]) for g in got)
+        rel = _rel("in", j, layer, k)
+        written[rel] = _save(os.path.join(folder, rel), 0, m,
+                             keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, 2), np.uint64),
+                             src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, np.int64),
+                             off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8),
+                             move=np.concatenate([g["move"] for g in got]) if got else np.zeros(0, np.int16))
+    m = sum(len(e["src"]) for e in ends)
+    rel = _rel("out", k, layer - 1)
+    written[rel] = _save(os.path.join(folder, rel), len(keys), m,
+                         owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
+                         degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
+                         src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, np.int64),
+                         end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8),
+                         move=np.concatenate([e["move"] for e in ends]) if ends else np.zeros(0, np.int16))
+    return len(keys), edges, written
 
 
-def merge_task(folder: str, j: int, layer: int, parts: int) -> int:
+def merge_task(folder: str, shape_args: tuple[Any, ...], j: int, layer: int, parts: int, sizes: list[list[int]],
+               files: Mapping[str, Entry]) -> tuple[int, dict[str, Entry]]:
     """Part ``j``'s children of layer ``layer``: the new positions to its ``keys`` file of that layer, every edge
-    (its parent's global id, the child's id in the part, offset, move) to its ``edges`` file. Returns how many
-    positions are new."""
-    d = _part_dir(folder, j)
-    old = _keys_upto(folder, j, layer)
-    ins = [_load(os.path.join(d, f"in{layer:04d}-{k:03d}.npz")) for k in range(parts)]
+    (its parent's global id, the child's id in the part, offset, move) to its ``edges`` file. ``files``: the
+    entries of part ``j``'s ``keys`` files of the layers before and of its ``in`` files of this layer (as the
+    expand tasks wrote them). Returns how many positions are new, and the entries of the files written."""
+    ctx = _Context(shape_args, sizes)
+    old = _keys_upto(folder, j, layer, files)
+    ins = [_read_checked(folder, files, "in", j, layer, ctx, source=k) for k in range(parts)]
     keys = np.concatenate([x["keys"].reshape(-1, 2) for x in ins]) if ins else np.zeros((0, 2), np.uint64)
     ids, fresh = dedup(old, keys)
-    _save(os.path.join(d, f"edges{layer:04d}.npz"), src=np.concatenate([x["src"] for x in ins]), dst=ids,
-          off=np.concatenate([x["off"] for x in ins]), move=np.concatenate([x["move"] for x in ins]))
-    _save(os.path.join(d, f"keys{layer:04d}.npz"), keys=keys[fresh])
-    return len(fresh)
+    written: dict[str, Entry] = {}
+    rel = _rel("edges", j, layer)
+    written[rel] = _save(os.path.join(folder, rel), 0, len(ids), src=np.concatenate([x["src"] for x in ins]),
+                         dst=ids, off=np.concatenate([x["off"] for x in ins]),
+                         move=np.concatenate([x["move"] for x in ins]))
+    rel = _rel("keys", j, layer)
+    written[rel] = _save(os.path.join(folder, rel), len(fresh), 0, keys=keys[fresh])
+    return len(fresh), written
 
 
 # -- the manifest ----------------------------------------------------------------------------------------------
-def _digest(body: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+def max_parts(shape: Shape) -> int:
+    """The most parts that make sense for ``shape``'s start (at most :data:`MAX_PARTS`): a part is worth its
+    files (each layer writes parts x parts of them) only when the graph is large. Measured: 2 players have at
+    most a few hundred positions (134 with suits of 10): 4 parts; 3 players with suits of at most 4 (19,518)
+    and 4 players with suits of 2 (5,380): 16; larger starts (3 players with suits of 5: 196,860; 4 players
+    with suits of 3: 1.9 million, of 4: 132.5 million): 256."""
+    P, S = shape.players, shape.suit_size
+    if P <= 2:
+        return 4
+    if (P == 3 and S <= 4) or (P == 4 and S <= 2):
+        return 16
+    return MAX_PARTS
+
+
+def default_parts(shape: Shape) -> int:
+    """The parts when none are asked for: :data:`DEFAULT_PARTS`, or :func:`max_parts` when fewer."""
+    return min(DEFAULT_PARTS, max_parts(shape))
+
+
+def check_parts(shape: Shape, parts: object) -> int:
+    """``parts`` when it is a number of parts that makes sense for ``shape``'s start; else :class:`GraphError`
+    with the reason."""
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
+        raise GraphError(f"parts must be a whole number 1..{MAX_PARTS}, not {parts!r}")
+    most = max_parts(shape)
+    if parts > most:
+        raise GraphError(f"{parts} parts for {shape.players} players with suits of {shape.suit_size}: at most {most} "
+                         "make sense for a start of that size (each layer writes parts x parts files)")
+    return parts
 
 
 def _head(shape: Shape, parts: int) -> dict[str, Any]:
@@ -260,36 +601,178 @@ def _head(shape: Shape, parts: int) -> dict[str, Any]:
             "rules": shape.rules.to_dict(), "parts": parts}
 
 
+#: every key of a manifest (besides its head's)
+_BODY = ("layers", "sizes", "edges", "root", "first", "complete", "seconds", "files")
+
+
 def _write_manifest(folder: str, body: dict[str, Any]) -> None:
-    write_atomic(os.path.join(folder, "manifest.json"), json.dumps({**body, "digest": _digest(body)}, indent=1))
+    """The manifest, with its keyed digest (:mod:`quaternity_cp.digest`), written atomically."""
+    text = json.dumps({**body, "digest": sign_json(body, MANIFEST_PURPOSE)}, sort_keys=True, separators=(",", ":"))
+    write_atomic(os.path.join(folder, "manifest.json"), text + "\n")
 
 
-def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
-    path = os.path.join(folder, "manifest.json")
-    if not os.path.exists(path):
+def _load_manifest(path: str) -> dict[str, Any] | None:
+    """A manifest's content (without its digest) once its format and keyed digest are checked; None when there
+    is no manifest."""
+    if not os.path.lexists(path):
         return None
     try:
         data = load_json(read_input(path))
     except (InputRefused, ValueError, OSError) as err:
-        raise GraphError(f"{path}: not a readable checkpoint ({err})") from None
+        why = getattr(err, "strerror", None) or err
+        raise GraphError(f"{path}: not a readable checkpoint ({why})") from None
     if not isinstance(data, dict) or "digest" not in data:
         raise GraphError(f"{path}: not a checkpoint of this program")
+    if data.get("format") in OLD_FORMATS:
+        raise GraphError(f"{path}: written by an older version (its part files carry no digests); remove the "
+                         "folder or use another one")
+    if data.get("format") != FORMAT:
+        raise GraphError(f"{path}: not a checkpoint of this program (format {data.get('format')!r})")
     digest = data.pop("digest")
-    if digest != _digest(data):
-        raise GraphError(f"{path}: the checkpoint was changed or damaged (its digest does not match); remove the "
-                         "folder to start again")
+    if not verify_json(digest, data, MANIFEST_PURPOSE):
+        raise GraphError(f"{path}: the checkpoint was changed or damaged, or written under another user's key (its "
+                         "keyed digest does not match); remove the folder to start again")
+    return data
+
+
+def _read_manifest(folder: str, head: Mapping[str, Any], shape: Shape) -> dict[str, Any] | None:
+    """The folder's manifest when it is one of ``head``'s game, checked field by field; None when there is none."""
+    path = os.path.join(folder, "manifest.json")
+    data = _load_manifest(path)
+    if data is None:
+        return None
     mine = {k: data.get(k) for k in head}
     if mine != dict(head):
         raise GraphError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use another "
                          "folder")
+    _check_manifest(path, data, shape)
     return data
+
+
+def _manifest(folder: str) -> dict[str, Any]:
+    """The folder's manifest, whatever its game (checked as :func:`_read_manifest` does)."""
+    path = os.path.join(folder, "manifest.json")
+    data = _load_manifest(path)
+    if data is None:
+        raise GraphError(f"{path}: missing: not a checkpoint folder")
+    sizes = [_whole(path, name, data.get(name), 1, 1000) for name in ("players", "suits", "suit_size")]
+    try:
+        shape = Shape.of(sizes[0], sizes[1], sizes[2], data.get("rules"))
+    except (GoFishError, TypeError, ValueError) as err:
+        raise GraphError(f"{path}: not a game this program solves ({err})") from None
+    parts = data.get("parts")
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
+        raise GraphError(f"{path}: parts must be a whole number 1..{MAX_PARTS}, not {parts!r}")
+    head = _head(shape, parts)
+    if {k: data.get(k) for k in head} != head:
+        raise GraphError(f"{path}: its game is not written as this program writes it")
+    _check_manifest(path, data, shape)
+    return data
+
+
+def _whole(path: str, name: str, value: object, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise GraphError(f"{path}: {name} must be a whole number {lo}..{hi:,}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _expected_files(parts: int, layers: int) -> list[tuple[str, str, int, int]]:
+    """(name, kind, part, layer) of every part file a manifest of ``layers`` layers lists."""
+    out = []
+    for k in range(parts):
+        out += [(_rel("keys", k, ell), "keys", k, ell) for ell in range(layers)]
+        out += [(_rel("out", k, ell), "out", k, ell) for ell in range(layers - 1)]
+        out += [(_rel("edges", k, ell), "edges", k, ell) for ell in range(1, layers)]
+    return out
+
+
+def _check_manifest(path: str, data: Mapping[str, Any], shape: Shape) -> None:
+    """Every field of a manifest of ``shape``'s game: its keys, types and ranges, the start's place (found
+    again from the rules), and an entry for every part file with counts that agree with the sizes."""
+    parts = data["parts"]
+    allowed = set(_head(shape, parts)) | set(_BODY)
+    if set(data) != allowed:
+        odd = sorted(set(data) ^ allowed)
+        raise GraphError(f"{path}: unexpected or missing fields {odd}")
+    layers = _whole(path, "layers", data["layers"], 1, MAX_LAYERS)
+    sizes = data["sizes"]
+    if not isinstance(sizes, list) or len(sizes) != parts:
+        raise GraphError(f"{path}: sizes must be a list of {parts} lists (one per part)")
+    for k, row in enumerate(sizes):
+        if not isinstance(row, list) or len(row) != layers:
+            raise GraphError(f"{path}: sizes[{k}] must be a list of {layers} numbers (one per layer)")
+        for ell, v in enumerate(row):
+            _whole(path, f"sizes[{k}][{ell}]", v)
+    if sum(sum(row) for row in sizes) > MAX_COUNT:
+        raise GraphError(f"{path}: sizes add up to more than {MAX_COUNT:,} positions")
+    _whole(path, "edges", data["edges"])
+    root, first = start_key(shape)
+    rp = int(part_of(root.reshape(1, 2), parts)[0])
+    if data["root"] != [rp, 0]:
+        raise GraphError(f"{path}: root must be [{rp}, 0] (the start's place among {parts} parts), not "
+                         f"{json.dumps(data['root'])[:40]}")
+    if data["first"] != first or isinstance(data["first"], bool):
+        raise GraphError(f"{path}: first must be {first} (the seat that asks first), not "
+                         f"{json.dumps(data['first'])[:40]}")
+    if [row[0] for row in sizes] != [int(k == rp) for k in range(parts)]:
+        raise GraphError(f"{path}: sizes of layer 0 must be the start alone, in part {rp}")
+    complete = data["complete"]
+    if not isinstance(complete, bool):
+        raise GraphError(f"{path}: complete must be true or false, not {json.dumps(complete)[:40]}")
+    if complete and (layers < 2 or any(row[-1] for row in sizes)):
+        raise GraphError(f"{path}: complete, but its last layer is not empty")
+    seconds = data["seconds"]
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or seconds < 0:
+        raise GraphError(f"{path}: seconds must be a number of seconds >= 0, not {json.dumps(seconds)[:40]}")
+    files = data["files"]
+    expected = _expected_files(parts, layers)
+    if not isinstance(files, dict) or set(files) != {rel for rel, *_ in expected}:
+        raise GraphError(f"{path}: files must list exactly the {len(expected)} part files of {layers} layers")
+    for rel, kind, k, ell in expected:
+        entry = files[rel]
+        if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[1], str) and len(entry[1]) == 64
+                and all(c in "0123456789abcdef" for c in entry[1])):
+            raise GraphError(f"{path}: files[{rel!r}] must be [bytes, SHA-256 in hex, positions, edges]")
+        size = _whole(path, f"files[{rel!r}] bytes", entry[0])
+        n = _whole(path, f"files[{rel!r}] positions", entry[2])
+        m = _whole(path, f"files[{rel!r}] edges", entry[3])
+        if kind in ("keys", "out") and n != sizes[k][ell]:
+            raise GraphError(f"{path}: files[{rel!r}] holds {n} positions where sizes says {sizes[k][ell]}")
+        if (kind == "keys" and m) or (kind == "edges" and n):
+            raise GraphError(f"{path}: files[{rel!r}]: counts of the wrong kind")
+        need = _data_bytes(kind, n, m)
+        if not need <= size <= need + _OVERHEAD + _OVERHEAD_PER_ARRAY * len(_spec(kind, n, m)):
+            raise GraphError(f"{path}: files[{rel!r}]: {size:,} bytes cannot hold its {n:,} positions and "
+                             f"{m:,} edges")
+
+
+def _check_files(folder: str, files: Mapping[str, Entry]) -> None:
+    """Every part file the manifest lists is there, a regular file of the size it gives (nothing is read; the
+    contents are checked as each file is read)."""
+    for rel, entry in files.items():
+        path = os.path.join(folder, rel)
+        kind = not_a_regular_file(path)
+        if kind is not None:
+            raise GraphError(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
+        try:
+            size = os.lstat(path).st_size
+        except FileNotFoundError:
+            raise GraphError(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
+                             "again") from None
+        except OSError as err:
+            raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
+        if size != entry[0]:
+            raise GraphError(f"{path}: {size:,} bytes where the manifest says {entry[0]:,} (cut short, emptied or "
+                             "replaced); remove the folder to start again")
 
 
 # -- the build ---------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Built:
     """A complete graph in a checkpoint folder: its shape, parts, layers, positions and edges per part, the root
-    (part, id) and the seat that moves first."""
+    (part, id) and the seat that moves first; ``part_sizes`` (positions per part and layer) and ``files`` (each
+    part file's manifest entry: what its reads are checked against)."""
 
     folder: str
     shape: Shape
@@ -300,6 +783,8 @@ class Built:
     root: tuple[int, int]
     first: int
     seconds: float
+    part_sizes: tuple[tuple[int, ...], ...] = ()
+    files: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def positions(self) -> int:
@@ -324,21 +809,23 @@ def _dask_runner(client: Any) -> Runner:
     return run
 
 
-def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = None, limits: Limits | None = None,
-          progress: Callable[[dict[str, Any]], None] | None = None) -> Built:
+def build(shape: Shape, folder: str, *, parts: int | None = None, run: Runner | None = None,
+          limits: Limits | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> Built:
     """The graph of ``shape``'s start in ``folder`` (made if missing), going on from its checkpoint when it has
-    one. ``run`` runs a list of task calls (default: here, one after the other; :func:`solve` passes Dask's).
+    one. ``parts``: 1..:data:`MAX_PARTS` and at most :func:`max_parts` (default :func:`default_parts`).
+    ``run`` runs a list of task calls (default: here, one after the other; :func:`solve` passes Dask's).
     ``limits``: ``max_positions`` and ``max_seconds``, checked after each layer (past them :class:`GraphStopped`;
-    the layers done stay). ``progress`` gets a dict after each layer."""
-    if parts < 1 or parts > 999:
-        raise GraphError(f"parts must be 1..999, not {parts}")
+    the layers done stay). ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint
+    is refused (:class:`GraphError`, one line naming the file)."""
+    parts = default_parts(shape) if parts is None else check_parts(shape, parts)
+    user_key()  # (an unusable key file is refused before any work)
     folder = os.path.abspath(folder)
     run = run or _local_runner
     budget = (limits or Limits()).start()
     os.makedirs(folder, exist_ok=True)
     head = _head(shape, parts)
     shape_args = (shape.players, shape.suits, shape.suit_size, shape.rules.to_dict())
-    man = _read_manifest(folder, head)
+    man = _read_manifest(folder, head, shape)
     if man is None:
         for k in range(parts):
             os.makedirs(_part_dir(folder, k), exist_ok=True)
@@ -346,12 +833,16 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
         if first < 0:
             raise GraphError("nobody can ask at the start: the game is over before it begins")
         rp = int(part_of(root.reshape(1, 2), parts)[0])
+        files: dict[str, Entry] = {}
         for k in range(parts):
             keys = root.reshape(1, 2) if k == rp else np.zeros((0, 2), np.uint64)
-            _save(os.path.join(_part_dir(folder, k), "keys0000.npz"), keys=keys)
+            rel = _rel("keys", k, 0)
+            files[rel] = _save(os.path.join(folder, rel), len(keys), 0, keys=keys)
         man = {**head, "layers": 1, "sizes": [[1 if k == rp else 0] for k in range(parts)], "edges": 0,
-               "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0}
+               "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0, "files": files}
         _write_manifest(folder, man)
+    else:
+        _check_files(folder, man["files"])
     spent = float(man["seconds"])
 
     def positions(m: Mapping[str, Any]) -> int:
@@ -361,28 +852,41 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
         while not man["complete"]:
             layer = int(man["layers"])
             sizes = man["sizes"]
-            bases = [sum(s[:-1]) for s in sizes]
+            files = man["files"]
             try:
-                got = run([(expand_task, (folder, shape_args, k, layer, bases[k], parts)) for k in range(parts)])
+                got = run([(expand_task, (folder, shape_args, k, layer, parts, sizes,
+                                          files[_rel("keys", k, layer - 1)])) for k in range(parts)])
                 budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
-                new = run([(merge_task, (folder, j, layer, parts)) for j in range(parts)])
+                written: dict[str, Entry] = {}
+                for _, _, w in got:
+                    written.update(w)
+                merges = []
+                for j in range(parts):
+                    known = {_rel("keys", j, ell): files[_rel("keys", j, ell)] for ell in range(layer)}
+                    known.update({_rel("in", j, layer, k): written[_rel("in", j, layer, k)] for k in range(parts)})
+                    merges.append((merge_task, (folder, shape_args, j, layer, parts, sizes, known)))
+                new = run(merges)
             except Stopped as stop:
                 raise GraphStopped(stop.reason, layer, positions(man)) from None
             except (GoFishError, KeyboardInterrupt):
                 raise
             except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the layers done stay
                 raise GraphStopped("failed", layer, positions(man), f"{type(err).__name__}: {err}") from None
-            edges = int(man["edges"]) + sum(e for _, e in got)
-            sizes = [s + [int(n)] for s, n in zip(sizes, new)]
-            after = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges, "complete": sum(new) == 0,
-                     "seconds": round(spent + budget.elapsed(), 2)}
+            edges = int(man["edges"]) + sum(e for _, e, _ in got)
+            sizes = [s + [int(n)] for s, (n, _) in zip(sizes, new)]
+            kept = {rel: entry for rel, entry in written.items() if not os.path.basename(rel).startswith("in")}
+            for _, w in new:
+                kept.update(w)
+            after = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges,
+                     "complete": sum(n for n, _ in new) == 0, "seconds": round(spent + budget.elapsed(), 2),
+                     "files": {**files, **kept}}
             _write_manifest(folder, after)
             man = after  # (only once it is on disk: what a stop reports is what the next run finds)
             for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
                 os.unlink(path)
             if progress is not None:
-                progress({"layer": layer, "new": int(sum(new)), "positions": positions(man), "edges": edges,
-                          "seconds": round(budget.elapsed(), 1)})
+                progress({"layer": layer, "new": int(sum(n for n, _ in new)), "positions": positions(man),
+                          "edges": edges, "seconds": round(budget.elapsed(), 1)})
             if not man["complete"]:
                 try:
                     budget.check_positions(positions(man))
@@ -393,7 +897,8 @@ def build(shape: Shape, folder: str, *, parts: int = 8, run: Runner | None = Non
         raise GraphStopped("interrupted", int(man["layers"]), positions(man)) from None
     sizes_t = tuple(sum(s) for s in man["sizes"])
     return Built(folder, shape, parts, int(man["layers"]), sizes_t, int(man["edges"]), tuple(man["root"]),
-                 int(man["first"]), float(man["seconds"]))
+                 int(man["first"]), float(man["seconds"]), tuple(tuple(s) for s in man["sizes"]),
+                 dict(man["files"]))
 
 
 # -- the attractor -------------------------------------------------------------------------------------------------
@@ -492,9 +997,13 @@ def _bases(built: Built) -> np.ndarray:
 
 def attract(built: Built) -> Attractor:
     """Run the attractor over ``built``'s whole graph (every seat at once), in about 23 bytes a position and 5 an
-    edge (the predecessor lists are filled part by part)."""
+    edge (the predecessor lists are filled part by part). Every part file is checked to be there, of its size,
+    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids; :func:`_read_part`)."""
     began = time.perf_counter()
     P, parts, folder = built.shape.players, built.parts, built.folder
+    files = built.files
+    _check_files(folder, files)
+    ctx = _Context((P, built.shape.suits), [list(s) for s in built.part_sizes])
     base = _bases(built)
     n = int(base[-1])
     idx = np.int32 if n < 2**31 else np.int64  # dense ids: 4 bytes each while they fit
@@ -503,10 +1012,9 @@ def attract(built: Built) -> Attractor:
     esrc, eend = [], []
     counts = np.zeros(n + 1, np.int64)
     for k in range(parts):
-        d = _part_dir(folder, k)
         pos = 0
         for ell in range(built.layers - 1):
-            out = _load(os.path.join(d, f"out{ell:04d}.npz"))
+            out = _read_checked(folder, files, "out", k, ell, ctx)
             m = len(out["owner"])
             owner[base[k] + pos: base[k] + pos + m] = out["owner"]
             degree[base[k] + pos: base[k] + pos + m] = out["degree"]
@@ -515,7 +1023,7 @@ def attract(built: Built) -> Attractor:
             esrc.append((out["src"][keep] + base[k]).astype(idx))
             eend.append(out["end"][keep])
         for ell in range(1, built.layers):
-            dst = _load(os.path.join(d, f"edges{ell:04d}.npz"))["dst"]
+            dst = _read_checked(folder, files, "edges", k, ell, ctx)["dst"]
             counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
     indptr = np.cumsum(counts)
     del counts
@@ -524,9 +1032,8 @@ def attract(built: Built) -> Attractor:
     poff = np.zeros(e_total, np.int8)
     fill = indptr[:-1].copy()
     for k in range(parts):
-        d = _part_dir(folder, k)
         for ell in range(1, built.layers):
-            ed = _load(os.path.join(d, f"edges{ell:04d}.npz"))
+            ed = _read_checked(folder, files, "edges", k, ell, ctx)
             g = ed["src"]
             _csr_into((ed["dst"] + base[k]).astype(idx), (base[g % parts] + g // parts).astype(idx), ed["off"],
                       indptr, fill, psrc, poff)
@@ -560,7 +1067,7 @@ def attract(built: Built) -> Attractor:
 
 
 def _keys_of(built: Built, k: int) -> np.ndarray:
-    return _keys_upto(built.folder, k, built.layers)
+    return _keys_upto(built.folder, k, built.layers, built.files)
 
 
 def lookup(built: Built, keys: np.ndarray) -> np.ndarray:
@@ -611,7 +1118,7 @@ def game_at(shape: Shape, key: np.ndarray) -> Any:
     from dataclasses import replace
 
     from .fastgraph import decode
-    from .game import GoFish, Move
+    from .game import GoFish, History, Move
 
     pos = decode(key, shape)
     game = GoFish(shape.players, shape.suits, shape.suit_size, shape.rules.to_dict())
@@ -621,7 +1128,7 @@ def game_at(shape: Shape, key: np.ndarray) -> Any:
     high0 = tuple(tuple(pos["high"][p][s] - shift[p][s] for s in range(shape.suits)) for p in range(shape.players))
     q = pos["question"]
     st = replace(game.state, low0=low0, high0=high0, shift=tuple(map(tuple, shift)), turn=0,
-                 pending=None if q is None else Move(0, q[0], q[1]), outcome=None, moves=(), key=None, cache={})
+                 pending=None if q is None else Move(0, q[0], q[1]), outcome=None, moves=History(), key=None, cache={})
     game._stack = [st]
     game._seen = {}
     return game
@@ -633,7 +1140,7 @@ def _sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool
     base = _bases(built)
     if not by_layer:
         return rng.integers(0, int(base[-1]), size=samples)
-    man = _load_sizes(built)  # [part][layer]
+    man = built.part_sizes  # [part][layer]
     layers = [ell for ell in range(built.layers) if sum(man[k][ell] for k in range(built.parts))]
     out = []
     for ell in rng.choice(layers, size=samples):
@@ -643,12 +1150,6 @@ def _sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool
         j -= int(counts[:k].sum())
         out.append(int(base[k]) + sum(man[k][:ell]) + j)
     return np.array(out, np.int64)
-
-
-def _load_sizes(built: Built) -> list[list[int]]:
-    with open(os.path.join(built.folder, "manifest.json"), encoding="utf-8") as f:
-        sizes: list[list[int]] = json.load(f)["sizes"]
-    return sizes
 
 
 def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int = 0,
@@ -685,18 +1186,21 @@ def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int
 
 
 def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
-          parts: int = 8, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
+          parts: int | None = None, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True) -> dict[str, Any]:
     """The start of ``players`` players (as many suits of ``suit_size``) under ``rules``, solved for every seat in
-    the checkpoint ``folder``: the graph built in ``parts`` (on a Dask ``cluster``, on a ``LocalCluster`` of
-    ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the attractor. Returns the
-    answer (also written to ``result.json``, read back when asked again). ``keep_graph=False`` removes the
-    graph's files once the answer is written (the manifest and the answer stay)."""
+    the checkpoint ``folder``: the graph built in ``parts`` (default :func:`default_parts`; on a Dask ``cluster``,
+    on a ``LocalCluster`` of ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the
+    attractor. Returns the answer (also written to ``result.json`` with a keyed digest, read back when asked
+    again). ``keep_graph=False`` removes the graph's files once the answer is written (the manifest and the
+    answer stay)."""
     shape = Shape.of(players, players, suit_size, rules)
+    parts = default_parts(shape) if parts is None else check_parts(shape, parts)
+    user_key()  # (an unusable key file is refused before any work)
     folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
     result_path = os.path.join(folder, "result.json")
     head = _head(shape, parts)
-    done = _read_result(result_path, head) if os.path.exists(result_path) else None
+    done = _read_result(result_path, head, shape) if os.path.lexists(result_path) else None
     if done is not None:
         return done
     if workers == 0 and cluster is None:
@@ -707,14 +1211,16 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
         with dask_client(cluster, workers) as client:
             built = build(shape, folder, parts=parts, run=_dask_runner(client), limits=limits, progress=progress)
     att = attract(built)
+    opened = sum(int(open_count(_keys_of(built, k), shape)) for k in range(parts))
     out = {"players": players, "suits": players, "suit_size": suit_size, "rules": shape.rules.to_dict(),
-           "positions": built.positions, "edges": built.edges, "layers": built.layers, "parts": parts,
+           "positions": built.positions, "asking_positions": built.positions - opened, "open_positions": opened,
+           "edges": built.edges, "layers": built.layers, "parts": parts,
            "build_seconds": round(built.seconds, 1), "attractor_seconds": round(att.seconds, 1),
            "winners": [s for s, e in att.seats.items() if e["wins"]],
            "seats": {str(s): {k: (list(v) if isinstance(v, tuple) else v) for k, v in e.items()}
                      for s, e in att.seats.items()}}
     body = {"head": head, "result": out}
-    write_atomic(result_path, json.dumps({**body, "digest": _digest(body)}, indent=1))
+    write_atomic(result_path, json.dumps({**body, "digest": sign_json(body, RESULT_PURPOSE)}, indent=1))
     if not keep_graph:
         import shutil
 
@@ -723,23 +1229,71 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
     return out
 
 
-def _read_result(path: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The answer stored in a checkpoint folder (None when it is another game's); a damaged one is refused."""
+def _read_result(path: str, head: Mapping[str, Any], shape: Shape) -> dict[str, Any]:
+    """The answer stored in a checkpoint folder: read strictly, its keyed digest and its game checked, every
+    field type- and range-checked; anything else is refused (:class:`GraphError`, one line naming the file)."""
     try:
         data = load_json(read_input(path))
     except (InputRefused, ValueError, OSError) as err:
-        raise GraphError(f"{path}: not a readable result ({err})") from None
+        why = getattr(err, "strerror", None) or err
+        raise GraphError(f"{path}: not a readable result ({why})") from None
     if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
         raise GraphError(f"{path}: not a result of this program")
-    if data["digest"] != _digest({"head": data["head"], "result": data["result"]}):
-        raise GraphError(f"{path}: the result was changed or damaged (its digest does not match); remove it to "
-                         "compute it again")
+    if not verify_json(data["digest"], {"head": data["head"], "result": data["result"]}, RESULT_PURPOSE):
+        raise GraphError(f"{path}: the result was changed or damaged, or written under another user's key (its "
+                         "keyed digest does not match); remove it to compute it again")
     if data["head"] != dict(head):
         raise GraphError(f"{path}: the result of another game; use another folder")
     result = data["result"]
-    return result if isinstance(result, dict) else None
+    _check_result(path, result, shape, head["parts"])
+    return dict(result)
 
 
-__all__ = ["FORMAT", "GraphError", "GraphStopped", "Built", "Attractor", "part_of", "dedup", "build", "attract",
-           "lookup", "best_move", "game_at", "crosscheck",
-           "solve", "expand_task", "merge_task"]
+def _check_result(path: str, result: object, shape: Shape, parts: int) -> None:
+    """A stored answer's fields: the game's, whole counts, seconds, and for every seat a verdict, plies and
+    first question that fit the game."""
+    P, K = shape.players, shape.suits
+    keys = {"players", "suits", "suit_size", "rules", "positions", "edges", "layers", "parts", "build_seconds",
+            "attractor_seconds", "winners", "seats"}
+    optional = {"asking_positions", "open_positions"}  # (counts of a split of the positions, when given)
+    if not isinstance(result, dict) or not keys <= set(result) <= keys | optional:
+        raise GraphError(f"{path}: result must have the fields {sorted(keys)} (and only {sorted(optional)} besides)")
+    for name in optional & set(result):
+        if result[name] is not None:
+            _whole(path, name, result[name])
+    game = {"players": P, "suits": K, "suit_size": shape.suit_size, "rules": shape.rules.to_dict(), "parts": parts}
+    for name, want in game.items():
+        if result[name] != want or isinstance(result[name], bool):
+            raise GraphError(f"{path}: {name} must be {json.dumps(want)}, not {json.dumps(result[name])[:40]}")
+    for name in ("positions", "edges"):
+        _whole(path, name, result[name])
+    _whole(path, "layers", result["layers"], 1, MAX_LAYERS)
+    for name in ("build_seconds", "attractor_seconds"):
+        v = result[name]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+            raise GraphError(f"{path}: {name} must be a number of seconds >= 0, not {json.dumps(v)[:40]}")
+    seats = result["seats"]
+    if not isinstance(seats, dict) or set(seats) != {str(p) for p in range(P)}:
+        raise GraphError(f"{path}: seats must give each of the seats 0..{P - 1}")
+    for seat, entry in seats.items():
+        if not isinstance(entry, dict) or not {"wins", "plies"} <= set(entry) <= {"wins", "plies", "first_move"} \
+                or not isinstance(entry["wins"], bool):
+            raise GraphError(f"{path}: seats[{seat}] must be {{wins, plies[, first_move]}}")
+        if entry["wins"]:
+            _whole(path, f"seats[{seat}].plies", entry["plies"], 1, MAX_RANK)
+        elif entry["plies"] is not None or "first_move" in entry:
+            raise GraphError(f"{path}: seats[{seat}]: a seat that cannot force a win has no plies or first move")
+        move = entry.get("first_move")
+        if "first_move" in entry and not (isinstance(move, list) and len(move) == 2
+                                          and not any(isinstance(v, bool) for v in move)
+                                          and all(isinstance(v, int) for v in move)
+                                          and 0 <= move[0] < P and move[0] != int(seat) and 0 <= move[1] < K):
+            raise GraphError(f"{path}: seats[{seat}].first_move must be [another seat, a suit], not "
+                             f"{json.dumps(move)[:40]}")
+    if result["winners"] != [p for p in range(P) if seats[str(p)]["wins"]]:
+        raise GraphError(f"{path}: winners must list the seats that force a win")
+
+
+__all__ = ["FORMAT", "MAX_PARTS", "DEFAULT_PARTS", "GraphError", "GraphStopped", "Built", "Attractor", "part_of",
+           "dedup", "build", "attract", "lookup", "best_move", "game_at", "crosscheck", "max_parts", "default_parts",
+           "check_parts", "solve", "expand_task", "merge_task"]

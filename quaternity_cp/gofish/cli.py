@@ -42,6 +42,20 @@ guarded = _typed(_common.guarded)
 
 #: --max-positions of ``solve`` when not given (the shared solver's default)
 DEFAULT_MAX_POSITIONS = 500_000
+#: --max-seconds of ``solve`` when not given (also when ``quaternity solve`` hands a Go Fish record over without
+#: it): the budget of one solve, as the Quaternity solver's table is measured (docs/solver.md)
+DEFAULT_MAX_SECONDS = 600.0
+#: --max-seconds of ``starts`` without --checkpoint when not given: the budget of each start
+DEFAULT_STARTS_SECONDS = 600.0
+#: the most parts of ``starts --checkpoint`` (:data:`quaternity_cp.gofish.bigsolve.MAX_PARTS`, not imported here:
+#: the library is imported inside each command)
+MAX_PARTS = 256
+#: the most local Dask workers of ``starts --checkpoint``
+MAX_WORKERS = 64
+#: the memory a local Dask worker takes before any graph (the worker and its nanny, with numpy, numba and the
+#: compiled kernel: 200-370 MB measured on a 3-player build, plus about 60 MB for the nanny); at 4 players each
+#: peaked at about 1 GB
+WORKER_BYTES = 400 * 2**20
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -104,7 +118,8 @@ def status_json(result: Replay) -> dict[str, Any]:
         error = {"move": result.error_index, "reason": result.reason}
     pending = game.pending if out is None else None
     turn = None if out is not None else (pending.asked if pending is not None else game.turn)
-    answers = ["+" if yes else "-" for yes in game.legal_answers()] if pending is not None else []
+    # null without an open question, as in every game's --json; the legal answers' signs with one
+    answers = ["+" if yes else "-" for yes in game.legal_answers()] if pending is not None else None
     return {
         "valid": result.valid,
         "moves_applied": result.moves_applied,
@@ -121,6 +136,18 @@ def status_json(result: Replay) -> dict[str, Any]:
         "suit_size": game.suit_size,
         "rules": game.rules.to_dict(),
     }
+
+
+def illegal_sentence(result: Replay) -> str:
+    """The record's first illegal move as one sentence: ``move 2 (1>0:A+) is illegal: the asker provably holds
+    none of the suit`` (under ``invalid = lose``: and the game ended there, with its loser)."""
+    assert result.error_index is not None  # only asked of an invalid record
+    i = result.error_index
+    said = f"move {i + 1} ({result.moves[i]}) is illegal: {result.reason}"
+    out = result.game.outcome
+    if out is not None and out.reason == "invalid":
+        said += f"; the game ended there, {_seat_text(result.game, out.loser)} the loser (invalid = lose)"
+    return said
 
 
 def _exit(result: Replay) -> None:
@@ -470,18 +497,31 @@ def _print_tree(node: dict[str, Any], game: GoFish, indent: str = "  ") -> None:
             _print_tree(nxt, game, indent + "  ")
 
 
+def default_player(game: GoFish) -> int:
+    """The seat ``solve`` solves for without --player: the player who decides now, as ``check``'s ``turn``
+    says (the seat to ask, or with a question open the asked seat, who answers it; once the game is over, the
+    seat that asked first)."""
+    q = game.pending
+    if game.outcome is None and q is not None:
+        return q.asked
+    return game.turn if game.turn is not None else game.rules.first
+
+
 @gofish.command()
 @click.argument("file")
 @click.option("--player", "player", default=None, metavar="P",
-              help="The player who is to force a win (seat or name; default: the player on turn).")
+              help="The player who is to force a win (seat or name; default: the player who decides now, the "
+                   "'turn' of check: the seat to ask, or, with a question open, the asked seat, who answers it).")
 @click.option("--goal", "goal", default="win", show_default=True, metavar="win",
               help="The goal: win (can the player force being the winner against all others together).")
 @click.option("--depth", type=Whole(min=0), default=6, show_default=True, metavar="D",
               help="Show the strategy tree to D plies along each branch (a question and its answer are two).")
 @click.option("--max-positions", "max_positions", type=Whole(min=1), default=DEFAULT_MAX_POSITIONS,
               show_default=True, metavar="N", help="Stop once the game graph holds N positions (then unproven).")
-@click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="T", help="Stop after T seconds (then unproven; checked while the graph is built).")
+@click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True),
+              default=DEFAULT_MAX_SECONDS, show_default=True, metavar="T",
+              help="Stop after T seconds (then unproven: not proven within the budget; checked while the graph is "
+                   "built and the tree is shown).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @guarded
 def solve(file: str, player: str | None, goal: str, depth: int, max_positions: int | None,
@@ -492,10 +532,12 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
     suits relabelled); the player's winning positions are its attractor: the
     positions from which it can force a win whatever the others do together
     (a game that goes round forever is not a win). Prints the verdict (yes, no,
-    or unproven when --max-positions or --max-seconds stopped it), the plies to
-    the win under best play on both sides, and the strategy as a tree (for a
-    no: the others' defence). Exit 0 solved or unproven, 1 an illegal record,
-    2 bad input, 130 interrupted.
+    or unproven when --max-positions or --max-seconds stopped it: not proven
+    within the budget), the plies to the win under best play on both sides, and
+    the strategy as a tree (for a no: the others' defence). Without --player it
+    solves for the player who decides now, as check says: the seat to ask, or,
+    with a question open, the asked seat (its answer is the next move). Exit 0
+    solved or unproven, 1 an illegal record, 2 bad input, 130 interrupted.
     """
     import math
 
@@ -504,13 +546,14 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 
     if goal != "win":
         raise InputError(f"--goal: Go Fish solves the goal 'win' only, not {goal!r}")
-    if max_seconds is not None and not math.isfinite(max_seconds):
+    if max_seconds is None:  # (quaternity solve hands a Go Fish record over with its own default: no limit)
+        max_seconds = DEFAULT_MAX_SECONDS
+    if not math.isfinite(max_seconds):
         raise InputError(f"--max-seconds: {max_seconds!r} is not a finite number of seconds")
     result = load(file)
     name = _name(file)
     if not result.valid:
-        message = f"{result.message} is illegal" if result.game.outcome is None or \
-            result.game.outcome.reason != "invalid" else f"{result.message}: the game ended there"
+        message = illegal_sentence(result)
         if as_json:
             emit_json({"valid": False, "error": message})
         else:
@@ -518,8 +561,8 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
         sys.exit(EXIT_ILLEGAL)
     game = result.game
     s = game.setup
-    if player is None:
-        seat = game.turn if game.turn is not None else game.rules.first
+    if player is None:  # the player who decides now: check's 'turn' (the asked seat while a question is open)
+        seat = default_player(game)
     elif player in s.players:
         seat = s.players.index(player)
     elif player.isascii() and player.isdigit() and int(player) < s.player_count:
@@ -548,17 +591,22 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
             defense = tree
     proven = force is not None
     plies = force.plies if force is not None else None
+    budget_words = None
     if force is None:
         verdict = "unproven"
         why = {"interrupted": "interrupted", "limit": "position limit reached",
                "time": "time limit reached"}.get(status, status)
         summary = f"unproven ({why})"
+        if status in ("limit", "time"):
+            budget_words = (f"Not proven within the budget (--max-positions {max_positions:,}, --max-seconds "
+                            f"{max_seconds:g}); raise them to go further.")
     elif game.over:
         verdict = "yes" if force.verdict else "no"
         summary = f"{verdict}: the game is over and {who} {'won' if force.verdict else 'did not win'}"
     elif force.verdict:
         verdict = "yes"
-        summary = f"yes: {who} can force being the winner (in at most {force.plies} plies)"
+        plies_said = f"{force.plies} ply" if force.plies == 1 else f"{force.plies} plies"
+        summary = f"yes: {who} can force being the winner (in at most {plies_said})"
     else:
         verdict = "no"
         summary = f"no: the other players together can stop {who} from winning"
@@ -591,6 +639,8 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
     else:
         click.echo(f"Goal: force being the winner, for {who}")
         click.echo(f"Result: {summary}")
+        if budget_words is not None:
+            click.echo(budget_words)
         if strategy is not None and strategy.get("moves"):
             click.echo("Winning strategy (its moves; every legal reply of the others):")
             _print_tree(strategy, game)
@@ -616,16 +666,22 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
               metavar="N", help="Refuse a start whose game graph would hold more than N positions (with "
                                 "--checkpoint: stop after the layer that passes N; default then 2,000,000,000).")
 @click.option("--max-seconds", "max_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="T", help="Refuse a start whose graph takes more than T seconds to build.")
+              metavar="T", help="Refuse a start whose graph takes more than T seconds to build (not proven within "
+                                "the budget; default 600 per start; with --checkpoint no default: the build stops "
+                                "after the layer that passes T and goes on when run again).")
 @click.option("--checkpoint", "checkpoint", default=None, metavar="FOLDER",
               help="Solve with the partitioned graph (players rotated as well as suits relabelled, the build on Dask "
                    "workers), keeping it in FOLDER (a subfolder per rule set): a run stopped by Ctrl-C, a limit or a "
                    "crash goes on from its last finished layer, and a finished one is read back. Needed for 4 "
                    "players.")
-@click.option("--parts", "parts", type=Whole(1, 999), default=8, show_default=True, metavar="N",
-              help="With --checkpoint: the graph's partitions.")
-@click.option("--workers", "workers", type=Whole(0, 1024), default=None, metavar="N",
-              help="With --checkpoint: local Dask worker processes (default: one per core; 0: in this process).")
+@click.option("--parts", "parts", type=Whole(1, MAX_PARTS), default=None, metavar="N",
+              help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
+                   "calls for (4 for 2 players; 16 for 3 players with suits of at most 4 and for 4 players with "
+                   "suits of 2); default 8, or that bound when smaller.")
+@click.option("--workers", "workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
+              help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
+                   "available holds at about 400 MB each (default: one per core within those bounds; 0: in this "
+                   "process).")
 @click.option("--cluster", "cluster", default=None, metavar="ADDRESS",
               help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers; the "
                    "checkpoint folder must then be on storage every worker sees.")
@@ -635,7 +691,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
 @guarded
 def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
-           checkpoint: str | None, parts: int, workers: int | None, cluster: str | None, drop_graph: bool,
+           checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
            as_json: bool) -> None:
     """Which seat can force a win from the start of a new game, for every seat and rule set.
 
@@ -643,11 +699,15 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     exactly) and asks, for every seat, whether it can force a win against all
     the others together, in how many plies, and with which first question.
     The table of docs/gofish.md is this command's output. A start whose graph
-    passes --max-positions or --max-seconds is refused (exit 2).
+    passes --max-positions or --max-seconds (default 600 s a start) is not
+    proven within the budget: refused (exit 2).
 
     With --checkpoint the graph is built in partitions (on Dask workers) and
     kept on disk, with players rotated too, so positions are counted once per
-    rotation; --max-positions then defaults to 2,000,000,000.
+    rotation; --max-positions then defaults to 2,000,000,000 and there is no
+    default time limit (a stopped build goes on from its last layer). Every
+    file of the folder is checked before it is believed (docs/gofish.md): a
+    damaged, edited or foreign one is refused (exit 2), naming it.
     """
     from quaternity_cp.budget import Limits
     from quaternity_cp.gofish.rules import GoFishError
@@ -666,21 +726,31 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         variants = [chosen]
     if checkpoint is None and (workers is not None or cluster is not None or drop_graph):
         raise InputError("--workers, --cluster and --drop-graph go with --checkpoint (the partitioned solver)")
+    if checkpoint is None and parts is not None:
+        raise InputError("--parts goes with --checkpoint (the partitioned solver)")
+    part_count = 0
+    if checkpoint is not None:
+        part_count, workers = _checkpoint_options(players, suit_size, variants, checkpoint, parts, workers, cluster)
     if checkpoint is not None and max_positions == _DEFAULT_MAX_POSITIONS:
         max_positions = 2_000_000_000
+    if checkpoint is None and max_seconds is None:
+        max_seconds = DEFAULT_STARTS_SECONDS
     limits = Limits(max_positions=max_positions, max_seconds=max_seconds)
     rows: list[dict[str, Any]] = []
     for variant in variants:
         try:
             if checkpoint is not None:
-                data = _partitioned_row(players, suit_size, variant, checkpoint, parts, workers, cluster, limits,
-                                        as_json, drop_graph)
+                data = _partitioned_row(players, suit_size, variant, checkpoint, part_count, workers, cluster,
+                                        limits, as_json, drop_graph)
             else:
                 row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
                 data = row.to_json(game)
         except SolverLimitError as err:
-            raise InputError(f"{players} players, rules {variant or 'default'}: {err}; or --checkpoint FOLDER "
-                             "(the partitioned solver, for 4 players)") from None
+            option = "--max-seconds" if err.reason == "time" else "--max-positions"
+            limit = f"{max_seconds:g} s" if err.reason == "time" else f"{max_positions:,} positions"
+            raise InputError(f"{players} players, rules {variant or 'default'}: not proven within the budget: the game "
+                             f"graph passed {option} ({limit}) after {err.nodes:,} positions; raise {option}, or "
+                             "use --checkpoint FOLDER (the partitioned solver, for 4 players)") from None
         except GoFishError as err:
             raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
         rows.append(data)
@@ -701,6 +771,75 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
 
 
 _DEFAULT_MAX_POSITIONS = 3_000_000
+
+
+def _memory_available() -> int | None:
+    """The bytes of memory this process may still use: the system's available memory, or the control group's
+    limit less its use when lower; None when neither can be read."""
+    found: list[int] = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file, encoding="ascii") as fh:
+                limit = fh.read().strip()
+            with open(usage_file, encoding="ascii") as fh:
+                used = int(fh.read().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 2**60:
+            found.append(max(0, int(limit) - used))
+    return min(found) if found else None
+
+
+def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, Any]], checkpoint: str,
+                        parts: int | None, workers: int | None, cluster: str | None) -> tuple[int, int | None]:
+    """``--checkpoint``, ``--parts`` and ``--workers`` checked before any work (an empty folder name, more parts
+    than the start calls for, more local workers than the memory holds are refused with the reason); returns the
+    parts and the local workers to use (None with --cluster)."""
+    import os
+
+    from quaternity_cp.gofish.bigsolve import GraphError, check_parts, default_parts
+    from quaternity_cp.gofish.fastgraph import Shape
+    from quaternity_cp.gofish.rules import GoFishError
+
+    if not checkpoint.strip():
+        raise InputError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    try:
+        shapes = [Shape.of(players, players, suit_size, variant or None) for variant in variants]
+        parts = default_parts(shapes[0]) if parts is None else check_parts(shapes[0], parts)
+    except GraphError as err:
+        raise InputError(f"--parts: {err}") from None
+    except GoFishError as err:
+        raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
+    if cluster is not None or workers == 0:
+        return parts, workers
+    cores = os.cpu_count() or 1
+    available = _memory_available()
+    fit = MAX_WORKERS if available is None else int(available // WORKER_BYTES)
+    if workers is None:
+        workers = min(cores, MAX_WORKERS, fit)
+        if workers < 1:
+            assert available is not None  # (else fit is MAX_WORKERS)
+            raise InputError(f"--workers: the memory available ({available / 2**30:.1f} GB) does not hold one local "
+                             f"worker (about {WORKER_BYTES // 2**20} MB); use --workers 0 (in this process)")
+        return parts, workers
+    if workers > fit:
+        assert available is not None  # (else fit is MAX_WORKERS, the option's own bound)
+        raise InputError(f"--workers {workers}: {workers} local workers need about "
+                         f"{workers * WORKER_BYTES / 2**30:.1f} GB (about {WORKER_BYTES // 2**20} MB each) and "
+                         f"{available / 2**30:.1f} GB is available; give at most {fit}, or --workers 0")
+    if workers > cores:
+        click.echo(f"quaternity: note: {workers} local workers on {cores} cores: no faster than {cores}, and each "
+                   "takes its own memory", err=True)
+    return parts, workers
 
 
 def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
@@ -727,7 +866,8 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
         out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
                                 cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph)
     except GraphStopped as err:
-        message = f"{players} players, rules {variant or 'default'}: {err} ({folder})"
+        within = "not proven within the budget: " if err.reason in ("time", "limit") else ""
+        message = f"{players} players, rules {variant or 'default'}: {within}{err} ({folder})"
         if err.reason == "interrupted":
             _common.fail(message, 130)
         raise InputError(message) from None
@@ -745,7 +885,18 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
             "positions": out["positions"], "edges": out["edges"], "seconds": round(time.perf_counter() - began, 2),
             "winners": out["winners"], "seats": seats, "layers": out["layers"],
             "build_seconds": out["build_seconds"], "attractor_seconds": out["attractor_seconds"],
-            "players_rotated": True, "checkpoint": folder}
+            "players_rotated": True, "checkpoint": folder, **_packed_sizes(out)}
+
+
+def _packed_sizes(out: dict[str, Any]) -> dict[str, Any]:
+    """The keys that say what a partitioned row's sizes count (fastgraph.SIZES_DEFINITION): the split of its
+    positions when the result has it (null otherwise), games over not being positions, and the farthest position's
+    plies from the start."""
+    from quaternity_cp.gofish.fastgraph import SIZES_DEFINITION
+
+    return {"asking_positions": out.get("asking_positions"), "open_positions": out.get("open_positions"),
+            "over_positions": 0, "suits_relabelled": True, "farthest_position_plies": out["layers"] - 2,
+            "sizes_definition": SIZES_DEFINITION}
 
 
 __all__ = ["gofish", "check", "analyze", "explain", "count", "solve", "starts", "load", "status_json", "analyze_json"]

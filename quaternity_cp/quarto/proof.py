@@ -29,8 +29,12 @@ atomically) as it comes in, so a run stopped by Ctrl-C, a limit or a crash
 starts again where it was: the answers already there are not asked again.
 The checkpoint is read as every input file is (:mod:`quaternity_cp.jsonio`:
 size, depth and numbers limited, special files refused before reading) and
-carries a digest (SHA-256) of its head and answers: a damaged or edited one is
-refused, never believed.
+carries a keyed digest of its head and answers (HMAC-SHA256 under the user's
+key, :mod:`quaternity_cp.digest`). A damaged or carelessly edited checkpoint,
+one forged by someone without the user's key (another user, a file received),
+or one written under another key is refused, naming it, never believed.
+Someone with the user's key (the user, or a program running as the user) can
+forge a checkpoint that is believed: the digest does not protect against that.
 
 >>> board = [None, 10, 5, None, None, 3, 1, 8, None, None, 14, 11, 7, 12, 0, None]
 >>> proof = prove(board, 6, split=2, workers=0)
@@ -40,7 +44,6 @@ refused, never believed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -49,6 +52,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from ..budget import INTERRUPTED, LIMIT, SOLVED, TIME, Limits
+from ..digest import sign_json, user_key, verify_json
 from ..files import write_atomic
 from ..jsonio import InputRefused, load_json, read_input
 from . import symmetry
@@ -56,7 +60,9 @@ from .bits import ATTRS, UNSAFE, threat, three_table
 from .solver import SolverError, check_position, search_root, winning_lines
 
 GE0, LE0 = "ge0", "le0"
-FORMAT = "quaternity-quarto-proof-2"  # 2: with its digest
+FORMAT = "quaternity-quarto-proof-3"  # 2: with a digest; 3: a keyed digest (quaternity_cp.digest)
+#: what a checkpoint's keyed digest is for (a file of another kind is never taken for one)
+PURPOSE = "quarto-proof-checkpoint"
 #: The transposition table of each worker: 2**TABLE_BITS slots of 12 bytes.
 TABLE_BITS = 24
 
@@ -310,6 +316,8 @@ def prove(board: Sequence[Optional[int]], piece: Optional[int], *, squares: bool
         raise ProofError("the game is over: there is nothing to prove")
     if piece is None and any(p is not None for p in board):
         raise SolverError("only before the first placement can the player to move hold no piece")
+    if checkpoint is not None:
+        user_key()  # (an unusable key file is refused before any work: the checkpoint's digest needs it)
     limits = limits or Limits()
     start = time.perf_counter()
     tree = TopTree(board, piece, squares)
@@ -462,9 +470,8 @@ class _State:
 # -- the checkpoint ---------------------------------------------------------------------------------
 
 def _digest(head: dict, units: list) -> str:
-    """The SHA-256 of a checkpoint's head and units (canonical JSON), in hex."""
-    text = json.dumps({**head, "units": units}, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    """The keyed digest (HMAC-SHA256 under the user's key) of a checkpoint's head and units, in hex."""
+    return sign_json({**head, "units": units}, PURPOSE)
 
 
 def _write_checkpoint(path: str, head: dict, answers: dict, sizes: dict) -> None:
@@ -499,13 +506,17 @@ def _read_checkpoint(path: str, head: dict) -> tuple[dict, dict]:
         raise ProofError(f"checkpoint {path}: cannot read it ({err.strerror or err})") from None
     if isinstance(data, dict) and data.get("format") == "quaternity-quarto-proof-1":
         raise ProofError(f"checkpoint {path}: written by an older version (with no digest): give another file")
+    if isinstance(data, dict) and data.get("format") == "quaternity-quarto-proof-2":
+        raise ProofError(f"checkpoint {path}: written by an older version (with a plain digest, which whoever edits "
+                         "the file computes again): give another file")
     if not isinstance(data, dict) or any(data.get(k) != v for k, v in head.items()):
         raise ProofError(f"checkpoint {path}: it is not a proof of this position with split {head['split']} "
                          "(give another file, or the same position and --split)")
     units = data.get("units")
-    if not isinstance(units, list) or data.get("digest") != _digest(head, units):
-        raise ProofError(f"checkpoint {path}: its digest does not match its answers (the file was edited or "
-                         "damaged): give another file")
+    if set(data) != set(head) | {"units", "digest"} or not isinstance(units, list) \
+            or not verify_json(data.get("digest"), {**head, "units": units}, PURPOSE):
+        raise ProofError(f"checkpoint {path}: its digest does not match its answers (the file was edited, damaged "
+                         "or forged, or written under another user's key): give another file")
     answers, sizes = {}, {}
     for i, unit in enumerate(units, 1):
         if not (isinstance(unit, list) and len(unit) == 5 and _unit_ok(*unit)):
