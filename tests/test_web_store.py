@@ -84,6 +84,7 @@ def test_a_restarted_server_carries_on_with_every_table(tmp_path):
         before = {seat: view(client, gid, tokens[seat]) for seat in (0, 1)}
         solo_before = view(client, solo["id"], solo["token"])
         record = client.get(f"/api/record/{gid}", headers={"X-Seat-Token": tokens[0]}).text
+    assert db.stat().st_mode & 0o077 == 0 and (tmp_path / "tables.sqlite3.key").stat().st_mode & 0o077 == 0
     stored = Store(str(db)).load(gid)
     assert stored is not None and stored.token_hashes == {s: token_hash(t) for s, t in tokens.items()}
     raw = db.read_bytes() + (db.parent / "tables.sqlite3-wal").read_bytes()

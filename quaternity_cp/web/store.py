@@ -159,8 +159,12 @@ class Store:
             folder = os.path.dirname(os.path.abspath(self.path))
             try:
                 os.makedirs(folder, exist_ok=True)
+                if not os.path.exists(self.path):  # the seeds are secrets: the file is the user's alone (0600;
+                    os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # SQLite's -wal too)
+            except FileExistsError:
+                pass
             except OSError as err:
-                raise self._fail(f"cannot make its folder ({err.strerror})") from None
+                raise self._fail(f"cannot make it ({err.strerror})") from None
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
         except sqlite3.Error as err:
