@@ -175,6 +175,13 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
     spec = load_all().get(game)
     if spec is not None:  # the table options go to a game that has them; their defaults: the seed's experiment
         table = {"preset": preset, "players": players, "sets": sets, "set_size": set_size}
+        ctx = click.get_current_context()
+        for name in table:  # one given for a game without it is refused, never silently dropped
+            given = ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+            if given and spec.option(name) is None:
+                known = ", ".join(o.name for o in spec.options) or "none"
+                raise InputError(f"--{name.replace('_', '-')}: {game} has no option {name} (its options: {known}; "
+                                 "give them with --option NAME=VALUE)")
         options = {**{k: v for k, v in table.items() if spec.option(k) is not None}, **options}
     _check_cluster_wait(cluster, cluster_wait)
     check_lineup(game, lineup, options)

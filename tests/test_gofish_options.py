@@ -181,3 +181,38 @@ def test_solve_defaults_to_the_player_who_decides_now(tmp_path, record, expected
     assert json.loads(out)["verdict"] == data["verdict"]
     code, out, err = run("solve", str(path))
     assert f"Goal: force being the winner, for seat {seat}" in out
+
+
+def test_starts_reads_every_rule_option_by_its_type():
+    """``--rule first=0`` was refused ("expected a whole number, got '0'"): each option's value is read as its
+    type (issue 40, point 4)."""
+    from click.testing import CliRunner
+
+    from quaternity_cli.main import main
+
+    for rule, shown in (("first=1", {"first": 1}), ("first=0", {"first": 0}), ("win_after_ask=yes", {"win_after_ask": True}),
+                        ("four=some", {"four": "some"})):
+        result = CliRunner().invoke(main, ["gofish", "starts", "--players", "2", "--rule", rule, "--json"])
+        assert result.exit_code == 0, (rule, result.output)
+        assert json.loads(result.stdout)["starts"][0]["rules"] == shown, rule
+    for rule, needle in (("first=x", "digits 0-9"), ("first=-1", "digits 0-9"), ("win_after_ask=maybe", "true or false"),
+                         ("first=5", "not one of the 2 seats")):
+        result = CliRunner().invoke(main, ["gofish", "starts", "--players", "2", "--rule", rule])
+        assert result.exit_code == 2 and needle in result.output, (rule, result.output)
+
+
+def test_tournament_refuses_a_table_option_the_game_does_not_have():
+    """``tournament --game gofish --preset geraschenko`` played the default rules and ``--sets`` was dropped
+    (issue 40, point 4): an option given for a game without it is refused, naming the game's options."""
+    from click.testing import CliRunner
+
+    from quaternity_cli.main import main
+
+    for flag, value in (("--preset", "geraschenko"), ("--sets", "3"), ("--set-size", "2")):
+        result = CliRunner().invoke(main, ["tournament", "--game", "gofish", flag, value, "--agents",
+                                           "random,random,random", "--games", "1"])
+        assert result.exit_code == 2 and f"{flag}: gofish has no option" in result.output, result.output
+        assert "--option NAME=VALUE" in result.output and "rules" in result.output
+    result = CliRunner().invoke(main, ["tournament", "--game", "gofish", "--option", "rules=geraschenko",
+                                       "--agents", "random,random,random", "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output

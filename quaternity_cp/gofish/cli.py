@@ -710,8 +710,8 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     damaged, edited or foreign one is refused (exit 2), naming it.
     """
     from quaternity_cp.budget import Limits
-    from quaternity_cp.gofish.rules import GoFishError
     from quaternity_cp.gofish.solver import SolverLimitError
+    from quaternity_cp.gofish.rules import GoFishError, option_value
     from quaternity_cp.gofish.starts import VARIANTS, solve_start_rules
 
     variants: list[dict[str, Any]] = [dict(v) for v in VARIANTS]
@@ -721,8 +721,10 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
             key, eq, value = item.partition("=")
             if not eq or not key.strip():
                 raise InputError(f"--rule: {item!r} is not OPTION=VALUE")
-            text = value.strip()
-            chosen[key.strip()] = {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), text)
+            try:
+                chosen[key.strip()] = option_value(key.strip(), value)
+            except GoFishError as err:
+                raise InputError(f"--rule: {err}") from None
         variants = [chosen]
     if checkpoint is None and (workers is not None or cluster is not None or drop_graph):
         raise InputError("--workers, --cluster and --drop-graph go with --checkpoint (the partitioned solver)")

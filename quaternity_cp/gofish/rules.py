@@ -131,6 +131,27 @@ class Rules:
                 if getattr(self, f.name) != getattr(default, f.name)}
 
 
+def option_value(option: str, text: str) -> object:
+    """The value of rule option ``option`` written as text (``--rule OPTION=VALUE``): a whole number in the
+    digits 0-9 for ``first``, true/false (yes/no) for a flag, the text itself for a choice (checked by
+    :class:`Rules`).
+
+    >>> option_value("first", "0"), option_value("win_after_ask", "yes"), option_value("four", "some")
+    (0, True, 'some')
+    """
+    text = text.strip()
+    if option == "first":
+        if not (text.isascii() and text.isdigit()) or len(text) > 3:
+            raise GoFishRulesError(f"option first: expected a seat number in the digits 0-9, got {text!r}")
+        return int(text)
+    if option in FLAGS:
+        flag = {"true": True, "yes": True, "false": False, "no": False}.get(text.lower())
+        if flag is None:
+            raise GoFishRulesError(f"option {option}: expected true or false, got {text!r}")
+        return flag
+    return text
+
+
 def _names(option: str, given: "int | Sequence[str]", low: int, high: int, lettered: bool) -> tuple[str, ...]:
     if isinstance(given, (int, bool)):
         n = _whole(option, given, low, high)
@@ -201,4 +222,4 @@ class Setup:
         return len(self.suits) * self.suit_size // len(self.players)
 
 
-__all__ = ["GoFishError", "GoFishRulesError", "CHOICES", "FLAGS", "PRESETS", "Rules", "Setup"]
+__all__ = ["GoFishError", "GoFishRulesError", "CHOICES", "FLAGS", "PRESETS", "Rules", "Setup", "option_value"]
