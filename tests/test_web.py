@@ -227,8 +227,8 @@ def test_two_people_play_one_classic_table_through_their_links(client, tmp_path)
     assert res.status_code == 200, res.text
     first = res.json()
     gid, links = first["id"], first["links"]
-    assert first["seat"] == 0 and first["humans"] == [0, 2] and set(links) == {"0", "2"}
-    tokens = {int(seat): link.rsplit("/", 1)[1] for seat, link in links.items()}
+    assert first["seat"] == 0 and first["humans"] == [0, 2] and set(links) == {"0", "2", "watch"}
+    tokens = {int(seat): link.rsplit("/", 1)[1] for seat, link in links.items() if seat != "watch"}
     assert links["0"] == f"/t/{gid}/{first['token']}" and tokens[0] == first["token"]
     page = client.get(links["2"])
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]

@@ -305,7 +305,7 @@ def test_seat_tokens(live):
     """Several human seats: each acts and sees only through its own link; a wrong or missing token is 403."""
     table = new_table(live, humans=[0, 1], options={"preset": "classic", "players": 2, "sets": 2, "set_size": 2})
     gid, links = table["id"], table["links"]
-    assert set(links) == {"0", "1"} and table["seat"] == 0 and links["0"] == f"/t/{gid}/{table['token']}"
+    assert set(links) == {"0", "1", "watch"} and table["seat"] == 0 and links["0"] == f"/t/{gid}/{table['token']}"
     other = links["1"].rsplit("/", 1)[1]
     assert len(gid) >= 20 and len(other) >= 20 and other != table["token"]
     for headers, path in (({}, f"/api/view/{gid}"), ({}, f"/api/view/{gid}?token=wrong"),

@@ -93,7 +93,7 @@ def start_table(pg, url: str, *, game: str = "quartets", seats: dict[int, str], 
     pg.wait_for_selector("body[data-screen='table'] #board svg")
     settle(pg)
     return {li.get_attribute("data-seat"): li.locator("input").input_value()
-            for li in pg.locator("#links li").all()}
+            for li in pg.locator("#links li").all() if li.get_attribute("data-seat") != "watch"}
 
 
 def notation(pg) -> list[str]:
@@ -527,7 +527,7 @@ def known_refusal(pg, url: str) -> tuple[dict, dict, dict]:
     for seed in range(40):
         table = api(pg, url, "/api/new", {"humans": [0, 1, 2], "seed": seed,
                                           "options": {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}})
-        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in table["links"].items()}
+        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in table["links"].items() if s != "watch"}
         rng = random.Random(seed)
         for _ in range(60):
             views = {s: api(pg, url, f"/api/view/{table['id']}", token=t) for s, t in tokens.items()}

@@ -182,3 +182,32 @@ def test_the_form_refuses_out_of_range_values_and_go_fish_shows_no_points(browse
     finally:
         pg.context.close()
         server.stop()
+
+
+def test_a_watch_link_opens_a_read_only_live_page(browser, tmp_path):  # noqa: F811
+    """The watch link opens the table for a spectator: nothing to click, no hand, the moves arrive live."""
+    server = Server(":memory:")
+    url = server.start()
+    host, host_errors = open_page(browser, 1280, 860)
+    watcher, watch_errors = open_page(browser, 390, 844)
+    try:
+        start_table(host, url, seats={0: "person", 1: "random", 2: "random"}, seed=6, preset="classic",
+                            players=3, sets=4, set_size=3)
+        assert host.locator("#invite").is_visible()  # a table of one person can be shared to watch
+        watch = host.eval_on_selector('#invite-links li[data-seat="watch"] input', "i => i.value")
+        assert "/t/" in watch and watch != host.evaluate("location.href")
+        watcher.goto(watch)
+        watcher.wait_for_selector("body[data-screen='table'] #board svg")
+        settle(watcher)
+        assert watcher.locator("#me .hand .card").count() == 0 and watcher.is_disabled("#undo")
+        assert watcher.locator("#actions button:not([disabled])").count() == 0
+        before = moves_shown(watcher)
+        click_a_move(host, random.Random(6))
+        settle(host)
+        watcher.wait_for_function(f"document.querySelectorAll('#moves li').length > {before}")  # live
+        assert notation(watcher) == notation(host)[: len(notation(watcher))]
+        assert not host_errors and not watch_errors, host_errors + watch_errors
+    finally:
+        host.context.close()
+        watcher.context.close()
+        server.stop()

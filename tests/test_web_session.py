@@ -525,7 +525,9 @@ def test_bad_moves_and_requests_during_a_game_are_refused_in_words():
                           ("hello", "'hello'"), ("0>0:A0?", "is not legal now: a player cannot ask itself")]:
         with pytest.raises(WebError, match=re.escape(message)):
             table.act(text, 0)
-    for seat in (3, -1, "0", True, 1.0, None):
+    with pytest.raises(WebError, match="a watcher only watches"):  # -1: the watch link's seat (WATCH)
+        table.act("0>1:A0?", -1)
+    for seat in (3, -2, "0", True, 1.0, None):
         with pytest.raises(WebError):
             table.act("0>1:A0?", seat)
         if seat is not None:

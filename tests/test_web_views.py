@@ -8,6 +8,8 @@ version and must not be served.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra: pip install '.[web]'")
@@ -108,7 +110,7 @@ def test_play_again_takes_everyone_at_the_table_along():
     with TestClient(create_app(Settings(act_seconds=600))) as client:
         made = client.post("/api/new", json={"seed": 3, "game": "quarto", "humans": [0, 1]}).json()
         gid = made["id"]
-        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in made["links"].items()}
+        tokens = {int(s): link.rsplit("/", 1)[1] for s, link in made["links"].items() if s != "watch"}
         tables = client.app.app.state.tables
         got = client.post(f"/api/again/{gid}", json={}, headers={"X-Seat-Token": tokens[1]})
         assert got.status_code == 422 and "not over yet" in got.json()["error"]
@@ -149,3 +151,28 @@ def test_a_go_fish_table_shows_the_rules_in_force_and_refuses_a_silent_option():
     entry = catalogue()["gofish"]
     assert entry["title"] == "Quantum Go Fish"
     assert entry["rule_sets"]["values"]["geraschenko"]["four"] == "some"
+
+
+def test_a_watch_link_sees_only_what_the_whole_table_knows_and_cannot_act():
+    """The creator's links gain "watch" (issue 39): a read-only view with public information only (no hand at
+    all in classic), live by events; every request that acts is refused (403)."""
+    with TestClient(create_app(Settings(act_seconds=600))) as client:
+        options = {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}
+        made = client.post("/api/new", json={"seed": 5, "options": options, "human": 0}).json()
+        gid, token = made["id"], made["token"]
+        watch = made["links"]["watch"].rsplit("/", 1)[1]
+        assert watch not in (token,) and set(made["links"]) == {"0", "watch"}
+        headers = {"X-Seat-Token": watch}
+        seen = client.get(f"/api/view/{gid}", headers=headers).json()
+        mine = client.get(f"/api/view/{gid}", headers={"X-Seat-Token": token}).json()
+        assert mine["hand"] and seen["hand"] == [] and not seen["over"]
+        assert not seen["your_turn"] and not seen["can_undo"] and "links" not in seen
+        for card in mine["hand"]:  # nothing of seat 0's hand shows in the watcher's view (what the table knows)
+            assert f'"{card}"' not in json.dumps(seen["table"])
+        assert seen["names"][0] == "Seat 0" and "You" not in seen["names"]
+        for method, path, body in (("post", "act", {"action": "0>1:A0?"}), ("post", "undo", {}),
+                                   ("post", "again", {}), ("get", "explain", None), ("get", "solve", None)):
+            got = getattr(client, method)(f"/api/{path}/{gid}", headers=headers, **({"json": body} if body else {}))
+            assert got.status_code == 403 and "watch link only watches" in got.json()["error"], path
+        record = client.get(f"/api/record/{gid}", headers=headers)
+        assert record.status_code == 200 and "deal" not in record.json()

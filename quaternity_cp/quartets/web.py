@@ -105,8 +105,11 @@ def quartets_knowledge(table: Any, seat: int | None = None) -> QuartetsView:
     record, result = table.memo("quartets-replay", lambda: _replayed(table))
     if record.deal is None:
         return QuartetsView(record, result, result.position.constraints, [], False)
-    from ..knowledge import seat_view
+    from ..knowledge import record_hands, seat_view
 
+    if seat < 0:  # a watcher (the watch link): what the whole table knows, no hand
+        public = table.memo("quartets-public", lambda: record_hands(record, result)[0])
+        return QuartetsView(record, result, public, [], True)
     hand, constraints = table.memo(("quartets-seat", seat), lambda: seat_view(record, result, seat))
     return QuartetsView(record, result, constraints, hand, True)
 

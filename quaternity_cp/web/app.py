@@ -44,7 +44,7 @@ from ..errors import QuaternityError
 from ..registry import DEFAULT_GAME
 from ..jsonio import InputRefused, decode_input, load_json, show
 from .guard import Guard, Hosts, header_timeout_protocol
-from .session import WebError, WebGame, catalogue, page_file, page_files, web_games
+from .session import WATCH, WebError, WebGame, catalogue, page_file, page_files, web_games
 from .store import Store, StoreUnavailable
 from .tables import SERVER_FAULT, NoTable, Table, TableBusy, Tables, duration, new_key, render, snapshot
 
@@ -66,7 +66,8 @@ class Settings:
     body_seconds: float = 10.0  #: the most a request body may take to arrive (then 408)
     header_seconds: float = 10.0  #: the most a request head may take to arrive (then the connection is closed)
     max_connections: int = 256  #: open connections at most (then uvicorn answers 503)
-    max_streams: int = 16  #: event streams per table
+    max_streams: int = 16  #: event streams per table (its players' pages)
+    max_watchers: int = 32  #: event streams per table opened through its watch link
     ping_seconds: float = 15.0  #: a comment on a quiet event stream this often (finds dead connections)
     allow_hosts: tuple[str, ...] = ()  #: names the server answers to besides its own addresses (see guard)
 
@@ -223,16 +224,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         """A table's event stream, counted in ``table.streams`` from its opening (:func:`events`) until the
         answer ends however it ends (the client gone before the first byte included)."""
 
-        def __init__(self, content, table: Table):
+        def __init__(self, content, table: Table, watching: bool = False):
             super().__init__(content, media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
             self.table = table
+            self.watching = watching
 
         async def __call__(self, scope, receive, send) -> None:
             try:
                 await super().__call__(scope, receive, send)
             finally:
-                self.table.streams -= 1
+                if self.watching:
+                    self.table.watching -= 1
+                else:
+                    self.table.streams -= 1
 
     def error(message: str, status: int) -> JSONResponse:
         headers = {"Connection": "close"} if status in (408, 413) else None  # a body may be left unread
@@ -273,6 +278,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
             raise Refused("this seat link is not valid for this table (check that it was copied whole)", 403)
         return table, seat
 
+    async def player(request: Request) -> tuple[Table, int]:
+        """:func:`locate` for a request only a seat may make (a move, an undo, play again, the explanations
+        and the verdict): a watch link is refused."""
+        table, seat = await locate(request)
+        if seat == WATCH:
+            raise Refused("a watch link only watches: it cannot move, undo, start a game or ask the solver", 403)
+        return table, seat
+
     def answer(table: Table, view: dict[str, Any], **extra: Any) -> JSONResponse:
         data = {**extra, **view, "thinking": table.thinking}
         if table.error is not None:
@@ -294,7 +307,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         known_fields(data, *fields)
         probabilities = flag(data, "probabilities")
         play = parse(data)
-        table, seat = await locate(request)
+        table, seat = await player(request)
         if not undo and table.thinking is not None:
             raise Refused(f"it is not your turn: {table.game.spec.seat_label} {table.thinking} is thinking", 422)
         table.probabilities[seat] = probabilities
@@ -398,7 +411,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         """Play again at a finished table: the new table's view for the asking seat, with its token and, for
         the creator, the join links (every other page of the old table hears of it by its events)."""
         known_fields(await read_json(request, settings), "probabilities")
-        table, seat = await locate(request)
+        table, seat = await player(request)
         new_table = await tables.again(table)
         if new_table.runner is not None:
             await tables.settle(new_table, settings.act_seconds)
@@ -427,7 +440,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
                         headers={"Content-Disposition": f'attachment; filename="{game.game}-game.json"'})
 
     async def explain(request: Request):
-        table, viewer = await locate(request)
+        table, viewer = await player(request)
         q = request.query_params
         card, set_name, seat = q.get("card"), q.get("set"), q.get("seat")
         for name, value in (("card", card), ("set", set_name)):
@@ -438,15 +451,21 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
         return JSONResponse({"lines": list(lines)})
 
     async def solve(request: Request):
-        table, seat = await locate(request)
+        table, seat = await player(request)
         return JSONResponse(await tables.run(table, lambda: table.game.verdict(seat)))
 
     async def events(request: Request):
-        table, _ = await locate(request)
-        if table.streams >= settings.max_streams:
+        table, seat = await locate(request)
+        watching = seat == WATCH
+        if watching and table.watching >= settings.max_watchers:
+            raise Refused(f"this table already has {settings.max_watchers} watchers: try again later", 503)
+        if not watching and table.streams >= settings.max_streams:
             raise Refused(f"this table already has {settings.max_streams} open pages: close one", 503)
         # counted at once, with no await between the check and the count: concurrent openings see each other
-        table.streams += 1
+        if watching:
+            table.watching += 1
+        else:
+            table.streams += 1
 
         async def stream():
             last = None
@@ -466,7 +485,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None):
                 except TimeoutError:
                     yield ": ping\n\n"
 
-        return EventStream(stream(), table)
+        return EventStream(stream(), table, watching)
 
     async def table_page(request: Request):
         if len(request.path_params["gid"]) > 64:

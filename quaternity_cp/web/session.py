@@ -39,6 +39,9 @@ from ..errors import QuaternityError
 from ..registry import DEFAULT_GAME, TERMINAL, GameSpec, GameState, derive_seed, load_all
 from .store import token_hash
 
+#: The "seat" of a watcher (the watch link): sees only what the whole table knows, never a hand, never moves.
+WATCH = -1
+
 MAX_AGENT_STEPS = 20_000  # agent decisions in one go (classic games end long before)
 MAX_SEED = 2**63  # seeds are whole numbers of absolute value below this
 MAX_ACTION_TEXT = 200  # characters of a move's text (every game's notation is far shorter)
@@ -455,7 +458,9 @@ class WebGame:
         return int(seat)
 
     def viewer(self, seat: Any = None) -> int:
-        """The seat a view is for: ``seat``, or the only person's seat when None."""
+        """The seat a view is for: ``seat`` (or :data:`WATCH`, a watcher), or the only person's seat when None."""
+        if seat is WATCH or (_is_int(seat) and seat == WATCH):
+            return WATCH
         if seat is None:
             if len(self.humans) != 1:
                 raise WebError("say which seat is looking: this table has several people")
@@ -465,6 +470,8 @@ class WebGame:
     def person(self, seat: Any = None) -> int:
         """The person's seat that acts: ``seat`` (one of :attr:`humans`), or the only one when None."""
         number = self.viewer(seat)
+        if number == WATCH:
+            raise WebError("a watcher only watches: it cannot move or undo")
         if number not in self.humans:
             raise WebError(f"seat {number} is played by an agent, not by a person")
         return number
@@ -644,7 +651,7 @@ class WebGame:
         What no seat may know stays out until the game is over (in classic Quartets, the deal): a record
         without it is checked as a public record is.
         """
-        if seat is not None:
+        if seat is not None and seat != WATCH:
             self.seat(seat)
         data = self.state.record()
         if not self.state.is_terminal():

@@ -40,7 +40,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Callable
 
-from .session import WebError, WebGame
+from .session import WATCH, WebError, WebGame
 from .store import Store, Stored, StoreUnavailable
 
 log = logging.getLogger("quaternity_cp.web")
@@ -136,6 +136,7 @@ class Table:
         self.probabilities: dict[int, bool] = {}  # what each seat asked for last
         self.pending: tuple[int, int | None, bool] | None = None  # the last job's snapshot, until applied
         self.streams = 0
+        self.watching = 0  # event streams opened through the watch link
 
     @property
     def thinking(self) -> int | None:
@@ -190,7 +191,9 @@ def render(game: WebGame, key: str, seat: int, probabilities: bool) -> dict[str,
     if game.next is not None and seat in game.next_tokens:
         data["next"] = {"id": game.next, "link": f"/t/{game.next}/{game.next_tokens[seat]}"}
     if seat == game.humans[0]:
-        data["links"] = {str(s): f"/t/{key}/{token}" for s, token in sorted(game.tokens.items())}
+        data["links"] = {str(s): f"/t/{key}/{token}" for s, token in sorted(game.tokens.items()) if s != WATCH}
+        if WATCH in game.tokens:  # a read-only page for spectators: what the whole table knows, no hand
+            data["links"]["watch"] = f"/t/{key}/{game.tokens[WATCH]}"
     return data
 
 
@@ -259,16 +262,16 @@ class Tables:
         except WebError as err:
             log.error("table %s cannot be loaded: %s", key, err)
             raise NoTable(f"this table cannot be opened by this version of the server ({err})", 410) from None
-        game.set_tokens({seat: self.store.token(key, seat) for seat in stored.humans}, stored.token_hashes)
+        game.set_tokens({seat: self.store.token(key, seat) for seat in (*stored.humans, WATCH)}, stored.token_hashes)
         if stored.next_id is not None:
             game.next = stored.next_id
-            game.next_tokens = {seat: self.store.token(stored.next_id, seat) for seat in stored.humans}
+            game.next_tokens = {seat: self.store.token(stored.next_id, seat) for seat in (*stored.humans, WATCH)}
         views = {(seat, False): (game.version, render(game, key, seat, False)) for seat in game.humans}
         return game, snapshot(game), views
 
     def keep(self, game: WebGame, key: str) -> None:
         """(in a worker) A new table's seat tokens (derived from the server's key) and its row in the database."""
-        game.set_tokens({seat: self.store.token(key, seat) for seat in game.humans})
+        game.set_tokens({seat: self.store.token(key, seat) for seat in (*game.humans, WATCH)})
         now = time.time()
         self.store.create(Stored(key, game.game, game.options, game.humans, dict(game.agent_names), game.seed,
                                  game.token_hashes, now, now, game.state.is_terminal(), version=game.version,

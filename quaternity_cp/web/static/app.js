@@ -280,7 +280,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     const own = S.links ? S.links[String(S.seat)]
       : S.token ? `/t/${encodeURIComponent(S.id)}/${encodeURIComponent(S.token)}` : null;
     if (own && location.pathname !== own) history.pushState(null, "", own);
-    const others = S.links ? Object.keys(S.links).filter((k) => k !== String(S.seat)) : [];
+    const others = S.links ? Object.keys(S.links).filter((k) => k !== String(S.seat) && k !== "watch") : [];
     showLinks(others.length > 0 && fresh);
     document.body.dataset.screen = "table";
     $("setup-panel").hidden = true;
@@ -344,14 +344,16 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
   function linkRows(list, withOwn) {
     list.innerHTML = "";
     if (!S.links) return;
-    Object.keys(S.links).sort((a, b) => a - b).forEach((seat) => {
+    const order = (k) => (k === "watch" ? Infinity : Number(k));  // the watch link last
+    Object.keys(S.links).sort((a, b) => order(a) - order(b)).forEach((seat) => {
       const own = seat === String(S.seat);
       if (own && !withOwn) return;
       const url = location.origin + S.links[seat];
       const li = node("li", "link-row");
       li.dataset.seat = seat;
       const word = seatWord().charAt(0).toUpperCase() + seatWord().slice(1);
-      li.appendChild(node("span", "link-seat", word + " " + seat + (own ? " (you)" : "")));
+      const label = seat === "watch" ? "Watchers (read only)" : word + " " + seat + (own ? " (you)" : "");
+      li.appendChild(node("span", "link-seat", label));
       const input = node("input", "link-url");
       input.type = "text";
       input.readOnly = true;
@@ -884,7 +886,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     $("play-again").disabled = $("end-new").disabled = !!S.pending;
     const next = v && v.next;
     $("follow").hidden = !next;
-    $("play-again").hidden = !!next;  // the new table is there: follow it
+    $("play-again").hidden = !!next || (v && v.seat < 0);  // the new table is there: follow it; a watcher cannot start one
     if (next) $("follow").href = next.link;
     $("start").disabled = !!S.pending;
     $("solve").disabled = solving;
