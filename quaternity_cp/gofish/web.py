@@ -120,9 +120,7 @@ def narration(table: Any, viewer: int, game: GoFish) -> list[dict[str, Any]]:
     out = []
     moves = game.moves
     for i, text in enumerate(moves):
-        seat, words = describe(table, viewer, game, text)
-        if i == len(moves) - 1 and game.over and game.outcome is not None:
-            words += " " + result(table, viewer, game)["text"]
+        seat, words = describe(table, viewer, game, text)  # (the end: the result says who won, once)
         out.append({"seat": seat, "move": text, "text": words, "you": seat == viewer})
     return out
 
@@ -153,7 +151,7 @@ def result(table: Any, seat: int, game: GoFish) -> dict[str, Any]:
 def status(table: Any, seat: int, game: GoFish) -> str:
     """One plain sentence for ``seat``: what to do, or whose decision it is."""
     if table.state.is_terminal():
-        return str(result(table, seat, game)["text"]) or "Game over."
+        return "Game over."  # who won and why: the result, said once (the page's end panel)
     q = game.pending
     if q is not None:
         suit = game.setup.suits[q.suit]
