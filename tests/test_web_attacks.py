@@ -489,7 +489,7 @@ def test_the_event_stream_cap_holds_under_concurrent_openings():
     import asyncio
 
     openings, cap = 100, 8
-    with running(max_streams=cap) as srv:
+    with running(max_streams=cap, header_seconds=SAFETY) as srv:  # the cap decides, never the head timeout
         gid = new_table(srv)["id"]
         table = srv.tables.open[gid]
 
