@@ -162,11 +162,11 @@ def test_the_form_refuses_out_of_range_values_and_go_fish_shows_no_points(browse
         pg.wait_for_selector("body[data-ready='1']")
         pg.select_option("#game", "gofish")
         assert pg.eval_on_selector("#game", "s => s.selectedOptions[0].textContent") == "Quantum Go Fish"
-        pg.select_option("#opt-rules", "geraschenko")  # the form follows the rule set: its options, locked
-        assert pg.input_value("#opt-ask-void") == "forbid" and pg.is_disabled("#opt-ask-void")
-        assert pg.is_checked("#opt-win-after-ask") and not pg.is_disabled("#opt-after-yes")
-        pg.select_option("#opt-rules", "stacky")
-        assert pg.input_value("#opt-ask-void") == "allow" and not pg.is_disabled("#opt-ask-void")
+        pg.select_option("#opt-rules", "geraschenko")  # the form follows the rule set: its options, editable
+        assert pg.input_value("#opt-ask-void") == "forbid" and not pg.is_disabled("#opt-ask-void")
+        assert pg.is_checked("#opt-win-after-ask") and pg.input_value("#opt-after-yes") == "next"
+        pg.select_option("#opt-rules", "stacky")  # back to the defaults where geraschenko had others
+        assert pg.input_value("#opt-ask-void") == "allow" and not pg.is_checked("#opt-win-after-ask")
         pg.fill("#opt-players", "9")
         pg.dispatch_event("#opt-players", "input")
         pg.click("#start")

@@ -136,18 +136,32 @@ def test_play_again_takes_everyone_at_the_table_along():
         assert again["id"] == new["id"] and again["seat"] == 0  # the second click: the same table
 
 
-def test_a_go_fish_table_shows_the_rules_in_force_and_refuses_a_silent_option():
+def test_a_go_fish_table_shows_the_rules_in_force_and_honours_every_option_given():
     """A table of the geraschenko rule set reports the options it plays (issue 39: it reported the form's
-    defaults), and an option the rule set would silently override is refused with the reason."""
-    from quaternity_cp.web.session import WebError, WebGame, catalogue
+    defaults), and a rule set's option set back to its default is played (it was silently ignored), by the
+    table, by the table made again from it and by the table loaded after a restart."""
+    from quaternity_cp.web.session import WebGame, catalogue
+    from quaternity_cp.web.tables import Tables, replayed
 
     table = WebGame.new("gofish", {"players": 3, "rules": "geraschenko"}, human=0, seed=1)
     shown = table.view(0)["options"]
     assert (shown["ask_void"], shown["four"], shown["win_after_ask"]) == ("forbid", "some", True)
-    assert table.state.game.rules.ask_void == "forbid"
-    with pytest.raises(WebError, match="the rule set geraschenko plays ask_void = 'forbid'"):
-        WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "allow"}, human=0)
-    WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "forbid"}, human=0)  # as it plays
+    assert shown["rules"] == "geraschenko" and table.state.game.rules.ask_void == "forbid"
+    back = WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "allow"}, human=0, seed=1)
+    rules = back.state.game.rules
+    assert (rules.ask_void, rules.four, rules.win_after_ask) == ("allow", "some", True)
+    shown = back.view(0)["options"]
+    assert (shown["rules"], shown["ask_void"], shown["four"]) == ("stacky", "allow", "some")  # stacky, changed
+    same = WebGame.new("gofish", {"players": 3, "rules": "geraschenko", "ask_void": "forbid"}, human=0, seed=1)
+    assert same.state.game.rules == table.state.game.rules
+    other = WebGame.new("gofish", {"players": 3, "rules": "marcusrainbow", "priority": "four-first"}, seed=1)
+    assert (other.state.game.rules.repetition, other.state.game.rules.priority) == ("draw", "four-first")
+    tables = Tables(workers=1)
+    try:
+        tables.keep(back, "t1")
+        assert replayed(tables.store.load("t1"), None).state.game.rules == rules  # after a restart: as made
+    finally:
+        tables.pool.stop()
     entry = catalogue()["gofish"]
     assert entry["title"] == "Quantum Go Fish"
     assert entry["rule_sets"]["values"]["geraschenko"]["four"] == "some"

@@ -181,11 +181,15 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
       if (s.rule_sets && o.name === s.rule_sets.option) input.addEventListener("change", followRuleSet);
       box.appendChild(label);
     });
+    ruleSetShown = {};  // the fields are new, at their defaults
     followRuleSet();
     fillSeats();
   }
 
-  // a rule set fixes some rule options: the form shows its values and locks them (what the table will play)
+  // a rule set stands for some rule options: choosing it puts its values in the form (and the defaults back
+  // where the rule set chosen before had others); every field stays editable, and what is sent is played
+  // (a rule set's option set back to its default included)
+  let ruleSetShown = {};
   function followRuleSet() {
     const sets = spec().rule_sets;
     if (!sets) return;
@@ -194,14 +198,15 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
       if (o.name === sets.option) return;
       const input = $(fieldId(o.name));
       const fixed = Object.prototype.hasOwnProperty.call(chosen, o.name);
-      if (fixed) {
-        if (o.type === "bool") input.checked = !!chosen[o.name]; else input.value = String(chosen[o.name]);
-      } else if (input.disabled) {
-        if (o.type === "bool") input.checked = !!o.default; else input.value = String(o.default);
+      const before = Object.prototype.hasOwnProperty.call(ruleSetShown, o.name);
+      if (fixed || before) {
+        const value = fixed ? chosen[o.name] : o.default;
+        if (o.type === "bool") input.checked = !!value; else input.value = String(value);
       }
-      input.disabled = fixed;
-      input.title = fixed ? "set by the rule set (choose stacky to change it)" : (o.help || "");
+      input.dataset.ruleSet = fixed ? "1" : "";
+      input.title = fixed ? "the rule set's value (change it to play otherwise)" : (o.help || "");
     });
+    ruleSetShown = chosen;
   }
 
   function seatCount() {
