@@ -1,4 +1,4 @@
-"""Time exact deal counting (quaternity_cp.count) on random mid-game positions.
+"""Time exact deal counting (quaternity_cp.quartets.count) on random mid-game positions.
 
 Not a test. Run from the project root::
 
@@ -32,8 +32,8 @@ from dataclasses import replace
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from quaternity_cp.constraints import Constraints  # noqa: E402
-from quaternity_cp.count import CountLimitError, DealCounter  # noqa: E402
+from quaternity_cp.quartets.constraints import Constraints  # noqa: E402
+from quaternity_cp.quartets.count import CountLimitError, DealCounter  # noqa: E402
 
 SIZES = {
     "4x8x4": (4, 8, 4),

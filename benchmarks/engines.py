@@ -29,10 +29,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from quaternity_cp.constraints import Constraints, bits  # noqa: E402
-from quaternity_cp.engines import Analysis, CpSatEngine, FlowEngine  # noqa: E402
-from quaternity_cp.engines.base import infeasible_analysis  # noqa: E402
-from quaternity_cp.engines.flow import _Deal  # noqa: E402
+from quaternity_cp.quartets.constraints import Constraints, bits  # noqa: E402
+from quaternity_cp.quartets.engines import Analysis, CpSatEngine, FlowEngine  # noqa: E402
+from quaternity_cp.quartets.engines.base import infeasible_analysis  # noqa: E402
+from quaternity_cp.quartets.engines.flow import _Deal  # noqa: E402
 
 SIZES = [(32, 4), (52, 6), (128, 8), (400, 10), (1000, 20)]  # (cards, players)
 SET_SIZE = 4

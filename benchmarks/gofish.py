@@ -68,7 +68,7 @@ def main() -> None:
               f"{m['cpsat_ms'] / m['flow_ms']:>5.1f}x")
     from quaternity_cp import Game, Position
     from quaternity_cp.gofish.solver import solve_start
-    from quaternity_cp.solver import solve
+    from quaternity_cp.quartets.solver import solve
 
     # the solvers at a similar graph size: Go Fish's 3-player start (3 suits of 4: 53,946 positions, every
     # seat) against the Quaternity solver's 3 players x 3 sets of 4 (84,619 positions, seat 0's win)

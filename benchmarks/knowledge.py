@@ -1,6 +1,6 @@
 """What a seat's view costs: ``python benchmarks/knowledge.py [--games N]``.
 
-Plays truthful random classic games (quaternity_cp.play.random_record) and, at
+Plays truthful random classic games (quaternity_cp.quartets.play.random_record) and, at
 every decision of the player on turn, times its private view and exact analysis
 (knowledge.private_knowledge(...).analysis) and its exact card probabilities,
 with the caches cleared so that nothing is reused across calls. Prints medians
@@ -14,10 +14,11 @@ import random
 import statistics
 import time
 
-from quaternity_cp import Game, Position, knowledge
-from quaternity_cp.classic import Table
-from quaternity_cp.play import random_record
-from quaternity_cp.formats import record_from_json
+from quaternity_cp import Game, Position
+from quaternity_cp.quartets import knowledge
+from quaternity_cp.quartets.classic import Table
+from quaternity_cp.quartets.play import random_record
+from quaternity_cp.quartets.formats import record_from_json
 
 
 def clear() -> None:

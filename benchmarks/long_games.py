@@ -42,15 +42,15 @@ sys.path.insert(0, HERE)
 import engines as engine_bench  # noqa: E402  (benchmarks/engines.py: position generators)
 
 from quaternity_cp import Game, Position  # noqa: E402
-from quaternity_cp.engines.flow import FlowEngine  # noqa: E402
-from quaternity_cp.play import random_move  # noqa: E402
+from quaternity_cp.quartets.engines.flow import FlowEngine  # noqa: E402
+from quaternity_cp.quartets.play import random_move  # noqa: E402
 
 # run in the subprocess with the baseline's code first on sys.path
 CHILD = r"""
 import json, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
 from quaternity_cp import Game, Position  # the baseline's code (before engines.py puts this checkout first)
-from quaternity_cp.engines.flow import FlowEngine
+from quaternity_cp.quartets.engines.flow import FlowEngine
 import quaternity_cp
 assert quaternity_cp.__file__.startswith(sys.argv[1]), quaternity_cp.__file__
 sys.path.append(sys.argv[2])

@@ -27,7 +27,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from quaternity_cp.puzzles.generate import GenerateOptions, generate
+from quaternity_cp.quartets.puzzles.generate import GenerateOptions, generate
 
 SIZES = [(3, 3, 3), (3, 4, 3)]
 GOAL = 10.0  # puzzles a minute, at least

@@ -32,9 +32,9 @@ sys.path.insert(0, str(HERE))
 import engines as engine_bench  # noqa: E402  (benchmarks/engines.py: position generators)
 
 from quaternity_cp import Game, Position  # noqa: E402
-from quaternity_cp.engines import BruteForceEngine, CpSatEngine, FlowEngine  # noqa: E402
+from quaternity_cp.quartets.engines import BruteForceEngine, CpSatEngine, FlowEngine  # noqa: E402
 from quaternity_cp.errors import QuaternityError  # noqa: E402
-from quaternity_cp.play import random_game  # noqa: E402
+from quaternity_cp.quartets.play import random_game  # noqa: E402
 
 
 def median_time(fn, items, repeat=1) -> float:

@@ -52,7 +52,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # this checkout first
 
 from quaternity_cp import Game, Position, Rules  # noqa: E402
-from quaternity_cp.solver import default_engine_name, solve  # noqa: E402
+from quaternity_cp.quartets.solver import default_engine_name, solve  # noqa: E402
 
 GAMES = [
     (2, 2, 2), (2, 3, 2), (2, 2, 3), (2, 4, 2), (2, 3, 4), (2, 4, 4), (2, 6, 4), (2, 8, 4), (2, 12, 4),

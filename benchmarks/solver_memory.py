@@ -59,7 +59,7 @@ def child(start: str, use_tracemalloc: bool) -> None:
     sys.path.insert(0, ROOT)  # the code this copy of the script sits in
     import gc
 
-    from quaternity_cp.solver import solve, start_position
+    from quaternity_cp.quartets.solver import solve, start_position
 
     game, _, cap = start.partition(":")
     game, _, preset = game.partition("@")

@@ -105,7 +105,7 @@ class Player:
         assert got.status_code == 200, got.text
         made = got.json()
         gid = made["id"]
-        self.tokens[gid] = {int(seat): link.rsplit("/", 1)[1] for seat, link in made["links"].items()}
+        self.tokens[gid] = {int(seat): link.rsplit("/", 1)[1] for seat, link in made["links"].items() if seat.isdigit()}
         self.to_move[gid] = made["to_move"]
         return gid
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from quaternity_cp.count import CountLimitError, CountLimits
-from quaternity_cp.higher import STATUSES, higher_order
-from quaternity_cp.knowledge import Knowledge, record_hands
-from quaternity_cp.replay import Replay
+from quaternity_cp.quartets.count import CountLimitError, CountLimits
+from quaternity_cp.quartets.higher import STATUSES, higher_order
+from quaternity_cp.quartets.knowledge import Knowledge, record_hands
+from quaternity_cp.quartets.replay import Replay
 
 if TYPE_CHECKING:
-    from quaternity_cp.formats import Record
+    from quaternity_cp.quartets.formats import Record
 
 from .common import InputError, emit_json
 from .view import private_view, seat_of, view_json, view_result
@@ -30,7 +30,7 @@ class About:
 def about_answers(record: Record, result: Replay, value: str, about: str, file: str, engine: str,
                   max_seconds: float | None) -> About:
     """For every card in play, whether the seat of ``--as`` knows that the seat of ``--about`` knows who
-    holds it (:func:`quaternity_cp.higher.higher_order`). Exit 2 (InputError) without a deal, for an
+    holds it (:func:`quaternity_cp.quartets.higher.higher_order`). Exit 2 (InputError) without a deal, for an
     unknown seat, the same seat twice, or past ``max_seconds``."""
     name = "<stdin>" if file == "-" else file
     seat, hand, knowledge = private_view(record, result, value, file, engine)

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from quaternity_cp.formats import position_to_json
-from quaternity_cp.replay import Replay, replay
+from quaternity_cp.quartets.formats import position_to_json
+from quaternity_cp.quartets.replay import Replay, replay
 
 from . import render
 from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
@@ -17,7 +17,7 @@ from .dispatch import load_record
 from .limits import explain_refused, seconds_option
 
 if TYPE_CHECKING:
-    from quaternity_cp.formats import Record
+    from quaternity_cp.quartets.formats import Record
 
 
 # -- check ----------------------------------------------------------------------------
@@ -34,7 +34,7 @@ def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> No
     record = load_record(file, rules)
     result = replay(record, engine=default_engine(engine), history=False)
     if record.tie_break is not None and result.valid:  # an illegal record is exit 1, tie-break or not
-        from quaternity_cp.classic import tie_break_problem
+        from quaternity_cp.quartets.classic import tie_break_problem
 
         problem = tie_break_problem(result.position, record.tie_break)
         if problem:
@@ -94,7 +94,7 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
         sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
     why = None
     if explain and not as_position:  # every explanation first: a refusal prints nothing else
-        from quaternity_cp.explain import Explainer, ExplanationLimitError
+        from quaternity_cp.quartets.explain import Explainer, ExplanationLimitError
 
         try:
             why = Explainer(record, result, max_seconds=max_seconds).position()

@@ -12,9 +12,9 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.count import CountBudget, CountLimitError, CountLimits, DealCounter
+from quaternity_cp.quartets.count import CountBudget, CountLimitError, CountLimits, DealCounter
 from quaternity_cp.errors import IllegalMoveError
-from quaternity_cp.replay import Replay, replay
+from quaternity_cp.quartets.replay import Replay, replay
 
 from .common import (EXIT_ILLEGAL, Whole, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
                      force_option, guarded)
@@ -25,8 +25,8 @@ from .render import console, check_json
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from quaternity_cp.formats import Record
-    from quaternity_cp.game import Game
+    from quaternity_cp.quartets.formats import Record
+    from quaternity_cp.quartets.game import Game
 
 MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this
 
@@ -75,7 +75,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
     position.history = False  # nobody undoes these moves
     table = None
     if seat is not None:
-        from quaternity_cp.classic import Table
+        from quaternity_cp.quartets.classic import Table
 
         table = Table(record.game, cast("dict[int, list[int]]", record.deal))  # --as: the record has a deal
 
@@ -83,7 +83,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
         try:
             if table is None:
                 return DealCounter(position.constraints, limits=budget).count()
-            from quaternity_cp.knowledge import private_constraints, public_constraints
+            from quaternity_cp.quartets.knowledge import private_constraints, public_constraints
 
             assert seat is not None  # the table is kept for seat
             c = public_constraints(position, settled=not table.putdowns_due())
@@ -95,7 +95,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
     counts.append(now())
     for move in record.moves:
         if table is not None:
-            from quaternity_cp.classic import honesty_error
+            from quaternity_cp.quartets.classic import honesty_error
 
             if honesty_error(table, move, empty_hand=record.rules.empty_hand) is not None:
                 break

@@ -7,8 +7,8 @@ import sys
 import click
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.explain import Explainer, ExplanationLimitError
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.explain import Explainer, ExplanationLimitError
+from quaternity_cp.quartets.replay import replay
 
 from . import render
 from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded

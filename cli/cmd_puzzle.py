@@ -2,7 +2,7 @@
 
 ``generate`` and ``verify`` are here; ``sheet`` (the printable page) is in
 :mod:`.cmd_puzzle_sheet`, imported when it is run. The library
-(:mod:`quaternity_cp.puzzles`) is imported inside each command.
+(:mod:`quaternity_cp.quartets.puzzles`) is imported inside each command.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import click
 
 from quaternity_cp.registry import DEFAULT_GAME
-from quaternity_cp.rules import PRESETS, Rules
+from quaternity_cp.quartets.rules import PRESETS, Rules
 
 from .common import (
     EXIT_ILLEGAL,
@@ -31,7 +31,7 @@ from .common import (
     write_text,
 )
 
-DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.puzzles.grade.DIFFICULTIES (tested equal)
+DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.quartets.puzzles.grade.DIFFICULTIES (tested equal)
 
 
 def _prepare_out(out: str, names: Any, force: bool) -> None:
@@ -165,13 +165,13 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     if game_options:
         raise InputError(f"--option: only for another --game (the options of {DEFAULT_GAME} puzzles are "
                          "--players, --sets, --set-size and --rules)")
-    from quaternity_cp.puzzles.answers import dumps
-    from quaternity_cp.puzzles.generate import (
+    from quaternity_cp.quartets.puzzles.answers import dumps
+    from quaternity_cp.quartets.puzzles.generate import (
         GenerateOptions,
         GenerateStopped,
         puzzle_names,
     )
-    from quaternity_cp.puzzles.generate import generate as run
+    from quaternity_cp.quartets.puzzles.generate import generate as run
 
     names = tuple(a.strip() for a in agents.split(","))
     opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions,
@@ -248,7 +248,7 @@ def _generate_other(game: str, game_options: tuple[str, ...], players: int, coun
                     as_json: bool, force: bool) -> None:
     """``generate --game GAME``: the puzzles of another game, made by its ``puzzles`` part."""
     from quaternity_cp.budget import Limits, Stopped
-    from quaternity_cp.puzzles.answers import dumps
+    from quaternity_cp.quartets.puzzles.answers import dumps
     from quaternity_cp.registry import load_all
 
     ctx = click.get_current_context()
@@ -302,7 +302,7 @@ def _verify_other(game: str, file: str, text: str, answer: str | None, show: boo
     """``verify`` of a puzzle of another game: its ``puzzles`` part checks the stated answer."""
     from quaternity_cp.errors import QuaternityError
     from quaternity_cp.jsonio import InputRefused, load_json
-    from quaternity_cp.puzzles.answers import answer_path
+    from quaternity_cp.quartets.puzzles.answers import answer_path
 
     part = puzzles_part(game, file)
     path = answer if answer is not None else answer_path(file)
@@ -363,9 +363,9 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
     from quaternity_cp.registry import record_game
 
     from quaternity_cp.budget import Limits
-    from quaternity_cp.puzzles.answers import answer_path, read_answer
-    from quaternity_cp.puzzles.search import PuzzleError
-    from quaternity_cp.puzzles.verify import verify as check
+    from quaternity_cp.quartets.puzzles.answers import answer_path, read_answer
+    from quaternity_cp.quartets.puzzles.search import PuzzleError
+    from quaternity_cp.quartets.puzzles.verify import verify as check
 
     start = time.monotonic()
     text = read_text(file)

@@ -1,6 +1,6 @@
 """``quaternity puzzle sheet``: one printable HTML page of a folder of puzzles, the answers after them.
 
-The page is :func:`quaternity_cp.puzzles.sheet.sheet_html` of the folder's puzzles (docs/puzzles.md, "The
+The page is :func:`quaternity_cp.quartets.puzzles.sheet.sheet_html` of the folder's puzzles (docs/puzzles.md, "The
 puzzle sheet"); the command only checks the output first, reads the folder and writes the page atomically.
 """
 
@@ -39,7 +39,7 @@ def sheet(folder: str, output: str, title: str, force: bool = False,
     (no network) and readable on a screen. Hand-made puzzles' verdicts are
     solved again: a verdict the solver contradicts is refused (exit 2).
     """
-    from quaternity_cp.puzzles.sheet import read_puzzles, sheet_html
+    from quaternity_cp.quartets.puzzles.sheet import read_puzzles, sheet_html
 
     inputs = [os.path.join(folder, n) for n in _names(folder) if n.endswith(".json")]
     check_output(output, "-o", inputs=inputs, force=force)

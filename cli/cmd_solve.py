@@ -13,12 +13,12 @@ from rich.tree import Tree
 
 from quaternity_cp.budget import INTERRUPTED
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.game import Game
-from quaternity_cp.position import Position
-from quaternity_cp.replay import replay
-from quaternity_cp.rules import Rules
-from quaternity_cp.solver import GOALS, Limits, SolveResult, check_goal
-from quaternity_cp.solver import solve as solve_position
+from quaternity_cp.quartets.game import Game
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.replay import replay
+from quaternity_cp.quartets.rules import Rules
+from quaternity_cp.quartets.solver import GOALS, Limits, SolveResult, check_goal
+from quaternity_cp.quartets.solver import solve as solve_position
 
 from .common import (
     EXIT_ILLEGAL,

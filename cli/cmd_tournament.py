@@ -21,7 +21,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.experiments import KOOLE_GAME, KOOLE_OPTIONS
+from quaternity_cp.quartets.experiments import KOOLE_GAME, KOOLE_OPTIONS
 
 from .common import (EXIT_INPUT, Seconds, Whole, EXIT_INTERNAL, EXIT_OK, InputError, check_output, emit_json, fail, force_option,
                      guarded, one_line, write_text)
@@ -310,7 +310,7 @@ def experiment():
 @guarded
 def koole(games, seed, workers, cluster, cluster_wait, second_fallback, as_json):
     """The seed's experiment: every combination of the four koole strategies at 3 players x 6 sets of 4."""
-    from quaternity_cp.experiments import koole_experiment
+    from quaternity_cp.quartets.experiments import koole_experiment
     from quaternity_cp.tournament import TournamentInterrupted
 
     _check_cluster_wait(cluster, cluster_wait)

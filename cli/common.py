@@ -16,11 +16,11 @@ from typing import Any, Callable, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from quaternity_cp.engines import DEFAULT_ENGINE, ENGINES
+from quaternity_cp.quartets.engines import DEFAULT_ENGINE, ENGINES
 from quaternity_cp.errors import FormatError, QuaternityError
-from quaternity_cp.formats import Record, decode_input, parse_record, rules_text
+from quaternity_cp.quartets.formats import Record, decode_input, parse_record, rules_text
 from quaternity_cp.jsonio import MAX_INPUT_BYTES, InputRefused, read_input_bytes
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.rules import Rules
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 

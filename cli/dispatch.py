@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from quaternity_cp.formats import Record
+from quaternity_cp.quartets.formats import Record
 
 from .common import EXIT_OK, InputError, parse_text, read_text
 

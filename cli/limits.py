@@ -2,7 +2,7 @@
 
 Every count runs within ``--max-seconds`` (the clock of the whole command) and
 ``--max-states`` (the states one count's tables may hold at once, each up to about
-:data:`quaternity_cp.count.STATE_BYTES` bytes: the default keeps a count under
+:data:`quaternity_cp.quartets.count.STATE_BYTES` bytes: the default keeps a count under
 1 GB); explanations within ``--max-seconds``. A refusal is exit code 2 and one
 line: what is too large, and what to do instead.
 """
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
-from quaternity_cp.count import STATE_BYTES, CountLimitError
+from quaternity_cp.quartets.count import STATE_BYTES, CountLimitError
 
 from .common import InputError, Seconds, Whole
 
 if TYPE_CHECKING:  # the explainer is imported where it is used
-    from quaternity_cp.explain import ExplanationLimitError
+    from quaternity_cp.quartets.explain import ExplanationLimitError
 
 F = TypeVar("F", bound=Callable[..., Any])  # a click command function
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.knowledge import Knowledge, PositionView, seat_view
-from quaternity_cp.position import Position
-from quaternity_cp.replay import Replay
+from quaternity_cp.quartets.knowledge import Knowledge, PositionView, seat_view
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.replay import Replay
 
 from .common import InputError
 
 if TYPE_CHECKING:
-    from quaternity_cp.formats import Record
+    from quaternity_cp.quartets.formats import Record
 
 
 def seat_of(record: Record, value: str, file: str, option: str = "--as") -> int:
@@ -28,7 +28,7 @@ def seat_of(record: Record, value: str, file: str, option: str = "--as") -> int:
 
 def private_view(record: Record, result: Replay, value: str, file: str,
                  engine: str) -> tuple[int, list[int], Knowledge]:
-    """(seat, its hand, its view) after the record (:func:`quaternity_cp.knowledge.seat_view`);
+    """(seat, its hand, its view) after the record (:func:`quaternity_cp.quartets.knowledge.seat_view`);
     exit 2 when the record has no deal or the deal and the moves disagree."""
     name = "<stdin>" if file == "-" else file
     if record.deal is None:

@@ -50,12 +50,12 @@ class Limits:
       solver's: the positions a Quaternity solve stores, the nodes a Quarto search visits);
     - ``max_seconds``: seconds from :meth:`start` (the clock: what a person waits for);
     - ``max_states``: the states a count's tables may hold at once (memory; the counters of
-      :mod:`quaternity_cp.count`, the higher-order views, the Go Fish table counts);
+      :mod:`quaternity_cp.quartets.count`, the higher-order views, the Go Fish table counts);
     - ``max_work``: a count's big-integer multiply-adds (no clock: the same answer on every machine,
       what the agents use).
 
     Each computation reads the limits that apply to it and ignores the others. The counts name them
-    :data:`quaternity_cp.count.CountLimits` (the same class). ``max_positions``, ``max_states`` and
+    :data:`quaternity_cp.quartets.count.CountLimits` (the same class). ``max_positions``, ``max_states`` and
     ``max_work`` are whole numbers >= 1, ``max_seconds`` a finite number > 0 (anything else raises
     :class:`LimitError`).
     """

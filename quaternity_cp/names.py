@@ -55,7 +55,7 @@ def shown(name: str, limit: int = 24) -> str:
 
 
 class Named(Protocol):
-    """A game as this module reads it (a :class:`~quaternity_cp.game.Game`)."""
+    """A game as this module reads it (a :class:`~quaternity_cp.quartets.game.Game`)."""
 
     @property
     def players(self) -> int: ...
@@ -79,7 +79,7 @@ def seat_name(names: Sequence[str] | None, seat: int, viewer: int | None = None)
 
 def player_names(game: Named) -> Sequence[str] | None:
     """A game's player names as :func:`seat_name` takes them: None when the game does not name its players
-    (a :class:`~quaternity_cp.game.Game`)."""
+    (a :class:`~quaternity_cp.quartets.game.Game`)."""
     return game.player_names if game.named_players else None
 
 

@@ -397,7 +397,7 @@ def derive_seed(seed: int, *path: int) -> int:
 
 #: The modules that register games, then those that register agents, imported by :func:`load_all`.
 GAME_MODULES = ("quaternity_cp.quartets", "quaternity_cp.quarto", "quaternity_cp.gofish")
-AGENT_MODULES = ("quaternity_cp.agents", "quaternity_cp.agents.discreet", "quaternity_cp.agents.search",
+AGENT_MODULES = ("quaternity_cp.quartets.agents", "quaternity_cp.quartets.agents.discreet", "quaternity_cp.quartets.agents.search",
                  "quaternity_cp.quarto.agents", "quaternity_cp.gofish.agents")
 
 

@@ -9,7 +9,7 @@ multiple of ``m``, and the results never depend on how many workers ran the
 games or in which order they finished. Games run in batches on local worker
 processes (``workers``) or on a Dask distributed cluster (``cluster``: a scheduler
 address or a ``Client``); the statistics are computed afterwards, in game order.
-Published experiments built on it live in :mod:`quaternity_cp.experiments`.
+Published experiments built on it live in :mod:`quaternity_cp.quartets.experiments`.
 
 Faults: a local worker process that dies is replaced and its batch played
 again (a batch lost :data:`MAX_LOSSES` times stops the run: a game that kills

@@ -59,8 +59,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from quaternity_cp.game import Declaration, Game, Question
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.game import Declaration, Game, Question
+from quaternity_cp.quartets.rules import Rules
 
 
 @functools.lru_cache(maxsize=32)

@@ -8,7 +8,7 @@
 - :data:`RULE_OPTIONS`: every rule option with its values.
 
 Both keep the number of candidate deals (see
-:func:`quaternity_cp.engines.brute.candidate_deals`) under ``budget`` by
+:func:`quaternity_cp.quartets.engines.brute.candidate_deals`) under ``budget`` by
 narrowing domains, so the brute-force engine stays quick.
 """
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from quaternity_cp.constraints import Constraints, bits
-from quaternity_cp.engines.brute import candidate_deals
-from quaternity_cp.rules import AFTER_NOS, EMPTY_HANDS, HANDOVERS, INVALIDS, TIES
+from quaternity_cp.quartets.constraints import Constraints, bits
+from quaternity_cp.quartets.engines.brute import candidate_deals
+from quaternity_cp.quartets.rules import AFTER_NOS, EMPTY_HANDS, HANDOVERS, INVALIDS, TIES
 
 MAX_CARDS = 12
 BUDGET = 4000

@@ -11,12 +11,12 @@ from fractions import Fraction
 import pytest
 
 from quaternity_cp import Game
-from quaternity_cp.agents import CautiousAgent, KnowledgeAgent, KooleAgent, RandomAgent
-from quaternity_cp.formats import record_from_json
-from quaternity_cp.game import Declaration, Question
+from quaternity_cp.quartets.agents import CautiousAgent, KnowledgeAgent, KooleAgent, RandomAgent
+from quaternity_cp.quartets.formats import record_from_json
+from quaternity_cp.quartets.game import Declaration, Question
 from quaternity_cp.games import GAMES, TERMINAL, load_all
-from quaternity_cp.quartets.game import ClassicState, new_state
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.state import ClassicState, new_state
+from quaternity_cp.quartets.replay import replay
 
 load_all()
 G = Game(3, 6, 4)
@@ -31,7 +31,7 @@ def q(text: str) -> Question:
 
 
 def classic(deal: dict[int, str], first: int) -> ClassicState:
-    from quaternity_cp.quartets.game import classic_rules
+    from quaternity_cp.quartets.state import classic_rules
 
     rules, options = classic_rules()
     hands = {p: [card(c) for c in cards.split()] for p, cards in deal.items()}
@@ -220,7 +220,7 @@ def brute_question_count(game, moves, question: Question) -> int:
 @pytest.mark.parametrize("seed", range(6))
 def test_knowledge_and_cautious_choose_what_brute_force_says(seed):
     game = Game(3, 3, 2)
-    from quaternity_cp.quartets.game import classic_rules
+    from quaternity_cp.quartets.state import classic_rules
 
     rules, options = classic_rules()
     state = ClassicState(game, seed, rules=rules, options=options)
@@ -247,10 +247,10 @@ def test_knowledge_and_cautious_choose_what_brute_force_says(seed):
 
 
 def test_public_and_private_views_match_brute_force():
-    from quaternity_cp.count import card_probabilities
+    from quaternity_cp.quartets.count import card_probabilities
 
     game = Game(3, 3, 3)
-    from quaternity_cp.quartets.game import classic_rules
+    from quaternity_cp.quartets.state import classic_rules
 
     rules, options = classic_rules()
     for seed in range(3):
@@ -326,7 +326,7 @@ def test_quaternity_presets_let_the_answerer_choose_and_records_replay(preset):
 
 
 def test_solver_agent_takes_a_forced_win():
-    from quaternity_cp.agents import SolverAgent
+    from quaternity_cp.quartets.agents import SolverAgent
 
     state = new_state(0, preset="quaternity", players=2, sets=2, set_size=2)
     obs = state.observation(0)
@@ -361,8 +361,8 @@ def test_classic_records_pass_check_with_deal_first_and_tie_break():
 
 
 def test_classic_public_view_equals_the_replayed_positions_view():
-    from quaternity_cp.knowledge import public_constraints
-    from quaternity_cp.quartets.game import classic_public_constraints
+    from quaternity_cp.quartets.knowledge import public_constraints
+    from quaternity_cp.quartets.state import classic_public_constraints
 
     for seed in range(4):
         state = new_state(seed, preset="classic", players=3, sets=4, set_size=3, empty_hand="skip" if seed % 2 else "ask")

@@ -23,13 +23,13 @@ from hypothesis import strategies as st
 import quaternity_cp.budget as budget_module
 from quaternity_cli.main import main
 from quaternity_cp import Game, Position
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.count import STATES, TIME, WORK, CountLimitError, CountLimits, DealCounter, count_deals
-from quaternity_cp.explain import Explainer, ExplanationLimitError
-from quaternity_cp.formats import parse_record, record_to_json
-from quaternity_cp.play import random_record
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.count import STATES, TIME, WORK, CountLimitError, CountLimits, DealCounter, count_deals
+from quaternity_cp.quartets.explain import Explainer, ExplanationLimitError
+from quaternity_cp.quartets.formats import parse_record, record_to_json
+from quaternity_cp.quartets.play import random_record
 from quaternity_cp.quartets.report import record_report
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.rules import Rules
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -268,9 +268,9 @@ def first_question_state(preset: str = "classic", seed: int = 3, **options):
 
 @pytest.mark.parametrize("name", ["knowledge", "cautious"])
 def test_agents_fall_back_past_their_limits_and_count_it(name):
-    from quaternity_cp.agents import CautiousAgent, KnowledgeAgent
-    from quaternity_cp.game import Question
-    from quaternity_cp.knowledge import analyze
+    from quaternity_cp.quartets.agents import CautiousAgent, KnowledgeAgent
+    from quaternity_cp.quartets.game import Question
+    from quaternity_cp.quartets.knowledge import analyze
 
     cls = {"knowledge": KnowledgeAgent, "cautious": CautiousAgent}[name]
     state = first_question_state()
@@ -296,7 +296,7 @@ def test_agents_fall_back_past_their_limits_and_count_it(name):
 
 
 def test_cautious_shares_one_budget_among_the_counts_of_a_decision():
-    from quaternity_cp.agents import CautiousAgent
+    from quaternity_cp.quartets.agents import CautiousAgent
 
     state = first_question_state(preset="quaternity", players=4, sets=8, set_size=4)
     p = state.current_player()

@@ -1,7 +1,7 @@
 """Classic quartets against the brute-force reference: every view, honesty, put-downs.
 
 Games are played truthfully from a random real deal (a row of the reference's
-deals, tracked here card by card, independently of quaternity_cp.classic):
+deals, tracked here card by card, independently of quaternity_cp.quartets.classic):
 put-downs as soon as they are due, random questions the asker's hand allows,
 true answers. After every move Position and the reference must agree (turn,
 claims, owners...); at every decision point the public view and the private
@@ -25,10 +25,10 @@ from reference import Reference, deal_facts, describe, initial_deals, position_v
 from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp import knowledge
-from quaternity_cp.formats import record_from_json, record_to_json
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets import knowledge
+from quaternity_cp.quartets.formats import record_from_json, record_to_json
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.replay import replay
 
 GAMES = [(3, 3, 2), (2, 2, 2), (3, 2, 3), (2, 3, 2), (4, 2, 2), (2, 2, 3), (3, 3, 3), (4, 4, 2)]
 
@@ -483,7 +483,7 @@ def test_classic_position_file_round_trip():
     """A classic record's position as a position file reads back (no complete set, settled) and stays valid."""
     import json as _json
 
-    from quaternity_cp.formats import parse_record, position_to_json
+    from quaternity_cp.quartets.formats import parse_record, position_to_json
 
     data = random_game_record((3, 6, 4), seed=4, moves=20)
     result = replay(record_from_json(data))
@@ -501,7 +501,7 @@ def test_classic_position_file_round_trip():
 
 
 def random_game_record(size, seed, moves):
-    from quaternity_cp.play import random_record
+    from quaternity_cp.quartets.play import random_record
 
     data = random_record(Game(*size), "classic", random.Random(seed))
     data["moves"] = data["moves"][:moves]
@@ -519,7 +519,7 @@ def test_views_agree_with_reference_exhaustive(game, rules, seed):
 
 # -- one simulation of the real cards: classic.Table, played by the classic game state -------------------
 class _Cards:
-    """The real cards by the letter of the rules, kept apart from quaternity_cp.classic: an owner per card
+    """The real cards by the letter of the rules, kept apart from quaternity_cp.quartets.classic: an owner per card
     (a claimed card stays with its owner), a claimer per set, the phase (at the deal; right after a yes)."""
 
     def __init__(self, g, hands):
@@ -575,7 +575,7 @@ def _agree(table, cards, g):
 def test_the_table_follows_any_move_and_undoes_it(game, seed, data):
     """Any moves, true or not (a put-down without the set, a yes on a claimed card...): the table and the
     letter of the rules agree after every move, after every undo, and a copy goes its own way."""
-    from quaternity_cp.classic import Table, deal
+    from quaternity_cp.quartets.classic import Table, deal
 
     g = Game(*game)
     hands = deal(g, random.Random(seed))
@@ -604,8 +604,8 @@ def test_the_table_follows_any_move_and_undoes_it(game, seed, data):
 def test_the_classic_game_plays_on_a_table_that_the_honesty_check_accepts(game, seed):
     """The classic game state's cards are its table: every move of its record is honest on a table
     dealt alike, the state's hands are that table's, and its record replays with no error."""
-    from quaternity_cp.classic import Table, honesty_error
-    from quaternity_cp.quartets.game import ClassicState
+    from quaternity_cp.quartets.classic import Table, honesty_error
+    from quaternity_cp.quartets.state import ClassicState
 
     g = Game(*game)
     state = ClassicState(g, seed)

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game
-from quaternity_cp.classic import deal
-from quaternity_cp.play import random_record
-from quaternity_cp.formats import parse_record, record_to_json
+from quaternity_cp.quartets.classic import deal
+from quaternity_cp.quartets.play import random_record
+from quaternity_cp.quartets.formats import parse_record, record_to_json
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -68,7 +68,7 @@ def test_analyze_as_a_seat(seat):
     assert result.exit_code == 0, result.output
     assert set(public) <= set(view) and view["view"]["seat"] == seat
     record = parse_record(json.dumps(data))
-    from quaternity_cp.classic import Table
+    from quaternity_cp.quartets.classic import Table
 
     table = Table(record.game, record.deal)
     for move in record.moves:

@@ -33,9 +33,9 @@ from typing import Any
 
 import pytest
 
-from quaternity_cp.game import Question
+from quaternity_cp.quartets.game import Question
 from quaternity_cp.games import GAMES, TERMINAL, load_all
-from quaternity_cp.rules import PRESETS, Rules
+from quaternity_cp.quartets.rules import PRESETS, Rules
 
 load_all()
 
@@ -138,7 +138,7 @@ def first_to_reach(record: dict) -> int:
     reached that number at the earliest move wins; two claims by one move are reached at that move, and a tie
     within one move goes to the lower seat". The scores after every move, from the record replayed move by
     move (not the game's own bookkeeping of when a score rose)."""
-    from quaternity_cp.formats import record_from_json
+    from quaternity_cp.quartets.formats import record_from_json
 
     rec = record_from_json(record)
     position = rec.position()

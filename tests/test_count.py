@@ -1,4 +1,4 @@
-"""Exact counting, probabilities and sampling of consistent deals (quaternity_cp.count).
+"""Exact counting, probabilities and sampling of consistent deals (quaternity_cp.quartets.count).
 
 The oracle is a plain backtracking enumerator written here, independent of the
 DP: it lists every card -> seat assignment of the cards in play that respects
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.count import (
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.count import (
     CountLimitError,
     DealCounter,
     card_probabilities,
@@ -348,7 +348,7 @@ def test_probabilities_are_ratios_of_counts(seed, size):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_possible_owners_agree_with_cpsat(c):
-    from quaternity_cp.engines import get_engine  # our own module: never skipped
+    from quaternity_cp.quartets.engines import get_engine  # our own module: never skipped
 
     analysis = get_engine("cpsat").analyze(c)
     probs = card_probabilities(c)

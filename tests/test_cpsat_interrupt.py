@@ -34,7 +34,7 @@ def test_after_cpsat_solves_ctrl_c_still_raises_keyboard_interrupt():
     proc = run_python("""
         import signal
         from quaternity_cp import Game, Position
-        from quaternity_cp.engines.cpsat import CpSatEngine
+        from quaternity_cp.quartets.engines.cpsat import CpSatEngine
         engine = CpSatEngine()
         position = Position(Game(3, 3, 3), engine=engine)
         position.analysis()  # the engine's solves
@@ -53,9 +53,9 @@ def test_a_handler_of_the_user_stays_after_cpsat_solves_and_explanations():
     proc = run_python("""
         import signal
         from quaternity_cp import Game, Position
-        from quaternity_cp.engines.cpsat import CpSatEngine
-        from quaternity_cp.explain import Explainer
-        from quaternity_cp.formats import parse_record
+        from quaternity_cp.quartets.engines.cpsat import CpSatEngine
+        from quaternity_cp.quartets.explain import Explainer
+        from quaternity_cp.quartets.formats import parse_record
         seen = []
         signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
         Position(Game(3, 3, 3), engine=CpSatEngine()).analysis()
@@ -77,7 +77,7 @@ def test_ctrl_c_stops_a_long_single_cpsat_solve():
     proc = run_python("""
         import os, signal, threading, time
         from ortools.sat.python import cp_model
-        from quaternity_cp.engines import cpsat
+        from quaternity_cp.quartets.engines import cpsat
         model = cp_model.CpModel()
         x = [[model.new_bool_var(f"x{i}_{j}") for j in range(13)] for i in range(14)]
         for row in x:

@@ -52,7 +52,7 @@ def test_the_site_builds_strictly(site):
             built = site / page.relative_to(DOCS).parent / "index.html"
         assert built.is_file(), page
     api = (site / "api" / "core" / "index.html").read_text(encoding="utf-8")
-    assert 'id="quaternity_cp.position.Position"' in api  # mkdocstrings rendered the docstrings
+    assert 'id="quaternity_cp.quartets.position.Position"' in api  # mkdocstrings rendered the docstrings
 
 
 def test_a_broken_link_anchor_or_page_fails_the_build(tmp_path):
@@ -103,20 +103,26 @@ def test_the_readme_links_exist(site):
 
 
 def house_maps() -> list[tuple[str, list[str]]]:
-    """The paths listed by every map of the house: the fenced block starting with ``quaternity_cp/``."""
+    """The paths listed by every map of the house: the fenced block starting with ``quaternity_cp/``. A line
+    indented by 0, 2 or 4 spaces names paths (at 2 and 4, inside the folder named last one level up); a line
+    indented more goes on with the description before it."""
     maps = []
     for page in (README, DOCS / "library.md"):
         text = page.read_text(encoding="utf-8")
         block = re.search(r"```\n(quaternity_cp/ .*?)```", text, re.S)
         assert block, f"{page.name} has a map of the house"
-        paths, top = [], ""
+        paths: list[str] = []
+        folders = ["", "", ""]  # the folder named last at each level
         for line in block.group(1).splitlines():
+            indent = len(line) - len(line.lstrip(" "))
+            if indent not in (0, 2, 4):
+                continue
+            level = indent // 2
             names = re.split(r"\s{2,}", line.strip())[0].split()
-            if not line.startswith(" "):
-                top = names[0]
-                paths.append(top)
-            elif line.startswith("  ") and not line.startswith("   "):
-                paths += [top + name for name in names]
+            inside = "".join(folders[:level])
+            paths += [inside + name for name in names]
+            if names and names[-1].endswith("/"):
+                folders[level] = names[-1]
         maps.append((page.name, paths))
     return maps
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quaternity_cp.experiments import koole_experiment
+from quaternity_cp.quartets.experiments import koole_experiment
 
 ROOT = Path(__file__).resolve().parent.parent
 

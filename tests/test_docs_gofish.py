@@ -156,7 +156,7 @@ def test_the_go_fish_report_keeps_max_moves(tmp_path):
 def _peak(moves: int) -> tuple[int, int]:
     """(peak bytes allocated, page bytes) of the report of a legal record of ``moves`` moves (no explanations,
     a short page budget: the per-move cost of the steps themselves)."""
-    from quaternity_cp.formats import parse_record
+    from quaternity_cp.quartets.formats import parse_record
     from quaternity_cp.quartets.report import record_report
 
     record = parse_record("players: 3\nsets: 3\nset_size: 2\n" + "0>1:A0- 1>0:B0-\n" * (moves // 2))

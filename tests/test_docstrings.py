@@ -16,9 +16,9 @@ MODULES = sorted(
 
 
 #: Modules whose docstrings must carry examples (the test fails if their examples vanish).
-WITH_EXAMPLES = ["quaternity_cp.constraints", "quaternity_cp.count", "quaternity_cp.explain",
-                 "quaternity_cp.formats", "quaternity_cp.game", "quaternity_cp.position",
-                 "quaternity_cp.replay", "quaternity_cp.rules", "quaternity_cp.solver"]
+WITH_EXAMPLES = ["quaternity_cp.quartets.constraints", "quaternity_cp.quartets.count", "quaternity_cp.quartets.explain",
+                 "quaternity_cp.quartets.formats", "quaternity_cp.quartets.game", "quaternity_cp.quartets.position",
+                 "quaternity_cp.quartets.replay", "quaternity_cp.quartets.rules", "quaternity_cp.quartets.solver"]
 
 
 @pytest.mark.parametrize("name", ["quaternity_cp"] + MODULES)

@@ -1,9 +1,9 @@
-"""What each move does, checked against brute force: the rules of quaternity_cp.effects, as each fast
+"""What each move does, checked against brute force: the rules of quaternity_cp.quartets.effects, as each fast
 layout applies them, against Position move by move, and Quantum Go Fish's moves against its referee.
 
 The classic game state is a plain simulation with its own data layout; it takes
-the hand-over and the public view from :mod:`quaternity_cp.effects`, as
-:class:`~quaternity_cp.position.Position` does. Here both follow the same games.
+the hand-over and the public view from :mod:`quaternity_cp.quartets.effects`, as
+:class:`~quaternity_cp.quartets.position.Position` does. Here both follow the same games.
 Quantum Go Fish (:class:`quaternity_cp.gofish.game.GoFish`) is followed along
 every play of small games by the brute-force referee of tests/gofish_reference.py:
 the consistent tables, the turns, the ends, the legal questions and answers.
@@ -18,13 +18,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from quaternity_cp import effects
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.effects import Holds
-from quaternity_cp.game import Declaration, Game
-from quaternity_cp.rules import Rules
-from quaternity_cp.position import Position
-from quaternity_cp.quartets.game import ClassicState, classic_public_constraints, classic_rules
+from quaternity_cp.quartets import effects
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.effects import Holds
+from quaternity_cp.quartets.game import Declaration, Game
+from quaternity_cp.quartets.rules import Rules
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.state import ClassicState, classic_public_constraints, classic_rules
 
 from reference import Reference, describe
 
@@ -82,7 +82,7 @@ def test_a_free_hand_over_choice_is_a_recorded_chance_outcome_that_undo_keeps():
     assert seen
 
 
-# -- quaternity_cp.effects against the brute-force reference (tests/reference.py) ----------------------
+# -- quaternity_cp.quartets.effects against the brute-force reference (tests/reference.py) ----------------------
 def deals_of(c: Constraints) -> set[tuple[int, ...]]:
     """Every deal (owner of each card in play, in card order) that the constraint state allows, by enumeration."""
     cards = c.cards_in_play
@@ -133,7 +133,7 @@ EFFECTS_SETTINGS = dict(max_examples=150, deadline=None, derandomize=True, suppr
 @given(**EFFECTS_GIVEN)
 def test_effects_follow_the_brute_force_reference(data, size, handover, after_no, empty_hand, silence, dealt,
                                                   auto_claim, initial_quartets):
-    """What a question, an answer and a claim do to the consistent deals (:mod:`quaternity_cp.effects` on
+    """What a question, an answer and a claim do to the consistent deals (:mod:`quaternity_cp.quartets.effects` on
     constraint states, enumerated) and who moves next (:func:`effects.next_order`, :func:`effects.hand_over`)
     are what the reference finds by applying the rules literally to every deal."""
     game = Game(*size)
@@ -203,7 +203,7 @@ def test_a_wrong_hand_over_after_no_fails_the_reference_check(monkeypatch):
 
 
 def test_the_public_classic_view_is_the_record_replayed_with_the_same_rules():
-    from quaternity_cp.knowledge import public_constraints
+    from quaternity_cp.quartets.knowledge import public_constraints
 
     game = Game(3, 3, 3)
     moves = ("0>1:A1+", "0>2:A2+", "0!A", "0>1:B1-", "1>2:C2+")

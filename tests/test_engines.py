@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.engines import (
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.engines import (
     ENGINES,
     Analysis,
     BruteForceEngine,
@@ -19,7 +19,7 @@ from quaternity_cp.engines import (
     get_engine,
     matching_feasible,
 )
-from quaternity_cp.engines.base import quartet_candidates
+from quaternity_cp.quartets.engines.base import quartet_candidates
 from quaternity_cp.errors import QuaternityError
 from strategies import constraints, feasible_constraints
 
@@ -192,7 +192,7 @@ def test_sets_engine_agrees_with_flow_on_larger_positions(c):
 
 
 def test_sets_engine_stays_exact_when_its_caches_are_emptied(monkeypatch):
-    from quaternity_cp.engines import sets
+    from quaternity_cp.quartets.engines import sets
     monkeypatch.setattr(sets, "CACHE_LIMIT", 3)  # every table is emptied again and again
     engine = SetsEngine()
     c = Constraints.initial(3, 4, 2)

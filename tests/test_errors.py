@@ -18,10 +18,10 @@ from quaternity_cp.errors import FormatError, QuaternityError
 #: QuaternityError it would be caught there and shown as a refusal.
 NOT_ERRORS = {
     "quaternity_cp.budget.Stopped": "a limit stopped a search; the solver turns it into a result's status",
-    "quaternity_cp.engines.sets.TooManyVectors": "the sets engine gives up on a set; the flow engine answers",
+    "quaternity_cp.quartets.engines.sets.TooManyVectors": "the sets engine gives up on a set; the flow engine answers",
     "quaternity_cp.quarto.proof._Stop": "private: ends the proof's search early",
     "quaternity_cp.quarto.solver._Switch": "private: the Python search hands over to the compiled kernel",
-    "quaternity_cp.solver.kernel._Fallback": "private: the fast solver kernel hands over to the general one",
+    "quaternity_cp.quartets.solver.kernel._Fallback": "private: the fast solver kernel hands over to the general one",
     "quaternity_cp.web.session.MoveStopped": "an agent's move stopped from outside (time, table closed)",
     "quaternity_cp.web.app.Refused": "an HTTP answer (400, 408, 413...) of the server, before any table",
     "quaternity_cp.web.tables.NoTable": "an HTTP answer (404, 410): no such table",
@@ -74,7 +74,7 @@ def test_the_allow_list_names_classes_that_exist():
 
 def test_one_format_error():
     """Quarto's file error is the library's file error too (and still a QuartoError and a ValueError)."""
-    from quaternity_cp import formats
+    from quaternity_cp.quartets import formats
     from quaternity_cp.quarto import formats as quarto_formats
     from quaternity_cp.quarto.core import QuartoError
 

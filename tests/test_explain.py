@@ -1,4 +1,4 @@
-"""Explanations (quaternity_cp.explain) against brute-force enumeration of deals.
+"""Explanations (quaternity_cp.quartets.explain) against brute-force enumeration of deals.
 
 The oracle here shares nothing with the explainer but the value types and the
 deal list of ``reference.initial_deals``. It replays a record on every initial
@@ -29,15 +29,16 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from quaternity_cp import Game, Position, effects, explain
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.effects import AtLeast, AtMost, Holds, Lacks
+from quaternity_cp import Game, Position
+from quaternity_cp.quartets import effects, explain
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.effects import AtLeast, AtMost, Holds, Lacks
 from quaternity_cp.errors import Illegal
-from quaternity_cp.explain import (AFTER, ASKED, BEFORE, Explainer, Gave, default_engine_name, move_information,
+from quaternity_cp.quartets.explain import (AFTER, ASKED, BEFORE, Explainer, Gave, default_engine_name, move_information,
                                    move_told, told_words)
-from quaternity_cp.formats import Record, parse_record
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.formats import Record, parse_record
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.rules import Rules
 from reference import Reference, initial_deals, reference_replay
 from strategies import RULE_OPTIONS
 
@@ -595,7 +596,7 @@ def test_shrinking_from_non_minimal_cores(monkeypatch, start):
     """``responsible_moves`` shrinks whatever first core it gets: fed every candidate move
     (or CP-SAT's core padded with random extra moves) instead of CP-SAT's usually minimal
     core, the result must still imply the fact and be minimal, checked on brute-force deals."""
-    import quaternity_cp.explain as explain_module
+    import quaternity_cp.quartets.explain as explain_module
 
     real_core = explain_module._sat_core
     fed, shrunk = [0], [0]
@@ -624,7 +625,7 @@ def test_shrinking_from_non_minimal_cores(monkeypatch, start):
     assert shrunk[0] > 20, (fed, shrunk)  # the deletion loop really had moves to remove
 
 
-# -- what a move tells: words from the facts of quaternity_cp.effects --------------------------------
+# -- what a move tells: words from the facts of quaternity_cp.quartets.effects --------------------------------
 
 
 def test_move_words_come_from_the_effects_facts(monkeypatch):

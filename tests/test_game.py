@@ -9,7 +9,7 @@ from quaternity_cp import (
     Declaration, Game, Illegal, IllegalMoveError, InvalidMoveError, Position, Question, Rules, RulesError,
     SetupError,
 )
-from quaternity_cp.game import MAX_CARDS
+from quaternity_cp.quartets.game import MAX_CARDS
 
 
 @given(

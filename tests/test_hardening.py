@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game
-from quaternity_cp.formats import (
+from quaternity_cp.quartets.formats import (
     MAX_INPUT_BYTES,
     MAX_JSON_DEPTH,
     MAX_MOVES,
@@ -25,7 +25,7 @@ from quaternity_cp.formats import (
     load_json,
     parse_record,
 )
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.replay import replay
 
 HEAD = '"players": 3, "sets": 3, "set_size": 2'
 

@@ -391,7 +391,7 @@ def test_an_agents_observation_holds_no_seed(preset):
 def true_hands(state) -> dict[int, set[int]]:
     """Every seat's cards now, from the deal and the public moves alone (a yes moves the card asked for, a
     put-down or a declaration removes the set): the truth an observation is checked against."""
-    from quaternity_cp.game import Declaration
+    from quaternity_cp.quartets.game import Declaration
 
     g = state.game
     held = {p: set(cards) for p, cards in state.deal.items()}
@@ -483,7 +483,7 @@ class Spy:
     seen: list[tuple[Any, dict]] = []  # (observation, the deal redrawn from the generator handed over)
 
     def step(self, obs, legal, rng):
-        from quaternity_cp.classic import deal as draw_deal
+        from quaternity_cp.quartets.classic import deal as draw_deal
 
         copy = random.Random()
         copy.setstate(rng.getstate())

@@ -1,4 +1,4 @@
-"""Higher-order knowledge (:mod:`quaternity_cp.higher`), ``analyze --as A --about B`` and the ``discreet`` agent,
+"""Higher-order knowledge (:mod:`quaternity_cp.quartets.higher`), ``analyze --as A --about B`` and the ``discreet`` agent,
 against the nested definitions written directly on explicit deals.
 
 The reference (tests/reference.py) keeps every deal a classic record allows. On
@@ -25,14 +25,14 @@ from reference import Reference
 
 from quaternity_cli.main import main
 from quaternity_cp import Game
-from quaternity_cp.classic import Table
-from quaternity_cp.count import STATES, TIME, WORK, CountLimitError, CountLimits
-from quaternity_cp.formats import record_from_json
-from quaternity_cp.game import Declaration
-from quaternity_cp.higher import STATUSES, ViewBudget, common_knowledge, exposure, higher_order
-from quaternity_cp.knowledge import count, private_constraints, record_hands
-from quaternity_cp.play import random_record
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.classic import Table
+from quaternity_cp.quartets.count import STATES, TIME, WORK, CountLimitError, CountLimits
+from quaternity_cp.quartets.formats import record_from_json
+from quaternity_cp.quartets.game import Declaration
+from quaternity_cp.quartets.higher import STATUSES, ViewBudget, common_knowledge, exposure, higher_order
+from quaternity_cp.quartets.knowledge import count, private_constraints, record_hands
+from quaternity_cp.quartets.play import random_record
+from quaternity_cp.quartets.replay import replay
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -168,7 +168,7 @@ def test_exposure_is_the_mean_over_the_deals_of_the_seats_view(shape):
 
 def test_a_view_of_the_module_docstring_and_the_errors():
     from quaternity_cp import Position
-    from quaternity_cp.knowledge import public_constraints
+    from quaternity_cp.quartets.knowledge import public_constraints
 
     pos = Position(Game(3, 2, 3), "classic", first=0)
     pos.push_str("0>1:A0+")
@@ -342,9 +342,9 @@ def _brute_exposure_after(game, obs, q, me):
 
 @pytest.mark.parametrize("shape", [(3, 3, 3), (4, 2, 4), (4, 4, 2)])
 def test_discreet_picks_a_best_question_with_the_least_exposure_by_brute_force(shape):
-    from quaternity_cp.agents import KnowledgeAgent
-    from quaternity_cp.agents.discreet import DiscreetAgent
-    from quaternity_cp.quartets.game import new_state
+    from quaternity_cp.quartets.agents import KnowledgeAgent
+    from quaternity_cp.quartets.agents.discreet import DiscreetAgent
+    from quaternity_cp.quartets.state import new_state
 
     game = Game(*shape)
     checked = 0
@@ -368,10 +368,10 @@ def test_discreet_picks_a_best_question_with_the_least_exposure_by_brute_force(s
 
 
 def test_discreet_falls_back_to_cautious_past_its_views_and_counts_it():
-    from quaternity_cp.agents import CautiousAgent
-    from quaternity_cp.agents.discreet import DiscreetAgent
+    from quaternity_cp.quartets.agents import CautiousAgent
+    from quaternity_cp.quartets.agents.discreet import DiscreetAgent
     from quaternity_cp.games import GAMES, load_all
-    from quaternity_cp.quartets.game import new_state
+    from quaternity_cp.quartets.state import new_state
 
     load_all()
     assert "discreet" in GAMES["quartets"].agents

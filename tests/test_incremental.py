@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quaternity_cp import Game, Position
-from quaternity_cp.engines import BruteForceEngine, CpSatEngine, FlowEngine, flow
-from quaternity_cp.engines.brute import candidate_deals
-from quaternity_cp.play import random_move
+from quaternity_cp.quartets.engines import BruteForceEngine, CpSatEngine, FlowEngine, flow
+from quaternity_cp.quartets.engines.brute import candidate_deals
+from quaternity_cp.quartets.play import random_move
 from strategies import constraints, feasible_constraints
 
 BRUTE = BruteForceEngine()
@@ -131,7 +131,7 @@ def test_swap_witnesses_are_sound_and_the_cycle_search_completes_them(c):
 
 def test_the_start_of_a_big_game_shows_its_quartets_by_swaps():
     # 10 players x 40 sets of 10: every (seat, set) is a possible quartet, every one shown by swaps
-    from quaternity_cp.constraints import Constraints
+    from quaternity_cp.quartets.constraints import Constraints
     c = Constraints.initial(10, 40, 10)
     deal = flow._Deal.of(c)
     assert deal.place()

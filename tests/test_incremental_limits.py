@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.budget import SearchResult
-from quaternity_cp.solver import Limits, SolveError, solve
+from quaternity_cp.quartets.solver import Limits, SolveError, solve
 
 
 @pytest.mark.parametrize("goal", ["win", "quartet"])

@@ -9,11 +9,11 @@ import random
 import pytest
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.play import random_move
-from quaternity_cp.solver import solve
-from quaternity_cp.solver.api import cannot_win
-from quaternity_cp.solver.core import Context
-from quaternity_cp.solver.graph import GameGraph
+from quaternity_cp.quartets.play import random_move
+from quaternity_cp.quartets.solver import solve
+from quaternity_cp.quartets.solver.api import cannot_win
+from quaternity_cp.quartets.solver.core import Context
+from quaternity_cp.quartets.solver.graph import GameGraph
 
 
 def full_win(pos: Position, player: int) -> tuple[bool, int | None, int]:
@@ -82,7 +82,7 @@ def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case,
     """The opponents' moves generated only until the first in the order (order.early) give the same
     graph, ranks and root as generating every move, with no more engine calls (seed None: the start;
     the 5x5x2 start tells a wrong early test apart, the small positions may not)."""
-    from quaternity_cp.solver.api import opponent_order
+    from quaternity_cp.quartets.solver.api import opponent_order
 
     size, preset = case
     rng = random.Random(seed)

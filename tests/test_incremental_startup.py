@@ -14,7 +14,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEAVY = ("ortools", "numpy", "pandas", "quaternity_cp.solver", "quaternity_cp.explain")
+HEAVY = ("ortools", "numpy", "pandas", "quaternity_cp.quartets.solver", "quaternity_cp.quartets.explain")
 
 
 def _loaded(code: str) -> dict:
@@ -27,7 +27,7 @@ def _loaded(code: str) -> dict:
 def test_import_loads_no_heavy_module(code):
     loaded = _loaded(code)
     assert not [m for m in loaded if m.split(".")[0] in ("ortools", "numpy", "pandas")], code
-    assert "quaternity_cp.solver" not in loaded and "quaternity_cp.explain" not in loaded
+    assert "quaternity_cp.quartets.solver" not in loaded and "quaternity_cp.quartets.explain" not in loaded
 
 
 def test_check_command_runs_without_ortools():

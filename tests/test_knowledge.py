@@ -1,4 +1,4 @@
-"""What one seat knows (:func:`quaternity_cp.knowledge.private_constraints`) against the deals listed one by one.
+"""What one seat knows (:func:`quaternity_cp.quartets.knowledge.private_constraints`) against the deals listed one by one.
 
 The reference (tests/reference.py) keeps every consistent deal of a record
 explicitly; a seat holding a hand knows exactly the deals that give it that
@@ -14,8 +14,8 @@ import pytest
 from reference import Reference, private_deals
 
 from quaternity_cp import Game, Position
-from quaternity_cp.knowledge import count, private_constraints, public_constraints
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.knowledge import count, private_constraints, public_constraints
+from quaternity_cp.quartets.rules import Rules
 
 A0, A1, A2, B0, B1, B2, C0, C1, C2 = range(9)
 

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.constraints import Constraints
-from quaternity_cp.engines import ENGINES, CpSatEngine
-from quaternity_cp.engines.matching import matching_feasible
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.rules import PRESETS
+from quaternity_cp.quartets.constraints import Constraints
+from quaternity_cp.quartets.engines import ENGINES, CpSatEngine
+from quaternity_cp.quartets.engines.matching import matching_feasible
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.rules import PRESETS
 
 GAMES = [(2, 2, 2), (2, 2, 3), (3, 2, 3), (3, 3, 2), (4, 2, 2), (2, 3, 4), (3, 3, 3), (3, 4, 3), (4, 3, 4)]
 

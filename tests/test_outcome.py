@@ -1,12 +1,12 @@
 """The two rules with one home each, against the text of the rule book (docs/rules.md, /work/shared/RULES.md):
 
-- "End and result" (:mod:`quaternity_cp.outcome`): the winners are the players with the most
+- "End and result" (:mod:`quaternity_cp.quartets.outcome`): the winners are the players with the most
   claimed sets; ``tie`` says what a tie for first means: ``all-lose`` (nobody wins), ``shared``
   (all of them win), ``first`` (the one whose score reached that number at the earliest move
   wins; two claims by one move are reached at that move, and a tie within one move goes to the
   lower seat), ``random`` (one of them drawn at random). A player who lost by an illegal move is
   out of the count.
-- "An answer" (:func:`quaternity_cp.effects.legal_answers`): yes is legal when some consistent
+- "An answer" (:func:`quaternity_cp.quartets.effects.legal_answers`): yes is legal when some consistent
   deal has the card with the asked player, no when some consistent deal does not.
 
 The expected values are computed here from the text, independently of the code: the scores and the
@@ -21,10 +21,10 @@ import itertools
 
 import pytest
 
-from quaternity_cp import effects, outcome
-from quaternity_cp.game import Game
-from quaternity_cp.position import Position
-from quaternity_cp.rules import TIES, Rules
+from quaternity_cp.quartets import effects, outcome
+from quaternity_cp.quartets.game import Game
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.rules import TIES, Rules
 
 
 def _histories(players: int, moves: int):

@@ -23,9 +23,9 @@ from reference import Reference, describe, position_view, step_view
 from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, IllegalMoveError, Position, Rules
-from quaternity_cp.engines import ENGINES
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.rules import HANDOVERS, PRESETS
+from quaternity_cp.quartets.engines import ENGINES
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.rules import HANDOVERS, PRESETS
 
 ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
 

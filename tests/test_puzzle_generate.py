@@ -2,7 +2,7 @@
 
 Every generated puzzle (a small seeded batch for every preset of the rules
 registry that makes puzzles, both goals) is re-derived by the plain AND-OR
-searches over :class:`~quaternity_cp.position.Position` of ``test_puzzles.py``
+searches over :class:`~quaternity_cp.quartets.position.Position` of ``test_puzzles.py``
 (the rules as the library plays them, no canonical keys, no symmetry, no game
 graph): K is the least budget that succeeds (one less fails), the winning
 first moves are exactly the stated ones, the traps are what the docs call
@@ -27,16 +27,16 @@ from click.testing import CliRunner
 from quaternity_cli.main import main
 from test_puzzles import PUZZLES, QuartetSearch, WinSearch
 
-from quaternity_cp.formats import parse_record, record_from_json
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.position import Position
-from quaternity_cp.puzzles.answers import read_answer
-from quaternity_cp.puzzles.generate import GenerateOptions, generate
-from quaternity_cp.puzzles.grade import DIFFICULTIES
-from quaternity_cp.puzzles.puzzle import puzzle_position
-from quaternity_cp.puzzles.search import PuzzleError, parse_first_move
-from quaternity_cp.puzzles.verify import verify
-from quaternity_cp.rules import PRESETS
+from quaternity_cp.quartets.formats import parse_record, record_from_json
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.puzzles.answers import read_answer
+from quaternity_cp.quartets.puzzles.generate import GenerateOptions, generate
+from quaternity_cp.quartets.puzzles.grade import DIFFICULTIES
+from quaternity_cp.quartets.puzzles.puzzle import puzzle_position
+from quaternity_cp.quartets.puzzles.search import PuzzleError, parse_first_move
+from quaternity_cp.quartets.puzzles.verify import verify
+from quaternity_cp.quartets.rules import PRESETS
 
 #: The presets whose games make puzzles (classic deals the cards: refused, see below).
 MAKERS = [name for name, rules in PRESETS.items() if not rules.dealt]

@@ -10,16 +10,16 @@ goal); a search that does not count it lists first moves that need K+1 plies
 and traps that are none. Here every moment of a few seeded games (3 x 3 x 3,
 the ``pythagoras`` and ``blind`` presets, where open answers near the end are
 common) that the generator would search is solved by
-:class:`~quaternity_cp.puzzles.search.PuzzleSearch` and compared with the
+:class:`~quaternity_cp.quartets.puzzles.search.PuzzleSearch` and compared with the
 plain depth-limited AND-OR search over positions of ``test_puzzles.py``
-(``WinSearch``: the rules as :class:`~quaternity_cp.position.Position` plays
+(``WinSearch``: the rules as :class:`~quaternity_cp.quartets.position.Position` plays
 them, no canonical keys, no game graph): K, every winning first move, every
 trap. The moments include some where counting the answer's ply changes a
 first move's verdict (the reference finds them; the test requires some), so
 the comparison fails if the ply is not counted.
 
 **Grades on a threshold.** A score exactly on a threshold of
-``quaternity_cp.puzzles.grade`` is the harder level, as docs/puzzles.md says
+``quaternity_cp.quartets.puzzles.grade`` is the harder level, as docs/puzzles.md says
 ("below 4 is easy, below 8 medium, below 13 hard, from 13 on expert"); the
 thresholds are read from that sentence.
 """
@@ -34,12 +34,12 @@ from test_puzzle_generate import answered, win_facts
 from test_puzzles import WinSearch
 
 from quaternity_cp.budget import Limits
-from quaternity_cp.game import Question
-from quaternity_cp.position import Position
-from quaternity_cp.puzzles.generate import DEFAULT_POSITIONS, GenerateOptions, _moments, spec_game
-from quaternity_cp.puzzles.grade import DIFFICULTIES, THRESHOLDS, difficulty_of, grade, score_of
-from quaternity_cp.puzzles.search import PuzzleAnswer, PuzzleSearch, TreeStats
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.game import Question
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.puzzles.generate import DEFAULT_POSITIONS, GenerateOptions, _moments, spec_game
+from quaternity_cp.quartets.puzzles.grade import DIFFICULTIES, THRESHOLDS, difficulty_of, grade, score_of
+from quaternity_cp.quartets.puzzles.search import PuzzleAnswer, PuzzleSearch, TreeStats
+from quaternity_cp.quartets.rules import Rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "puzzles.md"
 

@@ -3,7 +3,7 @@
 Without a browser: the page has every puzzle and every answer, one grid per
 puzzle, the moves in words and in notation, titles escaped, nothing from the
 network; every line of play of each strategy shown is replayed on a
-:class:`~quaternity_cp.position.Position` (legal, and reaching the goal within
+:class:`~quaternity_cp.quartets.position.Position` (legal, and reaching the goal within
 K); bad input is one line and exit code 2, naming the file; the output is
 checked first and never replaces an input or an existing file without --force.
 
@@ -28,11 +28,11 @@ from click.testing import CliRunner
 from browser import browser, open_page, screenshot  # noqa: F401 (fixtures)
 from quaternity_cli.cmd_puzzle_sheet import sheet
 from quaternity_cli.main import main
-from quaternity_cp.formats import parse_record, record_from_json
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.puzzles.answers import dumps
-from quaternity_cp.puzzles.puzzle import answer_json, solve_puzzle
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.formats import parse_record, record_from_json
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.puzzles.answers import dumps
+from quaternity_cp.quartets.puzzles.puzzle import answer_json, solve_puzzle
+from quaternity_cp.quartets.replay import replay
 
 PUZZLES = Path(__file__).resolve().parent.parent / "examples" / "puzzles"
 BUNDLED = sorted(p for p in PUZZLES.glob("*.json") if not p.name.endswith(".answer.json"))

@@ -25,10 +25,10 @@ import pytest
 from click.testing import CliRunner
 from quaternity_cli.main import main
 
-from quaternity_cp.formats import parse_record
-from quaternity_cp.game import Question
-from quaternity_cp.puzzles.puzzle import puzzle_position, solve_puzzle
-from quaternity_cp.puzzles.search import move_text
+from quaternity_cp.quartets.formats import parse_record
+from quaternity_cp.quartets.game import Question
+from quaternity_cp.quartets.puzzles.puzzle import puzzle_position, solve_puzzle
+from quaternity_cp.quartets.puzzles.search import move_text
 
 PUZZLES = Path(__file__).resolve().parent.parent / "examples" / "puzzles"
 

@@ -8,7 +8,7 @@ again by methods that share no code with it:
   engine, no position, no symmetry), where the puzzle's deals can be listed
   (which puzzles: chosen by the number of consistent deals, counted by
   ``count.py``, not by anything the solver reported);
-- a plain AND-OR search over :class:`~quaternity_cp.position.Position` (the
+- a plain AND-OR search over :class:`~quaternity_cp.quartets.position.Position` (the
   rules as the library plays them, no canonical keys, no symmetry, no game
   graph), memoized on the exact state only: with a question budget for every
   quartet goal (the only method for the puzzles with hundreds of millions of
@@ -30,10 +30,10 @@ from pathlib import Path
 import pytest
 from test_solve import Brute, reference_state
 
-from quaternity_cp.count import count_deals
-from quaternity_cp.formats import parse_record
-from quaternity_cp.game import Declaration, Question
-from quaternity_cp.position import Position
+from quaternity_cp.quartets.count import count_deals
+from quaternity_cp.quartets.formats import parse_record
+from quaternity_cp.quartets.game import Declaration, Question
+from quaternity_cp.quartets.position import Position
 
 PUZZLES = Path(__file__).resolve().parent.parent / "examples" / "puzzles"
 FILES = sorted(p for p in PUZZLES.glob("*.json") if not p.name.endswith(".answer.json"))

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game, Position
-from quaternity_cp.formats import parse_record
-from quaternity_cp.replay import replay
+from quaternity_cp.quartets.formats import parse_record
+from quaternity_cp.quartets.replay import replay
 from quaternity_cp.games import OptionError, load_all, record_game
 from quaternity_cp.quartets.report import deals_text, record_report
 from quaternity_cp.quartets.svg import grid_svg
@@ -76,7 +76,7 @@ def test_analyze_svg_unwritable_path_is_bad_input(tmp_path):
 
 
 def test_probabilities_are_shown_in_the_cells():
-    from quaternity_cp.count import card_probabilities
+    from quaternity_cp.quartets.count import card_probabilities
 
     rec = parse_record((EXAMPLES / "rules-examples/3-giver-bound.txt").read_text())
     pos = replay(rec).position
@@ -270,7 +270,7 @@ def test_analyze_as_svg_is_the_players_own_view(tmp_path):
 
 
 def test_a_count_too_large_for_the_table_is_said_not_guessed():
-    from quaternity_cp.count import CountLimitError, DealCounter
+    from quaternity_cp.quartets.count import CountLimitError, DealCounter
 
     rec = parse_record((EXAMPLES / "full-game-4p-8x4.json").read_text())
     html = record_report(rec, explain=False, max_states=3)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from browser import (assert_no_sideways_scroll, browser, expected_grid, open_page, page,  # noqa: F401 (fixtures)
                      screenshot, shown_grid)
 from quaternity_cli.main import main
-from quaternity_cp.formats import parse_record
+from quaternity_cp.quartets.formats import parse_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -10,7 +10,7 @@ import pytest
 from reference import reference_replay, reference_start
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.engines import ENGINES
+from quaternity_cp.quartets.engines import ENGINES
 
 ENGINE_NAMES = sorted(e for e in ENGINES if e != "brute")
 

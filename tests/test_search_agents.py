@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from quaternity_cp.agents.search import DeterminizedAgent, ISMCTSAgent
-from quaternity_cp.count import count_deals, sample_deals
+from quaternity_cp.quartets.agents.search import DeterminizedAgent, ISMCTSAgent
+from quaternity_cp.quartets.count import count_deals, sample_deals
 from quaternity_cp.games import GAMES, load_all
-from quaternity_cp.quartets.game import ClassicState, deal_before, new_state
+from quaternity_cp.quartets.state import ClassicState, deal_before, new_state
 from quaternity_cp.tournament import play_game
 
 SMALL = {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}
@@ -91,7 +91,7 @@ def test_budgets_are_checked_while_searching():
 
 
 def test_past_the_count_limits_the_decision_is_knowledge():
-    from quaternity_cp.count import CountLimits
+    from quaternity_cp.quartets.count import CountLimits
 
     state = _midgame(2, 1)
     seat = state.current_player()
@@ -119,4 +119,4 @@ def test_the_registry_loads_no_research_framework():
                          capture_output=True, text=True, check=True, timeout=300)
     loaded = {m.split(".")[0] for m in json.loads(out.stdout.splitlines()[-1])}
     assert not loaded & {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy"}
-    assert "quaternity_cp.agents.search" in json.loads(out.stdout.splitlines()[-1])
+    assert "quaternity_cp.quartets.agents.search" in json.loads(out.stdout.splitlines()[-1])

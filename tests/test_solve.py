@@ -25,10 +25,10 @@ from click.testing import CliRunner
 from reference import Reference, reference_replay
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.engines import FlowEngine, SetsEngine
-from quaternity_cp.formats import parse_record
-from quaternity_cp.game import Declaration
-from quaternity_cp.solver import Context, SolveError, solve
+from quaternity_cp.quartets.engines import FlowEngine, SetsEngine
+from quaternity_cp.quartets.formats import parse_record
+from quaternity_cp.quartets.game import Declaration
+from quaternity_cp.quartets.solver import Context, SolveError, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "examples" / "puzzles"
@@ -339,7 +339,7 @@ def test_goal_errors():
 def test_a_game_that_never_ends_is_no_win():
     """Puzzle 7: every finished game reachable is won by seat 1, yet seat 1 cannot force a win:
     seats 0 and 2 can ask each other questions whose only answer is no, forever."""
-    from quaternity_cp.solver.graph import GameGraph
+    from quaternity_cp.quartets.solver.graph import GameGraph
 
     pos = parse_record((PUZZLES / "07-endless-no.json").read_text()).position("flow")
     ctx = Context(pos.game, pos.rules)

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from strategies import RULE_OPTIONS
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.game import Question
-from quaternity_cp.rules import PRESETS
-from quaternity_cp.solver.core import Context
+from quaternity_cp.quartets.game import Question
+from quaternity_cp.quartets.rules import PRESETS
+from quaternity_cp.quartets.solver.core import Context
 
 SOLVER_PRESETS = [name for name in PRESETS if name != "classic"]
 
@@ -73,7 +73,7 @@ def test_play_of_every_answered_question_is_push(rules, shape, seed, engine):
 
 @pytest.mark.parametrize("preset", SOLVER_PRESETS)
 def test_the_solver_gives_the_same_answers_with_each_engine(preset):
-    from quaternity_cp.solver import solve
+    from quaternity_cp.quartets.solver import solve
     for shape in [(3, 3, 2), (4, 2, 2), (3, 2, 3)]:
         pos = Position(Game(*shape), Rules.preset(preset))
         results = {e: solve(pos, "win", 0, engine=e, depth=0) for e in ("sets", "flow", "brute")}

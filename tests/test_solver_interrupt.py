@@ -20,7 +20,7 @@ from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.budget import TIME, Stopped
 from quaternity_cp.quarto import solver as quarto_solver
-from quaternity_cp.solver import api, solve
+from quaternity_cp.quartets.solver import api, solve
 
 ROOT = Path(__file__).resolve().parent.parent
 

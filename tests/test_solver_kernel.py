@@ -1,4 +1,4 @@
-"""The solver's fast path (quaternity_cp/solver/kernel.py) against the slow path it replaces in graph
+"""The solver's fast path (quaternity_cp/quartets/solver/kernel.py) against the slow path it replaces in graph
 searches: the same keys, the same moves in the same order, the same states after every move (so the
 same as ``Position.push``, see test_solver_fastpath.py), the same graphs, and the same results when
 the engine's tables are emptied or the flow engine has to answer."""
@@ -15,13 +15,13 @@ from test_incremental_solver import random_position
 from test_solver_fastpath import SHAPES, SOLVER_PRESETS, rule_sets
 
 from quaternity_cp import Game, Position, Rules
-from quaternity_cp.solver import graph as graph_module
-from quaternity_cp.solver import kernel as kernel_module
-from quaternity_cp.solver import solve
-from quaternity_cp.solver.api import cannot_win, opponent_order
-from quaternity_cp.solver.core import Context, Node
-from quaternity_cp.solver.graph import GameGraph
-from quaternity_cp.solver.kernel import Kernel, KNode  # noqa: F401
+from quaternity_cp.quartets.solver import graph as graph_module
+from quaternity_cp.quartets.solver import kernel as kernel_module
+from quaternity_cp.quartets.solver import solve
+from quaternity_cp.quartets.solver.api import cannot_win, opponent_order
+from quaternity_cp.quartets.solver.core import Context, Node
+from quaternity_cp.quartets.solver.graph import GameGraph
+from quaternity_cp.quartets.solver.kernel import Kernel, KNode  # noqa: F401
 
 
 def same_state(kernel: Kernel, kn: KNode, state) -> None:
@@ -184,10 +184,10 @@ def test_a_move_beyond_the_engine_goes_on_the_slow_way():
 
 
 def test_the_kernel_takes_what_a_question_tells_from_effects(monkeypatch):
-    """The kernel's row operations for a question are read from quaternity_cp.effects at setup: a question
+    """The kernel's row operations for a question are read from quaternity_cp.quartets.effects at setup: a question
     rule changed there (here: the asker's "holds a card of the set" dropped) changes the kernel's."""
-    from quaternity_cp import effects
-    from quaternity_cp.solver.kernel import question_rule
+    from quaternity_cp.quartets import effects
+    from quaternity_cp.quartets.solver.kernel import question_rule
 
     assert question_rule(False, 4) == (True, 1, None)
     assert question_rule(True, 4) == (True, 1, 3)

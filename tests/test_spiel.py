@@ -13,7 +13,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 spiel = pytest.importorskip("quaternity_cp.spiel")
 
-from quaternity_cp.count import count_deals  # noqa: E402
+from quaternity_cp.quartets.count import count_deals  # noqa: E402
 
 
 def _chance(state, rng):

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.formats import FormatError, parse_record, record_from_json
+from quaternity_cp.quartets.formats import FormatError, parse_record, record_from_json
 from quaternity_cp.quartets.check import check_record
 
 BASE = {"players": 3, "sets": 3, "set_size": 2}
@@ -230,7 +230,7 @@ def test_a_tie_break_needs_a_finished_tied_game():
 def test_records_written_with_tie_random_read_back(tmp_path, monkeypatch, preset):
     """tournament --records under tie = random (finished games tied or not, games stopped by the question
     limit): every record passes check and check_record; the tie-break is written only where it belongs."""
-    import quaternity_cp.quartets.game as quartets_game
+    import quaternity_cp.quartets.state as quartets_game
 
     monkeypatch.setattr(quartets_game, "MAX_QUESTIONS", 6)
     result = run("tournament", "--preset", preset, "--option", "tie=random", "--players", "3", "--sets", "3",
@@ -328,9 +328,9 @@ def test_the_strict_reader_refuses_special_files_and_huge_ones_before_reading(tm
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE_JSON))
 def test_answer_files_are_read_strictly(tmp_path, kind):
-    from quaternity_cp.game import Game
-    from quaternity_cp.puzzles.answers import read_answer, read_answer_file
-    from quaternity_cp.puzzles.search import PuzzleError
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.puzzles.answers import read_answer, read_answer_file
+    from quaternity_cp.quartets.puzzles.search import PuzzleError
 
     text, reason = HOSTILE_JSON[kind]
     path = tmp_path / "p.answer.json"
@@ -344,9 +344,9 @@ def test_answer_files_are_read_strictly(tmp_path, kind):
 
 
 def test_answer_files_that_are_special_or_huge_are_refused_before_reading(tmp_path):
-    from quaternity_cp.game import Game
-    from quaternity_cp.puzzles.answers import read_answer_file
-    from quaternity_cp.puzzles.search import PuzzleError
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.puzzles.answers import read_answer_file
+    from quaternity_cp.quartets.puzzles.search import PuzzleError
 
     cases = dict(special_files(tmp_path))
     cases["huge"] = (str(huge_file(tmp_path / "huge.answer.json")), "larger than the limit of 16,777,216 bytes")

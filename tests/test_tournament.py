@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from quaternity_cp import tournament
 from quaternity_cli.main import main
-from quaternity_cp.formats import record_from_json
-from quaternity_cp.replay import replay
-from quaternity_cp.experiments import koole_experiment
+from quaternity_cp.quartets.formats import record_from_json
+from quaternity_cp.quartets.replay import replay
+from quaternity_cp.quartets.experiments import koole_experiment
 from quaternity_cp.tournament import (Z95, TournamentError, TournamentInterrupted, check_lineup, order_count,
                                       run_tournament, seat_order, seat_orders, wilson)
 
@@ -201,7 +201,7 @@ def _claims(record: dict) -> list[int]:
 @pytest.mark.parametrize("tie", ["random", "all-lose"])
 def test_unfinished_games_count_as_won_by_nobody(monkeypatch, tmp_path, tie):
     """Games stopped by the question limit: nobody wins them, the summary counts them, the table says so."""
-    import quaternity_cp.quartets.game as quartets_game
+    import quaternity_cp.quartets.state as quartets_game
 
     monkeypatch.setattr(quartets_game, "MAX_QUESTIONS", 4)
     options = {"preset": "classic", "players": 3, "sets": 3, "set_size": 2, "tie": tie}

@@ -78,7 +78,7 @@ def test_games_list_the_registered_games_and_agents(client):
 
 def test_the_setup_form_comes_from_each_games_metadata(client):
     from quaternity_cp.games import GAMES
-    from quaternity_cp.rules import PRESETS
+    from quaternity_cp.quartets.rules import PRESETS
 
     data = client.get("/api/games").json()
     quartets, quarto = data["quartets"], data["quarto"]

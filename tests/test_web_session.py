@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from reference import Reference, deal_facts, private_deals
 
 from quaternity_cli.main import main
-from quaternity_cp.game import Game
+from quaternity_cp.quartets.game import Game
 from quaternity_cp.games import load_all
-from quaternity_cp.rules import Rules
+from quaternity_cp.quartets.rules import Rules
 from quaternity_cp.web.session import WEB_LIMITS, WebError, WebGame, catalogue
 
 SMALL = {"preset": "quaternity", "players": 3, "sets": 3, "set_size": 2}
@@ -315,7 +315,7 @@ def test_the_result_says_when_the_tie_rule_decides(tmp_path, preset, size, rule)
 
 
 def test_a_classic_game_stopped_by_the_question_limit_says_nobody_won(monkeypatch):
-    import quaternity_cp.quartets.game as quartets_game
+    import quaternity_cp.quartets.state as quartets_game
 
     monkeypatch.setattr(quartets_game, "MAX_QUESTIONS", 3)
     table = everyone({"preset": "classic", "players": 3, "sets": 3, "set_size": 4}, seed=1)

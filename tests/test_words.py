@@ -132,7 +132,7 @@ def test_one_of_them_is():
 
 
 def test_plies_and_questions_agree_with_their_counts():
-    from quaternity_cp.solver.api import _plies
+    from quaternity_cp.quartets.solver.api import _plies
 
     assert (_plies(1), _plies(3)) == ("1 ply", "3 plies")
 

@@ -1,19 +1,19 @@
 """The game ``"quartets"``: every Quaternity preset (nothing dealt) and classic Quartets (a real deal).
 
-The Quaternity core (:mod:`quaternity_cp.position`, the engines, the explainer,
+The Quaternity core (:mod:`quaternity_cp.quartets.position`, the engines, the explainer,
 the counter, the solver) is the library; this package is the game built on it:
 its state for the one game interface (:mod:`.game`), its record checker
 (:mod:`.check`), its pictures (:mod:`.svg`), its report (:mod:`.report`), its
 web view (:mod:`.web`) and, here, its registration. Its agents register
-themselves (:mod:`quaternity_cp.agents`).
+themselves (:mod:`quaternity_cp.quartets.agents`).
 """
 
 from __future__ import annotations
 
-from ..game import MAX_PLAYERS
+from .game import MAX_PLAYERS
 from ..registry import GameSpec, OptionSpec, register_game
-from ..rules import PRESETS
-from .game import ClassicState, QuartetsObservation, QuaternityState, new_state
+from .rules import PRESETS
+from .state import ClassicState, QuartetsObservation, QuaternityState, new_state
 
 SPEC = register_game(GameSpec(
     name="quartets",

@@ -18,9 +18,9 @@ def check_record(record: dict[str, Any]) -> None:
     """Raise a :class:`~quaternity_cp.errors.QuaternityError` (one line) unless ``record`` (JSON data) is a
     legal quartets record: readable, every move legal (and honest, with a deal), a consistent deal left,
     and a recorded tie-break only at the end of a game tied for first, naming one of the tied."""
-    from ..classic import tie_break_problem
-    from ..formats import record_from_json
-    from ..replay import replay
+    from .classic import tie_break_problem
+    from .formats import record_from_json
+    from .replay import replay
 
     parsed = record_from_json(record)
     result = replay(parsed, mark_forced=False, history=False)

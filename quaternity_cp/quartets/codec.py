@@ -4,7 +4,7 @@ information-state tensors and strings, as :mod:`quaternity_cp.encoding` describe
 The game's ``codec`` part is :func:`codec_for`; the OpenSpiel game (:mod:`quaternity_cp.quartets.spiel`) and
 the PettingZoo environment (:mod:`quaternity_cp.aec`) take their numbers from here, so they agree.
 
->>> from quaternity_cp.game import Game, Question
+>>> from quaternity_cp.quartets.game import Game, Question
 >>> codec = QuartetsCodec(Game(2, 2, 2), max_moves=10)
 >>> codec.num_actions, codec.action_id(Question(0, 1, 3)), codec.action_text(0, 7)
 (12, 7, '0>1:B1?')
@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ..encoding import Pieces, offsets
-from ..game import Declaration, Game, Move, Question
-from .game import MAX_QUESTIONS
+from .game import Declaration, Game, Move, Question
+from .state import MAX_QUESTIONS
 
 
 def codec_for(state: Any, max_moves: int | None = None) -> "QuartetsCodec":
     """The ``codec`` part: the codec of the game of ``state`` (its size), ``max_moves`` decisions at most
-    (None: the classic game's own limit, :data:`~quaternity_cp.quartets.game.MAX_QUESTIONS`)."""
+    (None: the classic game's own limit, :data:`~quaternity_cp.quartets.state.MAX_QUESTIONS`)."""
     return QuartetsCodec(state.game, MAX_QUESTIONS if max_moves is None else max_moves)
 
 
@@ -134,7 +134,7 @@ class QuartetsCodec:
         return out
 
     def view_ones(self, obs: Any, turn: int | None = None) -> list[int]:
-        """The observation's 1s from a :class:`~quaternity_cp.quartets.game.QuartetsObservation` (``turn``:
+        """The observation's 1s from a :class:`~quaternity_cp.quartets.state.QuartetsObservation` (``turn``:
         the seat deciding, when not ``obs.turn``; -1 for none)."""
         view = obs.private_constraints()
         in_play = set(view.cards_in_play)
@@ -149,7 +149,7 @@ class QuartetsCodec:
         return self.view_ones(state.observation(seat))
 
     def view_text(self, obs: Any, turn: int | None = None, private: bool = True) -> str:
-        """The observation of a :class:`~quaternity_cp.quartets.game.QuartetsObservation` as one line
+        """The observation of a :class:`~quaternity_cp.quartets.state.QuartetsObservation` as one line
         (``private``: with the seat's hand)."""
         return self.observation_text(obs.seat, hand=obs.hand if private else None, hands=obs.hands, claimed=obs.claimed,
                                      turn=obs.turn if turn is None else turn,

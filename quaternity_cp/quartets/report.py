@@ -2,8 +2,8 @@
 
 :func:`record_report` replays a record once and, for the start and after
 every move, keeps the knowledge grid (:mod:`quaternity_cp.quartets.svg`), the number of
-consistent deals (:mod:`quaternity_cp.count`), the claims, the explanation of every
-forced card and quartet (:mod:`quaternity_cp.explain`) and the illegal move with its
+consistent deals (:mod:`quaternity_cp.quartets.count`), the claims, the explanation of every
+forced card and quartet (:mod:`quaternity_cp.quartets.explain`) and the illegal move with its
 explanation. :func:`text_report` is the game's registered ``report`` part (a record's
 text in, the page out).
 
@@ -18,7 +18,7 @@ of the page together within that time: once it is spent, the remaining steps
 show their grid and claims with the count and explanations "not computed".
 Nothing shown is ever a guess.
 
->>> from quaternity_cp.formats import parse_record
+>>> from quaternity_cp.quartets.formats import parse_record
 >>> html = record_report(parse_record("players: 2\\nsets: 2\\nset_size: 2\\n0>1:A0+"))
 >>> html.startswith("<!DOCTYPE html>") and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
 True
@@ -31,21 +31,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..budget import Budget, Limits
-from ..count import STATES, TIME, CountLimitError, CountLimits, DealCounter
+from .count import STATES, TIME, CountLimitError, CountLimits, DealCounter
 from ..errors import FormatError, QuaternityError
-from ..explain import AFTER, Explainer, Explanation, ExplanationError, ExplanationLimitError, move_information
-from ..formats import Record, parse_record, rules_text
+from .explain import AFTER, Explainer, Explanation, ExplanationError, ExplanationLimitError, move_information
+from .formats import Record, parse_record, rules_text
 from ..registry import OptionError
-from ..position import Position
-from ..replay import Replay, replay
+from .position import Position
+from .replay import Replay, replay
 from ..report import MAX_REPORT_MOVES as _MAX_REPORT_MOVES
 from ..report import StepJSON, check_report_moves, page, step_json
-from ..rules import Rules
+from .rules import Rules
 from .svg import grid_svg
 
 if TYPE_CHECKING:
-    from ..constraints import Constraints
-    from ..engines import Engine
+    from .constraints import Constraints
+    from .engines import Engine
 
 MAX_COUNT_STATES = 200_000  # larger counting tables: the step says "too many to count"
 #: The moves a report shows by default (:data:`quaternity_cp.report.MAX_REPORT_MOVES`, every game's): a longer record

@@ -6,11 +6,11 @@ in the project imports it. The game adapts the project's one game interface
 
 ``python_quartets`` takes the options of the registry's ``quartets`` game (``preset``, ``players``,
 ``sets``, ``set_size``, with the registry's defaults), every rule option of
-:class:`~quaternity_cp.rules.Rules` (a string option as text, ``""`` for the preset's value; a
+:class:`~quaternity_cp.quartets.rules.Rules` (a string option as text, ``""`` for the preset's value; a
 yes/no option as ``1`` or ``0``, ``-1`` for the preset's value: OpenSpiel reads ``true`` as a bool,
 which a parameter cannot also take as "unset") and ``max_moves``, the decisions after which a game
 stops unfinished, nobody winning (OpenSpiel needs a finite game; the default is the classic game's
-own limit, :data:`~quaternity_cp.quartets.game.MAX_QUESTIONS`)::
+own limit, :data:`~quaternity_cp.quartets.state.MAX_QUESTIONS`)::
 
     pyspiel.load_game("python_quartets(preset=classic,players=3,sets=6,set_size=4,tie=shared)")
 
@@ -18,13 +18,13 @@ Chance is explicit:
 
 - **classic** deals card by card: the chance node of card k has an outcome per seat (its id is the
   seat), with the exact probability that the seat holds card k among the deals that agree with the
-  cards dealt before (:func:`quaternity_cp.knowledge.card_probabilities` of the start's constraint
+  cards dealt before (:func:`quaternity_cp.quartets.knowledge.card_probabilities` of the start's constraint
   state, which also knows ``initial_quartets = false``): every deal comes out with the probability
   the project's shuffle gives it, and no node has more than P outcomes. Then the first player (P
   outcomes, uniform);
 - in every preset, a free choice of who moves (``handover = fewest``) and a tie-break (``tie =
   random``) are chance nodes with the tied seats as outcomes, uniform, at the moment the state
-  would draw them (the state's ``draw`` hook, :data:`~quaternity_cp.quartets.game.Draw`).
+  would draw them (the state's ``draw`` hook, :data:`~quaternity_cp.quartets.state.Draw`).
 
 The **Quaternity presets** (``quaternity``, ``quaternity-seat``, ``blind``, ``pythagoras``) deal
 nothing: the game is the consistency rule itself, played in public, so every seat's information
@@ -37,8 +37,8 @@ state: the seat's dealt cards and the whole public record, perfect recall). A se
 tensors never hold another seat's cards (they are the same whatever the others hold) nor a seed: the
 deal is chance nodes, and the project's state under it is made with seed 0.
 :meth:`QuartetsState.resample_from_infostate` draws a state uniformly among those the seat cannot tell
-apart, exactly: a deal of the seat's view (:func:`quaternity_cp.count.sample_deals`, what ``quaternity
-count --sample`` draws), given back to the start by :func:`~quaternity_cp.quartets.game.deal_before`,
+apart, exactly: a deal of the seat's view (:func:`quaternity_cp.quartets.count.sample_deals`, what ``quaternity
+count --sample`` draws), given back to the start by :func:`~quaternity_cp.quartets.state.deal_before`,
 and the game's actions played again on it. OpenSpiel's sampler gives floats; four of them seed the
 generator that draws the deal with exact big-integer choices (a ``random.Random`` is taken as it is).
 
@@ -54,19 +54,19 @@ from typing import Any
 
 import pyspiel
 
-from ..constraints import Constraints
-from ..count import CountLimits, DealCounter
+from .constraints import Constraints
+from .count import CountLimits, DealCounter
 from ..encoding import Pieces
 from ..errors import QuaternityError
-from ..game import Game
+from .game import Game
 from ..registry import OptionError
-from ..knowledge import card_probabilities
-from ..rules import Rules
+from .knowledge import card_probabilities
+from .rules import Rules
 from ..spiel import Observer, register_game, sampler_rng
 from . import SPEC as QUARTETS
 from .codec import QuartetsCodec
-from .game import MAX_QUESTIONS, deal_before
-from .game import new_state as new_quartets
+from .state import MAX_QUESTIONS, deal_before
+from .state import new_state as new_quartets
 
 #: The counts behind a resample stay within these (the command line's default for ``count``).
 SAMPLE_LIMITS = CountLimits(max_states=3_000_000)

@@ -6,7 +6,7 @@ where it cannot. Column heads carry each seat's name, hand size and score, the
 seat on turn is marked, claimed sets are listed below, and the open question's
 cell is outlined. The picture scales to the width it is given (a ``viewBox``),
 and its long texts wrap (the status, who may hold a whole set, the rows of
-claimed sets) instead of widening it. With ``probabilities`` (from :mod:`quaternity_cp.count`) each
+claimed sets) instead of widening it. With ``probabilities`` (from :mod:`quaternity_cp.quartets.count`) each
 cell shows the exact chance instead of a dot.
 
 Every cell is an element with ``data-card``, ``data-seat`` and ``data-state``
@@ -20,7 +20,7 @@ Every cell is an element with ``data-card``, ``data-seat`` and ``data-state``
 >>> svg.startswith("<svg") and 'data-card="A0" data-seat="0" data-state="forced"' in svg
 True
 
-A :class:`~quaternity_cp.position.Position` shows itself as this grid in a
+A :class:`~quaternity_cp.quartets.position.Position` shows itself as this grid in a
 notebook once this package is loaded (``import quaternity_cp.quartets``, which
 :func:`quaternity_cp.games.load_all` does): the core never imports its pictures.
 """
@@ -31,12 +31,12 @@ from fractions import Fraction
 from html import escape
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..constraints import Constraints, bits
+from .constraints import Constraints, bits
 from ..names import seat_names
 from ..svg import FONT, text_element, text_lines, wrap_html, wrap_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..position import Position
+    from .position import Position
 
 ROW = 22  # height of a card row
 GAP = 6  # space between two sets
@@ -255,14 +255,14 @@ def _status_line(position: Position, viewer: int | None = None) -> str:
 
 
 def position_html(position: Position) -> str:
-    """The grid of ``position`` as an HTML fragment (a :class:`~quaternity_cp.position.Position`'s notebook picture)."""
+    """The grid of ``position`` as an HTML fragment (a :class:`~quaternity_cp.quartets.position.Position`'s notebook picture)."""
     return wrap_html(grid_svg(position))
 
 
 def state_svg(state: Any) -> str:
     """The picture of a quartets game state (the game's registered ``svg`` part): the grid of its public record."""
-    from ..formats import record_from_json
-    from ..replay import replay
+    from .formats import record_from_json
+    from .replay import replay
 
     return grid_svg(replay(record_from_json(state.record()), mark_forced=False, history=False).position)
 

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.constraints import bits
-from quaternity_cp.count import CountLimitError, CountLimits, DealCounter
-from quaternity_cp.formats import record_from_json
-from quaternity_cp.game import Question
-from quaternity_cp.names import seat_name, seat_names
-from quaternity_cp.quartets.web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
+from .constraints import bits
+from .count import CountLimitError, CountLimits, DealCounter
+from .formats import record_from_json
+from .game import Question
+from ..names import seat_name, seat_names
+from .web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
 
 from quaternity_cli.render import owner_cells
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from quaternity_cp.web.session import WebGame
+    from ..web.session import WebGame
 
 #: The lines of ``help`` for Quartets: its moves and its own commands.
 HELP = """  1 A0 / ask 1 A0 / 0>1:A0?   ask seat 1 for card A0 (the prompt shows a question legal now; names if

@@ -1,13 +1,13 @@
 """The web view of the game ``"quartets"``: what one seat at the web table sees, from the game's record.
 
-The record is replayed (:func:`quaternity_cp.replay.replay`) once per change of
+The record is replayed (:func:`quaternity_cp.quartets.replay.replay`) once per change of
 the game, for every seat; the grid is the public constraint state, or in
-classic the seat's private one (:func:`quaternity_cp.knowledge.seat_view`: the
+classic the seat's private one (:func:`quaternity_cp.quartets.knowledge.seat_view`: the
 public state plus its own hand, as ``analyze --as SEAT`` shows it). A seat's
 view holds its own hand and never another's; at the end of a classic game the
 hands as dealt are shown to everybody. Moves are told in plain words from the
 viewer's side ("Seat 2 asked you for C2: you said no."); explanations come
-from :mod:`quaternity_cp.explain`, probabilities from :mod:`quaternity_cp.count`
+from :mod:`quaternity_cp.quartets.explain`, probabilities from :mod:`quaternity_cp.quartets.count`
 within a time and size budget. The game's registered ``web`` part:
 :func:`view`, :func:`explain`, :func:`refuse_size`, :func:`undo_refusal` (in
 classic a question cannot be taken back) and :data:`LIMITS`; the table is a
@@ -16,7 +16,7 @@ classic a question cannot be taken back) and :data:`LIMITS`; the table is a
 Table sizes (:data:`MOST_CARDS_PER_HAND`): the exact agents and the
 probabilities count the deals a seat thinks possible, which costs about
 ``(H+1)^(P-1)`` table states for P seats holding H cards each (see
-:mod:`quaternity_cp.count`). Measured on the 2-core test machine under load
+:mod:`quaternity_cp.quartets.count`). Measured on the 2-core test machine under load
 (classic, a seat's view at the deal, where the count is largest; whole games of
 ``knowledge`` agents at the largest sizes offered): 4 x 16 x 10 (40 cards each)
 0.5 s, 4 x 20 x 10 (50 each) 1.4 s; 5 x 5 x 10 (10 each) 0.25 s, 5 x 8 x 10
@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
-from .. import outcome
-from ..count import CountLimitError, CountLimits, DealCounter
+from . import outcome
+from .count import CountLimitError, CountLimits, DealCounter
 from ..errors import QuaternityError
-from ..game import Declaration
+from .game import Declaration
 from ..names import seat_names
 from .report import explanation_lines
 from .svg import CLAIM_FILL, FORCED_FILL, IMPOSSIBLE_FILL, LEGAL_FILL, POSSIBLE_FILL, QUESTION_STROKE, TURN_FILL
@@ -105,7 +105,7 @@ def quartets_knowledge(table: Any, seat: int | None = None) -> QuartetsView:
     record, result = table.memo("quartets-replay", lambda: _replayed(table))
     if record.deal is None:
         return QuartetsView(record, result, result.position.constraints, [], False)
-    from ..knowledge import record_hands, seat_view
+    from .knowledge import record_hands, seat_view
 
     if seat < 0:  # a watcher (the watch link): what the whole table knows, no hand
         public = table.memo("quartets-public", lambda: record_hands(record, result)[0])
@@ -115,8 +115,8 @@ def quartets_knowledge(table: Any, seat: int | None = None) -> QuartetsView:
 
 
 def _replayed(table: Any) -> tuple[Any, Any]:
-    from ..formats import record_from_json
-    from ..replay import replay
+    from .formats import record_from_json
+    from .replay import replay
 
     record = record_from_json(table.full_record())
     return record, replay(record, mark_forced=False, history=False)
@@ -336,7 +336,7 @@ def undo_refusal(table: Any, applied: int) -> str | None:
     Such an undo is refused (the answer stays in the record, known to the whole table). The Quaternity
     presets deal nothing: an undo there hides nothing, and is allowed.
     """
-    from .game import ClassicState
+    from .state import ClassicState
 
     if isinstance(table.state, ClassicState) and applied < table.applied:
         return "in classic Quartets a question cannot be taken back: its answer is known to the whole table"
@@ -348,7 +348,7 @@ def explain(table: Any, viewer: int, *, card: str | None = None, set_name: str |
             seat: int | None = None) -> list[str]:
     """Why a card is where ``viewer``'s grid says (with ``seat``: why it is or is not with that seat), or why a
     set was claimed, as lines of text."""
-    from ..explain import Explainer, ExplanationError, ExplanationLimitError
+    from .explain import Explainer, ExplanationError, ExplanationLimitError
 
     k = quartets_knowledge(table, viewer)
     record = k.record
