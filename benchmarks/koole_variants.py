@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from quaternity_cp.quartets.agents.koole import STRATEGIES, KooleAgent  # noqa: E402
 from quaternity_cp.quartets.experiments import KOOLE_PAIRS, KOOLE_PUBLISHED  # noqa: E402
 from quaternity_cp.quartets.game import Game  # noqa: E402
-from quaternity_cp.games import derive_seed  # noqa: E402
+from quaternity_cp.registry import derive_seed  # noqa: E402
 from quaternity_cp.quartets.state import ClassicState, classic_rules  # noqa: E402
 from quaternity_cp.tournament import seat_orders  # noqa: E402
 

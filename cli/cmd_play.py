@@ -1,7 +1,7 @@
 """``quaternity play``: a game against the agents in the terminal (for people without a browser).
 
 Every registered game can be played: its options become this command's
-options (from :class:`~quaternity_cp.games.GameSpec`), its agents fill the
+options (from :class:`~quaternity_cp.registry.GameSpec`), its agents fill the
 other seats, and its terminal view is the game's part ``terminal`` (a module in the game's
 package: ``HELP`` and ``LEGEND`` (its lines of ``help``), ``show``,
 ``command`` (its own commands), ``to_action`` and ``final_text``; optionally ``help_text(table)`` (its
@@ -212,7 +212,7 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
 
 # -- helpers ------------------------------------------------------------------------------
 def terminal_view(spec: GameSpec) -> ModuleType:
-    """The game's terminal view: its part ``terminal`` (a module, see :class:`~quaternity_cp.games.GameSpec`)."""
+    """The game's terminal view: its part ``terminal`` (a module, see :class:`~quaternity_cp.registry.GameSpec`)."""
     if "terminal" not in spec.parts:
         raise InputError(f"--game: {spec.name} cannot be played in the terminal yet (try quaternity serve)")
     module: ModuleType = spec.part("terminal")

@@ -1,6 +1,6 @@
 """``quaternity report``: one self-contained HTML page stepping through a record, of any registered game.
 
-The record's game is found through the registry (:func:`quaternity_cp.games.record_game`:
+The record's game is found through the registry (:func:`quaternity_cp.registry.record_game`:
 its JSON ``"game"`` field, else the default game); the page is that game's report part.
 """
 

@@ -1,9 +1,9 @@
 """One ``check`` for every game: the commands that read a record find its game through the registry.
 
 ``check``, ``analyze``, ``explain``, ``count`` and ``solve`` read the records of
-the default game (:data:`~quaternity_cp.games.DEFAULT_GAME`: Quaternity and
+the default game (:data:`~quaternity_cp.registry.DEFAULT_GAME`: Quaternity and
 classic Quartets). A record of another registered game names its game (``"game":
-"quarto"``, read by :func:`~quaternity_cp.games.record_game`) and goes to that
+"quarto"``, read by :func:`~quaternity_cp.registry.record_game`) and goes to that
 game's own command of the same name (``quaternity check`` of a Quarto record is
 ``quaternity quarto check``: the same output and exit codes), given the same
 arguments; when the game has no such command, or an option given has no meaning

@@ -2,7 +2,7 @@
 
 The optional extra ``[pettingzoo]`` installs PettingZoo (and Gymnasium, numpy); nothing else in the
 project imports it, and OpenSpiel is not needed. The environment drives the project's state through
-the one game interface (:mod:`quaternity_cp.games`): every rule is the game's. Its numbers are those
+the one game interface (:mod:`quaternity_cp.registry`): every rule is the game's. Its numbers are those
 of the OpenSpiel bridge (the game's ``codec`` part, :func:`quaternity_cp.encoding.codec`): an action is a whole number
 (``Discrete(num_actions)``) and each agent observes a dict with ``"observation"`` (the 0/1 vector of
 the seat's observation: its hand, hand sizes, claims, turn, the seats that may hold each card in its

@@ -1,9 +1,15 @@
-"""The registry of games and agents under its first name: ``quaternity_cp.games`` is kept as a contract.
+"""The registry of games and agents under its first name, for one more release: use :mod:`quaternity_cp.registry`.
 
 Everything is :mod:`quaternity_cp.registry` (the one game interface, :class:`GameSpec`, the registry, the
 agents); this module only gives its names again, so that ``from quaternity_cp.games import GAMES, load_all``
-and ``GAMES[name].new_state(seed, **options)`` work as they always did.
+keeps working, with a :class:`DeprecationWarning`. Nothing in the project imports it.
 """
+
+import warnings
+
+warnings.warn("quaternity_cp.games is quaternity_cp.registry's old name (it goes away in the next release)",
+              DeprecationWarning, stacklevel=2)
+
 
 from .registry import (
     TERMINAL,

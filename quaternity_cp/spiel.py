@@ -12,7 +12,7 @@ part, and each registers its game with pyspiel through :func:`register_game`::
     import quaternity_cp.spiel
     pyspiel.load_game("python_quartets(preset=classic,players=3,sets=6,set_size=4,tie=shared)")
 
-Every game adapts the project's one game interface (:mod:`quaternity_cp.games`): every rule is the
+Every game adapts the project's one game interface (:mod:`quaternity_cp.registry`): every rule is the
 project's, the states here only translate; actions, tensors and strings are those of the game's
 ``codec`` part (:mod:`quaternity_cp.encoding`). A seat's strings and tensors never hold another seat's
 private information nor a seed. Serialization is OpenSpiel's own (the actions so far, played again), so

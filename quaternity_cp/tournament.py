@@ -1,6 +1,6 @@
 """Tournaments: many seeded games between agents, for every registered game, on one machine or a cluster.
 
-One runner serves every game of :mod:`quaternity_cp.games` and knows none by
+One runner serves every game of :mod:`quaternity_cp.registry` and knows none by
 name: the game and its agents come from the registry. Game ``k`` of a tournament is played from the seed
 ``derive_seed(seed, k)`` (each seat's agent gets ``derive_seed(seed, k, seat + 1)``)
 and with the ``k mod m``-th of the ``m`` distinct seat orders of the line-up, so

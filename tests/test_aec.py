@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from quaternity_cp.aec import QuartetsEnv  # noqa: E402
-from quaternity_cp.games import derive_seed, load_all  # noqa: E402
+from quaternity_cp.registry import derive_seed, load_all  # noqa: E402
 
 GAMES = [
     {"preset": "classic", "players": 3, "sets": 6, "set_size": 4},

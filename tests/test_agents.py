@@ -14,7 +14,7 @@ from quaternity_cp import Game
 from quaternity_cp.quartets.agents import CautiousAgent, KnowledgeAgent, KooleAgent, RandomAgent
 from quaternity_cp.quartets.formats import record_from_json
 from quaternity_cp.quartets.game import Declaration, Question
-from quaternity_cp.games import GAMES, TERMINAL, load_all
+from quaternity_cp.registry import GAMES, TERMINAL, load_all
 from quaternity_cp.quartets.state import ClassicState, new_state
 from quaternity_cp.quartets.replay import replay
 

@@ -258,7 +258,7 @@ def test_bad_limit_options_are_one_line(tmp_path, value):
 
 # -- the exact agents: a cheaper rule past their limits, counted -----------------------------------
 def first_question_state(preset: str = "classic", seed: int = 3, **options):
-    from quaternity_cp.games import load_all
+    from quaternity_cp.registry import load_all
 
     state = load_all()["quartets"].new_state(seed, preset=preset, **options)
     while state.observation(state.current_player()).pending is not None:
@@ -311,7 +311,7 @@ def test_cautious_shares_one_budget_among_the_counts_of_a_decision():
 
 
 def test_small_games_never_fall_back():
-    from quaternity_cp.games import load_all
+    from quaternity_cp.registry import load_all
 
     spec = load_all()["quartets"]
     for options, names in (({"preset": "classic"}, ["knowledge", "cautious", "knowledge"]),

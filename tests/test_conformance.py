@@ -1,6 +1,6 @@
 """Every registered game against the one game interface, in the manner of OpenSpiel's random simulation test.
 
-For every game of :func:`quaternity_cp.games.load_all` and a few option sets
+For every game of :func:`quaternity_cp.registry.load_all` and a few option sets
 of each (a game without an entry in ``OPTION_SETS`` is played with its
 defaults, so a new game gets this test by registering), seeded random playouts
 check at every step:
@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from quaternity_cp.quartets.game import Question
-from quaternity_cp.games import GAMES, TERMINAL, load_all
+from quaternity_cp.registry import GAMES, TERMINAL, load_all
 from quaternity_cp.quartets.rules import PRESETS, Rules
 
 load_all()

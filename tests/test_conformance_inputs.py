@@ -1,6 +1,6 @@
 """Every registered game meets the first game's limits: the hostile-input corpus, the move cap, the name rule.
 
-For each game of :func:`quaternity_cp.games.load_all` a legal record is made by
+For each game of :func:`quaternity_cp.registry.load_all` a legal record is made by
 its own state (a few seeded random moves), then damaged in every way the first
 game's corpus (tests/test_hardening.py, tests/test_strict_inputs.py) damages a
 Quartets record: numbers too long, nesting too deep, duplicate keys, NaN,
@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from quaternity_cli.main import main
-from quaternity_cp.games import GAMES, load_all
+from quaternity_cp.registry import GAMES, load_all
 from quaternity_cp.jsonio import MAX_INPUT_BYTES, MAX_MOVES
 from quaternity_cp.names import MAX_NAME_LENGTH, name_fault
 

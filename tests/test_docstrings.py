@@ -10,8 +10,9 @@ import pytest
 
 import quaternity_cp
 
-MODULES = sorted(
+MODULES = sorted(  # (quaternity_cp.games: the registry's old name, kept one release, warns when imported)
     name for _, name, _ in pkgutil.walk_packages(quaternity_cp.__path__, prefix="quaternity_cp.")
+    if name != "quaternity_cp.games"
 )
 
 

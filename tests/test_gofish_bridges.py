@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quaternity_cp.encoding import offsets, size
-from quaternity_cp.games import TERMINAL, load_all
+from quaternity_cp.registry import TERMINAL, load_all
 from quaternity_cp.gofish.codec import GoFishCodec, codec_for
 from quaternity_cp.gofish.state import new_state
 

@@ -583,7 +583,7 @@ def root(monkeypatch):
     the registry does once the game is registered)."""
     import click
 
-    import quaternity_cp.games as games
+    import quaternity_cp.registry as games
     from quaternity_cli.cmd_check import analyze, check
     from quaternity_cli.cmd_count import count
     from quaternity_cli.cmd_explain import explain

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_conformance import assert_record_passes, assert_returns_as_documented, checked_playout, plain_playout
 
-from quaternity_cp.games import GAMES, TERMINAL, load_all
+from quaternity_cp.registry import GAMES, TERMINAL, load_all
 from quaternity_cp.gofish.check import check_record
 from quaternity_cp.gofish.game import GoFish, Move
 from quaternity_cp.gofish.rules import CHOICES, PRESETS, GoFishError, GoFishRulesError

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quaternity_cli.main import main
-from quaternity_cp.games import GAMES, load_all
+from quaternity_cp.registry import GAMES, load_all
 from quaternity_cp.gofish.game import GoFish, Move, NamedQuestion
 from quaternity_cp.gofish.rules import GoFishError
 from quaternity_cp.gofish.state import new_state

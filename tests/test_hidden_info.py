@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from quaternity_cp.games import GAMES, derive_seed, load_all
+from quaternity_cp.registry import GAMES, derive_seed, load_all
 from quaternity_cp.web.session import MAX_SEED, WebError, WebGame
 
 load_all()
@@ -495,7 +495,7 @@ class Spy:
 
 @pytest.fixture
 def spy(monkeypatch):
-    from quaternity_cp.games import AGENTS
+    from quaternity_cp.registry import AGENTS
 
     monkeypatch.setitem(AGENTS["quartets"], "spy", Spy)
     monkeypatch.setattr(Spy, "seen", [])

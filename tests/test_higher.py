@@ -370,7 +370,7 @@ def test_discreet_picks_a_best_question_with_the_least_exposure_by_brute_force(s
 def test_discreet_falls_back_to_cautious_past_its_views_and_counts_it():
     from quaternity_cp.quartets.agents import CautiousAgent
     from quaternity_cp.quartets.agents.discreet import DiscreetAgent
-    from quaternity_cp.games import GAMES, load_all
+    from quaternity_cp.registry import GAMES, load_all
     from quaternity_cp.quartets.state import new_state
 
     load_all()

@@ -202,7 +202,7 @@ FUTURE_GAMES = {"gofish", "tictactoe", "tic-tac-toe"}
 
 
 def _game_names() -> set[str]:
-    from quaternity_cp.games import load_all
+    from quaternity_cp.registry import load_all
     from quaternity_cp.quartets.rules import PRESETS
 
     return set(load_all()) | set(PRESETS) | FUTURE_GAMES
@@ -210,7 +210,7 @@ def _game_names() -> set[str]:
 
 def _game_packages() -> set[str]:
     """The packages of the registered games (where each registers), and those of the games being built."""
-    from quaternity_cp.games import GAME_MODULES, load_all
+    from quaternity_cp.registry import GAME_MODULES, load_all
 
     out = {m for m in GAME_MODULES} | {f"quaternity_cp.{n}" for n in FUTURE_GAMES if "-" not in n}
     for spec in load_all().values():
@@ -391,7 +391,7 @@ def _loaded(code: str) -> list[str]:
 
 
 @pytest.mark.parametrize("code", ["import quaternity_cp.quarto.game", "import quaternity_cp.quarto",
-                                  "from quaternity_cp.games import GAMES; import quaternity_cp.quarto.game; "
+                                  "from quaternity_cp.registry import GAMES; import quaternity_cp.quarto.game; "
                                   "GAMES['quarto'].new_state(0)"])
 def test_importing_the_quarto_game_loads_no_module_of_the_quaternity_core(code):
     loaded = _loaded(code)
@@ -407,7 +407,7 @@ def test_the_quaternity_core_still_loads_with_its_names():
 
 def test_every_part_a_game_declares_is_known_and_importable():
     """A game's parts are those of the registry's list (or the game's own, named here), and each one loads."""
-    from quaternity_cp.games import PARTS, load_all
+    from quaternity_cp.registry import PARTS, load_all
 
     own = {"html", "grid"}  # quartets' own: a Position in a notebook, `analyze --svg`
     for name, spec in load_all().items():

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from quaternity_cp.games import GAMES, TERMINAL, Agent, GameState
+from quaternity_cp.registry import GAMES, TERMINAL, Agent, GameState
 from quaternity_cp.quarto import Cell, Move, Piece, Position, QuartoError
 from quaternity_cp.quarto.agents import GreedyAgent, RandomAgent, SolverAgent, decide, make_agent, play
 from quaternity_cp.quarto.game import QuartoState, new_state

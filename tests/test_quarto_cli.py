@@ -110,7 +110,7 @@ def test_missing_file_exits_2(tmp_path):
 def test_every_game_the_registered_game_records_passes_check(tmp_path):
     import random
 
-    from quaternity_cp.games import GAMES
+    from quaternity_cp.registry import GAMES
     import quaternity_cp.quarto  # noqa: F401  (registers "quarto")
 
     rng = random.Random(4)

@@ -15,7 +15,7 @@ from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.quartets.formats import parse_record
 from quaternity_cp.quartets.replay import replay
-from quaternity_cp.games import OptionError, load_all, record_game
+from quaternity_cp.registry import OptionError, load_all, record_game
 from quaternity_cp.quartets.report import deals_text, record_report
 from quaternity_cp.quartets.svg import grid_svg
 from quaternity_cp.quarto.svg import quarto_svg

@@ -8,7 +8,7 @@ import pytest
 
 from quaternity_cp.quartets.agents.search import DeterminizedAgent, ISMCTSAgent
 from quaternity_cp.quartets.count import count_deals, sample_deals
-from quaternity_cp.games import GAMES, load_all
+from quaternity_cp.registry import GAMES, load_all
 from quaternity_cp.quartets.state import ClassicState, deal_before, new_state
 from quaternity_cp.tournament import play_game
 
@@ -113,7 +113,7 @@ def test_the_registry_loads_no_research_framework():
     import sys
     from pathlib import Path
 
-    code = ("import json, sys\nfrom quaternity_cp.games import load_all\nload_all()\n"
+    code = ("import json, sys\nfrom quaternity_cp.registry import load_all\nload_all()\n"
             "print(json.dumps(sorted(sys.modules)))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                          capture_output=True, text=True, check=True, timeout=300)

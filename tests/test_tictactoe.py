@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quaternity_cp.games import AGENTS, GAMES, TERMINAL, GameState, load_all, register_agent, register_game
+from quaternity_cp.registry import AGENTS, GAMES, TERMINAL, GameState, load_all, register_agent, register_game
 from test_conformance import assert_record_passes, assert_returns_as_documented, checked_playout, plain_playout
 
 ROOT = Path(__file__).resolve().parent.parent

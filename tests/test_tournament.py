@@ -385,7 +385,7 @@ def test_options_and_agents_are_checked_before_any_game(args, message):
 
 
 def test_option_bounds_are_the_games_in_a_tournament_and_the_tables_elsewhere():
-    from quaternity_cp.games import GAMES, OptionError, load_all
+    from quaternity_cp.registry import GAMES, OptionError, load_all
 
     spec = load_all()["quartets"]
     assert spec.option("players").high == 8  # the web table's bound (quaternity_cp.quartets.web)
@@ -408,7 +408,7 @@ def test_the_solver_plays_the_quaternity_presets():
 
 
 def test_a_game_error_while_making_the_first_state_is_bad_input(monkeypatch):
-    from quaternity_cp.games import GAMES
+    from quaternity_cp.registry import GAMES
 
     def broken(seed, **options):
         raise KeyError("x")
@@ -532,7 +532,7 @@ class CountingAgent:
 
 
 def test_fallbacks_are_counted_per_agent_and_printed(monkeypatch):
-    from quaternity_cp.games import AGENTS, load_all
+    from quaternity_cp.registry import AGENTS, load_all
 
     load_all()
     monkeypatch.setitem(AGENTS["quarto"], "counting", CountingAgent)

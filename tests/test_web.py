@@ -77,7 +77,7 @@ def test_games_list_the_registered_games_and_agents(client):
 
 
 def test_the_setup_form_comes_from_each_games_metadata(client):
-    from quaternity_cp.games import GAMES
+    from quaternity_cp.registry import GAMES
     from quaternity_cp.quartets.rules import PRESETS
 
     data = client.get("/api/games").json()
@@ -278,7 +278,7 @@ def test_versions_and_undo_through_the_api(client):
 def test_each_games_page_parts_are_served_from_its_package_and_only_those(client):
     from importlib.resources import files
 
-    from quaternity_cp.games import load_all
+    from quaternity_cp.registry import load_all
     from quaternity_cp.web.session import page_files
 
     games = client.get("/api/games").json()
@@ -312,7 +312,7 @@ def test_each_games_page_parts_are_served_from_its_package_and_only_those(client
 
 def test_a_declared_name_that_is_not_a_plain_file_name_is_never_served(client, monkeypatch):
     import quaternity_cp.quarto.web as quarto_web
-    from quaternity_cp.games import GAMES
+    from quaternity_cp.registry import GAMES
     from quaternity_cp.web.session import page_files
 
     monkeypatch.setattr(quarto_web, "PAGE", {"rules": "../openings.json", "script": "table.js", "style": ".x.css",
@@ -327,7 +327,7 @@ def test_a_declared_name_that_is_not_a_plain_file_name_is_never_served(client, m
 def test_a_game_without_page_parts_is_offered_with_none(monkeypatch):
     from dataclasses import replace
 
-    from quaternity_cp.games import GAMES, load_all
+    from quaternity_cp.registry import GAMES, load_all
     from quaternity_cp.web.session import catalogue, page_files, page_urls
 
     load_all()
@@ -339,7 +339,7 @@ def test_a_game_without_page_parts_is_offered_with_none(monkeypatch):
 
 
 def test_the_form_offers_the_default_game_first(client):
-    from quaternity_cp.games import DEFAULT_GAME
+    from quaternity_cp.registry import DEFAULT_GAME
 
     names = list(client.get("/api/games").json())
     assert names[0] == DEFAULT_GAME and names[1:] == sorted(names[1:])

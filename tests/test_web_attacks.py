@@ -23,7 +23,7 @@ from click.testing import CliRunner
 pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 
 from quaternity_cli.main import main  # noqa: E402
-from quaternity_cp.games import load_all  # noqa: E402
+from quaternity_cp.registry import load_all  # noqa: E402
 from quaternity_cp.web.app import Settings, create_app, listen, server  # noqa: E402
 
 SAFETY = 60.0  # seconds: a net for a hung server, far above any expected wait

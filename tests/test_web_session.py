@@ -16,7 +16,7 @@ from reference import Reference, deal_facts, private_deals
 
 from quaternity_cli.main import main
 from quaternity_cp.quartets.game import Game
-from quaternity_cp.games import load_all
+from quaternity_cp.registry import load_all
 from quaternity_cp.quartets.rules import Rules
 from quaternity_cp.web.session import WEB_LIMITS, WebError, WebGame, catalogue
 
@@ -611,7 +611,7 @@ def test_the_agents_budget_goes_to_agents_that_take_a_time_limit_and_the_numbers
     free = WebGame.new("quartets", {**SMALL, "preset": "classic"}, human=0, agents={1: "ismcts", 2: "knowledge"},
                        seed=3, advance=False)  # no budget (terminal play): the agents as they are
     assert free.agents[1].max_seconds is None and not hasattr(free.agents[2], "max_seconds")
-    from quaternity_cp.games import derive_seed  # the draws: those of random.Random with the seat's seed
+    from quaternity_cp.registry import derive_seed  # the draws: those of random.Random with the seat's seed
 
     mine, reference = free.rngs[2], random.Random(derive_seed(3, 2))
     assert [mine.randrange(1000) for _ in range(50)] == [reference.randrange(1000) for _ in range(50)]

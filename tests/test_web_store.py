@@ -34,7 +34,7 @@ from click.testing import CliRunner  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from quaternity_cli.main import main  # noqa: E402
-from quaternity_cp.games import load_all  # noqa: E402
+from quaternity_cp.registry import load_all  # noqa: E402
 from quaternity_cp.web.app import Settings, create_app  # noqa: E402
 from quaternity_cp.web.session import WebError, WebGame, web_games  # noqa: E402
 from quaternity_cp.web.store import Store, StoreError, StoreUnavailable, token_hash  # noqa: E402

@@ -188,7 +188,7 @@ def _table(**options):
 
 
 def _terminal():
-    from quaternity_cp.games import GAMES
+    from quaternity_cp.registry import GAMES
 
     return GAMES["gofish"].part("terminal")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.games import TERMINAL, GameSpec, register_agent, register_game
+from quaternity_cp.registry import TERMINAL, GameSpec, register_agent, register_game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = "xo"
@@ -43,7 +43,7 @@ class Observation:
 
 
 class TicTacToeState:
-    """A game in progress (the :class:`~quaternity_cp.games.GameState` interface)."""
+    """A game in progress (the :class:`~quaternity_cp.registry.GameState` interface)."""
 
     num_players = 2
     chance: list = []  # no random events

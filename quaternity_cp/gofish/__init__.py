@@ -28,7 +28,7 @@ from .rules import PRESETS, GoFishError, GoFishRulesError, Rules, Setup
 from .solver import ForceResult, GameGraph, SolverLimitError, can_force, solve_start
 
 # -- the registration: the game "gofish" (its parts are imported on first use) --------------------------
-from ..games import GameSpec, OptionSpec, register_game  # noqa: E402
+from ..registry import GameSpec, OptionSpec, register_game  # noqa: E402
 from .rules import CHOICES as _CHOICES  # noqa: E402
 from .state import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, GoFishState, new_state  # noqa: E402
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable
 
-from ..games import register_agent
+from ..registry import register_agent
 from .game import GoFish, Move
 from .state import GoFishObservation
 

@@ -1,4 +1,4 @@
-"""Quantum Go Fish through the one narrow game interface (:mod:`quaternity_cp.games`), registered as ``"gofish"``.
+"""Quantum Go Fish through the one narrow game interface (:mod:`quaternity_cp.registry`), registered as ``"gofish"``.
 
 Choices made here (GOFISH.md leaves them to a program that plays):
 
@@ -45,7 +45,7 @@ Choices made here (GOFISH.md leaves them to a program that plays):
   to the same position; the observation's ``suits`` are the current names and
   ``fresh`` the suits a question may still name.
 
->>> from quaternity_cp.games import GAMES, load_all
+>>> from quaternity_cp.registry import GAMES, load_all
 >>> _ = load_all()
 >>> state = GAMES["gofish"].new_state(0, players=3)
 >>> state.current_player(), state.legal_actions()[0]
@@ -60,7 +60,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping
 
-from ..games import TERMINAL, ChanceOutcome
+from ..registry import TERMINAL, ChanceOutcome
 from .bounds import Grid
 from .game import GoFish, Move, MoveError, NamedQuestion, NotationError, Outcome
 from .rules import PRESETS, GoFishError, GoFishRulesError, Rules
@@ -115,7 +115,7 @@ class GoFishObservation:
 
 
 class GoFishState:
-    """A game of Quantum Go Fish in progress, as a :class:`~quaternity_cp.games.GameState` (see the module)."""
+    """A game of Quantum Go Fish in progress, as a :class:`~quaternity_cp.registry.GameState` (see the module)."""
 
     def __init__(self, game: GoFish, *, seed: int = 0, max_moves: int = DEFAULT_MAX_MOVES, name_suits: bool = False):
         self.game = game

@@ -8,7 +8,7 @@ explanation. :func:`text_report` is the game's registered ``report`` part (a rec
 text in, the page out).
 
 The page is bounded: at most ``max_moves`` moves (:data:`MAX_REPORT_MOVES`; a
-longer record is refused with :class:`~quaternity_cp.games.OptionError` before
+longer record is refused with :class:`~quaternity_cp.registry.OptionError` before
 anything is replayed: every move is a step of the page, with its grid, and the
 page and the memory to make it grow with them), a step's count within ``max_states`` and
 :data:`STEP_SECONDS` ("too many to count here" or "too long to count here"
@@ -247,14 +247,14 @@ def record_report(record: Record, *, engine: "str | Engine | None" = None, title
     Each step's count within ``max_states`` and :data:`STEP_SECONDS`, its explanations within
     :data:`STEP_SECONDS`; with ``max_seconds`` all of them together within that time (see the module's
     docstring). A record of more than ``max_moves`` moves (None: no limit) raises
-    :class:`~quaternity_cp.games.OptionError` (``max_moves``).
+    :class:`~quaternity_cp.registry.OptionError` (``max_moves``).
     """
     return _report(record, engine=engine, title=title, explain=explain, max_states=max_states,
                    max_seconds=max_seconds, max_moves=max_moves)[0]
 
 
 def check_moves(record: Record, max_moves: int | None, name: str = "the record") -> None:
-    """Refuse (:class:`~quaternity_cp.games.OptionError` of ``max_moves``) a record longer than a report shows."""
+    """Refuse (:class:`~quaternity_cp.registry.OptionError` of ``max_moves``) a record longer than a report shows."""
     check_report_moves(len(record.moves), max_moves, name)
 
 
@@ -294,7 +294,7 @@ def text_report(text: str, *, name: str = "<record>", title: str | None = None, 
     is legal.
 
     ``rules`` replaces the record's rules (a preset, optionally with option=value pairs): a bad value raises
-    :class:`~quaternity_cp.games.OptionError`; a file that cannot be read a
+    :class:`~quaternity_cp.registry.OptionError`; a file that cannot be read a
     :class:`~quaternity_cp.errors.FormatError` whose message starts with ``name``. ``title`` defaults to ``name``.
     ``max_states``, ``max_seconds``, ``max_moves``: as for :func:`record_report`.
     """

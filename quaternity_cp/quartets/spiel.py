@@ -2,7 +2,7 @@
 
 The optional extra ``[spiel]`` (``pip install 'quaternity-cp[spiel]'``) installs OpenSpiel; nothing else
 in the project imports it. The game adapts the project's one game interface
-(:mod:`quaternity_cp.games`): every rule is the project's, the states here only translate.
+(:mod:`quaternity_cp.registry`): every rule is the project's, the states here only translate.
 
 ``python_quartets`` takes the options of the registry's ``quartets`` game (``preset``, ``players``,
 ``sets``, ``set_size``, with the registry's defaults), every rule option of
@@ -437,7 +437,7 @@ class QuartetsState(pyspiel.State):
         return codec.view_text(obs, seen["turn"], private)
 
     def project_state(self) -> Any:
-        """A copy of the project's state (:class:`~quaternity_cp.games.GameState`), None during the deal."""
+        """A copy of the project's state (:class:`~quaternity_cp.registry.GameState`), None during the deal."""
         inner = self._play.inner
         return None if inner is None else inner.clone()
 

@@ -1,4 +1,4 @@
-"""Quartets as a :class:`~quaternity_cp.games.GameState`: every Quaternity preset and classic Quartets.
+"""Quartets as a :class:`~quaternity_cp.registry.GameState`: every Quaternity preset and classic Quartets.
 
 Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``,
 ``set_size`` and any rule option). Two kinds of state sit behind one factory:
@@ -16,7 +16,7 @@ Registered as the game ``"quartets"`` (options ``preset``, ``players``, ``sets``
   constraint state is computed only when an agent asks for it
   (:meth:`QuartetsObservation.public_constraints`).
 
-Every random event is a :class:`~quaternity_cp.games.ChanceOutcome` in the
+Every random event is a :class:`~quaternity_cp.registry.ChanceOutcome` in the
 state's ``chance`` list, drawn from the seed and the moment it happens, so
 ``undo`` and replay meet the same outcomes. A state's ``draw`` (a callable
 ``draw(kind, at, choices) -> seat``, None by default) replaces those draws: the
@@ -188,7 +188,7 @@ def _question_table(players: int, cards: int) -> list[list[list[Question]]]:
     return table
 
 
-#: The chance events of a quartets game after the deal, numbered for :func:`~quaternity_cp.games.chance_draw`.
+#: The chance events of a quartets game after the deal, numbered for :func:`~quaternity_cp.registry.chance_draw`.
 _CHANCE_KINDS = {"handover": 1, "tie_break": 2}
 
 
@@ -240,7 +240,7 @@ class ClassicState:
     The state adds whose turn it is (:mod:`quaternity_cp.quartets.effects`), the score and the winners
     (:mod:`quaternity_cp.quartets.outcome`), the chance events and the record.
 
-    Its random events are :class:`~quaternity_cp.games.ChanceOutcome` values in :attr:`chance`; the
+    Its random events are :class:`~quaternity_cp.registry.ChanceOutcome` values in :attr:`chance`; the
     record carries them (``deal``, ``first``, ``tie_break``; a hand-over drawn
     among tied seats shows as the next asker).
     """

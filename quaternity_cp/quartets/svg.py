@@ -22,7 +22,7 @@ True
 
 A :class:`~quaternity_cp.quartets.position.Position` shows itself as this grid in a
 notebook once this package is loaded (``import quaternity_cp.quartets``, which
-:func:`quaternity_cp.games.load_all` does): the core never imports its pictures.
+:func:`quaternity_cp.registry.load_all` does): the core never imports its pictures.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ An agent answers two questions about a :class:`~quaternity_cp.quarto.Position`
 Agents draw their random choices from ``self.rng`` (a :class:`random.Random`),
 which the game adapter sets from the runner's seed before each decision.
 Each registers itself for the game ``"quarto"`` on import, as a
-:class:`QuartoGameAgent` (:func:`quaternity_cp.games.register_agent`).
+:class:`QuartoGameAgent` (:func:`quaternity_cp.registry.register_agent`).
 
 >>> from quaternity_cp.quarto import Position
 >>> pos = Position()
@@ -249,7 +249,7 @@ def play(first: QuartoAgent, second: QuartoAgent, *, squares: bool = False) -> P
 
 
 class QuartoGameAgent:
-    """A Quarto agent (quarto-lib's contract) as a :class:`~quaternity_cp.games.Agent` of the game ``"quarto"``."""
+    """A Quarto agent (quarto-lib's contract) as a :class:`~quaternity_cp.registry.Agent` of the game ``"quarto"``."""
 
     def __init__(self, agent: QuartoAgent):
         self.agent = agent

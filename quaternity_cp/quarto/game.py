@@ -1,4 +1,4 @@
-"""Quarto through the one narrow game interface (:mod:`quaternity_cp.games`), registered as ``"quarto"``.
+"""Quarto through the one narrow game interface (:mod:`quaternity_cp.registry`), registered as ``"quarto"``.
 
 Actions are :class:`~quaternity_cp.quarto.Move` values; the observation is
 the position itself (Quarto is a game of perfect information), as a copy the
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 class QuartoState:
-    """A Quarto game in progress, as a :class:`~quaternity_cp.games.GameState`."""
+    """A Quarto game in progress, as a :class:`~quaternity_cp.registry.GameState`."""
 
     num_players = 2
 

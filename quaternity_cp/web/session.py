@@ -1,6 +1,6 @@
 """One game at the web table: people in some seats (each with a secret link), agents in the others.
 
-Everything goes through the narrow game interface (:mod:`quaternity_cp.games`):
+Everything goes through the narrow game interface (:mod:`quaternity_cp.registry`):
 the state is made by the registered game's factory, the agents are the
 registered ones, moves are the state's actions and their notation. What a seat
 sees is the game's own web view (its registered ``web`` part, e.g.
@@ -8,7 +8,7 @@ sees is the game's own web view (its registered ``web`` part, e.g.
 from the state's record for that seat only (in a game with hidden cards, a
 seat's view never holds another seat's hand, nor the seed that dealt them, and
 an undo never shows what the seat could not know without it); the setup a page offers (seats,
-options, agents) is the game's metadata (:class:`~quaternity_cp.games.GameSpec`)
+options, agents) is the game's metadata (:class:`~quaternity_cp.registry.GameSpec`)
 within :data:`WEB_LIMITS`. Nothing here knows a game, a rule or an agent by name.
 
 A table plays its agents at once after a person's move (``advance=True``, as
@@ -94,7 +94,7 @@ def web_games() -> dict[str, GameSpec]:
 
 def web_limits(spec: GameSpec) -> dict[str, Any]:
     """The table sizes the web offers for a game, as JSON: ``options`` (each option's ``min``/``max`` or
-    ``choices``, from :class:`~quaternity_cp.games.OptionSpec`: the same bounds terminal play takes), plus
+    ``choices``, from :class:`~quaternity_cp.registry.OptionSpec`: the same bounds terminal play takes), plus
     what the game's web part adds (its ``LIMITS``: bounds on combinations of options, with a ``text``)."""
     options: dict[str, Any] = {}
     for o in spec.options:
@@ -164,7 +164,7 @@ def page_urls(spec: GameSpec) -> dict[str, str]:
 
 
 def catalogue() -> dict[str, Any]:
-    """The games the page can offer (:func:`web_games`; :data:`~quaternity_cp.games.DEFAULT_GAME` first, the
+    """The games the page can offer (:func:`web_games`; :data:`~quaternity_cp.registry.DEFAULT_GAME` first, the
     form's first choice, then by name), each with its metadata (:meth:`GameSpec.to_json`): seats, options,
     agents, its ``limits`` (:func:`web_limits`), its ``page`` (:func:`page_urls`: its rules page, the script
     that draws its table, its style), and what the game's web part adds (its ``catalogue_entry(spec)``, e.g.

@@ -12,8 +12,8 @@ know (:class:`~quaternity_cp.quartets.state.QuartetsObservation`), never the dea
 - ``solver``: the puzzle solver when the position is small, ``knowledge`` otherwise.
 - ``discreet``: second order (classic), see :mod:`.discreet`, which registers it (``AGENT_MODULES`` lists it).
 
-Importing this package registers them for the game (:func:`quaternity_cp.games.register_agent`);
-:func:`quaternity_cp.games.load_all` does.
+Importing this package registers them for the game (:func:`quaternity_cp.registry.register_agent`);
+:func:`quaternity_cp.registry.load_all` does.
 """
 
 from __future__ import annotations

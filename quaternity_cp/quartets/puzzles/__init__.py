@@ -10,5 +10,5 @@
 - :mod:`.sheet`: the printable page of a folder of puzzles (``puzzle sheet``).
 
 Nothing here is a second solver: every verdict comes from :mod:`quaternity_cp.quartets.solver`,
-every explanation from :mod:`quaternity_cp.quartets.explain`, every game from :mod:`quaternity_cp.games`.
+every explanation from :mod:`quaternity_cp.quartets.explain`, every game from :mod:`quaternity_cp.registry`.
 """

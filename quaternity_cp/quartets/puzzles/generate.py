@@ -1,7 +1,7 @@
 """Puzzles found in seeded games: ``puzzle generate`` (docs/puzzles.md, "Generating").
 
 Game ``u`` of a run with seed X is played through the one game interface
-(:mod:`quaternity_cp.games`: the game ``quartets`` with its registered agents,
+(:mod:`quaternity_cp.registry`: the game ``quartets`` with its registered agents,
 ``random`` by default), seeded with ``derive_seed(X, u)`` (its agents with
 ``derive_seed(X, u, seat + 1)``). Its candidate moments are those where one seat
 alone is on turn with no open question; each is searched exactly
