@@ -9,7 +9,7 @@ the seat's observation: its hand, hand sizes, claims, turn, the seats that may h
 view, the last move; Quarto: the board; Go Fish: every cell's range) and ``"action_mask"`` (1 for each legal action of the agent
 on turn, all 0 for the others).
 
->>> env = QuartetsEnv(preset="classic", players=3, sets=6, set_size=4)
+>>> env = GameEnv(preset="classic", players=3, sets=6, set_size=4)
 >>> env.reset(seed=1)
 >>> agent = env.agent_selection
 >>> observation, reward, termination, truncation, info = env.last()
@@ -42,7 +42,7 @@ from .registry import DEFAULT_GAME, TERMINAL, derive_seed, load_all
 RENDER_MODES = ("ansi",)
 
 
-class QuartetsEnv(AECEnv):
+class GameEnv(AECEnv):
     """The AEC environment of a registered game (``game``, the registry's default game by default) with its
     ``options``; the game's ``codec`` part numbers its actions and observations (see
     :func:`quaternity_cp.encoding.codec`: ``num_actions``, ``observation_pieces``, ``legal`` and
@@ -158,9 +158,20 @@ class QuartetsEnv(AECEnv):
         pass
 
 
-def env(**kwargs: Any) -> QuartetsEnv:
-    """The environment, as PettingZoo's ``env()`` convention has it (the keywords of :class:`QuartetsEnv`)."""
-    return QuartetsEnv(**kwargs)
+def env(**kwargs: Any) -> GameEnv:
+    """The environment, as PettingZoo's ``env()`` convention has it (the keywords of :class:`GameEnv`)."""
+    return GameEnv(**kwargs)
 
 
-__all__ = ["QuartetsEnv", "env"]
+def __getattr__(name: str) -> Any:
+    """``QuartetsEnv``: :class:`GameEnv`'s first name (it served every game), for one more release, warned."""
+    if name == "QuartetsEnv":
+        import warnings
+
+        warnings.warn("quaternity_cp.aec.QuartetsEnv is GameEnv (the environment of every game); the old name goes "
+                      "away in the next release", DeprecationWarning, stacklevel=2)
+        return GameEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["GameEnv", "env"]

@@ -30,12 +30,26 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .errors import QuaternityError
 
-SOLVED, LIMIT, TIME, INTERRUPTED = "solved", "limit", "time", "interrupted"
-#: A result's ``status``: solved, or what stopped the search (``max_positions``, ``max_seconds``, Ctrl-C).
-STATUSES = (SOLVED, LIMIT, TIME, INTERRUPTED)
+class Status(StrEnum):
+    """A result's ``status``: solved, or what stopped the search (``max_positions``, ``max_seconds``, Ctrl-C).
+    Each is its word too (``Status.SOLVED == "solved"``, in JSON and in text)."""
+
+    SOLVED = "solved"
+    LIMIT = "limit"
+    TIME = "time"
+    INTERRUPTED = "interrupted"
+
+    def __repr__(self) -> str:
+        return repr(self.value)  # shown as the word it is, in reprs and messages as before
+
+
+SOLVED, LIMIT, TIME, INTERRUPTED = Status.SOLVED, Status.LIMIT, Status.TIME, Status.INTERRUPTED
+#: Every status, in the order above.
+STATUSES = tuple(Status)
 
 
 class LimitError(QuaternityError, ValueError):
@@ -97,7 +111,7 @@ class Stopped(Exception):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason
+        self.reason = Status(reason)
 
 
 class Budget:
@@ -140,7 +154,7 @@ class SearchResult:
     says in :meth:`outcome` what it proved.
     """
 
-    status: str
+    status: Status
     positions: int
     seconds: float
 
@@ -164,5 +178,5 @@ class SearchResult:
         raise NotImplementedError
 
 
-__all__ = ["SOLVED", "LIMIT", "TIME", "INTERRUPTED", "STATUSES", "LimitError", "Limits", "Stopped", "Budget",
+__all__ = ["Status", "SOLVED", "LIMIT", "TIME", "INTERRUPTED", "STATUSES", "LimitError", "Limits", "Stopped", "Budget",
            "SearchResult"]

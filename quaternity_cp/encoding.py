@@ -18,7 +18,6 @@ import QuartetsCodec``): a name this module lacks is looked up in the registered
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 
@@ -62,20 +61,12 @@ def codec(game: str, state: Any, max_moves: int | None = None) -> Any:
     return load_all()[game].part("codec")(state, max_moves)
 
 
-def _codec_modules() -> list[Any]:
-    from .registry import load_all
-
-    return [importlib.import_module(spec.parts["codec"].partition(":")[0])
-            for spec in load_all().values() if "codec" in spec.parts]
-
-
 def __getattr__(name: str) -> Any:
-    """A registered game's codec class (or other public name of its codec module), imported on first use."""
-    if not name.startswith("_"):
-        for module in _codec_modules():
-            if name in getattr(module, "__all__", ()):
-                return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A public name of one registered game's codec module (its own module is where to import it from; see
+    :func:`quaternity_cp.registry.part_name`: warned, and refused when two games define it)."""
+    from .registry import part_name
+
+    return part_name("codec", name, __name__)
 
 
 __all__ = ["Pieces", "size", "offsets", "codec"]

@@ -447,6 +447,32 @@ def load_games() -> dict[str, GameSpec]:
     return GAMES
 
 
+def part_name(part: str, name: str, where: str) -> Any:
+    """The public name ``name`` of the registered games' ``part`` modules, as the bridge module ``where``
+    (``quaternity_cp.spiel``, ``quaternity_cp.encoding``) gave it before each game owned its names: found
+    in exactly one game's module, with a :class:`DeprecationWarning` naming that module (import it from
+    there); in several, an :class:`AttributeError` naming them all (no game's name silently wins)."""
+    import importlib
+    import warnings
+
+    if name.startswith("_"):
+        raise AttributeError(f"module {where!r} has no attribute {name!r}")
+    found = []
+    for spec in load_all().values():
+        if part in spec.parts:
+            module = importlib.import_module(spec.parts[part].partition(":")[0])
+            if name in getattr(module, "__all__", ()):
+                found.append(module)
+    if not found:
+        raise AttributeError(f"module {where!r} has no attribute {name!r}")
+    if len(found) > 1:
+        raise AttributeError(f"{where}.{name} is ambiguous: "
+                             f"{', '.join(m.__name__ for m in found)} each define it (import it from one)")
+    warnings.warn(f"{where}.{name} is {found[0].__name__}.{name}: import it from there (the re-export goes away "
+                  "in the next release)", DeprecationWarning, stacklevel=3)
+    return getattr(found[0], name)
+
+
 def record_game(text: str) -> str:
     """The registered game a record or position file belongs to: the one its JSON ``"game"`` field names,
     else :data:`DEFAULT_GAME` (plain text, JSON without the field, a name no game has).

@@ -255,12 +255,11 @@ def register_games() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    """A public name of a registered game's OpenSpiel module (``QuartetsGame``, ``quartets_setup``, ...)."""
-    if not name.startswith("_"):
-        for module in _spiel_modules():
-            if name in getattr(module, "__all__", ()):
-                return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """A public name of one registered game's OpenSpiel module (its own module is where to import it from; see
+    :func:`quaternity_cp.registry.part_name`: warned, and refused when two games define it)."""
+    from .registry import part_name
+
+    return part_name("spiel", name, __name__)
 
 
 register_games()

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from quaternity_cp.aec import QuartetsEnv  # noqa: E402
+from quaternity_cp.aec import GameEnv  # noqa: E402
 from quaternity_cp.registry import derive_seed, load_all  # noqa: E402
 
 GAMES = [
@@ -24,15 +24,15 @@ GAMES = [
 @pytest.mark.filterwarnings("ignore:Observation")
 @pytest.mark.parametrize("options", GAMES)
 def test_pettingzoo_api_and_seed_tests(options):
-    api_test(QuartetsEnv(**options), num_cycles=200, verbose_progress=False)
-    seed_test(lambda: QuartetsEnv(**options), num_cycles=50)
+    api_test(GameEnv(**options), num_cycles=200, verbose_progress=False)
+    seed_test(lambda: GameEnv(**options), num_cycles=50)
 
 
 @pytest.mark.parametrize("options", GAMES[:1] + GAMES[2:3] + GAMES[4:])
 def test_a_game_played_through_the_environment_is_the_game_of_its_seed(options):
     """The mask is exactly the legal actions, the observation changes with the game, and the rewards at the
     end are the returns of the same game played on the project's state."""
-    env = QuartetsEnv(**options)
+    env = GameEnv(**options)
     env.reset(seed=4)
     game = options.get("game", "quartets")
     spec = load_all()[game]
@@ -58,10 +58,10 @@ def test_a_game_played_through_the_environment_is_the_game_of_its_seed(options):
 
 def test_bad_options_and_illegal_actions_are_refused():
     with pytest.raises(Exception, match="option"):
-        QuartetsEnv(players="three")
+        GameEnv(players="three")
     with pytest.raises(ValueError, match="unknown game"):
-        QuartetsEnv(game="chess")
-    env = QuartetsEnv(preset="classic", players=3, sets=3, set_size=2)
+        GameEnv(game="chess")
+    env = GameEnv(preset="classic", players=3, sets=3, set_size=2)
     env.reset(seed=1)
     observation = env.observe(env.agent_selection)
     illegal = int((observation["action_mask"] == 0).nonzero()[0][0])
@@ -70,7 +70,7 @@ def test_bad_options_and_illegal_actions_are_refused():
 
 
 def test_truncation_after_max_moves():
-    env = QuartetsEnv(preset="classic", players=3, sets=6, set_size=4, max_moves=3)
+    env = GameEnv(preset="classic", players=3, sets=6, set_size=4, max_moves=3)
     env.reset(seed=2)
     steps = 0
     masks_after = []
@@ -91,3 +91,12 @@ def test_truncation_after_max_moves():
     assert steps == 3
     assert len(masks_after) == 3 and masks_after[0][0] == last_mover  # the last mover comes first
     assert all(own == 0 and not any(others.values()) for _, own, others in masks_after), masks_after
+
+
+def test_the_old_name_of_the_environment_is_warned():
+    """``QuartetsEnv`` was the environment of every game under the first game's name (issue 40): it is
+    :class:`GameEnv`, kept one release with a warning."""
+    import quaternity_cp.aec as aec
+
+    with pytest.warns(DeprecationWarning, match="GameEnv"):
+        assert aec.QuartetsEnv is aec.GameEnv

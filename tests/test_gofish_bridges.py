@@ -271,18 +271,18 @@ def test_pettingzoo_api_and_seed_tests(options):
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
-    from quaternity_cp.aec import QuartetsEnv
+    from quaternity_cp.aec import GameEnv
 
-    api_test(QuartetsEnv(game="gofish", **options), num_cycles=200, verbose_progress=False)
-    seed_test(lambda: QuartetsEnv(game="gofish", **options), num_cycles=50)
+    api_test(GameEnv(game="gofish", **options), num_cycles=200, verbose_progress=False)
+    seed_test(lambda: GameEnv(game="gofish", **options), num_cycles=50)
 
 
 @pytest.mark.parametrize("options", TABLES)
 def test_a_game_played_through_the_environment_is_the_project_game(options):
     pytest.importorskip("pettingzoo")
-    from quaternity_cp.aec import QuartetsEnv
+    from quaternity_cp.aec import GameEnv
 
-    env = QuartetsEnv(game="gofish", **options)
+    env = GameEnv(game="gofish", **options)
     env.reset(seed=4)
     state = new_state(0, **options)
     rng = random.Random(1)

@@ -499,7 +499,7 @@ def test_solve_no_and_game_over(tmp_path):
     game = replay(record).game
     for seat in (1, 2):
         code, data = run_json("solve", path, "--player", str(seat))
-        assert code == 0 and data["verdict"] == ("yes" if can_force(game, seat).verdict else "no")
+        assert code == 0 and data["verdict"] == ("yes" if can_force(game, seat).wins else "no")
     code, data = run_json("solve", example("stacky.json"), "--player", "0")
     assert data["verdict"] == "yes" and data["plies"] == 0
     code, data = run_json("solve", example("stacky.json"), "--player", "1")

@@ -462,3 +462,36 @@ def test_replay_states_share_their_history():
             nodes += 1
             node = node.parent
     assert nodes == len(moves) + 1  # one link per move (and the empty start), shared by every later state
+
+
+@given(seed=st.integers(0, 10_000), split=st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_pop_gives_back_the_move_push_played(seed, split):
+    """``pop()`` returns the move it took back, equal to what ``push`` returned (issue 40: it returned the
+    text, where Quaternity's returns the move): whole questions, questions alone and their answers."""
+    import random
+
+    rng = random.Random(seed)
+    game = GoFish(3, 3, 2)
+    played = []
+    while not game.state.outcome and len(played) < 12:
+        if game.pending is not None:
+            played.append(game.answer(rng.choice(game.legal_answers())))
+            continue
+        question = rng.choice(game.legal_questions())
+        if split:
+            played.append(game.push(question))
+        else:
+            answers = []
+            for yes in (True, False):
+                try:
+                    probe = game.copy()
+                    probe.push(Move(question.asker, question.asked, question.suit, yes))
+                    answers.append(yes)
+                except QuaternityError:
+                    pass
+            played.append(game.push(Move(question.asker, question.asked, question.suit, rng.choice(answers))))
+    while played:
+        assert game.pop() == played.pop()
+    with pytest.raises(QuaternityError):
+        game.pop()

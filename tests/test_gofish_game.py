@@ -283,9 +283,9 @@ def test_the_solver_agent_wins_against_every_line_when_the_solver_says_it_can(sh
 
     players, suits, size = shape
     start = new_state(0, players=players, suits=suits, suit_size=size, rules=rules)
-    assert any(can_force(start.game, seat).verdict for seat in range(players))  # a forced win to follow
+    assert any(can_force(start.game, seat).wins for seat in range(players))  # a forced win to follow
     for seat in range(players):
-        if not can_force(start.game, seat).verdict:
+        if not can_force(start.game, seat).wins:
             continue
         agent = SolverAgent()
         leaves = 0

@@ -141,7 +141,7 @@ def test_verdicts_and_plies_match_value_iteration_for_every_seat(config, rules):
     for seat in range(players):
         expected = value_iteration(graph, seat).get(root)
         got = results[seat]
-        assert (got.verdict, got.plies) == (expected is not None, expected), (config, rules, seat)
+        assert (got.wins, got.plies) == (expected is not None, expected), (config, rules, seat)
         assert got.graph_size <= len(graph)  # suits relabelled: never more positions than the reference
 
 
@@ -162,8 +162,8 @@ def test_every_position_of_a_game_matches_the_reference(config):
                     continue
                 expected = value_iteration(graph, seat).get(root)
                 got = can_force(game, seat)
-                assert (got.verdict, got.plies) == (expected is not None, expected)
-                verdicts.add(got.verdict)
+                assert (got.wins, got.plies) == (expected is not None, expected)
+                verdicts.add(got.wins)
             move = rng.choice(game.legal_moves())
             game.push(move)
             assert ref.play(move.asker, move.asked, move.suit, move.answer) is None
@@ -189,7 +189,7 @@ def test_repetition_draw_with_a_history_matches_a_search_over_plays(config):
         for seat in range(players):
             expected = reference_with_history(ref, seat)
             got = can_force(game, seat)
-            assert (got.verdict, got.plies) == (expected is not None, expected), (seed, seat)
+            assert (got.wins, got.plies) == (expected is not None, expected), (seed, seat)
             compared += 1
     assert compared
 
@@ -198,7 +198,7 @@ def test_repetition_draw_with_a_history_matches_a_search_over_plays(config):
 def _play_out(players, suits, size, rules, seat, opponent, rng):
     game = GoFish(players, suits, size, rules)
     result = can_force(game, seat)
-    if not result.verdict:
+    if not result.wins:
         return None
     plies = 0
     while not game.over:
@@ -271,8 +271,8 @@ def test_a_game_over_is_its_own_verdict():
     game.push("0>1:A-")
     assert game.winner == 0
     won, lost = can_force(game, 0), can_force(game, 1)
-    assert (won.verdict, won.plies, won.graph_size) == (True, 0, 1)
-    assert (lost.verdict, lost.plies) == (False, None)
+    assert (won.wins, won.plies, won.graph_size) == (True, 0, 1)
+    assert (lost.wins, lost.plies) == (False, None)
 
 
 @pytest.mark.parametrize("rules", [SETTINGS_[0], SETTINGS_[-1]] + [pytest.param(r, marks=pytest.mark.slow)
@@ -283,4 +283,4 @@ def test_three_players_size_three_matches_value_iteration(rules):
     results = solve_start(3, 3, 3, rules)
     for seat in range(3):
         expected = value_iteration(graph, seat).get(root)
-        assert (results[seat].verdict, results[seat].plies) == (expected is not None, expected)
+        assert (results[seat].wins, results[seat].plies) == (expected is not None, expected)

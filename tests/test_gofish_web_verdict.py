@@ -44,7 +44,7 @@ def deciding_seat(table: WebGame) -> int:
 def solver_says(table: WebGame, seat: int) -> tuple[str, int | None]:
     """("yes", plies) or ("no", None): the solver's answer for ``seat`` at the table's position."""
     res = can_force(table.state.game.copy(), seat)
-    return ("yes", res.plies) if res.verdict else ("no", None)
+    return ("yes", res.plies) if res.wins else ("no", None)
 
 
 def check_verdict(table: WebGame) -> tuple[str, int | None]:
@@ -65,7 +65,7 @@ def check_verdict(table: WebGame) -> tuple[str, int | None]:
             assert (move.asked if game.pending is not None else move.asker) == seat, where
             game.push(move)
             after = can_force(game, seat)
-            assert game.winner == seat if game.over else (after.verdict and after.plies == plies - 1), where
+            assert game.winner == seat if game.over else (after.wins and after.plies == plies - 1), where
         else:
             assert got["text"].startswith(f"The other players together can stop {who} from winning"), where
     return value, plies

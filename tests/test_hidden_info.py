@@ -549,9 +549,9 @@ def test_the_pettingzoo_observation_is_the_same_whatever_the_other_hands():
     pytest.importorskip("pettingzoo", reason="the pettingzoo extra")
     import numpy as np
 
-    from quaternity_cp.aec import QuartetsEnv
+    from quaternity_cp.aec import GameEnv
 
-    env = QuartetsEnv(**CLASSIC)
+    env = GameEnv(**CLASSIC)
     env.reset(seed=2024)
     state = env.game_state
     seat = state.current_player()

@@ -12,6 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 spiel = pytest.importorskip("quaternity_cp.spiel")
+from quaternity_cp.quartets.spiel import quartets_setup  # noqa: E402
 
 from quaternity_cp.quartets.count import count_deals  # noqa: E402
 
@@ -89,7 +90,7 @@ def test_parameters_are_the_registry_options_and_the_rule_options():
     assert (params["preset"], params["players"], params["sets"], params["set_size"]) == ("quaternity", 3, 3, 3)
     assert params["tie"] == "" and params["initial_quartets"] == -1  # the preset's values
     shared = pyspiel.load_game("python_quartets(preset=classic,players=2,sets=2,set_size=2,tie=shared)")
-    assert spiel.quartets_setup(shared).rules.tie == "shared"
+    assert quartets_setup(shared).rules.tie == "shared"
     for bad in ("python_quartets(preset=nope)", "python_quartets(players=3,sets=2,set_size=2)",
                 "python_quartets(preset=classic,dealt=0)", "python_quartets(initial_quartets=2)"):
         with pytest.raises((ValueError, pyspiel.SpielError)):  # the game's message, or OpenSpiel's type check
@@ -116,7 +117,7 @@ def test_the_deal_is_uniform_card_by_card():
 
 def _brute_force(game, state, player):
     """Every deal (seat of each card) whose replay of the state's actions the player cannot tell apart."""
-    setup = spiel.quartets_setup(game)
+    setup = quartets_setup(game)
     cards, hand = setup.board.cards, setup.board.hand_size
     deal = list(state.history())[:cards]
     rest = list(state.history())[cards:]
@@ -206,7 +207,7 @@ def test_observations_tensors_and_strings():
 
     game = pyspiel.load_game("python_quartets(preset=classic,players=3,sets=3,set_size=2,max_moves=20)")
     state = _play(game.new_initial_state(), random.Random(4), 2)
-    codec = spiel.quartets_setup(game).codec
+    codec = quartets_setup(game).codec
     assert len(state.information_state_tensor(0)) == game.information_state_tensor_size() == \
         sum(math.prod(shape) for _, shape in codec.info_pieces)
     info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
@@ -247,3 +248,21 @@ def test_the_cfr_example_prints_its_curve():
     assert out[0].startswith("cfr on python_quartets(") and "max_moves=1" in out[0] and "iteration" in out[1]
     rows = [line.split() for line in out[2:]]
     assert [int(r[0]) for r in rows] == [2] and float(rows[0][1]) == 0.0  # nobody can win in 1 move
+
+
+def test_a_game_name_through_the_bridge_module_is_warned_and_a_clash_is_refused(monkeypatch):
+    """``quaternity_cp.spiel.NAME`` and ``quaternity_cp.encoding.NAME`` still give one game's public name, warned
+    (import it from the game's module); a name two games' modules both define is refused, naming both
+    (issue 40: the first game found used to win silently)."""
+    import quaternity_cp.encoding as encoding
+    import quaternity_cp.quartets.spiel as own
+    import quaternity_cp.quarto.spiel as quarto_spiel
+
+    with pytest.warns(DeprecationWarning, match="quaternity_cp.quartets.spiel.quartets_setup"):
+        assert spiel.quartets_setup is own.quartets_setup
+    monkeypatch.setattr(quarto_spiel, "__all__", [*quarto_spiel.__all__, "quartets_setup"])
+    monkeypatch.setattr(quarto_spiel, "quartets_setup", None, raising=False)
+    with pytest.raises(AttributeError, match="ambiguous: .*quaternity_cp.quartets.spiel.*quaternity_cp.quarto.spiel"):
+        spiel.quartets_setup
+    with pytest.raises(AttributeError):
+        encoding.no_such_codec

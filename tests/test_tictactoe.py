@@ -180,10 +180,10 @@ def test_the_pettingzoo_environment():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    from quaternity_cp.aec import QuartetsEnv
+    from quaternity_cp.aec import GameEnv
 
-    api_test(QuartetsEnv(game="tictactoe"), num_cycles=50, verbose_progress=False)
-    env = QuartetsEnv(game="tictactoe")
+    api_test(GameEnv(game="tictactoe"), num_cycles=50, verbose_progress=False)
+    env = GameEnv(game="tictactoe")
     env.reset(seed=1)
     assert env.max_moves == 9 and int(env.action_space(env.agent_selection).n) == 9
     assert "tictactoe" in load_all()

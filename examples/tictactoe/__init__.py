@@ -3,7 +3,7 @@
 Two players, ``x`` (seat 0, who starts) and ``o`` (seat 1), take turns marking an empty cell of a 3 x 3 grid;
 three marks in a row, a column or a diagonal win, a full grid without one is a draw (the win is shared).
 An action is a cell, 0..8 row by row; its notation is the cell's name, ``a1`` (top left) to ``c3``.
-A record is ``{"game": "tictactoe", "moves": ["b2", "a1", ...]}``.
+A record is ``{"game": "tictactoe", "moves": ["b2", "a1", ...]}`` (``game.json`` beside this file is one).
 
 >>> state = SPEC.new_state(0)
 >>> for cell in ("a1", "a2", "b2", "a3", "c3"):  # x: a1 b2 c3, a diagonal
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Hashable
 
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.registry import TERMINAL, GameSpec, register_agent, register_game
+from quaternity_cp.registry import TERMINAL, ChanceOutcome, GameSpec, register_agent, register_game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = "xo"
@@ -46,10 +46,10 @@ class TicTacToeState:
     """A game in progress (the :class:`~quaternity_cp.registry.GameState` interface)."""
 
     num_players = 2
-    chance: list = []  # no random events
 
     def __init__(self) -> None:
-        self.moves: list[int] = []
+        self.moves: list[int] = []  # the cells marked, in order
+        self.chance: list[ChanceOutcome] = []  # no random events
 
     # -- the rules ------------------------------------------------------------------------------
     @property
@@ -70,13 +70,17 @@ class TicTacToeState:
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else len(self.moves) % 2
 
-    def legal_actions(self) -> list[int]:
+    def free_cells(self) -> list[int]:
         return [] if self.is_terminal() else [c for c, seat in enumerate(self.board) if seat is None]
 
-    def apply_action(self, action: Any) -> None:
-        if action not in self.legal_actions():
-            raise TicTacToeError(f"{action!r} is not a legal move here (the free cells: "
-                                 f"{' '.join(map(cell_name, self.legal_actions())) or 'none, the game is over'})")
+    def legal_actions(self) -> list[Hashable]:
+        return list(self.free_cells())
+
+    def apply_action(self, action: Hashable) -> None:
+        if not isinstance(action, int) or action not in self.free_cells():
+            what = cell_name(action) if isinstance(action, int) and 0 <= action < 9 else repr(action)
+            raise TicTacToeError(f"{what} is not a legal move here (the free cells: "
+                                 f"{' '.join(map(cell_name, self.free_cells())) or 'none, the game is over'})")
         self.moves.append(action)
 
     def undo(self) -> None:
@@ -96,7 +100,8 @@ class TicTacToeState:
     def observation(self, player: int) -> Observation:
         return Observation(player, self.board, None if self.is_terminal() else len(self.moves) % 2)
 
-    def action_to_string(self, action: Any) -> str:
+    def action_to_string(self, action: Hashable) -> str:
+        assert isinstance(action, int)  # one of this game's actions: a cell
         return cell_name(action)
 
     def string_to_action(self, text: str) -> int:
@@ -123,20 +128,20 @@ def new_state(seed: int) -> TicTacToeState:
 class Random:
     name = "random"
 
-    def step(self, observation: Observation, legal_actions: list, rng: random.Random) -> int:
-        return int(rng.choice(legal_actions))
+    def step(self, observation: Observation, legal_actions: list[Hashable], rng: random.Random) -> Hashable:
+        return rng.choice(legal_actions)
 
 
 class Greedy:
     name = "greedy"
 
-    def step(self, observation: Observation, legal_actions: list, rng: random.Random) -> int:
+    def step(self, observation: Observation, legal_actions: list[Hashable], rng: random.Random) -> Hashable:
         board, me = observation.board, observation.seat
         for seat in (me, 1 - me):  # complete my line, else block the other's
             for cell in legal_actions:
                 if any(cell in line and sum(board[c] == seat for c in line) == 2 for line in LINES):
-                    return int(cell)
-        return 4 if 4 in legal_actions else int(rng.choice(legal_actions))
+                    return cell
+        return 4 if 4 in legal_actions else rng.choice(legal_actions)
 
 
 register_agent("tictactoe", "random", Random)
@@ -149,12 +154,16 @@ SPEC = register_game(GameSpec(
     default_agent="greedy",
     hint_agent="greedy",
     seat_label="player",
-    parts={
+    parts={  # every part a game can declare (quaternity_cp.registry.PARTS), each imported on first use
         "check": f"{__name__}.parts:check_record",
         "svg": f"{__name__}.parts:state_svg",
+        "report": f"{__name__}.parts:text_report",
         "web": f"{__name__}.parts",
         "page": f"{__name__}.parts:PAGE",
+        "cli": f"{__name__}.cli:tictactoe",
+        "terminal": f"{__name__}.terminal",
         "codec": f"{__name__}.codec:codec_for",
         "spiel": f"{__name__}.spiel",
+        "puzzles": f"{__name__}.puzzles",
     },
 ))

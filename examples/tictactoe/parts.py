@@ -1,32 +1,91 @@
-"""Tic-tac-toe's parts, each imported on first use: the record checker, the picture, the web table's view."""
+"""Tic-tac-toe's parts, each imported on first use: the record checker and reader, the picture, the report
+page and the web table's view."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from . import MARKS, TicTacToeError, TicTacToeState, cell_name
+from . import LINES, MARKS, TicTacToeError, TicTacToeState, cell_name
 
 #: The web page's files of the game, in this package's ``static/`` folder.
 PAGE = {"rules": "rules.html", "script": "table.js"}
 
 
-def replay(record: Any) -> TicTacToeState:
-    """The game of a record (JSON data), every move checked; raises TicTacToeError saying which move is wrong."""
-    if not isinstance(record, dict) or record.get("game", "tictactoe") != "tictactoe" \
+def read(text: str) -> Any:
+    """The JSON data of a record file's text, read by the project's strict, bounded reader."""
+    from quaternity_cp.jsonio import InputRefused, load_json
+
+    try:
+        return load_json(text.lstrip("\ufeff"))
+    except InputRefused as err:
+        raise TicTacToeError(f"not a tic-tac-toe record: {err}") from None
+
+
+@dataclass
+class Replay:
+    """A record replayed: the game up to its first illegal move (``error``: that move's number and why, or None)."""
+
+    state: TicTacToeState
+    moves: list[str]
+    error: tuple[int, str] | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def message(self) -> str:
+        """The first illegal move in one line: ``move 3 (b2): b2 is taken``."""
+        assert self.error is not None
+        number, reason = self.error
+        return f"move {number} ({self.moves[number - 1]}): {reason}"
+
+
+def replay(record: Any) -> Replay:
+    """The game of a record (JSON data) up to its first illegal move (a cell taken, a move after the end).
+    A malformed record (not the shape below, a move that is not a cell's name) raises TicTacToeError, one line."""
+    if not isinstance(record, dict) or set(record) - {"game", "moves"} or record.get("game", "tictactoe") != "tictactoe" \
             or not isinstance(record.get("moves"), list):
-        raise TicTacToeError('a tic-tac-toe record is {"game": "tictactoe", "moves": ["b2", ...]}')
+        raise TicTacToeError('a tic-tac-toe record is {"game": "tictactoe", "moves": ["b2", ...]}, no other field')
     state = TicTacToeState()
+    cells = []
     for i, text in enumerate(record["moves"], 1):
         try:
-            state.apply_action(state.string_to_action(text))
+            cells.append(state.string_to_action(text))
         except TicTacToeError as err:
             raise TicTacToeError(f"move {i} ({text}): {err}") from None
-    return state
+    result = Replay(state, list(record["moves"]))
+    for i, cell in enumerate(cells, 1):
+        if state.is_terminal():
+            result.error = (i, f"the game is over ({status_line(state)})")
+            break
+        if cell not in state.legal_actions():
+            result.error = (i, f"{cell_name(cell)} is taken")
+            break
+        state.apply_action(cell)
+    return result
 
 
 def check_record(record: Any) -> None:
     """The ``check`` part: raise TicTacToeError unless ``record`` is a legal game."""
-    replay(record)
+    result = replay(record)
+    if not result.valid:
+        raise TicTacToeError(result.message)
+
+
+def winning_line(state: TicTacToeState) -> tuple[int, ...]:
+    """The cells of a completed line, or ()."""
+    board = state.board
+    return next((line for line in LINES if board[line[0]] is not None and len({board[c] for c in line}) == 1), ())
+
+
+def status_line(state: TicTacToeState) -> str:
+    """Whose turn it is, or how the game ended: ``x to move``, ``x won: a1 b2 c3``, ``a draw``."""
+    winner = state.winner()
+    if winner is not None:
+        return f"{MARKS[winner]} won: {' '.join(map(cell_name, winning_line(state)))}"
+    return "a draw" if state.is_terminal() else f"{MARKS[state.current_player()]} to move"
 
 
 def state_svg(state: TicTacToeState, legal: tuple[int, ...] = ()) -> str:
@@ -69,3 +128,33 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
         text = "A draw." if winner is None else f"{table.seat_name(winner, seat)} won: three in a row."
         data["result"] = {"winners": [] if winner is None else [winner], "text": text}
     return data
+
+
+def text_report(text: str, *, name: str = "<record>", title: str | None = None,
+                max_moves: int | None = None, **ignored: Any) -> tuple[str, bool]:
+    """The ``report`` part: the page stepping through a record (the grid after each move, whose turn, and what
+    best play gives from there), and whether every move is legal. Other options (rules, engines) are ignored."""
+    from quaternity_cp.report import MAX_REPORT_MOVES, check_report_moves, page, step_json
+
+    from .solver import solve, verdict_text
+
+    record = read(text)
+    if isinstance(record, dict) and isinstance(record.get("moves"), list):  # refused before anything is replayed
+        check_report_moves(len(record["moves"]), MAX_REPORT_MOVES if max_moves is None else max_moves, name)
+    result = replay(record)
+    state = TicTacToeState()
+    steps = []
+    for index in range(len(result.state.moves) + 1):
+        if index:
+            state.apply_action(result.state.moves[index - 1])
+        steps.append(step_json({"index": index, "move": result.moves[index - 1] if index else None,
+                                "svg": state_svg(state), "text": [status_line(state), verdict_text(state, solve(state))][:1 + (not state.is_terminal())],
+                                "claims": [], "explanations": None, "forced_answer": False, "over": state.is_terminal()}))
+    illegal = None
+    if result.error is not None:
+        illegal = {"index": result.error[0], "move": result.moves[result.error[0] - 1], "kind": "illegal move",
+                   "message": result.message, "lines": [], "loser": None}
+    doc = {"kind": "tictactoe", "title": title or name, "setup": "Tic-tac-toe, 3 x 3; x moves first", "steps": steps,
+           "illegal": illegal, "moves": result.moves, "history": "",
+           "hint": "Click a move in the list (or use the arrow keys and the slider) to see the grid after it."}
+    return page(doc), result.valid

@@ -220,7 +220,7 @@ class SolverAgent:
             self._too_large = width
             return None
         result = attractor(graph, seat)
-        if not result.verdict:
+        if not result.wins:
             return None
         self._result = result
         return result.move(game)

@@ -1179,8 +1179,8 @@ def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int
         for seat in range(built.shape.players):
             ref = attractor(graph, seat)
             mine = int(ranks[dense, seat])
-            counts["wins_seen"] += int(ref.verdict)
-            if (mine >= 0) != ref.verdict or (ref.verdict and mine != ref.plies):
+            counts["wins_seen"] += int(ref.wins)
+            if (mine >= 0) != ref.wins or (ref.wins and mine != ref.plies):
                 counts["disagreements"] += 1
     return counts
 

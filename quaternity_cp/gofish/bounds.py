@@ -527,6 +527,26 @@ def holds_a_whole_suit(engine: BoundsEngine, tables: Tables, player: int) -> boo
 FlowNetwork = _Network
 row_choices = _rows
 
-__all__ = ["Tables", "Bounds", "BoundsEngine", "FlowEngine", "CpSatEngine", "consistent_table", "ranges",
-           "FlowNetwork", "row_choices", "count_tables", "cell_range", "holds_a_whole_suit", "CountLimitError",
+#: the exact engines by the name ``--engine`` takes (the first is the default; the same answers, CP-SAT far slower)
+ENGINES: dict[str, type[FlowEngine] | type[CpSatEngine]] = {"flow": FlowEngine, "cpsat": CpSatEngine}
+
+
+def engine_named(name: str | None) -> BoundsEngine:
+    """The exact engine called ``name`` (None: the default, flow); another name raises
+    :class:`~quaternity_cp.gofish.rules.GoFishRulesError` naming the engines.
+
+    >>> engine_named("cpsat").name, engine_named(None).name
+    ('cpsat', 'flow')
+    """
+    from .rules import GoFishRulesError
+
+    if name is None:
+        return FlowEngine()
+    if name not in ENGINES:
+        raise GoFishRulesError(f"Go Fish has no engine {name!r} (its engines: {', '.join(ENGINES)})")
+    return ENGINES[name]()
+
+
+__all__ = ["Tables", "Bounds", "BoundsEngine", "FlowEngine", "CpSatEngine", "ENGINES", "engine_named",
+           "consistent_table", "ranges", "FlowNetwork", "row_choices", "count_tables", "cell_range", "holds_a_whole_suit", "CountLimitError",
            "DEFAULT_MAX_STATES", "INFEASIBLE", "Grid"]

@@ -72,12 +72,23 @@ def _name(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def load(path: str) -> Replay:
-    """The record in ``path`` replayed (:class:`quaternity_cp.gofish.check.Replay`); bad input raises InputError."""
+def load(path: str, rules: str | None = None, engine: str | None = None) -> Replay:
+    """The record in ``path`` replayed (:class:`quaternity_cp.gofish.check.Replay`) under ``rules`` (``--rules``:
+    instead of the record's own; None: the record's) with the exact engine ``engine`` (``--engine``; None: flow);
+    bad input raises InputError."""
+    from quaternity_cp.gofish.bounds import engine_named
     from quaternity_cp.gofish.check import replay
-    from quaternity_cp.gofish.rules import GoFishError
+    from quaternity_cp.gofish.rules import GoFishError, GoFishRulesError, rules_from_text
     from quaternity_cp.jsonio import InputRefused, load_json
 
+    try:
+        override = None if rules is None else rules_from_text(rules)
+    except GoFishError as err:
+        raise InputError(f"--rules: {err}") from None
+    try:
+        exact = engine_named(engine)
+    except GoFishError as err:
+        raise InputError(f"--engine: {err}") from None
     text = read_text(path)
     name = _name(path)
     try:
@@ -86,10 +97,42 @@ def load(path: str) -> Replay:
         raise InputError(f"{name}: not a Go Fish record: {err}") from None
     if not isinstance(data, dict):
         raise InputError(f"{name}: a Go Fish record is a JSON object, not {type(data).__name__}")
+    if override is not None:
+        data = {**data, "rules": override}
     try:
-        return replay(data)
+        return replay(data, exact)
+    except GoFishRulesError as err:
+        option = str(err).removeprefix("option ").partition(":")[0]
+        # the seat asking first is checked against the record's players only now: a --rules value, said as one
+        raise InputError(f"{'--rules' if override is not None and option in override else name}: {err}") from None
     except GoFishError as err:
         raise InputError(f"{name}: {err}") from None
+
+
+def _one_rules(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """--rules at most once (a second one would silently replace the first), as Quaternity's."""
+    if len(value) > 1:
+        _common.fail("--rules: given more than once; put every option in one value, e.g. --rules "
+                     "'geraschenko,first=1'")
+    return value[0] if value else None
+
+
+def rules_option(func: F) -> F:
+    """``--rules RULES``: the rules to replay the record under, instead of its own (see docs/gofish.md)."""
+    return click.option(
+        "--rules", "rules", metavar="RULES", default=None, multiple=True, callback=_one_rules,
+        help="Rules to use instead of the record's: a preset (stacky, geraschenko, quantum-fingers, thorntondr, "
+             "marcusrainbow), option=value items, or both, separated by commas, the preset first: "
+             "'geraschenko', 'four=some', 'geraschenko,first=1'. Options not given take the preset's values "
+             "or the defaults.")(func)
+
+
+def engine_option(func: F) -> F:
+    """``--engine NAME``: the exact engine of the bounds (flow or cpsat)."""
+    return click.option(
+        "--engine", "engine", metavar="NAME", default=None,
+        help="The exact engine of the bounds: flow (the default) or cpsat (OR-Tools CP-SAT: the same answers, "
+             "far slower; a cross-check).")(func)
 
 
 def _players(game: GoFish) -> list[str]:
@@ -209,8 +252,10 @@ def _grid_lines(game: GoFish) -> list[str]:
 @gofish.command()
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_option
+@engine_option
 @guarded
-def check(file: str, as_json: bool) -> None:
+def check(file: str, as_json: bool, rules: str | None = None, engine: str | None = None) -> None:
     """Replay a Go Fish record: is every move legal, whose turn it is, who has won.
 
     Exit 0: every move legal; 1: an illegal move (the output describes the
@@ -218,8 +263,10 @@ def check(file: str, as_json: bool) -> None:
     (unknown fields, options, players or suits; sizes that cannot be dealt; an
     open question that is not the last move). With an open question (?) last,
     'turn' is the player to answer it and 'answers' the answers it may give.
+    --rules replays the record under other rules (a record legal under one rule
+    set may be illegal under another); 'rules' says the rules replayed.
     """
-    result = load(file)
+    result = load(file, rules, engine)
     if as_json:
         emit_json(status_json(result))
     else:
@@ -428,7 +475,7 @@ def _tree(game: GoFish, force: ForceResult, seat: int, depth: int, budget: Budge
     ``seat``'s), to ``depth`` plies and at most ``cap`` nodes. Returns the tree and what cut it short."""
     from quaternity_cp.budget import Stopped
 
-    yes = force.verdict
+    yes = force.wins
     size = [0]
     cut: list[str | None] = [None]
 
@@ -585,7 +632,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
     tree_stopped = None
     if force is not None:
         tree, tree_stopped = _tree(game, force, seat, depth, budget)
-        if force.verdict:
+        if force.wins:
             strategy = tree
         else:
             defense = tree
@@ -601,9 +648,9 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
             budget_words = (f"Not proven within the budget (--max-positions {max_positions:,}, --max-seconds "
                             f"{max_seconds:g}); raise them to go further.")
     elif game.over:
-        verdict = "yes" if force.verdict else "no"
-        summary = f"{verdict}: the game is over and {who} {'won' if force.verdict else 'did not win'}"
-    elif force.verdict:
+        verdict = "yes" if force.wins else "no"
+        summary = f"{verdict}: the game is over and {who} {'won' if force.wins else 'did not win'}"
+    elif force.wins:
         verdict = "yes"
         plies_said = f"{force.plies} ply" if force.plies == 1 else f"{force.plies} plies"
         summary = f"yes: {who} can force being the winner (in at most {plies_said})"
@@ -618,7 +665,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
         "player_names": list(s.players),
         "goal": "win",
         "player": seat,
-        "result": force.verdict if force is not None else None,
+        "result": force.wins if force is not None else None,
         "verdict": verdict,
         "proven": proven,
         "status": status,

@@ -647,15 +647,24 @@ class GoFish:
             detail += f" ({seat_name(self.setup.players if self.setup.named_players else None, st.turn)} is)"
         raise IllegalMove(detail, index, text, fault)
 
-    def pop(self) -> str:
-        """Undo the last :meth:`push`; returns the move text it removed (or the answered text it reopened)."""
+    def pop(self) -> Move:
+        """Undo the last :meth:`push`; returns the move it took back (what :meth:`push` returned: a question
+        with its answer, a question alone, or the answer to the open question), as Quaternity's
+        :meth:`~quaternity_cp.quartets.position.Position.pop` does. Its notation: :meth:`move_text`."""
         if len(self._stack) == 1:
             raise GoFishError("no move to undo")
         st = self._stack.pop()
+        before = self._stack[-1]
         self._count(st, -1)
+        if before.pending is not None:  # the answer to the question open before it
+            text = st.moves[-1]
+            taken: Move = Move(before.pending.asker, before.pending.asked, before.pending.suit,
+                               text.endswith("+"))
+        else:
+            taken = self.parse_move(st.moves[-1], len(before.moves) + 1)
         while self._namings and self._namings[-1][0] >= len(self._stack):
             self.setup = self._namings.pop()[1]  # a suit named with the move taken back is unnamed again
-        return st.moves[-1]
+        return taken
 
     def ask(self, asker: int, asked: int, suit: int) -> Move:
         """Ask, without an answer yet."""

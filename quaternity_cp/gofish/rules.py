@@ -152,6 +152,66 @@ def option_value(option: str, text: str) -> object:
     return text
 
 
+def rules_from_text(text: str) -> dict[str, object]:
+    """The rules given on a command line (``--rules``), as a record's ``"rules"`` object, checked: a preset name
+    (``geraschenko``), ``OPTION=VALUE`` items (``four=some``), or both, separated by commas with the preset first
+    (``geraschenko,first=1``); or a JSON object (``{"four": "some"}``), as a record's ``"rules"``. Each value is
+    read as its option's type (:func:`option_value`: ``first=0`` is the seat 0, ``win_after_ask=yes`` true);
+    ``ask-void`` is ``ask_void``. The options not given take the preset's values, or the defaults: the result
+    replaces a record's own rules (as Quaternity's ``--rules`` does). An empty text or item, a space inside an
+    item, an option given twice or without a name or a value, and what :class:`Rules` refuses raise
+    :class:`GoFishRulesError` (one line, without the option's name ``--rules``: the caller adds it).
+
+    >>> rules_from_text("geraschenko,first=1")
+    {'preset': 'geraschenko', 'first': 1}
+    >>> rules_from_text("four=some, win-after-ask=true")
+    {'four': 'some', 'win_after_ask': True}
+    >>> rules_from_text("four=some,four=off")
+    Traceback (most recent call last):
+    ...
+    quaternity_cp.gofish.rules.GoFishRulesError: option four given twice
+    """
+    from ..jsonio import InputRefused, load_json
+
+    empty = "empty (give a preset name, e.g. geraschenko, or option=value items, e.g. four=some)"
+    text = text.strip()
+    if not text:
+        raise GoFishRulesError(empty)
+    spec: dict[str, object] = {}
+    if text.startswith("{"):
+        try:
+            given = load_json(text)
+        except InputRefused as err:
+            raise GoFishRulesError(f"not a JSON object: {err}") from None
+        if not isinstance(given, dict):
+            raise GoFishRulesError(f"expected a JSON object of options, got {given!r}")
+        spec = dict(given)
+    else:
+        for i, item in enumerate(part.strip() for part in text.split(",")):
+            if not item:
+                raise GoFishRulesError(f"an empty item in {text!r} (separate the items by single commas, "
+                                       "e.g. geraschenko,first=1)")
+            if any(c.isspace() for c in item):
+                raise GoFishRulesError(f"a space inside the item {item!r} (separate the items by commas, "
+                                       "e.g. geraschenko,first=1)")
+            key, eq, value = item.partition("=")
+            if not eq:
+                if i:
+                    raise GoFishRulesError(f"expected option=value, got {item!r} (the preset name comes first)")
+                spec["preset"] = item
+                continue
+            key = key.replace("-", "_")
+            if not key:
+                raise GoFishRulesError(f"no option name in {item!r}")
+            if not value:
+                raise GoFishRulesError(f"option {key} has no value")
+            if key in spec:
+                raise GoFishRulesError(f"option {key} given twice")
+            spec[key] = value if key == "preset" else option_value(key, value)
+    Rules.from_dict(spec)  # every name and value checked (the seat ``first`` against the players by the game)
+    return spec
+
+
 def _names(option: str, given: "int | Sequence[str]", low: int, high: int, lettered: bool) -> tuple[str, ...]:
     if isinstance(given, (int, bool)):
         n = _whole(option, given, low, high)
@@ -222,4 +282,4 @@ class Setup:
         return len(self.suits) * self.suit_size // len(self.players)
 
 
-__all__ = ["GoFishError", "GoFishRulesError", "CHOICES", "FLAGS", "PRESETS", "Rules", "Setup", "option_value"]
+__all__ = ["GoFishError", "GoFishRulesError", "CHOICES", "FLAGS", "PRESETS", "Rules", "Setup", "option_value", "rules_from_text"]

@@ -38,9 +38,9 @@ The graph is built breadth first from the current state under a
 built); past them :class:`SolverLimitError` is raised.
 
 >>> result = can_force(GoFish(2, 2, 2), 0)
->>> result.verdict, result.plies
-(True, 2)
->>> [r.verdict for r in solve_start(2, 2, 2).values()]
+>>> result.wins, result.plies, result.verdict
+(True, 2, 'yes')
+>>> [r.wins for r in solve_start(2, 2, 2).values()]
 [True, False]
 """
 
@@ -50,7 +50,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
 
-from ..budget import Budget, Limits, Stopped
+from ..budget import SOLVED, Budget, Limits, SearchResult, Status, Stopped
 from .bounds import BoundsEngine
 from .game import GoFish, History, Move, State
 from .rules import GoFishError, Rules
@@ -63,7 +63,7 @@ class SolverLimitError(GoFishError):
     """The game graph outgrew the solver's limits (``reason``: ``limit`` for nodes, ``time`` for seconds)."""
 
     def __init__(self, reason: str, nodes: int, limits: Limits):
-        self.reason = reason
+        self.reason = Status(reason)
         self.nodes = nodes
         what = (f"max_positions={limits.max_positions}" if reason == "limit"
                 else f"max_seconds={limits.max_seconds}")
@@ -198,20 +198,32 @@ def build_graph(game: GoFish, limits: Limits | None = None) -> GameGraph:
 
 
 @dataclass(frozen=True)
-class ForceResult:
-    """Whether ``seat`` can force a win from the graph's root: ``verdict``, ``plies`` (the root's rank: plies,
-    questions and answers each one, to a win under optimal play; None when not a win), ``strategy`` (for each
-    of ``seat``'s nodes in the attractor, by key, a move to a node of lower rank, suits as in the key),
-    ``ranks`` (every attractor node's rank, by key), and the graph's size."""
+class ForceResult(SearchResult):
+    """Whether ``seat`` can force a win from the graph's root (a :class:`~quaternity_cp.budget.SearchResult`,
+    the result every game's solver shares): ``wins``, ``plies`` (the root's rank: plies, questions and answers
+    each one, to a win under optimal play; None when not a win), ``strategy`` (for each of ``seat``'s nodes
+    in the attractor, by key, a move to a node of lower rank, suits as in the key), ``ranks`` (every
+    attractor node's rank, by key), and the graph's size (``positions``). A limit reached raises
+    :class:`SolverLimitError` instead, so a result is always proven; ``verdict`` is ``yes`` or ``no``."""
 
     seat: int
-    verdict: bool
+    wins: bool
     plies: int | None
     strategy: Mapping[Key, Move]
     ranks: Mapping[Key, int]
     graph_size: int
     graph_edges: int
     seconds: float
+    status: Status = SOLVED
+
+    @property
+    def positions(self) -> int:  # type: ignore[override]  # SearchResult's attribute, read-only here
+        """The positions of the graph solved (``graph_size``)."""
+        return self.graph_size
+
+    def outcome(self) -> str:
+        """``yes`` when ``seat`` forces a win, else ``no``."""
+        return "yes" if self.wins else "no"
 
     def move(self, game: GoFish) -> Move | None:
         """The strategy's move in ``game``'s current state, in its own suit numbers: a question (answer None)

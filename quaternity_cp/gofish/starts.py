@@ -84,14 +84,14 @@ class SolvedStart:
     @property
     def winners(self) -> list[int]:
         """The seats that can force a win (at most one can: two forced wins would meet in one game)."""
-        return [seat for seat, result in self.results.items() if result.verdict]
+        return [seat for seat, result in self.results.items() if result.wins]
 
     def to_json(self, game: GoFish | None = None) -> dict[str, Any]:
         """The row as JSON: shape, rules, graph size, and per seat ``wins``, ``plies`` and the first move."""
         seats: dict[str, Any] = {}
         for seat, result in self.results.items():
-            entry: dict[str, Any] = {"wins": result.verdict, "plies": result.plies}
-            if result.verdict and game is not None:
+            entry: dict[str, Any] = {"wins": result.wins, "plies": result.plies}
+            if result.wins and game is not None:
                 move = result.move(game)
                 entry["first_move"] = None if move is None else game.move_text(move)
             seats[str(seat)] = entry

@@ -280,7 +280,7 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
             why = f"the game graph has more than {SOLVE_POSITIONS:,} positions, the web table's limit"
         return {"text": f"Not known yet: {why}; ask again later in the game, or solve the record with "
                         "'quaternity solve'.", "value": None, "nodes": err.nodes, "stopped": err.reason}
-    if not res.verdict:
+    if not res.wins:
         return {"text": f"The other players together can stop {who} from winning ({res.graph_size:,} positions).",
                 "value": "no", "nodes": res.graph_size}
     move = res.move(game)

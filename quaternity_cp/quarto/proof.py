@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from ..budget import INTERRUPTED, LIMIT, SOLVED, TIME, Limits
+from ..budget import INTERRUPTED, LIMIT, SOLVED, TIME, Limits, Status
 from ..digest import sign_json, user_key, verify_json
 from ..files import write_atomic
 from ..jsonio import InputRefused, load_json, read_input
@@ -385,7 +385,7 @@ def _table(tree: TopTree, final: _Round) -> dict:
 class _Stop(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason
+        self.reason = Status(reason)
 
 
 class _State:

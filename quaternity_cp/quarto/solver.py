@@ -57,7 +57,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Callable, Optional, Protocol, Sequence
 
-from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
+from ..budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Status, Stopped
 from . import symmetry
 from .bits import ATTRS, UNSAFE, threat, three_table
 from .core import QuartoError
@@ -123,7 +123,7 @@ class SolveResult(SearchResult):
     pv: list = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
-    status: str = SOLVED
+    status: Status = SOLVED
     pv_stopped: Optional[str] = None
     kernel: str = "python"
 

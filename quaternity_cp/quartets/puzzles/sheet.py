@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Iterable
 
-from ...budget import Budget, Limits
+from ...budget import SOLVED, Budget, Limits
 from ...errors import FormatError, QuaternityError
 from ..explain import ExplanationLimitError
 from ..formats import Record, decode_input, load_json, position_to_json, record_from_json
@@ -640,7 +640,7 @@ def _answer_block(n: int, p: SheetPuzzle, budget: Budget) -> str:
 
 def _summary(record: Record, **result: Any) -> str:
     """A verdict in the solver's words (:meth:`~quaternity_cp.quartets.solver.SolveResult.summary`)."""
-    return _cap(SolveResult(status="solved", game=record.game, rules=record.rules, **result).summary()) + "."
+    return _cap(SolveResult(status=SOLVED, game=record.game, rules=record.rules, **result).summary()) + "."
 
 
 def _left(budget: Budget) -> float | None:

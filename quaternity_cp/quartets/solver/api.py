@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Stopped
+from ...budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Status, Stopped
 from ..engines import Engine
 from ...errors import QuaternityError
 from ..game import Declaration, Game, Question
@@ -47,7 +47,7 @@ class SolveResult(SearchResult):
     goal: str
     player: int
     result: bool | str | None
-    status: str
+    status: Status
     game: Game = field(repr=False)
     rules: Rules = field(repr=False)
     engine: str = ""
