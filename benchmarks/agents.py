@@ -61,7 +61,7 @@ def main() -> None:
     print(f"classic, 3 players x 6 sets of 4; python {sys.version.split()[0]}")
     print(f"{'line-up':45} {'workers':>7} {'games':>7} {'games/s/worker':>15} {'games/CPU s':>12} "
           f"{'decisions/game':>15} {'vs random':>10}")
-    base = None
+    base: float | None = None  # the CPU rate of the first line-up (random), what the others are compared to
     rows = [(label, lineup, fixed, 1) for label, lineup, fixed in LINEUPS]
     if args.workers > 1:
         rows.insert(2, (LINEUPS[1][0], LINEUPS[1][1], None, args.workers))
@@ -70,7 +70,7 @@ def main() -> None:
         if base is None:
             base = cpu
         cpu_text = f"{cpu:>12,.1f}" if cpu is not None else f"{'-':>12}"
-        ratio = f"{cpu / base:>9.2f}x" if cpu is not None else f"{'-':>10}"
+        ratio = f"{cpu / base:>9.2f}x" if cpu is not None and base is not None else f"{'-':>10}"
         print(f"{label:45} {workers:>7} {games:>7} {rate:>15,.1f} {cpu_text} {length:>15.1f} {ratio}")
 
 

@@ -118,7 +118,7 @@ class OrToolsFlow:
         card0, set0, free0 = 2, 2 + m, 2 + m + NP
         tails, heads, caps = [], [], []
 
-        def arc(tail: int, head: int, cap: int) -> int:
+        def add_arc(tail: int, head: int, cap: int) -> int:
             tails.append(tail)
             heads.append(head)
             caps.append(cap)
@@ -126,13 +126,13 @@ class OrToolsFlow:
 
         card_arcs = []  # per card: (seat, arc)
         for i, d in enumerate(deal.dom):
-            arc(0, card0 + i, 1)
-            card_arcs.append([(p, arc(card0 + i, set0 + i // S * P + p, 1)) for p in bits(d)])
+            add_arc(0, card0 + i, 1)
+            card_arcs.append([(p, add_arc(card0 + i, set0 + i // S * P + p, 1)) for p in bits(d)])
         for v in range(NP):
-            arc(set0 + v, 1, deal.lo[v])
-            arc(set0 + v, free0 + v % P, deal.hi[v] - deal.lo[v])
+            add_arc(set0 + v, 1, deal.lo[v])
+            add_arc(set0 + v, free0 + v % P, deal.hi[v] - deal.lo[v])
         for p in range(P):
-            arc(free0 + p, 1, deal.room[p])
+            add_arc(free0 + p, 1, deal.room[p])
         flow = max_flow.SimpleMaxFlow()
         flow.add_arcs_with_capacity(np.array(tails), np.array(heads), np.array(caps))
         if flow.solve(0, 1) != flow.OPTIMAL or flow.optimal_flow() < m:
@@ -181,7 +181,7 @@ def main(argv=None) -> None:
     count = 5 if args.quick else 20
     flow, cpsat, ortools = FlowEngine(), CpSatEngine(), OrToolsFlow()
     cpsat_too = {"mid-game": True, "start": True}  # until a call takes CPSAT_LIMIT
-    print(f"median time of one full analyze (python {sys.version.split()[0]}); or-flow: {OrToolsFlow.__doc__.splitlines()[0]}")
+    print(f"median time of one full analyze (python {sys.version.split()[0]}); or-flow: {(OrToolsFlow.__doc__ or "").splitlines()[0]}")
     print(f"{'position':>9} {'cards':>5} {'seats':>5} {'flow ms':>9} {'or-flow ms':>10} {'cpsat ms':>9}"
           f" {'cpsat/flow':>10} {'or/flow':>8}")
     for cards, players in sizes:

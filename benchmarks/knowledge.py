@@ -31,6 +31,7 @@ def measure(size: tuple[int, int, int], games: int) -> tuple[float, float, int]:
         g = Game(*size)
         rec = record_from_json(random_record(g, "classic", random.Random(seed)))
         pos = Position(g, "classic", first=rec.first)
+        assert rec.deal is not None  # a classic record carries its deal
         table = Table(g, rec.deal)
         for move in rec.moves:
             if not pos.over and pos.pending is None and not table.putdowns_due():

@@ -52,7 +52,7 @@ class AppTable(ClassicState):
 
     def _ask(self, x: int, y: int, card: int) -> None:
         if self.claimed[card // self.game.set_size] >= 0:  # a card already put down: no, and y moves
-            self._undo.append((self.turn, len(self.moves), self.unfinished, list(self.reached)))
+            self._undo.append((self.turn, len(self.moves), len(self.chance), self.unfinished, list(self.reached)))
             self.questions += 1
             self.turn = y
             return
@@ -94,7 +94,7 @@ class AppKoole(KooleAgent):
 
 
 def table(games: int, seed: int, fallback: str) -> dict[tuple[str, ...], dict[str, tuple[float, int]]]:
-    out = {}
+    out: dict[tuple[str, ...], dict[str, tuple[float, int]]] = {}
     rules, options = classic_rules()
     for i, lineup in enumerate(itertools.combinations_with_replacement(STRATEGIES, 3)):
         orders = seat_orders(lineup)

@@ -101,12 +101,13 @@ def main(argv=None) -> int:
         t_f = med(r[1] for r in rows)
         nodes = med(r[0].nodes for r in rows)
         rate = sum(r[0].nodes for r in rows) / max(1e-9, sum(r[1] for r in rows))
-        if rows[0][2] is not None:
-            capped = any(not r[2].proven for r in rows)
-            ratio = med(r[3] / max(r[1], 1e-9) for r in rows)
-            total = sum(r[3] for r in rows) / max(1e-9, sum(r[1] for r in rows))  # trivial positions weigh little
+        timed = [(t_fast, slow, t_slow) for _, t_fast, slow, t_slow in rows if slow is not None and t_slow is not None]
+        if timed:  # the python kernel ran too (every row of these sizes)
+            capped = any(not slow.proven for _, slow, _ in timed)
+            ratio = med(t_slow / max(t_fast, 1e-9) for t_fast, _, t_slow in timed)
+            total = sum(t for _, _, t in timed) / max(1e-9, sum(t for t, _, _ in timed))  # trivial positions weigh little
             low = ">" if capped else ""
-            python = f"{low}{med(r[3] for r in rows):.3g} | {low}{ratio:.0f}x | {low}{total:.0f}x"
+            python = f"{low}{med(t for _, _, t in timed):.3g} | {low}{ratio:.0f}x | {low}{total:.0f}x"
         else:
             python = "- | - | -"
         print(f"| {empty} | {counts} | {t_f:.3g} | {max(r[1] for r in rows):.3g} | {nodes:,.0f} | {rate:,.0f} "

@@ -53,7 +53,7 @@ def wins_at(board, cell, squares: bool = False) -> bool:
 def random_position(rng: random.Random, empty: int, squares: bool = False):
     """A reachable position with ``empty`` empty cells whose piece in hand does not win at once."""
     while True:
-        board = [None] * 16
+        board: list[int | None] = [None] * 16
         left = list(range(16))
         hand = rng.choice(left)
         left.remove(hand)

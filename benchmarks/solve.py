@@ -48,6 +48,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # this checkout first
 
@@ -97,7 +98,7 @@ def run_compare_starts(scale: float = 1.0, engine: str | None = None, before: li
     the win goal explores the whole reachable graph (``solve(..., lazy=False)``, the baseline's
     method), so that both sides count the same positions."""
     out = []
-    options = {"lazy": False} if full else {}  # never asked of the baseline (it has no lazy search)
+    options: dict[str, Any] = {"lazy": False} if full else {}  # never asked of the baseline (it has no lazy search)
     for n, (text, preset, goal, cap) in enumerate(COMPARE):
         P, N, S = parse_game(text)
         runs = []

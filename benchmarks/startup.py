@@ -58,10 +58,10 @@ def main() -> None:
     args = ap.parse_args()
     commands = [(name, cmd, ROOT) for name, cmd in COMMANDS]
     if args.baseline:
-        base = baseline_checkout()
-        if base is not None:
-            commands.insert(4, (f"quaternity check examples/quaternity.json (commit {base[1][:7]})",
-                                [sys.executable, "-m", "cli", "check", "examples/quaternity.json"], base[0]))
+        checkout = baseline_checkout()
+        if checkout is not None:
+            commands.insert(4, (f"quaternity check examples/quaternity.json (commit {checkout[1][:7]})",
+                                [sys.executable, "-m", "cli", "check", "examples/quaternity.json"], checkout[0]))
     env = dict(os.environ)
     if not args.no_bytecode:
         # as an installed package runs: pip compiles the bytecode at install time. Here it is written

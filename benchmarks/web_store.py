@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 import warnings
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -92,8 +93,9 @@ class TimedStore(Store):
 class Player:
     """Tables of one app and a move at any of them."""
 
-    def __init__(self, client: TestClient, rng: random.Random):
+    def __init__(self, client: TestClient, rng: random.Random, tables: Any):
         self.client = client
+        self.tables = tables  # the app's open tables (quaternity_cp.web.tables.Tables)
         self.rng = rng
         self.seed = 0
         self.tokens: dict[str, dict[int, str]] = {}
@@ -112,7 +114,7 @@ class Player:
     def move(self, gid: str) -> tuple[float, float, bool]:
         """(wall seconds, CPU seconds, whether the game is over) of one move at ``gid``."""
         seat = self.to_move[gid]
-        legal = self.client.app.app.state.tables.open[gid].game.legal_texts(seat)
+        legal = self.tables.open[gid].game.legal_texts(seat)
         body = {"action": self.rng.choice(legal)}
         headers = {"X-Seat-Token": self.tokens[gid][seat]}
         wall, cpu = time.perf_counter(), time.process_time()
@@ -131,8 +133,9 @@ def play(path: str, moves: int, tables: int, seed: int) -> dict:
     wall = cpu = 0.0
     done = 0
     made = 0
-    with TestClient(create_app(SETTINGS, store)) as client:
-        player = Player(client, random.Random(seed))
+    app = create_app(SETTINGS, store)
+    with TestClient(app) as client:
+        player = Player(client, random.Random(seed), app.app.state.tables)
         turn = [player.new() for _ in range(tables)]
         made += tables
         while done < moves:
@@ -161,7 +164,7 @@ def fill(path: str, count: int, seed: int) -> tuple[dict[str, dict[int, str]], i
     store = Store(path)
     tables = Tables(store=store, workers=1)
     rng = random.Random(seed)
-    tokens = {}
+    tokens: dict[str, dict[int, str]] = {}
     moves = 0
     n = 0
     try:

@@ -22,8 +22,7 @@ from rich.text import Text
 
 from quaternity_cp.registry import DEFAULT_GAME, GameSpec, derive_seed, load_all
 
-from .common import InputError, Whole, check_output, force_option, guarded, write_text
-from .render import console
+from quaternity_cp.command import InputError, Whole, check_output, console, force_option, guarded, write_text
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,40 +1,44 @@
-"""``quaternity puzzle``: generate, verify and print Quaternity puzzles with unique answers (docs/puzzles.md).
+"""``quaternity puzzle generate|verify|sheet``: every game's puzzles, through one door (docs/puzzles.md).
 
-``generate`` and ``verify`` are here; ``sheet`` (the printable page) is in
-:mod:`.cmd_puzzle_sheet`, imported when it is run. The library
-(:mod:`quaternity_cp.quartets.puzzles`) is imported inside each command.
+Each command finds the game of the puzzles: ``generate`` the game of ``--game`` (the default game when not
+given), ``verify`` the game of the puzzle file, ``sheet`` the game of the folder's puzzles (one game a sheet).
+A game with its own group ``puzzle`` in its commands (``quaternity <game> puzzle ...``) runs its command of
+the same name, with the same arguments (``--game`` aside); another game's part ``puzzles`` (the registry's
+contract: ``generate``, ``puzzle_names``, ``verify``, ``sheet_html``) is run by the commands below, which
+take the options every game's puzzles share (``--players``, ``--option NAME=VALUE`` for the rest).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from quaternity_cp.registry import DEFAULT_GAME
-from quaternity_cp.quartets.rules import PRESETS, Rules
+from quaternity_cp.command import (EXIT_ILLEGAL, EXIT_OK, InputError, Seconds, Whole, check_output, emit_json,
+                                   force_option, guarded, json_option, read_text, write_text)
 
-from .common import (
-    EXIT_ILLEGAL,
-    EXIT_OK,
-    InputError,
-    Seconds,
-    Whole,
-    check_output,
-    emit_json,
-    force_option,
-    guarded,
-    parse_text,
-    read_text,
-    write_text,
-)
+from .dispatch import Door, FileDoor, Found, default_spec, game_spec, leading_argument, title
 
-DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.quartets.puzzles.grade.DIFFICULTIES (tested equal)
+if TYPE_CHECKING:
+    from quaternity_cp.registry import GameSpec
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")  # every game's puzzles are graded so (tested equal)
 
 
-def _prepare_out(out: str, names: Any, force: bool) -> None:
+def dumps(data: Any) -> str:
+    """A puzzle file's text: JSON indented by one space, keys in the order given."""
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def answer_path(puzzle: str) -> str:
+    """The answer file beside the puzzle file ``NAME.json``: ``NAME.answer.json``."""
+    return puzzle.removesuffix(".json") + ".answer.json"
+
+
+def prepare_out(out: str, names: Any, force: bool) -> None:
     """The folder ``--out`` made if missing, and every file the run will write checked before any work
     (``NAME.json`` and ``NAME.answer.json`` of each name)."""
     if os.path.exists(out) and not os.path.isdir(out):
@@ -48,173 +52,145 @@ def _prepare_out(out: str, names: Any, force: bool) -> None:
             check_output(os.path.join(out, name + suffix), "--out", force=force)
 
 
-class PuzzleGroup(click.Group):
-    """The group, with ``sheet`` imported from its own module when it is first used."""
-
-    LAZY: ClassVar[dict[str, str]] = {"sheet": "quaternity_cli.cmd_puzzle_sheet:sheet"}
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        command = super().get_command(ctx, name)
-        if command is None and name in self.LAZY:
-            import importlib
-
-            module, attribute = self.LAZY[name].split(":")
-            try:
-                command = getattr(importlib.import_module(module), attribute)
-            except (ImportError, AttributeError):
-                return None  # not part of this installation
-            self.add_command(command, name)
-        return command
+def puzzles_part(spec: GameSpec, where: str) -> Any:
+    """The game's part ``puzzles`` (InputError naming ``where`` when it has none)."""
+    if "puzzles" not in spec.parts:
+        raise InputError(f"{where}: the game {spec.name} has no puzzles")
+    return spec.part("puzzles")
 
 
-@click.group(cls=PuzzleGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# -- the doors ------------------------------------------------------------------------------------------
+class GenerateDoor(Door):
+    """``puzzle generate``: the game of ``--game``."""
+
+    def find(self, ctx: click.Context, args: list[str]) -> Found:
+        from quaternity_cp.registry import DEFAULT_GAME, find_game, load_games
+
+        game, rest, i = DEFAULT_GAME, [], 0
+        while i < len(args):
+            if args[i] == "--":
+                rest += args[i:]
+                break
+            if args[i] == "--game" and i + 1 < len(args):
+                game, i = args[i + 1], i + 2
+                continue
+            if args[i].startswith("--game="):
+                game = args[i].partition("=")[2]
+            else:
+                rest.append(args[i])
+            i += 1
+        spec = find_game(game)
+        if spec is None:
+            raise InputError(f"--game: unknown game {game!r} (known: {', '.join(sorted(load_games()))})")
+        return Found(spec, rest, game)
+
+    def fallback(self, ctx: click.Context, found: Found) -> click.Command | None:
+        return part_generate(found.spec) if "puzzles" in found.spec.parts else None
+
+    def missing(self, ctx: click.Context, found: Found) -> str:
+        return f"--game: the game {found.spec.name} has no puzzles"
+
+    def not_taken(self, found: Found, option: str, fallback: bool) -> str:
+        if fallback:
+            return f"{option} does not apply to --game {found.spec.name} (its options: --players and --option)"
+        return (f"{option} does not apply to --game {found.spec.name} "
+                f"(see 'quaternity {found.spec.name} puzzle generate --help')")
+
+    def help_note(self, own: list[str]) -> str:
+        return ("The options above are those of the default game's puzzles. --game GAME makes another "
+                "registered game's puzzles, with that game's options: "
+                + (f"those of its own command ({', '.join(own)}), or " if own else "")
+                + "those every game's puzzles take: --players, --option NAME=VALUE, --count, --seed, --difficulty, "
+                  "--out, --max-games, --max-seconds, --json and --force (docs/puzzles.md: each game's puzzles).")
+
+
+class VerifyDoor(FileDoor):
+    """``puzzle verify FILE``: the game of the puzzle."""
+
+    def fallback(self, ctx: click.Context, found: Found) -> click.Command | None:
+        return part_verify(found.spec) if "puzzles" in found.spec.parts else None
+
+    def missing(self, ctx: click.Context, found: Found) -> str:
+        return f"{found.name}: the game {found.spec.name} has no puzzles"
+
+    def not_taken(self, found: Found, option: str, fallback: bool) -> str:
+        if fallback:
+            return (f"{found.name}: a {title(found.spec)} puzzle: {option} does not apply to it (its options: "
+                    "--answer, --show and --json)")
+        return (f"{found.name}: a {title(found.spec)} puzzle: {option} does not apply to it "
+                f"(see 'quaternity {found.spec.name} puzzle verify --help')")
+
+    def help_note(self, own: list[str]) -> str:
+        return ("The options above are those of the default game's puzzles. A puzzle of another game (its "
+                "\"game\" field) is checked by that game: " + (f"its own command ({', '.join(own)}), or " if own
+                                                              else "") + "its puzzles' checker, with --answer, "
+                "--show and --json.")
+
+
+def puzzle_files(folder: str) -> list[str]:
+    """The folder's puzzle files (``NAME.json``, not the answers), in the order of their names."""
+    try:
+        names = os.listdir(folder)
+    except (OSError, ValueError):
+        return []  # reading the folder says why
+    return [os.path.join(folder, n) for n in sorted(names) if n.endswith(".json") and not n.endswith(".answer.json")]
+
+
+class SheetDoor(Door):
+    """``puzzle sheet DIR``: the game of the folder's puzzles (each record names it; one game a sheet)."""
+
+    def find(self, ctx: click.Context, args: list[str]) -> Found:
+        from quaternity_cp.registry import DEFAULT_GAME, record_game
+
+        folder = leading_argument(args)
+        if folder is None:
+            folder = self.default_args(ctx, args)
+        if folder is None:
+            return Found(default_spec(), args)
+        games: dict[str, str] = {}
+        for path in puzzle_files(folder):
+            games.setdefault(record_game(read_text(path, keep=True)), path)
+        if len(games) > 1:
+            named = ", ".join(f"{game} ({os.path.basename(path)})" for game, path in sorted(games.items()))
+            raise InputError(f"{folder}: puzzles of several games ({named}): one game per sheet")
+        return Found(game_spec(next(iter(games), DEFAULT_GAME)), args, folder)
+
+    def fallback(self, ctx: click.Context, found: Found) -> click.Command | None:
+        return part_sheet(found.spec) if "puzzles" in found.spec.parts else None
+
+    def missing(self, ctx: click.Context, found: Found) -> str:
+        return f"{found.name}: the game {found.spec.name} has no puzzles"
+
+    def not_taken(self, found: Found, option: str, fallback: bool) -> str:
+        see = "its options: -o, --title and --force" if fallback else \
+            f"see 'quaternity {found.spec.name} puzzle sheet --help'"
+        return f"{found.name}: puzzles of {found.spec.name}: {option} does not apply to them ({see})"
+
+    def help_note(self, own: list[str]) -> str:
+        return ("The options above are those of the default game's puzzles. The puzzles of another game (their "
+                "\"game\" field) make that game's sheet: " + (f"its own command ({', '.join(own)}), or " if own
+                                                             else "") + "its puzzles' page, with -o, --title "
+                "and --force.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def puzzle() -> None:
     """Puzzles: generate them from seeded games, verify hand-made ones, print a sheet.
 
     A puzzle is a game so far (NAME.json, a record 'quaternity check' accepts)
     and its answer (NAME.answer.json): can the seat on turn force a quartet (or
     a win) within K questions, and with which first question? See docs/puzzles.md.
+    Every game's puzzles: 'generate --game GAME'; 'verify' and 'sheet' read the
+    game of the puzzles from their files.
     """
 
 
-def _questions(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
-    """--questions K or LOW-HIGH."""
-    if value is None:
-        return None
-    low, sep, high = value.partition("-")
-    if not (low.isascii() and low.isdigit() and (not sep or high.isascii() and high.isdigit())):
-        raise click.BadParameter(f"{value!r} is not K or LOW-HIGH (whole numbers, like 2 or 1-3)")
-    lo, hi = int(low), int(high) if sep else int(low)
-    if not 1 <= lo <= hi <= 20:
-        raise click.BadParameter(f"{value!r}: need 1 <= LOW <= HIGH <= 20")
-    return lo, hi
+puzzle.add_command(GenerateDoor("generate", ("puzzle", "generate"), argument="out"))
+puzzle.add_command(VerifyDoor("verify", ("puzzle", "verify")))
+puzzle.add_command(SheetDoor("sheet", ("puzzle", "sheet"), argument="folder"))
 
 
-# -- generate -----------------------------------------------------------------------------------
-@puzzle.command()
-@click.option("--players", type=Whole(min=2, max=8), default=3, show_default=True, metavar="P", help="Players.")
-@click.option("--sets", type=Whole(min=1, max=26), default=3, show_default=True, metavar="N", help="Sets.")
-@click.option("--set-size", type=Whole(min=2, max=10), default=3, show_default=True, metavar="S",
-              help="Cards in each set.")
-@click.option("--rules", type=click.Choice(tuple(PRESETS)), default=Rules().name, show_default=True,
-              metavar="PRESET", help=f"The rules preset: {', '.join(PRESETS)} (classic deals the cards: no puzzles).")
-@click.option("--goal", type=click.Choice(("quartet", "win")), default="quartet", show_default=True,
-              help="quartet: a set claimed before the turn ends; win: being among the winners.")
-@click.option("--count", type=Whole(min=1, max=10_000), default=10, show_default=True, metavar="K",
-              help="Puzzles to make.")
-@click.option("--seed", type=Whole(min=0), default=0, show_default=True, metavar="X",
-              help="The seed: the same seed and options make the same files.")
-@click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None, help="Only puzzles of this difficulty.")
-@click.option("--questions", callback=_questions, default=None, metavar="K|LOW-HIGH",
-              help="K, the puzzle's number (quartet: questions, default 1-4; win: plies, default 1-6).")
-@click.option("--agents", default="random", show_default=True, metavar="NAME[,NAME...]",
-              help="Who plays the games: one agent for every seat, or one per seat.")
-@click.option("--out", "out", required=True, metavar="DIR", help="The folder of the puzzles (made if missing).")
-@click.option("--jobs", type=Whole(min=1, max=64), default=1, show_default=True, metavar="J",
-              help="Worker processes (the files do not depend on it).")
-@click.option("--max-positions", type=Whole(min=1), default=None, metavar="N",
-              help="Pass over a moment whose search stores more positions (quartet default 200,000; "
-                   "win 1,000: the game graph of the rest of the game; the earlier moments of that game are passed over too).")
-@click.option("--max-games", type=Whole(min=1), default=None, metavar="G",
-              help="Stop after G games (default 200 per puzzle asked for).")
-@click.option("--max-seconds", type=Seconds(min=0, min_open=True), default=None, metavar="SECONDS",
-              help="The time the whole run may take (checked inside every search); past it the run stops "
-                   "(exit 2), keeping the puzzles written.")
-@click.option("--allow-grid-answers", is_flag=True,
-              help="Also keep the puzzles whose answer the printed grid shows (every question asks for a "
-                   "card already forced with the seat asked: a green square).")
-@click.option("--game", default=DEFAULT_GAME, show_default=True, metavar="GAME",
-              help="The game of the puzzles: another registered game makes its own puzzles, through its "
-                   "'puzzles' part (Quantum Go Fish: which question wins at once?), with --players, --option, "
-                   "--count, --seed, --difficulty, --out, --max-games, --max-seconds, --json and --force.")
-@click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
-              help="An option of another --game (repeatable), e.g. --option suits=3 --option rules=geraschenko.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@force_option
-@guarded
-def generate(players: int, sets: int, set_size: int, rules: str, goal: str, count: int, seed: int,
-             difficulty: str | None, questions: tuple[int, int] | None, agents: str, out: str, jobs: int,
-             max_positions: int | None, max_games: int | None, max_seconds: float | None,
-             allow_grid_answers: bool, game: str, game_options: tuple[str, ...], as_json: bool,
-             force: bool) -> None:
-    """Find puzzles with unique answers in seeded games.
-
-    Plays seeded games (random agents by default) and searches every moment
-    where one seat is on turn with no open question: a puzzle is kept when that
-    seat forces the goal within exactly K (and not K-1) and the winning first
-    moves are one class of interchangeable moves, and the answer is not drawn on
-    the printed grid (a line of questions, each for a card the grid shows as
-    forced with the seat asked; --allow-grid-answers keeps those). Writes
-    DIR/NAME.json (the game
-    so far) and DIR/NAME.answer.json (K, the first moves, the traps, the
-    difficulty, the strategy tree). Never replaces a file without --force.
-
-    With --game GAME (another registered game), the game's own puzzles are
-    made: see docs/puzzles.md for each game's kind of puzzle.
-
-    Exit codes: 0 every puzzle made; 2 bad input, or fewer puzzles than asked
-    for (--max-games or --max-seconds reached; those made stay written).
-    """
-    if game != DEFAULT_GAME:
-        _generate_other(game, game_options, players, count, seed, difficulty, out, max_games, max_seconds,
-                        as_json, force)
-        return
-    if game_options:
-        raise InputError(f"--option: only for another --game (the options of {DEFAULT_GAME} puzzles are "
-                         "--players, --sets, --set-size and --rules)")
-    from quaternity_cp.quartets.puzzles.answers import dumps
-    from quaternity_cp.quartets.puzzles.generate import (
-        GenerateOptions,
-        GenerateStopped,
-        puzzle_names,
-    )
-    from quaternity_cp.quartets.puzzles.generate import generate as run
-
-    names = tuple(a.strip() for a in agents.split(","))
-    opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions,
-                           allow_grid_answers)
-    opts.check()
-    _prepare_out(out, puzzle_names(opts, seed, count), force)
-    made: list[dict[str, Any]] = []
-
-    def found(name: str, record: dict[str, Any], answer: dict[str, Any]) -> None:
-        path = os.path.join(out, name + ".json")
-        write_text(path, dumps(record))
-        write_text(os.path.join(out, name + ".answer.json"), dumps(answer))
-        made.append({"name": name, "path": path, "goal": answer["goal"], "player": answer["player"],
-                     "questions": answer["questions"], "difficulty": answer["difficulty"],
-                     "score": answer["grade"]["score"], "first_moves": answer["first_moves"]})
-        if not as_json:
-            click.echo(f"{path}: seat {answer['player']}, {answer['goal']} within {answer['questions']}, "
-                       f"{answer['difficulty']} (score {answer['grade']['score']:g}), "
-                       f"first move {answer['first_moves'][0]}")
-
-    stopped = None
-    try:
-        run(opts, seed, count, jobs=jobs, max_seconds=max_seconds, max_games=max_games, found=found)
-    except GenerateStopped:
-        stopped = f"--max-seconds {max_seconds:g} reached"
-    if len(made) < count and stopped is None:
-        games = max_games if max_games is not None else 200 * count
-        stopped = f"no more puzzles in {games:,} games (--max-games)"
-    if as_json:
-        emit_json({"puzzles": made, "count": len(made), "asked": count, "seed": seed, "out": out,
-                   "options": opts.to_json(), "stopped": stopped})
-    if stopped is not None:
-        raise InputError(f"made {len(made)} of {count} puzzles: {stopped}; try other options "
-                         f"(another --difficulty, --questions or game size) or raise the limit")
-    if not as_json:
-        click.echo(f"{len(made)} puzzle{'s' if len(made) != 1 else ''} in {out}")
-
-
-#: The options of ``generate`` that only the default game's puzzles take.
-DEFAULT_GAME_ONLY = ("sets", "set_size", "rules", "goal", "questions", "agents", "jobs", "max_positions",
-                     "allow_grid_answers")
-
-
+# -- a game's puzzles through its part `puzzles` ----------------------------------------------------------
 def _option_value(text: str) -> tuple[str, Any]:
     """``NAME=VALUE`` of --option: VALUE a whole number, true/false, or text."""
     name, sep, value = text.partition("=")
@@ -229,164 +205,148 @@ def _option_value(text: str) -> tuple[str, Any]:
     return name.strip(), parsed
 
 
-def puzzles_part(game: str, where: str) -> Any:
-    """The ``puzzles`` part of the registered game ``game`` (InputError naming ``where`` when there is none)."""
-    from quaternity_cp.errors import QuaternityError
-    from quaternity_cp.registry import load_all
+def part_generate(spec: GameSpec) -> click.Command:
+    """``puzzle generate --game GAME`` of a game whose puzzles are its part ``puzzles``."""
 
-    games = load_all()
-    if game not in games:
-        raise InputError(f"{where}: unknown game {game!r} (known: {', '.join(sorted(games))})")
-    try:
-        return games[game].part("puzzles")
-    except QuaternityError:
-        raise InputError(f"{where}: the game {game} has no puzzles") from None
+    @click.command(help=f"Make puzzles of {title(spec)} (its part 'puzzles').")
+    @click.option("--players", type=Whole(min=2, max=8), default=3, show_default=True, metavar="P", help="Players.")
+    @click.option("--count", type=Whole(min=1, max=10_000), default=10, show_default=True, metavar="K",
+                  help="Puzzles to make.")
+    @click.option("--seed", type=Whole(min=0), default=0, show_default=True, metavar="X",
+                  help="The seed: the same seed and options make the same files.")
+    @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
+                  help="Only puzzles of this difficulty.")
+    @click.option("--out", "out", required=True, metavar="DIR", help="The folder of the puzzles (made if missing).")
+    @click.option("--max-games", type=Whole(min=1), default=None, metavar="G",
+                  help="Stop after G games (default 200 per puzzle asked for).")
+    @click.option("--max-seconds", type=Seconds(min=0, min_open=True), default=None, metavar="SECONDS",
+                  help="The time the whole run may take; past it the run stops (exit 2), keeping the puzzles "
+                       "written.")
+    @click.option("--option", "game_options", multiple=True, metavar="NAME=VALUE",
+                  help="An option of the game (repeatable), e.g. --option suits=3 --option rules=geraschenko.")
+    @json_option
+    @force_option
+    @guarded
+    def generate(players: int, count: int, seed: int, difficulty: str | None, out: str, max_games: int | None,
+                 max_seconds: float | None, game_options: tuple[str, ...], as_json: bool, force: bool) -> None:
+        from quaternity_cp.budget import Limits, Stopped
 
+        part = puzzles_part(spec, "--game")
+        options: dict[str, Any] = dict(_option_value(text) for text in game_options)
+        if spec.players_option is not None:
+            if spec.players_option in options:
+                raise InputError(f"--option {spec.players_option}: give the players with --players")
+            options = {spec.players_option: players} | options
+        spec.check_options(options)
+        prepare_out(out, part.puzzle_names(options, seed, count), force)
+        made: list[dict[str, Any]] = []
 
-def _generate_other(game: str, game_options: tuple[str, ...], players: int, count: int, seed: int,
-                    difficulty: str | None, out: str, max_games: int | None, max_seconds: float | None,
-                    as_json: bool, force: bool) -> None:
-    """``generate --game GAME``: the puzzles of another game, made by its ``puzzles`` part."""
-    from quaternity_cp.budget import Limits, Stopped
-    from quaternity_cp.quartets.puzzles.answers import dumps
-    from quaternity_cp.registry import load_all
+        def found(puzzle: Any) -> None:
+            answer = puzzle.answer
+            path = os.path.join(out, puzzle.name + ".json")
+            write_text(path, dumps(puzzle.record))
+            write_text(os.path.join(out, puzzle.name + ".answer.json"), dumps(answer))
+            made.append({"name": puzzle.name, "path": path, "goal": answer["goal"], "player": answer["player"],
+                         "difficulty": answer["difficulty"], "score": answer["grade"]["score"],
+                         "first_moves": answer["first_moves"]})
+            if not as_json:
+                click.echo(f"{path}: seat {answer['player']}, {answer['goal']}, {answer['difficulty']} "
+                           f"(score {answer['grade']['score']:g}), first move {answer['first_moves'][0]}")
 
-    ctx = click.get_current_context()
-    for name in DEFAULT_GAME_ONLY:
-        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-            flag = "--" + name.replace("_", "-")
-            raise InputError(f"{flag} does not apply to --game {game} (its options: --players and --option)")
-    part = puzzles_part(game, "--game")
-    spec = load_all()[game]
-    options: dict[str, Any] = dict(_option_value(text) for text in game_options)
-    if spec.players_option is not None:
-        if spec.players_option in options:
-            raise InputError(f"--option {spec.players_option}: give the players with --players")
-        options = {spec.players_option: players} | options
-    spec.check_options(options)
-    _prepare_out(out, part.puzzle_names(options, seed, count), force)
-    made: list[dict[str, Any]] = []
-
-    def found(puzzle: Any) -> None:
-        answer = puzzle.answer
-        path = os.path.join(out, puzzle.name + ".json")
-        write_text(path, dumps(puzzle.record))
-        write_text(os.path.join(out, puzzle.name + ".answer.json"), dumps(answer))
-        made.append({"name": puzzle.name, "path": path, "goal": answer["goal"], "player": answer["player"],
-                     "difficulty": answer["difficulty"], "score": answer["grade"]["score"],
-                     "first_moves": answer["first_moves"]})
-        if not as_json:
-            click.echo(f"{path}: seat {answer['player']}, {answer['goal']}, {answer['difficulty']} "
-                       f"(score {answer['grade']['score']:g}), first move {answer['first_moves'][0]}")
-
-    stopped = None
-    limits = Limits(None, max_seconds) if max_seconds is not None else None
-    try:
-        part.generate(count, seed, options, limits, difficulty=difficulty, max_games=max_games, found=found)
-    except Stopped:
-        stopped = f"--max-seconds {max_seconds:g} reached"
-    if len(made) < count and stopped is None:
-        games = max_games if max_games is not None else 200 * count
-        stopped = f"no more puzzles in {games:,} games (--max-games)"
-    if as_json:
-        emit_json({"game": game, "puzzles": made, "count": len(made), "asked": count, "seed": seed, "out": out,
-                   "options": options | {"difficulty": difficulty}, "stopped": stopped})
-    if stopped is not None:
-        raise InputError(f"made {len(made)} of {count} puzzles: {stopped}; try other options "
-                         f"(another --difficulty or game size) or raise the limit")
-    if not as_json:
-        click.echo(f"{len(made)} puzzle{'s' if len(made) != 1 else ''} in {out}")
-
-
-def _verify_other(game: str, file: str, text: str, answer: str | None, show: bool, as_json: bool) -> None:
-    """``verify`` of a puzzle of another game: its ``puzzles`` part checks the stated answer."""
-    from quaternity_cp.errors import QuaternityError
-    from quaternity_cp.jsonio import InputRefused, load_json
-    from quaternity_cp.quartets.puzzles.answers import answer_path
-
-    part = puzzles_part(game, file)
-    path = answer if answer is not None else answer_path(file)
-    if answer is None and not os.path.exists(path):
-        raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
-    data = {}
-    for where, source in ((file, text), (path, None)):
+        stopped = None
+        limits = Limits(None, max_seconds) if max_seconds is not None else None
         try:
-            data[where] = load_json(source if source is not None else read_text(path))
-        except InputRefused as err:
-            raise InputError(f"{where}: {err}") from None
-    try:
-        verdict = part.verify(data[file], data[path], show=show)
-    except QuaternityError as err:
-        raise InputError(f"{file if getattr(err, 'source', 'answer') == 'puzzle' else path}: {err}") from None
-    if as_json:
-        emit_json({"puzzle": file, "answer": path} | verdict.to_json())
-    else:
-        click.echo(f"{file}: {verdict.summary()}")
-    sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
+            part.generate(count, seed, options, limits, difficulty=difficulty, max_games=max_games, found=found)
+        except Stopped:
+            stopped = f"--max-seconds {max_seconds:g} reached"
+        if len(made) < count and stopped is None:
+            games = max_games if max_games is not None else 200 * count
+            stopped = f"no more puzzles in {games:,} games (--max-games)"
+        if as_json:
+            emit_json({"game": spec.name, "puzzles": made, "count": len(made), "asked": count, "seed": seed,
+                       "out": out, "options": options | {"difficulty": difficulty}, "stopped": stopped})
+        if stopped is not None:
+            raise InputError(f"made {len(made)} of {count} puzzles: {stopped}; try other options "
+                             f"(another --difficulty or game size) or raise the limit")
+        if not as_json:
+            click.echo(f"{len(made)} puzzle{'s' if len(made) != 1 else ''} in {out}")
+
+    return generate
 
 
-# -- verify -------------------------------------------------------------------------------------
-@puzzle.command()
-@click.argument("file")
-@click.option("--answer", "answer", default=None, metavar="PATH",
-              help="The answer file (default: NAME.answer.json beside FILE).")
-@click.option("--max-positions", type=Whole(min=1), default=500_000, show_default=True, metavar="N",
-              help="Refuse (exit 2) a puzzle whose search stores more positions.")
-@click.option("--max-seconds", type=Seconds(min=0, min_open=True), default=60.0, show_default=True,
-              metavar="SECONDS", help="The time the searches and explanations may take; past it: exit 2.")
-@click.option("--show", is_flag=True,
-              help="Name the winning first moves even when the stated answer is wrong (the solution).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@guarded
-def verify(file: str, answer: str | None, max_positions: int, max_seconds: float, show: bool,
-           as_json: bool) -> None:
-    """Check a puzzle's stated answer: right, unique, and how hard.
+def part_verify(spec: GameSpec) -> click.Command:
+    """``puzzle verify FILE`` of a puzzle of a game whose puzzles are its part ``puzzles``: it checks the
+    stated answer (exit code 0 right and unique, 1 wrong or not unique, 2 bad input)."""
 
-    FILE is a puzzle (a record or a position); its answer is NAME.answer.json
-    beside it, or --answer. The answer is right when the goal is forced within
-    the stated K and not within K-1 and the stated first moves, if any, name
-    the winning ones: each legal and winning, each class of interchangeable
-    winning moves named by one of them at least (one names its class). An
-    illegal stated move is called illegal, with the checker's reason. A wrong
-    answer is not told the winning moves unless --show. Unique: the winning
-    first moves are one class. The bundled puzzles' answer files (a list
-    "answers" of verdicts) are checked verdict by verdict.
+    @click.command(help=f"Check a {title(spec)} puzzle's stated answer (its part 'puzzles').")
+    @click.argument("file")
+    @click.option("--answer", "answer", default=None, metavar="PATH",
+                  help="The answer file (default: NAME.answer.json beside FILE).")
+    @click.option("--show", is_flag=True,
+                  help="Name the winning first moves even when the stated answer is wrong (the solution).")
+    @json_option
+    @guarded
+    def verify(file: str, answer: str | None, show: bool, as_json: bool) -> None:
+        from quaternity_cp.errors import QuaternityError
+        from quaternity_cp.jsonio import InputRefused, load_json
 
-    A puzzle of another game (its record names the game) is checked by that
-    game's 'puzzles' part (docs/puzzles.md), with the same exit codes.
+        part = puzzles_part(spec, file)
+        path = answer if answer is not None else answer_path(file)
+        if answer is None and not os.path.exists(path):
+            raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
+        data = {}
+        for where in (file, path):
+            try:
+                data[where] = load_json(read_text(where))
+            except InputRefused as err:
+                raise InputError(f"{where}: {err}") from None
+        try:
+            verdict = part.verify(data[file], data[path], show=show)
+        except QuaternityError as err:
+            raise InputError(f"{file if getattr(err, 'source', 'answer') == 'puzzle' else path}: {err}") from None
+        if as_json:
+            emit_json({"puzzle": file, "answer": path} | verdict.to_json())
+        else:
+            click.echo(f"{file}: {verdict.summary()}")
+        sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
 
-    Exit codes: 0 right and unique; 1 wrong or not unique, with the reason; 2 bad
-    input (or a search past --max-seconds or --max-positions).
-    """
-    import time
-
-    from quaternity_cp.registry import record_game
-
-    from quaternity_cp.budget import Limits
-    from quaternity_cp.quartets.puzzles.answers import answer_path, read_answer
-    from quaternity_cp.quartets.puzzles.search import PuzzleError
-    from quaternity_cp.quartets.puzzles.verify import verify as check
-
-    start = time.monotonic()
-    text = read_text(file)
-    game = record_game(text)
-    if game != DEFAULT_GAME:
-        _verify_other(game, file, text, answer, show, as_json)
-    record = parse_text(text, None, file)
-    path = answer if answer is not None else answer_path(file)
-    if answer is None and not os.path.exists(path):
-        raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")
-    stated, _ = read_answer(record.game, read_text(path), path)
-    left = max(0.01, max_seconds - (time.monotonic() - start))
-    try:
-        verdict = check(record, stated, limits=Limits(max_positions, left), explain_seconds=left, show=show)
-    except PuzzleError as err:  # the stated question does not apply to this puzzle: name the answer file
-        raise InputError(f"{path}: {err}") from None
-    if as_json:
-        emit_json({"puzzle": file, "answer": path} | verdict.to_json())
-    else:
-        click.echo(f"{file}: {verdict.summary()}")
-    sys.exit(EXIT_OK if verdict.ok else EXIT_ILLEGAL)
+    return verify
 
 
-__all__ = ["generate", "puzzle", "puzzles_part", "verify"]
+def part_sheet(spec: GameSpec) -> click.Command:
+    """``puzzle sheet DIR`` of a folder of puzzles of a game whose puzzles are its part ``puzzles``."""
+
+    @click.command(help=f"Write a printable page of the {title(spec)} puzzles in DIR (its part 'puzzles').")
+    @click.argument("folder", metavar="DIR")
+    @click.option("-o", "--output", "output", metavar="SHEET.html", required=True, help="The HTML page to write.")
+    @click.option("--title", "title_text", default=None, help="The page's title (default: the game's).")
+    @force_option
+    @guarded
+    def sheet(folder: str, output: str, title_text: str | None, force: bool = False) -> None:
+        from quaternity_cp.jsonio import InputRefused, load_json
+
+        files = puzzle_files(folder)
+        check_output(output, "-o", inputs=files + [answer_path(f) for f in files], force=force)
+        part = puzzles_part(spec, folder)
+        items = []
+        for path in files:
+            answer = answer_path(path)
+            if not os.path.exists(answer):
+                raise InputError(f"{path}: no answer file {os.path.basename(answer)} beside it")
+            data = []
+            for where in (path, answer):
+                try:
+                    data.append(load_json(read_text(where)))
+                except InputRefused as err:
+                    raise InputError(f"{where}: {err}") from None
+            items.append((os.path.basename(path)[: -len(".json")], data[0], data[1]))
+        write_text(output, part.sheet_html(items, title=title_text))
+        count = f"{len(items)} puzzle" + ("" if len(items) == 1 else "s")
+        click.echo(f"Wrote {output}: {count}, the answers after them. Open it in a web browser to read it; print "
+                   "it from there (A4, Ctrl+P or Cmd+P) or save it as a PDF.")
+
+    return sheet
+
+
+__all__ = ["puzzle", "DIFFICULTIES", "part_generate", "part_verify", "part_sheet", "puzzles_part", "dumps",
+           "answer_path", "prepare_out", "puzzle_files"]

@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, default_engine, engine_option,
-                     force_option, guarded, read_text, write_text)
-from .limits import seconds_option, states_option
+from quaternity_cp.command import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, file_name, force_option,
+                                   guarded, read_text, write_text)
+from quaternity_cp.command.limits import seconds_option, states_option
 
 #: The default of --max-states: the counting limit of each step (quaternity_cp.quartets.report.MAX_COUNT_STATES).
 STEP_STATES = 200_000
@@ -33,7 +33,9 @@ MOVES_LIMIT_REASON = ("each move is a step of the page: about 8 KB of page and 2
 @click.option("--title", default=None, help="The page's title (default: the file name).")
 @click.option("--no-explain", "no_explain", is_flag=True,
               help="Leave out the explanations of forced cards (faster on big tables).")
-@engine_option
+@click.option("--engine", default=None, metavar="NAME",
+              help="The exact engine, for a game with engines (default: the game's fastest; the game checks the "
+                   "name).")
 @force_option
 @seconds_option("the counts and explanations of the whole page", past="are shown as not computed")
 @states_option("Show as not counted a step's count", STEP_STATES)
@@ -58,19 +60,22 @@ def report(file: str, output: str, rules: str | None, title: str | None, no_expl
     page) shows them as not computed. A record of more than --max-moves moves
     is refused (exit code 2) before anything is computed.
     """
-    from quaternity_cp.registry import OptionError, load_all, record_game
+    from quaternity_cp.registry import OptionError, find_game, record_game
 
-    name = "<stdin>" if file == "-" else file
+    name = file_name(file)
     if max_moves > MOVES_LIMIT:
         raise InputError(f"--max-moves: at most {MOVES_LIMIT:,}, not {max_moves:,}: {MOVES_LIMIT_REASON}; report a "
                          "part of the record")
     check_output(output, "-o", inputs=(file,), force=force)
     text = read_text(file)
-    spec = load_all()[record_game(text)]
-    options = {"engine": default_engine(engine), "explain": not no_explain, "max_seconds": max_seconds,
-               "max_states": max_states, "max_moves": max_moves}
-    if rules is not None:
-        options["rules"] = rules
+    spec = find_game(record_game(text))  # the record's game only
+    if spec is None:  # pragma: no cover  (record_game names a registered game)
+        raise InputError(f"{name}: no registered game reads it")
+    options: dict[str, object] = {"explain": not no_explain, "max_seconds": max_seconds, "max_states": max_states,
+                                  "max_moves": max_moves}
+    for option, value in (("rules", rules), ("engine", engine)):
+        if value is not None:
+            options[option] = value
     try:
         html, valid = spec.report(text, name=name, title=title, **options)
     except OptionError as err:

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from .common import InputError, Whole, guarded
+from quaternity_cp.command import InputError, Whole, guarded
 
 INSTALL_HINT = ('serve needs the web extra (Starlette and uvicorn): in a checkout of quaternity-cp run '
                 'pip install ".[web]", or pip install starlette uvicorn')

@@ -1,66 +1,56 @@
-"""``quaternity tournament`` and ``quaternity experiment koole``: many seeded games between agents.
+"""``quaternity tournament`` and ``quaternity experiment``: many seeded games between agents.
 
 Both stop at once on SIGINT (Ctrl-C) and SIGTERM: the runner ends its worker
 processes; the tournament prints the statistics of the games finished so far,
-marked partial, and exits 130 (SIGINT) or 143 (SIGTERM).
+marked partial, and exits 130 (SIGINT) or 143 (SIGTERM). The experiments are the
+games' own (the group ``experiment`` of a game's commands: ``quaternity experiment
+koole`` is ``quaternity quartets experiment koole``); what runs share is
+:mod:`quaternity_cp.command.runs`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
 import os
-import signal
 import sys
-from typing import Iterator
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.quartets.experiments import KOOLE_GAME, KOOLE_OPTIONS
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.command.runs import RateColumn, rate_text
+from quaternity_cp.command.runs import check_cluster_wait as _check_cluster_wait
+from quaternity_cp.command.runs import notice as _notice
+from quaternity_cp.command.runs import pct as _pct
+from quaternity_cp.command.runs import progress as _progress
+from quaternity_cp.command.runs import signal_code as _signal_code
+from quaternity_cp.command.runs import signals_stop as _signals_stop
+from quaternity_cp.registry import DEFAULT_GAME
 
-from .common import (EXIT_INPUT, Seconds, Whole, EXIT_INTERNAL, EXIT_OK, InputError, check_output, emit_json, fail, force_option,
-                     guarded, one_line, write_text)
-from .render import console
-
-def rate_text(games: float, seconds: float | None) -> str:
-    """How fast games finish, in words that are true: "rate not known yet" before the first game has finished,
-    "12 games/s", "0.4 games/s", "25 s a game" (a rate below one game in ten seconds).
-
-    >>> rate_text(0, 3.0), rate_text(120, 10.0), rate_text(4, 10.0), rate_text(1, 25.0)
-    ('rate not known yet', '12 games/s', '0.4 games/s', '25 s a game')
-    """
-    if not games or not seconds or seconds <= 0:
-        return "rate not known yet"
-    rate = games / seconds
-    if rate >= 10:
-        return f"{rate:,.0f} games/s"
-    if rate >= 0.1:
-        return f"{rate:.1f} games/s"
-    return f"{seconds / games:,.0f} s a game"
+from quaternity_cp.command import (EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, InputError, Seconds, Whole, check_output,
+                                   console, emit_json, fail, force_option, guarded, write_text)
 
 
-class RateColumn(ProgressColumn):
-    """Games finished per second so far (not known before the first game has finished)."""
+def _table() -> dict:
+    """The table a tournament plays when none is given: the default game's part ``tournament`` (the setting of
+    the seed's experiment), read from the registry."""
+    from quaternity_cp.registry import find_game
 
-    def render(self, task) -> Text:
-        return Text(rate_text(task.completed, task.elapsed))
-
-
-def _progress() -> Progress:
-    from rich.console import Console
-
-    err = Console(stderr=True)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
+    spec = find_game(DEFAULT_GAME)
+    return dict(spec.part("tournament")) if spec is not None and "tournament" in spec.parts else {}
 
 
-def _parse_options(items: tuple[str, ...]) -> dict:
-    """``--option KEY=VALUE`` pairs: the value as strict JSON (true, 3, "x", ...), else as the text itself."""
+#: The defaults of --preset, --players, --sets and --set-size (the default game's tournament table).
+TABLE = _table()
+
+
+def _parse_options(items: tuple[str, ...], spec=None) -> dict:
+    """``--option KEY=VALUE`` pairs, each value read as the type of the game's option of that name (``spec``'s
+    :class:`~quaternity_cp.registry.OptionSpec`: :func:`_option_value`); an option the game does not declare
+    (quartets' rule options, which its ``new_state`` checks), or without ``spec``: the value as strict JSON
+    (true, 3, "x", ...), else as the text itself."""
     from quaternity_cp.jsonio import InputRefused, load_json
 
     out = {}
@@ -71,6 +61,10 @@ def _parse_options(items: tuple[str, ...]) -> dict:
             raise InputError(f"--option: expected KEY=VALUE, got {item!r}")
         if key in out:
             raise InputError(f"--option: {key!r} given twice")
+        declared = None if spec is None else spec.option(key)
+        if declared is not None:
+            out[key] = _option_value(declared, value)
+            continue
         try:
             out[key] = load_json(value)
         except InputRefused:
@@ -78,36 +72,33 @@ def _parse_options(items: tuple[str, ...]) -> dict:
     return out
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
+def _option_value(option, text: str):
+    """The value of a game's option written as text, read as its type: ``true`` or ``false`` for a bool (as in
+    JSON and Quaternity's ``--rules``), a whole number in the digits 0-9 for an int, the text itself for a string
+    (its choices are checked with the others by the game's metadata).
+
+    >>> from quaternity_cp.registry import OptionSpec
+    >>> _option_value(OptionSpec("first", int, 0), "0"), _option_value(OptionSpec("squares", bool, False), "true")
+    (0, True)
+    """
+    text = text.strip()
+    if option.type is bool:
+        flag = {"true": True, "false": False}.get(text)
+        if flag is None:
+            raise InputError(f"--option {option.name}: expected true or false, got {text!r}")
+        return flag
+    if option.type is int:
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+            raise InputError(f"--option {option.name}: expected a whole number in the digits 0-9, got {text!r}")
+        return int(text)
+    return text
 
 
-@contextlib.contextmanager
-def _signals_stop(received: list[int]) -> Iterator[None]:
-    """While running, SIGINT and SIGTERM raise KeyboardInterrupt (the first one only: the runner then ends
-    its workers and hands back the games so far; a second one meanwhile is noted in ``received``)."""
-
-    def handler(signum: int, frame: object) -> None:
-        received.append(signum)
-        if len(received) == 1:
-            raise KeyboardInterrupt
-
-    old = {}
-    try:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            old[sig] = signal.signal(sig, handler)
-    except ValueError:  # not the main thread: the signals stay as they are
-        pass
-    try:
-        yield
-    finally:
-        for sig, previous in old.items():
-            signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
-
-
-def _signal_code(received: list[int]) -> int:
-    """130 after SIGINT (or a plain KeyboardInterrupt), 143 after SIGTERM: 128 + the signal's number."""
-    return 128 + (received[0] if received else signal.SIGINT)
+def _rule_set_option(spec) -> str | None:
+    """The name of the game's option that picks a rule set (``--preset``): ``preset`` (quartets), else ``rules``
+    (Go Fish: its public rule sets), when the game has one."""
+    return next((name for name in ("preset", "rules") if spec.option(name) is not None), None)
 
 
 def _records_folder(path: str, force: bool) -> None:
@@ -132,19 +123,23 @@ def _records_folder(path: str, force: bool) -> None:
 
 
 @click.command()
-@click.option("--game", default=KOOLE_GAME, show_default=True,
+@click.option("--game", default=DEFAULT_GAME, show_default=True,
               help="A registered game (quaternity play --help lists them).")
-@click.option("--preset", default=KOOLE_OPTIONS["preset"], show_default=True,
-              help="The rules preset, for a game with presets (quartets: classic, quaternity, quaternity-seat, blind, "
-                   "pythagoras).")
-@click.option("--players", type=Whole(2, 100), default=KOOLE_OPTIONS["players"], show_default=True,
+@click.option("--preset", default=TABLE.get("preset"), show_default=True,
+              help="The rule set, for a game with rule sets: quartets' preset (classic, quaternity, quaternity-seat, "
+                   "blind, pythagoras; the default is quartets' only), Go Fish's rules (stacky, geraschenko, "
+                   "quantum-fingers, thorntondr, marcusrainbow). The rules played are printed, and are 'rules' in "
+                   "--json.")
+@click.option("--players", type=Whole(2, 100), default=TABLE.get("players"), show_default=True,
               help="Players, for a game with a choice.")
-@click.option("--sets", type=Whole(1, 1000), default=KOOLE_OPTIONS["sets"], show_default=True,
+@click.option("--sets", type=Whole(1, 1000), default=TABLE.get("sets"), show_default=True,
               help="Sets, for a game of sets.")
-@click.option("--set-size", type=Whole(1, 100), default=KOOLE_OPTIONS["set_size"], show_default=True,
+@click.option("--set-size", type=Whole(1, 100), default=TABLE.get("set_size"), show_default=True,
               help="Cards per set, for a game of sets.")
 @click.option("--option", "extra", multiple=True, metavar="KEY=VALUE",
-              help="Any other game option, e.g. a rule option (tie=shared) or Quarto's squares=true; repeatable.")
+              help="Any other game option, read as the game's option of that name is typed (true/false, a whole "
+                   "number, a text), e.g. a rule option (tie=shared, four=some, first=0) or Quarto's squares=true; "
+                   "repeatable; an option the game does not have is refused.")
 @click.option("--agents", required=True, help="The line-up, one agent per seat, comma-separated.")
 @click.option("--games", type=Whole(1, 10_000_000), default=1000, show_default=True)
 @click.option("--seed", type=Whole(0, 2**63 - 1), default=0, show_default=True)
@@ -171,18 +166,33 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
     lineup = [a.strip() for a in agents.split(",")]
     if any(not a for a in lineup):
         raise InputError(f"--agents: an empty agent name in {agents!r}")
-    options = _parse_options(extra)
     spec = load_all().get(game)
+    options = _parse_options(extra, spec)
     if spec is not None:  # the table options go to a game that has them; their defaults: the seed's experiment
         table = {"preset": preset, "players": players, "sets": sets, "set_size": set_size}
         ctx = click.get_current_context()
-        for name in table:  # one given for a game without it is refused, never silently dropped
+        chosen: dict = {}
+        flags = {name: f"--option {name}" for name in options}  # where each option was given, for messages
+        for name, value in table.items():  # one given for a game without it is refused, never silently dropped
             given = ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-            if given and spec.option(name) is None:
+            flag = f"--{name.replace('_', '-')}"
+            # --preset picks the game's rule set: quartets' preset, Go Fish's rules
+            own = _rule_set_option(spec) if name == "preset" else name if spec.option(name) is not None else None
+            if given and own is None:
                 known = ", ".join(o.name for o in spec.options) or "none"
-                raise InputError(f"--{name.replace('_', '-')}: {game} has no option {name} (its options: {known}; "
+                raise InputError(f"{flag}: {game} has no option {name} (its options: {known}; "
                                  "give them with --option NAME=VALUE)")
-        options = {**{k: v for k, v in table.items() if spec.option(k) is not None}, **options}
+            if given and own in options:
+                raise InputError(f"{flag}: {game}'s option {own} given twice (also as --option {own}=...)")
+            if own is not None and (given or own == name):
+                chosen[own] = value
+                flags.setdefault(own, flag)  # --option NAME=VALUE stands instead of a default
+        options = {**chosen, **options}
+        for name, value in options.items():  # each value of the game's type and choices, said at its option
+            try:
+                spec.check_options({name: value}, bounds=False)
+            except QuaternityError as err:
+                raise InputError(f"{flags[name]}: {err}") from None
     _check_cluster_wait(cluster, cluster_wait)
     check_lineup(game, lineup, options)
     if plot is not None:
@@ -227,26 +237,16 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
     sys.exit(EXIT_OK)
 
 
-def _check_cluster_wait(cluster: str | None, cluster_wait: float | None) -> None:
-    if cluster_wait is None:
-        return
-    if cluster is None:
-        raise InputError("--cluster-wait: only with --cluster")
-    if not (math.isfinite(cluster_wait) and cluster_wait >= 0):
-        raise InputError(f"--cluster-wait: a number of seconds >= 0, not {cluster_wait}")
-
-
-def _notice(bar: Progress):
-    """What the runner has to say (a worker replaced, no Dask worker left), one line on standard error."""
-    return lambda text: bar.console.print(Text(f"quaternity: {one_line(text)}"), soft_wrap=True)
-
-
 def _print_tournament(data: dict) -> None:
     out = console()
     opts = ", ".join(f"{k}={v}" for k, v in data["options"].items())
     games = data["games"]
     out.print(f"{data['game']}" + (f" ({opts})" if opts else "")  # a game without options: its name alone
               + f": {games} game{'' if games == 1 else 's'}, seed {data['seed']}, line-up {', '.join(data['lineup'])}")
+    rules = data.get("rules")
+    if rules is not None:  # the rules in force, as the game's records write them
+        said = ", ".join(f"{k}={json.dumps(v) if isinstance(v, bool) else v}" for k, v in rules.items())
+        out.print(f"Rules played: {said or 'the defaults'}")
     if data["partial"]:
         out.print(f"Partial: the run stopped after {data['games']} of the {data['games_requested']} games asked "
                   "for; the statistics are of those.")
@@ -290,60 +290,32 @@ def _print_tournament(data: dict) -> None:
     out.print(f"{run['seconds']:.1f} s on {where}" + (f", {rate_text(rate, 1.0)}" if rate else ""))
 
 
-@click.group()
+class Experiments(click.Group):
+    """Every game's experiments: the commands of the group ``experiment`` of each game's own commands (its part
+    ``cli``), found through the registry."""
+
+    def _groups(self, ctx: click.Context) -> list[click.Group]:
+        from quaternity_cp.registry import load_games
+
+        from .dispatch import own_command
+
+        groups = (own_command(ctx, spec, ("experiment",)) for spec in load_games().values())
+        return [group for group in groups if isinstance(group, click.Group)]
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({name for group in self._groups(ctx) for name in group.list_commands(ctx)})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        for group in self._groups(ctx):
+            command = group.get_command(ctx, name)
+            if command is not None:
+                return command
+        return None
+
+
+@click.group(cls=Experiments, context_settings={"help_option_names": ["-h", "--help"]})
 def experiment():
-    """Reproduce published experiments."""
+    """Reproduce published experiments (each game's own: 'quaternity GAME experiment')."""
 
 
-@experiment.command("koole")
-@click.option("--games", type=Whole(1, 10_000_000), default=1000, show_default=True,
-              help="Games per line-up (20 line-ups).")
-@click.option("--seed", type=Whole(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--workers", type=Whole(1, 1024), default=1, show_default=True)
-@click.option("--cluster", default=None, metavar="ADDRESS", help="A Dask scheduler address.")
-@click.option("--cluster-wait", type=Seconds(min=0), default=None, metavar="SECONDS",
-              help="With --cluster: stop once no Dask worker has been connected for SECONDS (default: wait).")
-@click.option("--second-fallback", type=click.Choice(["first", "random"]), default="first", show_default=True,
-              help="What the second-order strategy falls back to: first order (the app's current code) or "
-                   "random (its earlier code).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@guarded
-def koole(games, seed, workers, cluster, cluster_wait, second_fallback, as_json):
-    """The seed's experiment: every combination of the four koole strategies at 3 players x 6 sets of 4."""
-    from quaternity_cp.quartets.experiments import koole_experiment
-    from quaternity_cp.tournament import TournamentInterrupted
-
-    _check_cluster_wait(cluster, cluster_wait)
-    received = []  # the signals that came
-    try:
-        with _signals_stop(received), _progress() as bar:
-            task = bar.add_task("koole experiment", total=games * 20)
-            data = koole_experiment(games, seed, workers=workers, cluster=cluster, second_fallback=second_fallback,
-                                    cluster_wait=cluster_wait, notice=_notice(bar),
-                                    progress=lambda done, total: bar.update(task, completed=done))
-    except KeyboardInterrupt:
-        fail("interrupted", _signal_code(received))
-    except TournamentInterrupted as err:  # the experiment needs every line-up: nothing to print
-        if err.cause == "interrupt":
-            fail("interrupted", _signal_code(received))
-        fail(f"internal error: {err}" if err.cause == "lost" else str(err),
-             EXIT_INTERNAL if err.cause == "lost" else EXIT_INPUT)
-    if as_json:
-        emit_json(data)
-        sys.exit(EXIT_OK)
-    out = console()
-    short = {"random": "R", "first": "1st", "second": "2nd", "combined": "C"}
-    table = Table(title=f"Win rate of each strategy against two opponents ({games} games a line-up, seed {seed})")
-    for col in ("strategy", "opponents", "theirs", "ours", "95% interval", "difference", "in s.e."):
-        table.add_column(col, justify="left" if col in ("strategy", "opponents") else "right")
-    for cell in data["cells"]:
-        z = cell["z"]
-        mark = Text(f"{z:+.1f}", style="bold red" if abs(z) >= 3 else "")
-        table.add_row(cell["strategy"], "&".join(short[s] for s in cell["opponents"]), _pct(cell["theirs"]),
-                      _pct(cell["ours"]), f"{_pct(cell['ci95'][0])} - {_pct(cell['ci95'][1])}",
-                      f"{100 * cell['difference']:+.1f}", mark)
-    out.print(table)
-    beyond = sum(1 for c in data["cells"] if abs(c["z"]) >= 3)
-    out.print(f"{beyond} of {len(data['cells'])} cells differ by 3 standard errors or more "
-              f"({data['run']['seconds']:.1f} s).")
-    sys.exit(EXIT_OK)
+__all__ = ["tournament", "experiment", "rate_text", "RateColumn"]

@@ -4,7 +4,9 @@ Exit codes: 0 valid; 1 an illegal move or an invalid position; 2 bad input
 (unreadable file, malformed record, unknown names, absurd sizes); 3 an internal
 error (a bug: please report it; set QUATERNITY_DEBUG=1 for the traceback).
 This module only makes the command group and registers each command, imported
-when it runs (what the commands share is in :mod:`.common`).
+when it runs. The commands that read a file are doors (:mod:`.dispatch`): each finds
+the file's game and runs that game's own command (``quaternity <game> ...``, the
+game's part ``cli``); what every command shares is :mod:`quaternity_cp.command`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import sys
 
 import click
 
-from .common import EXIT_OK
+from quaternity_cp.command import EXIT_INPUT, EXIT_OK, one_line
+from quaternity_cp.errors import QuaternityError
 
 
 class LazyGroup(click.Group):
@@ -45,6 +48,9 @@ class LazyGroup(click.Group):
         except click.exceptions.Abort:
             click.echo("quaternity: interrupted", err=True)
             sys.exit(130)
+        except QuaternityError as err:  # while the commands are made (a game of QUATERNITY_GAME_MODULES not found)
+            click.echo(f"quaternity: {one_line(str(err))}", err=True)
+            sys.exit(EXIT_INPUT)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
     def add_lazy_command(self, name: str, target: str, section: str = "Commands") -> None:
@@ -86,17 +92,20 @@ class LazyGroup(click.Group):
             module, attribute = self.lazy[name].split(":")
             command = getattr(importlib.import_module(module), attribute)
             self.add_command(command, name)
-        if command is None and name in game_groups():
-            command = game_groups()[name].part("cli")  # a game's own commands: `quaternity <game> ...`
-            self.add_command(command, name)
+        if command is None:
+            from quaternity_cp.registry import find_game
+
+            spec = find_game(name)  # a game's own commands, `quaternity <game> ...`: that game's package only
+            if spec is not None and "cli" in spec.parts:
+                command = spec.part("cli")
+                self.add_command(command, name)
         return command
 
 
 def game_groups() -> dict:
     """The registered games that contribute a command group (their part ``cli``): name -> GameSpec.
 
-    Asked only when a command name is not one of the shared ones (or for ``--help``), so that
-    ``quaternity check`` imports no game it does not read."""
+    Asked for ``--help`` only: ``quaternity check`` imports no game it does not read."""
     from quaternity_cp.registry import load_games
 
     return {name: spec for name, spec in load_games().items() if "cli" in spec.parts}
@@ -116,13 +125,14 @@ def main() -> None:
 
 
 # -- every command, each in its own module, imported when the command is run ----------------
-# (`quaternity check` then loads no other command's module: start-up is a checker's latency)
+# (`quaternity check` then loads no other command's module: start-up is a checker's latency; the doors of
+# dispatch.py load the game of the file they read, and its own command)
 for _section, _name, _target in (
-    ("Check and understand a game", "check", "cmd_check:check"),
-    ("Check and understand a game", "analyze", "cmd_check:analyze"),
-    ("Check and understand a game", "explain", "cmd_explain:explain"),
-    ("Check and understand a game", "count", "cmd_count:count"),
-    ("Check and understand a game", "solve", "cmd_solve:solve"),
+    ("Check and understand a game", "check", "dispatch:check"),
+    ("Check and understand a game", "analyze", "dispatch:analyze"),
+    ("Check and understand a game", "explain", "dispatch:explain"),
+    ("Check and understand a game", "count", "dispatch:count"),
+    ("Check and understand a game", "solve", "dispatch:solve"),
     ("Check and understand a game", "report", "cmd_report:report"),
     ("Play", "play", "cmd_play:play"),
     ("Play", "serve", "cmd_serve:serve"),

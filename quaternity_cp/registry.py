@@ -222,7 +222,8 @@ class GameSpec:
     (see :meth:`report`), ``web`` (the web table's view), ``page`` (its rules
     page, table script and style in the package's ``static/``), ``cli`` (its
     command group, ``quaternity <game> ...``), ``terminal`` (its view in
-    ``quaternity play``), ``codec`` and ``spiel`` (the research bridges), and
+    ``quaternity play``), ``codec`` and ``spiel`` (the research bridges), ``puzzles``
+    (its puzzles), ``tournament`` (the table a tournament plays by default), and
     the game's own (``html``, ``grid``).
     The agents are those registered for the game (:func:`register_agent`).
     """
@@ -348,7 +349,9 @@ PARTS: dict[str, str] = {
     "web": "module: view(table, seat, *, probabilities) and optionally explain, verdict, undo_refusal, LIMITS, "
            "PROBABILITIES, catalogue_entry(spec) (quaternity_cp.web)",
     "page": "dict: role -> file name in the package's static/ (rules, script, style), served at /games/<game>/",
-    "cli": "a click group: `quaternity <game> ...`; the shared commands hand the game's records to it",
+    "cli": "a click group: `quaternity <game> ...`; `quaternity check|analyze|explain|count|solve FILE` of the "
+           "game's record runs its command of the same name, `quaternity puzzle generate|verify|sheet` its group "
+           "`puzzle` when it has one (quaternity_cp.command: what the commands share)",
     "terminal": "module: HELP, LEGEND, show, command, to_action, final_text; optional help_text(table), "
                 "hint_choices(table, legal) (`quaternity play`)",
     "codec": "codec_for(state, max_moves) -> the numbering of actions and observations (quaternity_cp.encoding)",
@@ -356,7 +359,9 @@ PARTS: dict[str, str] = {
     "puzzles": "module: generate(count, seed, options, limits, *, difficulty, max_games, found) -> puzzles "
                "(.name, .record, .answer), puzzle_names(options, seed, count), verify(record, answer, *, show) -> "
                "verdict (.ok, .right, .unique, summary(), to_json()), sheet_html(puzzles, *, title) -> str "
-               "(`quaternity puzzle` of a game other than the default; docs/puzzles.md)",
+               "(`quaternity puzzle` of a game without its own group `puzzle` in its part cli; docs/puzzles.md)",
+    "tournament": "dict: the options a tournament of the game plays when none is given (`quaternity tournament` "
+                  "of the default game: its --preset, --players, --sets and --set-size)",
 }
 
 GAMES: dict[str, GameSpec] = {}
@@ -405,14 +410,21 @@ def import_game_modules_from_environment() -> tuple[str, ...]:
     """Import the further game modules named in the environment variable ``QUATERNITY_GAME_MODULES``
     (comma-separated module names, importable from ``sys.path``; each registers its game and agents, as a
     module of :data:`GAME_MODULES` does): a game kept outside this package, offered by every front end and
-    to the tournament's worker processes, which inherit the environment. Their names; a module that does
-    not import raises (its errors are not hidden)."""
+    to the tournament's worker processes, which inherit the environment. Their names. A name that is not
+    on the path raises :class:`QuaternityError` (one line: put its folder on ``PYTHONPATH``); a module that
+    is found but does not import raises its own error (not hidden)."""
     import importlib
     import os
 
     names = tuple(n.strip() for n in os.environ.get("QUATERNITY_GAME_MODULES", "").split(",") if n.strip())
     for name in names:
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name is None or not (name == err.name or name.startswith(err.name + ".")):
+                raise  # the module was found: what it imports is missing
+            raise QuaternityError(f"QUATERNITY_GAME_MODULES: no module {name!r} on the path (put the folder that "
+                                  "holds it on PYTHONPATH)") from None
     return names
 
 
@@ -473,9 +485,34 @@ def part_name(part: str, name: str, where: str) -> Any:
     return getattr(found[0], name)
 
 
+def find_game(name: str) -> GameSpec | None:
+    """The registered game called ``name``, or None; a game not registered yet is looked for in its own package
+    first (the module of :data:`GAME_MODULES` or of ``QUATERNITY_GAME_MODULES`` whose last name is ``name``),
+    then in every game module (:func:`load_games`), so that finding one game imports no other.
+
+    >>> find_game("quarto").name, find_game("chess")
+    ('quarto', None)
+    """
+    import importlib
+    import importlib.util
+    import os
+
+    if name in GAMES:
+        return GAMES[name]
+    extra = tuple(n.strip() for n in os.environ.get("QUATERNITY_GAME_MODULES", "").split(",") if n.strip())
+    for module in GAME_MODULES + extra:
+        if module.rpartition(".")[2] == name and importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)  # errors inside a game module are not hidden
+            if name in GAMES:
+                return GAMES[name]
+    load_games()
+    return GAMES.get(name)
+
+
 def record_game(text: str) -> str:
     """The registered game a record or position file belongs to: the one its JSON ``"game"`` field names,
-    else :data:`DEFAULT_GAME` (plain text, JSON without the field, a name no game has).
+    else :data:`DEFAULT_GAME` (plain text, JSON without the field, a name no game has). Only the game named
+    is imported (:func:`find_game`).
 
     >>> record_game('{"game": "quarto", "moves": []}'), record_game("players: 2")
     ('quarto', 'quartets')
@@ -488,12 +525,12 @@ def record_game(text: str) -> str:
             data = load_json(stripped)  # the strict, bounded reader; the game's own reader says what is wrong
         except InputRefused:
             data = None
-        if isinstance(data, dict) and isinstance(data.get("game"), str) and data["game"] in load_all():
+        if isinstance(data, dict) and isinstance(data.get("game"), str) and find_game(data["game"]) is not None:
             return str(data["game"])
     return DEFAULT_GAME
 
 
 __all__ = ["TERMINAL", "GameState", "Agent", "OptionSpec", "OptionError", "GameSpec", "GAMES", "AGENTS",
            "DEFAULT_GAME", "register_game", "register_agent", "derive_seed", "GAME_MODULES", "AGENT_MODULES",
-           "load_all", "load_games", "import_game_modules_from_environment", "record_game", "PARTS", "ChanceOutcome",
+           "load_all", "load_games", "import_game_modules_from_environment", "find_game", "record_game", "PARTS", "ChanceOutcome",
            "chance_draw", "CHANCE_STREAM"]

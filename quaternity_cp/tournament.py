@@ -40,7 +40,7 @@ import traceback
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .errors import QuaternityError
 from .files import atomic_path, probe_folder, write_atomic
@@ -222,7 +222,8 @@ class TournamentResult:
 
     ``orders`` is the number of distinct seat orders of the line-up; ``requested``
     the number of games asked for (None: as many as played), fewer were played
-    when the run stopped early (``partial`` in the summary).
+    when the run stopped early (``partial`` in the summary). ``rules``: the rules the
+    games were played under (:func:`rules_in_force`; None when not known).
     """
 
     game: str
@@ -236,6 +237,7 @@ class TournamentResult:
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
     requested: int | None = None
+    rules: Any = None
 
     def summary(self) -> dict[str, Any]:
         """The statistics as one JSON-ready dict (independent of workers; timing under ``run``)."""
@@ -310,6 +312,7 @@ class TournamentResult:
         return {
             "game": self.game,
             "options": self.options,
+            "rules": self.rules,
             "games": n,
             "seed": self.seed,
             "lineup": list(self.lineup),
@@ -342,6 +345,21 @@ class TournamentResult:
             "games_per_second": len(self.games) / self.seconds if self.seconds > 0 else None,
         }
         return out
+
+
+def rules_in_force(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules the games of ``game`` are played under with ``options``, as the game's records write their
+    ``"rules"`` (a fresh game's record): a preset name as ``{"preset": name}``, ``{}`` when the record has none
+    (the game's defaults). What a tournament reports as ``rules``: Go Fish's options that differ from the default
+    rules (``{"ask_void": "forbid", "four": "some", "win_after_ask": true}`` for geraschenko), quartets' preset
+    and options, Quarto's ``{"squares": true}``."""
+    state = load_all()[game].new_state(0, **options)
+    record = getattr(state, "record", None)
+    data = record() if callable(record) else None
+    rules = data.get("rules") if isinstance(data, Mapping) else None
+    if isinstance(rules, str):
+        return {"preset": rules}
+    return dict(rules) if isinstance(rules, Mapping) else {}
 
 
 def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
@@ -388,6 +406,7 @@ class _Run:
         self.folder = folder
         self.progress = progress
         self.results: list[GameResult | None] = [None] * games
+        self.rules = rules_in_force(game, options)  # once, before any game: the options are checked already
         self.done = 0
         self.cluster: str | None = None
         self.start = time.monotonic()
@@ -412,7 +431,7 @@ class _Run:
         game, options, lineup, seed = self.head
         return TournamentResult(game, options, lineup, seed, [r for r in self.results if r is not None],
                                 self.orders, workers=self.workers, cluster=self.cluster,
-                                seconds=time.monotonic() - self.start, requested=self.requested)
+                                seconds=time.monotonic() - self.start, requested=self.requested, rules=self.rules)
 
 
 def run_tournament(
@@ -716,5 +735,5 @@ def plot_results(summary: dict, path: str | os.PathLike, title: str | None = Non
 
 __all__ = ["run_tournament", "play_game", "play_batch", "seat_orders", "seat_order", "order_count", "wilson",
            "plot_results", "game_winners", "COUNTS",
-           "TournamentResult", "GameResult", "TournamentError", "TournamentInterrupted", "check_lineup",
+           "TournamentResult", "GameResult", "TournamentError", "TournamentInterrupted", "check_lineup", "rules_in_force",
            "MAX_LOSSES", "CLUSTER_CHECK_SECONDS"]

@@ -276,6 +276,7 @@ class Reference:
             deals = initial_deals(self.P, self.N, self.S, self.rules.initial_quartets)
         if len(deals) == 0:
             raise ValueError("no initial deal exists under these rules")
+        first: tuple[int, ...]
         if self.first is not None:
             first = (self.first,)
         elif self.rules.dealt:
@@ -364,6 +365,7 @@ class Reference:
 
     def _answer(self, st: RefState, yes: bool, index: int) -> RefState:
         q = st.pending
+        assert q is not None  # an answer follows its question
         x, y, card = q.asker, q.target, q.card
         column = st.deals[:, card]
         if yes:
@@ -379,6 +381,7 @@ class Reference:
         if yes and self.rules.dealt:
             st = replace(st, window=(x, y, card // self.S))
         st = self._auto_claim(st, index)
+        order: tuple[int, ...]
         if yes:
             order = (x, y)
         elif self.rules.after_no == "next":
@@ -400,6 +403,7 @@ class Reference:
         st = self._claim(replace(st, deals=deals, window=None), [(s, p)], index)
         if st.opening:
             return replace(st, turn=() if st.over else self.opening_turn(st))
+        assert window is not None  # outside the opening, a put-down is in the window of a yes (checked above)
         return self._hand_over(st, (window[0], window[1]))
 
     def _declare(self, st: RefState, move: Declaration, index: int) -> RefState:
@@ -453,8 +457,8 @@ class Reference:
         mode = self.rules.handover
         if mode == "fewest":
             key = {p: (st.scores[p], hands[p]) for p in clockwise}
-            best = min(key.values())
-            return tuple(sorted(p for p in clockwise if key[p] == best))
+            lowest = min(key.values())
+            return tuple(sorted(p for p in clockwise if key[p] == lowest))
         if mode == "seat":
             return (min(clockwise),)
         if mode == "clockwise":
@@ -485,6 +489,7 @@ class Reference:
         if st.pending is not None:
             q = st.pending
             ans = self.answers(st)
+            assert ans is not None  # a question is open
             return [q.answered(v) for v in (True, False) if ans["yes" if v else "no"]]
         out: list = []
         if self.rules.dealt:

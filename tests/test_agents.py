@@ -27,7 +27,9 @@ def card(name: str) -> int:
 
 
 def q(text: str) -> Question:
-    return G.parse_move(text)
+    move = G.parse_move(text)
+    assert isinstance(move, Question), text
+    return move
 
 
 def classic(deal: dict[int, str], first: int) -> ClassicState:
@@ -154,8 +156,9 @@ def test_koole_public_record_follows_the_web_apps_updates():
 
 
 # -- exact agents against brute force on tiny classic games ----------------------------------------------
-def brute_deals(game: Game, moves, seat: int, hand) -> list[dict[int, int]]:
-    """Current card owners over every initial deal whose truthful replay gives the public moves and seat's hand."""
+def brute_deals(game: Game, moves, seat: int | None, hand) -> list[dict[int, int]]:
+    """Current card owners over every initial deal whose truthful replay gives the public moves and seat's hand
+    (``seat`` None: the public moves only)."""
     P, S = game.players, game.set_size
     cards = list(range(game.cards))
     h = game.hand_size

@@ -55,7 +55,7 @@ class RealCards:
         self.owner = [int(p) for p in row]
         self.claimed = [-1] * game.sets
         self.opening = True
-        self.window = None  # (asker, set)
+        self.window: tuple[int, int] | None = None  # (asker, set)
 
     def in_play(self) -> list[int]:
         S = self.game.set_size
@@ -167,6 +167,7 @@ def play_truthfully(seed: int, game: Game, rules: Rules, *, views: bool, max_mov
     while not rs.over and len(moves) < max_moves:
         where = describe(game, rules, moves) + f", first={first}, deal={list(row)}"
         due = real.due()
+        move: Question | Declaration
         if due:
             move = due[0]
             if views and rng.random() < 0.5:

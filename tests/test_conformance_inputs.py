@@ -79,8 +79,8 @@ def refused(result, path: str, needle: str = "") -> str:
     line = lines[0]
     assert line.startswith("quaternity") and path in line and len(line) <= 420, line
     assert all(ch == " " or ch.isprintable() for ch in line), repr(line)  # nothing raw reaches the terminal
-    # the damage named, unless the command does not take this game's records at all (it says so)
-    assert needle in line or "records only" in line, (needle, line)
+    # the damage named, unless the command does not apply to this game's records at all (it says so)
+    assert needle in line or "does not apply to it: use 'quaternity" in line, (needle, line)
     return line
 
 

@@ -74,7 +74,7 @@ def oracle(c: Constraints):
         for card in c.cards_in_play:
             cards[card] = {p: Fraction(tally[card, p], n) for p in range(c.players) if tally[card, p]}
         for s in c.sets_in_play:
-            whole = Counter()
+            whole: Counter[int] = Counter()
             for d in deals:
                 seats = {d[x] for x in c.cards_of(s)}
                 if len(seats) == 1:

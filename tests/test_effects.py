@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -126,7 +127,8 @@ EFFECTS_GIVEN = dict(data=st.data(), size=st.sampled_from(GAME_SIZES), handover=
                      after_no=st.sampled_from(("asked", "next")), empty_hand=st.sampled_from(("skip", "ask")),
                      silence=st.booleans(), dealt=st.booleans(), auto_claim=st.booleans(),
                      initial_quartets=st.booleans())
-EFFECTS_SETTINGS = dict(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+EFFECTS_SETTINGS: dict[str, Any] = dict(max_examples=150, deadline=None, derandomize=True,
+                                        suppress_health_check=[HealthCheck.too_slow])
 
 
 @settings(**EFFECTS_SETTINGS)

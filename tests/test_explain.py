@@ -75,7 +75,7 @@ class Oracle:
 
     def replay(self, named: set, upto: int, stage: str):
         """Current owners of the deals consistent with ``named`` moves, and the claimed sets."""
-        cur, claimed = self.deals.copy(), set()
+        cur, claimed = self.deals.copy(), set[int]()
         silence = self.record.rules.silence
         pending = None
         for i, move in enumerate(self.record.moves[:upto], 1):
@@ -330,8 +330,8 @@ def _illegal_move(rng: random.Random, pos: Position):
     """A random move whose illegality the constraints decide (an impossible answer,
     question or declaration), or None."""
     g = pos.game
-    tries = [(x, card, y) for x in pos.turn for card in pos.constraints.cards_in_play
-             for y in range(g.players) if y != x]
+    tries: list[tuple[int, int, int | None]] = [(x, card, y) for x in pos.turn for card in pos.constraints.cards_in_play
+                                                for y in range(g.players) if y != x]
     tries += [(x, s, None) for x in pos.turn for s in pos.constraints.sets_in_play]
     rng.shuffle(tries)
     for x, what, y in tries[:40]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -73,8 +74,8 @@ TEXTS = st.one_of(
                      "\u0663", "Z0", "A0", "0>1:A0+", "1!A", "\ud800", "\ufeff", "9" * 40]),
 )
 
-EXTREMES = [0, -1, 1, 2, 3, 26, 27, 100, 101, 1000, 10_001, 2**31, -(2**63), 10**19, 10**20, 10**30,
-            1e308, -0.0, 0.5, True, False, None, "", [], {}]
+EXTREMES: list[Any] = [0, -1, 1, 2, 3, 26, 27, 100, 101, 1000, 10_001, 2**31, -(2**63), 10**19, 10**20, 10**30,
+                       1e308, -0.0, 0.5, True, False, None, "", [], {}]
 
 
 def invoke(command: list[str], data: bytes):
@@ -143,7 +144,7 @@ def mutate(value, rng: random.Random, text: str):
     places = list(paths(value))
     path, target = rng.choice(places)
     kind = rng.randrange(8)
-    parent = get(value, path[:-1]) if path else None
+    parent: Any = get(value, path[:-1]) if path else None  # the list or object holding the target (with a path)
     if kind == 0 and path:  # delete a field or a list item
         del parent[path[-1]]
     elif kind == 1 and path and isinstance(parent, dict):  # a key twice

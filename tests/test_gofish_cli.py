@@ -584,10 +584,7 @@ def root(monkeypatch):
     import click
 
     import quaternity_cp.registry as games
-    from quaternity_cli.cmd_check import analyze, check
-    from quaternity_cli.cmd_count import count
-    from quaternity_cli.cmd_explain import explain
-    from quaternity_cli.cmd_solve import solve
+    from quaternity_cli.dispatch import analyze, check, count, explain, solve
 
     real = games.record_game
     monkeypatch.setattr(games, "record_game", lambda text: "gofish" if '"gofish"' in text else real(text))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from typing import Hashable
 
 import pytest
 from click.testing import CliRunner
@@ -211,8 +212,9 @@ def test_agents_pick_only_legal_actions(agent):
             state.apply_action(action)
 
 
-def _wins_at_once(state: GoFishState, action: Move, seat: int) -> bool:
-    """Brute force: after ``action`` of ``seat``, ``seat`` has won whatever the asked seat answers."""
+def _wins_at_once(state: GoFishState, action: Hashable, seat: int) -> bool:
+    """Brute force: after ``action`` (a move) of ``seat``, ``seat`` has won whatever the asked seat answers."""
+    assert isinstance(action, Move)
     after = state.clone()
     after.apply_action(action)
     if after.is_terminal() or action.answer is not None:

@@ -97,7 +97,7 @@ def test_the_core_refuses_clashes_and_a_refused_move_leaves_the_suit_unnamed():
     game = GoFish(3)
     for suit, name in [(0, "B"), (0, "A"), (0, ""), (0, "x:y"), (0, 7), (5, "Narwhals")]:
         with pytest.raises(GoFishError) as err:
-            game.name_suit(suit, name)  # type: ignore[arg-type]
+            game.name_suit(suit, name)
         assert "\n" not in str(err.value)
     with pytest.raises(GoFishError, match="not on turn"):
         game.push_named(Move(1, 2, 0), "Narwhals")
@@ -135,6 +135,7 @@ def _named_and_lettered(seed: int, options: dict) -> tuple[dict, dict, dict[str,
         legal = lettered.legal_actions()
         assert named.legal_actions() == legal  # the agents' actions are the same Move values
         action = rng.choice(legal)
+        assert isinstance(action, Move)
         fresh = named.observation(0).fresh
         if action.answer is None and fresh and action.suit == fresh[0] and rng.random() < 0.8:
             text = f"{action.asker}>{action.asked}:{next(names)}?"

@@ -203,16 +203,19 @@ def test_starts_reads_every_rule_option_by_its_type():
 
 def test_tournament_refuses_a_table_option_the_game_does_not_have():
     """``tournament --game gofish --preset geraschenko`` played the default rules and ``--sets`` was dropped
-    (issue 40, point 4): an option given for a game without it is refused, naming the game's options."""
+    (issue 40, point 4): an option given for a game without it is refused, naming the game's options; --preset
+    picks Go Fish's rule set (tests/test_options_everywhere.py checks the games played it)."""
     from click.testing import CliRunner
 
     from quaternity_cli.main import main
 
-    for flag, value in (("--preset", "geraschenko"), ("--sets", "3"), ("--set-size", "2")):
+    for flag, value in (("--sets", "3"), ("--set-size", "2")):
         result = CliRunner().invoke(main, ["tournament", "--game", "gofish", flag, value, "--agents",
                                            "random,random,random", "--games", "1"])
         assert result.exit_code == 2 and f"{flag}: gofish has no option" in result.output, result.output
         assert "--option NAME=VALUE" in result.output and "rules" in result.output
-    result = CliRunner().invoke(main, ["tournament", "--game", "gofish", "--option", "rules=geraschenko",
-                                       "--agents", "random,random,random", "--games", "2", "--json"])
-    assert result.exit_code == 0, result.output
+    for given in (["--option", "rules=geraschenko"], ["--preset", "geraschenko"]):
+        result = CliRunner().invoke(main, ["tournament", "--game", "gofish", *given,
+                                           "--agents", "random,random,random", "--games", "2", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["rules"] == {"ask_void": "forbid", "four": "some", "win_after_ask": True}

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from quaternity_cp.gofish import web as gofish_web
+from quaternity_cp.gofish.game import GoFish
 from quaternity_cp.gofish.solver import can_force
+from quaternity_cp.gofish.state import GoFishState
 from quaternity_cp.web.session import WebGame
 
 TWO_BY_TWO = {"players": 2, "suits": 2, "suit_size": 2}  # seat 0 forces a win in 2 plies (solver.py's doctest)
@@ -31,10 +33,16 @@ def table_of(options: dict, moves: tuple[str, ...] = ()) -> WebGame:
     return table
 
 
+def game_of(table: WebGame) -> GoFish:
+    """The Go Fish game of the table's state."""
+    assert isinstance(table.state, GoFishState)
+    return table.state.game
+
+
 def deciding_seat(table: WebGame) -> int:
     """The seat that decides now, from the game itself: the asked player while a question is open, else the
     player on turn."""
-    game = table.state.game
+    game = game_of(table)
     if game.pending is not None:
         return game.pending.asked
     assert game.turn is not None
@@ -43,7 +51,7 @@ def deciding_seat(table: WebGame) -> int:
 
 def solver_says(table: WebGame, seat: int) -> tuple[str, int | None]:
     """("yes", plies) or ("no", None): the solver's answer for ``seat`` at the table's position."""
-    res = can_force(table.state.game.copy(), seat)
+    res = can_force(game_of(table).copy(), seat)
     return ("yes", res.plies) if res.wins else ("no", None)
 
 
@@ -51,16 +59,17 @@ def check_verdict(table: WebGame) -> tuple[str, int | None]:
     """The table's verdict, seen by every seat and by nobody, is the solver's for the deciding seat; returns it."""
     seat = deciding_seat(table)
     value, plies = solver_says(table, seat)
-    players = table.state.game.players
+    players = game_of(table).players
     for viewer in [*range(players), None]:
         got = table.verdict(viewer)
-        where = (table.state.game.moves, viewer, got["text"])
+        where = (game_of(table).moves, viewer, got["text"])
         assert got["value"] == value and got.get("plies") == plies, where
         who = "you" if viewer == seat else f"Seat {seat}"
         if value == "yes":
+            assert plies is not None  # a win has its plies
             said = f"{who[0].upper()}{who[1:]} can force a win in {plies} pl"  # (1 ply, 2 plies)
             assert got["text"].startswith(said), where
-            game = table.state.game.copy()
+            game = game_of(table).copy()
             move = game.parse_move(got["best"])  # the move offered is the deciding seat's, legal, and keeps the win
             assert (move.asked if game.pending is not None else move.asker) == seat, where
             game.push(move)
@@ -121,9 +130,9 @@ def test_every_position_of_a_small_game_gets_the_deciding_seats_verdict(options,
                 continue
             value, _ = check_verdict(table)
             seat = deciding_seat(table)
-            seen["open" if table.state.game.pending is not None else "turn"] += 1
+            seen["open" if game_of(table).pending is not None else "turn"] += 1
             seen[value] += 1
-            players = table.state.game.players
+            players = game_of(table).players
             seen["differs"] += any(solver_says(table, other)[0] != value for other in range(players) if other != seat)
             nxt += [moves + (m,) for m in table.legal_texts(seat)]
         frontier = nxt

@@ -15,16 +15,9 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp import Game
-from quaternity_cp.quartets.formats import (
-    MAX_INPUT_BYTES,
-    MAX_JSON_DEPTH,
-    MAX_MOVES,
-    MAX_NUMBER_DIGITS,
-    FormatError,
-    decode_input,
-    load_json,
-    parse_record,
-)
+from quaternity_cp.errors import FormatError
+from quaternity_cp.jsonio import MAX_INPUT_BYTES, MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
+from quaternity_cp.quartets.formats import MAX_MOVES, decode_input, load_json, parse_record
 from quaternity_cp.quartets.replay import replay
 
 HEAD = '"players": 3, "sets": 3, "set_size": 2'
@@ -259,7 +252,7 @@ def test_count_at_the_start_of_the_largest_games(tmp_path, players, sets, size):
 
 
 def test_count_text_of_a_huge_number(tmp_path):
-    from quaternity_cli.cmd_count import big
+    from quaternity_cp.quartets.cli.count import big
 
     assert big(123) == "123" and big(10**29) == f"{10**29:,}"
     assert big(10**30) == "about 1.00e+30" and big(2 * 10**5000) == "about 2.00e+5000"
@@ -288,7 +281,7 @@ def test_replay_without_history_keeps_one_undo_step():
 
 def test_count_text_of_a_very_large_table(tmp_path):
     """Beyond PLAIN_CELLS the card table is plain aligned text: one line per card, one column per seat."""
-    from quaternity_cli.cmd_count import PLAIN_CELLS
+    from quaternity_cp.quartets.cli.count import PLAIN_CELLS
 
     path = tmp_path / "wide.json"
     path.write_text(json.dumps({"players": 10, "sets": [f"S{i}x" for i in range(250)], "set_size": 10}))

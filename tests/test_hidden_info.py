@@ -25,7 +25,7 @@ from quaternity_cp.web.session import MAX_SEED, WebError, WebGame
 
 load_all()
 
-CLASSIC = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}  # 24 cards: a deal is 1 in 9.4e9
+CLASSIC: dict[str, Any] = {"preset": "classic", "players": 3, "sets": 6, "set_size": 4}  # 24 cards: a deal is 1 in 9.4e9
 #: The seed the program "draws" in the tests that need a game where the person gets a turn (the agents make 7
 #: moves, then seat 0 asks): a drawn seed decides nothing here, and the attack does not know it. (With a seed
 #: truly drawn, about 1 game in 400 ends before the person's first turn: nothing typed is then read.)
@@ -37,9 +37,11 @@ CHOSEN = 0x51C0_7E22_08AB_4D93  # a seed a test chooses (the creator's, an agent
 def drawn(monkeypatch) -> int:
     """The seed the web session draws for a table made without one is :data:`DRAWN` (every other use of
     ``secrets`` there is the real one)."""
+    import secrets
+
     import quaternity_cp.web.session as session
 
-    real = session.secrets
+    real = secrets  # the module the session uses
 
     class Drawn:
         def __getattr__(self, name: str) -> Any:

@@ -116,6 +116,7 @@ def moment(game: Game, seed: int, moves: int):
     for i, move in enumerate(record.moves, 1):
         st, kind = ref.play(st, move, i)
         assert kind is None
+    assert record.deal is not None  # a classic record carries its deal
     table = Table(game, record.deal)
     for move in record.moves:
         table.apply(move)

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAVY = ("ortools", "numpy", "pandas", "quaternity_cp.quartets.solver", "quaternity_cp.quartets.explain")
 
 
-def _loaded(code: str) -> dict:
+def _loaded(code: str) -> set[str]:
     script = code + "\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules)))\n"
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     return set(json.loads(out.stdout.strip().splitlines()[-1]))

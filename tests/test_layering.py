@@ -40,12 +40,12 @@ def _type_checking_only(tree: ast.AST) -> set[int]:
     return out
 
 
-def _imports(name: str) -> list[tuple[ast.stmt, str, list[str]]]:
+def _imports(name: str) -> list[tuple[ast.Import | ast.ImportFrom, str, list[str]]]:
     """(node, module imported from, names) of every import the module runs, at any depth (functions too)."""
     tree = TREES[name]
     skip = _type_checking_only(tree)
     is_package = MODULES[name].name == "__init__.py"
-    out = []
+    out: list[tuple[ast.Import | ast.ImportFrom, str, list[str]]] = []
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
@@ -102,7 +102,7 @@ def test_the_graph_is_read_from_every_import():
     assert "quaternity_cp.quartets.state" in graph["quaternity_cp.quartets"]  # relative, module level
     assert "quaternity_cp.registry" in graph["quaternity_cli.cmd_report"]  # absolute, inside the command
     assert "quaternity_cp.quartets.replay" in graph["quaternity_cp.quartets.check"]  # relative, inside a function
-    assert "quaternity_cli.common" in graph["quaternity_cli.cmd_check"]
+    assert "quaternity_cp.command" in graph["quaternity_cli.cmd_report"]  # the command's shared layer
 
 
 def test_no_private_name_is_used_across_modules():
@@ -173,28 +173,11 @@ ALLOWED = {
     ("quaternity_cli.main", "quaternity"): "the program's name in a usage error",
     ("quaternity_cp", "classic"): "MOVED: the old module name quaternity_cp.classic, kept for one release",
     ("quaternity_cp.digest", "quaternity"): "the program's folder in the user's configuration directory",
-    ("quaternity_cli.render", "quartets"): "a JSON key of `analyze --json`: the sets each seat may hold whole",
-    ("quaternity_cli.cmd_count", "quartets"): "a JSON key of `count --json`: each seat's chance of a whole set",
-    ("quaternity_cli.cmd_explain", "quartets"): "a JSON key of `explain --json`: who may hold the whole set",
 }
 
 #: Shared modules that still hold one game's code, being moved into the games' packages (issue 31): each is
 #: listed with what is left there. The list only shrinks: an entry whose module is clean fails the test.
-NOT_YET: dict[str, str] = {
-    "quaternity_cli.about": "the first game's knowledge views (issue 40: into quartets' command part)",
-    "quaternity_cli.cmd_check": "the first game's check (issue 40: one door, quartets' command part)",
-    "quaternity_cli.cmd_count": "the first game's count (issue 40)",
-    "quaternity_cli.cmd_explain": "the first game's explain (issue 40)",
-    "quaternity_cli.cmd_puzzle": "the first game's puzzles (issue 40)",
-    "quaternity_cli.cmd_puzzle_sheet": "the first game's puzzle sheet (issue 40)",
-    "quaternity_cli.cmd_solve": "the first game's solve (issue 40)",
-    "quaternity_cli.cmd_tournament": "the koole experiment (issue 40)",
-    "quaternity_cli.common": "the first game's record reading and rules (issue 40)",
-    "quaternity_cli.dispatch": "the first game's record type (issue 40)",
-    "quaternity_cli.limits": "the first game's count limits (issue 40)",
-    "quaternity_cli.render": "the first game's analysis rendering (issue 40)",
-    "quaternity_cli.view": "the first game's seat views (issue 40)",
-}
+NOT_YET: dict[str, str] = {}
 
 #: Names that are games' (the registered ones, quartets' presets, and those of the games being built or shown
 #: in the docs): what a shared module must not compare with or pass on.
@@ -289,6 +272,26 @@ def test_no_shared_module_names_a_game_or_tests_which_game_it_holds():
     assert set(GAME_OWNED) <= set(MODULES)
 
 
+def test_the_library_never_imports_the_command():
+    """Nothing under quaternity_cp imports quaternity_cli (the command): what a game's command part needs from
+    the command (exit codes, one-line errors, reading input, options) is the library's shared layer
+    quaternity_cp.command, which imports no game; the command imports the library, never the other way."""
+    found = {m: [base for _, base, names in _imports(m) if base == "quaternity_cli" or base.startswith(
+                 "quaternity_cli.")] for m in MODULES if m.startswith("quaternity_cp")}
+    assert not any(found.values()), {m: v for m, v in found.items() if v}
+    # the check sees an import of the command written at any depth, absolute or as a package import
+    TREES["quaternity_cp.probe"] = ast.parse("def f():\n    from quaternity_cli.common import guarded\n"
+                                             "import quaternity_cli.main\n")
+    MODULES["quaternity_cp.probe"] = ROOT / "quaternity_cp" / "probe.py"
+    try:
+        assert sorted(base for _, base, _ in _imports("quaternity_cp.probe")) == ["quaternity_cli.common",
+                                                                                   "quaternity_cli.main"]
+    finally:
+        del TREES["quaternity_cp.probe"], MODULES["quaternity_cp.probe"]
+    # the command's shared layer is the library's and names no game (checked with the other shared modules)
+    assert "quaternity_cp.command" in SHARED and "quaternity_cp.command.common" in SHARED
+
+
 def test_the_checks_see_what_they_look_for():
     """Each check finds a violation written in the ways the shared modules could write it (a blind check
     would pass anything)."""
@@ -327,7 +330,7 @@ def _page_words(path: Path, names: set[str], allowed=PAGE_ALLOWED) -> list[str]:
     (``rules-quartets``), not inside an identifier (``quaternity_cp``)."""
     import re
 
-    found = set()
+    found: set[str] = set()
     for compound in re.findall(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*", path.read_text(encoding="utf-8")):
         parts = compound.split("-")
         runs = {"-".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}

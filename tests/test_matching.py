@@ -180,6 +180,7 @@ def random_step(pos: Position, rng: random.Random, tries: int = 30) -> bool:
     c = pos.constraints
     for _ in range(tries):
         x = rng.choice(pos.turn)
+        move: Question | Declaration
         if pos.rules.declare and rng.random() < 0.1:
             move = Declaration(x, rng.choice(c.sets_in_play))
         else:

@@ -95,6 +95,7 @@ def draw_move(rng: random.Random, ref: Reference, rs, index: int, last: bool, de
         opened, kind = ref.play(rs, move, index)
         assert kind is None
         answers = ref.answers(opened)
+        assert answers is not None  # the question is open
         choices = [v for v in (True, False) if answers["yes" if v else "no"]]
         if rng.random() < 0.05:
             choices = [True, False]  # sometimes an impossible answer

@@ -44,7 +44,7 @@ GOALS = ("quartet", "win")
 
 
 @functools.cache
-def batch(preset: str, goal: str, count: int, seed: int = 11, size: tuple = (3, 3, 3), difficulty=None,
+def batch(preset: str, goal: str, count: int, seed: int = 11, size: tuple[int, int, int] = (3, 3, 3), difficulty=None,
           jobs: int = 1, questions: tuple | None = None, allow_grid_answers: bool = False) -> tuple:
     """``count`` generated puzzles: (name, record, answer) each."""
     made: list = []
@@ -61,6 +61,7 @@ def legal_first_moves(pos: Position) -> list:
 
 def answered(pos: Position, move: Question) -> list[Question]:
     legal = pos.answers()
+    assert legal is not None  # the question is open
     return [move.answered(v) for v in (True, False) if legal["yes" if v else "no"]]
 
 
@@ -182,7 +183,7 @@ def walk_win(pos: Position, node: dict, player: int, k: int) -> int:
         finally:
             pos.pop()
     move = parse_first_move(pos.game, node["ask"])
-    assert pos.check(move) is None, node["ask"]
+    assert isinstance(move, Question) and pos.check(move) is None, node["ask"]
     pos.push(move)
     try:
         legal = {("yes" if a.answer else "no"): a for a in answered(pos, move)}
@@ -216,8 +217,8 @@ def check_puzzle(record: dict, answer: dict) -> None:
         wins, traps = quartet_facts(pos, p, k)
         walk_quartet(pos, answer["strategy"], p, k)
     else:
-        search = WinSearch(p)
-        assert search.win(pos, k) and not search.win(pos, k - 1), answer["puzzle"]
+        win_search = WinSearch(p)
+        assert win_search.win(pos, k) and not win_search.win(pos, k - 1), answer["puzzle"]
         assert answer["plies"] == k
         wins, traps = win_facts(pos, p, k)
         walk_win(pos, answer["strategy"], p, k)
@@ -319,7 +320,9 @@ def printed_grids(folder: Path) -> dict[str, dict[tuple[str, int], str]]:
     assert res.exit_code == 0, res.output
     grids = {}
     for article in re.findall(r'<article class="puzzle".*?</article>', out.read_text(encoding="utf-8"), re.S):
-        name = re.search(r'data-name="([^"]*)"', article).group(1)
+        named = re.search(r'data-name="([^"]*)"', article)
+        assert named is not None, article[:200]
+        name = named.group(1)
         cells = re.findall(r'<g class="cell \w+" data-card="([^"]+)" data-seat="(\d+)" data-state="(\w+)"', article)
         assert cells, name
         grids[name] = {(card, int(seat)): state for card, seat, state in cells}
@@ -441,8 +444,10 @@ def test_the_difficulty_order_of_the_bundled_puzzles():
 
 def test_the_command_and_the_library_know_the_same_difficulties():
     from quaternity_cli.cmd_puzzle import DIFFICULTIES as COMMAND
+    from quaternity_cp.gofish.puzzles import DIFFICULTIES as GOFISH
+    from quaternity_cp.quartets.cli.puzzle import DIFFICULTIES as OWN
 
-    assert COMMAND == DIFFICULTIES
+    assert COMMAND == OWN == GOFISH == DIFFICULTIES
 
 
 # -- verify ------------------------------------------------------------------------------------------

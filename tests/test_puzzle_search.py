@@ -138,7 +138,7 @@ def test_a_score_on_a_threshold_is_the_harder_level(i):
     # through the whole grade: a strategy of whole-numbered depth scores exactly the threshold
     depth = int(threshold)
     assert depth == threshold
-    answer = PuzzleAnswer("quartet", 0, game=None, forced=True, questions=depth, positions=1)  # type: ignore[arg-type]
+    answer = PuzzleAnswer("quartet", 0, game=None, forced=True, questions=depth, positions=1)
     stats = TreeStats(nodes=depth, depth=depth)
     g = grade(answer, stats)
     assert g.score == threshold == score_of(g.numbers)

@@ -26,8 +26,8 @@ import pytest
 from click.testing import CliRunner
 
 from browser import browser, open_page, screenshot  # noqa: F401 (fixtures)
-from quaternity_cli.cmd_puzzle_sheet import sheet
 from quaternity_cli.main import main
+from quaternity_cp.quartets.cli.sheet import sheet
 from quaternity_cp.quartets.formats import parse_record, record_from_json
 from quaternity_cp.quartets.game import Declaration, Question
 from quaternity_cp.quartets.puzzles.answers import dumps
@@ -104,17 +104,20 @@ def lines(ol: ET.Element, prefix: list[str]) -> list[tuple[list[str], str]]:
     moves = list(prefix)
     for li in ol:
         node = li.find("div")
+        assert node is not None  # every item holds its move (or its end) in a div
         if "reached" in li.get("class", "").split():
             return [(moves, "".join(node.itertext()))]
         branches = li.find("ul")
         if branches is None:  # one move (or a note), the line goes on
             code = node.find("code")
-            moves += [code.text] if code is not None else []
+            moves += [code.text or ""] if code is not None else []
             continue
         out = []
         for b in branches:
             code = b.find("div/code")
-            out += lines(b.find("ol"), moves + ([code.text] if code is not None else []))
+            branch = b.find("ol")
+            assert branch is not None  # a branch goes on in its own list
+            out += lines(branch, moves + ([code.text or ""] if code is not None else []))
         return out
     raise AssertionError(f"a line of play without an end: {moves}")
 
@@ -396,7 +399,9 @@ def pdf_outline(pdf: bytes) -> list[tuple[str, int]]:
         return [ref]
 
     (catalog,) = [i for i, body in objects.items() if re.search(rb"/Type\s*/Catalog\b", body)]
-    pages = kids(int(re.search(rb"/Pages\s+(\d+) 0 R", objects[catalog]).group(1)))
+    root = re.search(rb"/Pages\s+(\d+) 0 R", objects[catalog])
+    assert root is not None, "the catalog names its pages"
+    pages = kids(int(root.group(1)))
     out = []
     for body in objects.values():
         title = re.search(rb"/Title\s*\(((?:\\.|[^\\)])*)\)", body)

@@ -69,8 +69,9 @@ def test_every_puzzle_is_rederived():
 
 
 # -- brute force on explicit deals -----------------------------------------------------------
-def ply_ranks(brute: Brute, graph, player: int, goal) -> dict[int, int]:
-    """Least number of moves within which ``player`` forces ``goal``, per node (absent: cannot).
+def ply_ranks(brute: Brute, graph, player: int, goal) -> dict[int, float]:
+    """Least number of moves within which ``player`` forces ``goal``, per node (absent: cannot; a whole number,
+    typed float as the iteration compares it with infinity).
 
     Value iteration of min (the player's nodes) and max (everyone else's) over the
     brute-force graph; the answer to a question that has only one legal answer costs
@@ -78,7 +79,7 @@ def ply_ranks(brute: Brute, graph, player: int, goal) -> dict[int, int]:
     shared turn costs nothing (it is not a move)."""
     rid, nodes, succ = graph
     INF = float("inf")
-    rank = {i: 0 for i, st in enumerate(nodes) if st.over and goal(brute.ref.winners(st))}
+    rank: dict[int, float] = {i: 0 for i, st in enumerate(nodes) if st.over and goal(brute.ref.winners(st))}
     changed = True
     while changed:
         changed = False
@@ -167,6 +168,7 @@ class QuartetSearch:
         pos.push(move)
         try:
             legal = pos.answers()
+            assert legal is not None  # the question is open
             # "no" first: it usually hands the turn over, which refutes the question at once
             answers = [move.answered(v) for v in (False, True) if legal["yes" if v else "no"]]
             for answer in answers:
@@ -232,6 +234,7 @@ class WinSearch:
         try:
             if isinstance(m, Question) and m.answer is None and pos.pending is not None:
                 legal = pos.answers()
+                assert legal is not None  # the question is open
                 answers = [m.answered(v) for v in (True, False) if legal["yes" if v else "no"]]
                 if len(answers) == 1:  # a forced answer: one ply with its question
                     pos.push(answers[0])

@@ -26,7 +26,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def cells_of(svg: str) -> dict[tuple[str, int], str]:
     root = ET.fromstring(svg)
-    return {(g.get("data-card"), int(g.get("data-seat"))): g.get("data-state")
+    return {(g.attrib["data-card"], int(g.attrib["data-seat"])): g.attrib["data-state"]
             for g in root.iter(f"{SVG}g") if g.get("data-state")}
 
 

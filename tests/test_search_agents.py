@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from quaternity_cp.registry import GAMES, load_all
 from quaternity_cp.quartets.state import ClassicState, deal_before, new_state
 from quaternity_cp.tournament import play_game
 
-SMALL = {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}
+SMALL: dict[str, Any] = {"preset": "classic", "players": 3, "sets": 4, "set_size": 3}
 
 
 def _midgame(seed: int, questions: int):

@@ -18,6 +18,7 @@ import json
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from reference import Reference, reference_replay
 from quaternity_cp import Game, Position, Rules
 from quaternity_cp.quartets.engines import FlowEngine, SetsEngine
 from quaternity_cp.quartets.formats import parse_record
-from quaternity_cp.quartets.game import Declaration
+from quaternity_cp.quartets.game import Declaration, Question
 from quaternity_cp.quartets.solver import Context, SolveError, solve
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,7 +150,7 @@ def compare(game: Game, rules: Rules, moves=(), *, quartet_budgets=(None, 0, 1, 
     steps = reference_replay(game, rules, list(moves))
     st = steps[-1].state if steps else brute.ref.start()
     graph = brute.graph(st)
-    seen = {"win": [], "value": [], "quartet": []}
+    seen: dict[str, list[Any]] = {"win": [], "value": [], "quartet": []}
     label = f"P{game.players} N{game.sets} S{game.set_size} {rules} {[game.move_str(m) for m in moves]}"
     for p in range(game.players):
         expect = brute.win(graph, p)
@@ -157,9 +158,9 @@ def compare(game: Game, rules: Rules, moves=(), *, quartet_budgets=(None, 0, 1, 
         seen["win"].append(expect)
     if game.players == 2:
         for p in range(2):
-            expect = brute.value(graph, p)
-            assert solve(pos, "value", p).result == expect, (label, "value", p)
-            seen["value"].append(expect)
+            value = brute.value(graph, p)
+            assert solve(pos, "value", p).result == value, (label, "value", p)
+            seen["value"].append(value)
     if not pos.over and len(pos.turn) == 1:
         p = pos.turn[0]
         for k in quartet_budgets:
@@ -181,7 +182,7 @@ def test_start_positions_agree_with_brute_force(size, preset):
 
 def random_moves(game: Game, rules: Rules, rng: random.Random, n: int) -> list:
     pos = Position(game, rules, engine="flow")
-    moves = []
+    moves: list[Question | Declaration] = []
     while len(moves) < n and not pos.over:
         legal = list(pos.legal_moves())
         if not legal:

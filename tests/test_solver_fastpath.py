@@ -85,7 +85,7 @@ def reference_questions(ctx: Context, node, x: int) -> list:
     """Every question of seat x with its legal answers, each asked position analysed by the engine."""
     c = node.state.constraints
     pos = ctx.position(node.state)
-    out = []
+    out: list[Question] = []
     targets = [y for y in range(c.players) if y != x and c.hands[y] > 0]
     if c.hands[x] == 0:
         return out

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from quaternity_cli.interrupts import Interrupts
+from quaternity_cp.command.interrupts import Interrupts
 from quaternity_cli.main import main
 from quaternity_cp import Game, Position
 from quaternity_cp.budget import TIME, Stopped
@@ -206,6 +206,7 @@ def interrupt_twice_once_started(args: list[str]) -> tuple[int, str]:
     proc = subprocess.Popen([sys.executable, "-m", "cli", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT), QUATERNITY_TEST_SIGNAL_STARTED="1"))
+    assert proc.stderr is not None  # a pipe
     try:
         started = proc.stderr.readline()  # the event: the search runs
         assert started == "quaternity: search started\n", started
@@ -248,6 +249,7 @@ def interrupt_quarto_at(event: str, path: Path, *options: str, env: dict | None 
     proc = subprocess.Popen([sys.executable, "-m", "cli", "quarto", "solve", str(path), *options], cwd=ROOT,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
+    assert proc.stderr is not None  # a pipe
     seen = []
     try:
         for line in proc.stderr:  # the events, in order, until the awaited one (or the end: the test fails)

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from quaternity_cli.main import main
 from quaternity_cp.errors import QuaternityError
-from quaternity_cp.quartets.formats import FormatError, parse_record, record_from_json
+from quaternity_cp.errors import FormatError
+from quaternity_cp.quartets.formats import parse_record, record_from_json
 from quaternity_cp.quartets.check import check_record
 
 BASE = {"players": 3, "sets": 3, "set_size": 2}

@@ -362,19 +362,23 @@ def test_plot_of_a_clean_sweep(tmp_path):
 
 # -- options, line-ups ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("args, message", [
-    (["--option", "seed=5"], "'seed' is not an option of quartets"),
-    (["--option", "engine=cpsat"], "'engine' is not an option of quartets"),
-    (["--option", "sets=[1, 2]"], "option 'sets' must be a whole number, not [1, 2]"),
-    (["--option", "players=3.0"], "option 'players' must be a whole number, not 3.0"),
-    (["--option", "players=true"], "option 'players' must be a whole number, not true"),
-    (["--option", "preset=koole"], "option 'preset' must be one of quaternity, quaternity-seat, blind, pythagoras"),
+    (["--option", "seed=5"], "--option seed: 'seed' is not an option of quartets"),
+    (["--option", "engine=cpsat"], "--option engine: 'engine' is not an option of quartets"),
+    # a declared option's value is read as its type (issue 40): a whole number in the digits 0-9, true or false
+    (["--option", "sets=[1, 2]"], "--option sets: expected a whole number in the digits 0-9, got '[1, 2]'"),
+    (["--option", "players=3.0"], "--option players: expected a whole number in the digits 0-9, got '3.0'"),
+    (["--option", "players=true"], "--option players: expected a whole number in the digits 0-9, got 'true'"),
+    (["--option", "preset=koole"],
+     "--option preset: option 'preset' must be one of quaternity, quaternity-seat, blind, pythagoras"),
+    (["--preset", "koole"], "--preset: option 'preset' must be one of quaternity, quaternity-seat, blind, pythagoras"),
     (["--option", "tie={\"a\": 1}"], "rule option 'tie' must be one of"),
     (["--option", "nobody=1"], "unknown rule option 'nobody'"),
     (["--game", "quarto", "--agents", "random,random", "--option", "squares=yes"],
-     "option 'squares' must be true or false, not \"yes\""),
+     "--option squares: expected true or false, got 'yes'"),
     (["--game", "quarto", "--agents", "random,random", "--option", "squares=1"],
-     "option 'squares' must be true or false, not 1"),
-    (["--game", "quarto", "--agents", "random,random", "--option", "seed=1"], "'seed' is not an option of quarto"),
+     "--option squares: expected true or false, got '1'"),
+    (["--game", "quarto", "--agents", "random,random", "--option", "seed=1"],
+     "--option seed: 'seed' is not an option of quarto"),
     (["--agents", "solver,random,random"], "agent 'solver': plays the Quaternity presets only"),
 ])
 def test_options_and_agents_are_checked_before_any_game(args, message):
@@ -382,6 +386,7 @@ def test_options_and_agents_are_checked_before_any_game(args, message):
     out = CliRunner().invoke(main, base + args if "--agents" not in args else ["tournament", "--games", "2", *args])
     assert out.exit_code == 2, out.output
     assert out.stderr.startswith(f"quaternity: {message}") and out.stdout == "", out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def test_option_bounds_are_the_games_in_a_tournament_and_the_tables_elsewhere():

@@ -46,6 +46,9 @@ class KillerPreset(str):
     """The preset ``classic`` in the main process; in a worker, a batch numbered within ``dies`` (in the
     order batches are handed out, from 0) kills the worker that received it."""
 
+    marker: str
+    dies: tuple[int, int]
+
     def __new__(cls, marker: Path, dies: tuple[int, int]):
         self = super().__new__(cls, "classic")
         marker.mkdir()

@@ -1,4 +1,6 @@
-"""The library ships its types, and mypy passes on the library and the command with the configuration in pyproject.toml."""
+"""The library ships its types, and mypy passes with the configuration in pyproject.toml: on the library and the
+command (each module strict or listed as not yet strict), the examples (the example game strictly), the tests
+and the benchmarks."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: What a plain `mypy` checks (``[tool.mypy] files``).
+CHECKED = ["quaternity_cp", "cli", "examples", "tests", "benchmarks"]
 
 
 def test_the_library_ships_py_typed():
@@ -17,7 +21,7 @@ def test_the_library_ships_py_typed():
     assert (ROOT / "quaternity_cp" / "py.typed").is_file()
 
 
-def test_mypy_passes_on_the_library_and_the_command(tmp_path):
+def test_mypy_passes_on_the_library_the_command_the_examples_tests_and_benchmarks(tmp_path):
     # A plain `mypy` from the repository root, as a developer runs it; the cache in a fresh
     # directory, so the run is a cold one and nothing is left in the working tree.
     result = subprocess.run(
@@ -25,8 +29,9 @@ def test_mypy_passes_on_the_library_and_the_command(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    # the configuration's `files` reach every module of both packages
-    sources = [p for folder in ("quaternity_cp", "cli") for p in (ROOT / folder).rglob("*.py")]
+    # the configuration's `files` reach every module of every folder checked
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"] == CHECKED
+    sources = [p for folder in CHECKED for p in (ROOT / folder).rglob("*.py")]
     checked = re.search(r"Success: no issues found in (\d+) source files", result.stdout)
     assert checked and int(checked.group(1)) == len(sources), result.stdout
 
@@ -41,11 +46,12 @@ def _mypy_override_lists() -> tuple[list[str], list[str]]:
 
 
 def _library_modules() -> list[str]:
-    """Every module of quaternity_cp and cli, named as mypy names them (cli/ is ``cli``)."""
+    """Every module of quaternity_cp and cli, and of the example game (examples/tictactoe), named as mypy names
+    them (cli/ is ``cli``, examples/tictactoe is ``tictactoe``)."""
     modules = []
-    for folder in ("quaternity_cp", "cli"):
-        for path in (ROOT / folder).rglob("*.py"):
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    for base, folder in ((ROOT, "quaternity_cp"), (ROOT, "cli"), (ROOT / "examples", "tictactoe")):
+        for path in (base / folder).rglob("*.py"):
+            parts = list(path.relative_to(base).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
             modules.append(".".join(parts))

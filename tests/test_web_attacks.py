@@ -85,7 +85,7 @@ class Live:
         try:
             conn.request("GET", path, headers={"Host": self.host})
             res = conn.getresponse()
-            assert res.status == 200 and res.getheader("content-type").startswith("text/event-stream")
+            assert res.status == 200 and (res.getheader("content-type") or "").startswith("text/event-stream")
             yield res
         finally:
             conn.close()

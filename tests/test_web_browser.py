@@ -476,6 +476,7 @@ def api(pg, url: str, path: str, body: dict | None = None, token: str | None = N
 
 def quarto_draw() -> list[str]:
     """The moves of a Quarto game that fills the board with no line (the first seed whose random game does)."""
+    from quaternity_cp.quarto.game import QuartoState
     from quaternity_cp.web.session import WebGame
 
     for seed in range(300):
@@ -484,6 +485,7 @@ def quarto_draw() -> list[str]:
         while not table.state.is_terminal():
             seat = table.state.current_player()
             table.act(rng.choice(table.legal_texts(seat)), seat)
+        assert isinstance(table.state, QuartoState)
         if table.state.position.winner is None:
             return [text for _, text in table.log]
     raise AssertionError("no draw in 300 random games")

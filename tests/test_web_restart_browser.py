@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import socket
 import threading
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,8 @@ class Server:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.db = db
-        self.srv = self.thread = None
+        self.srv: Any = None  # the uvicorn server, once started
+        self.thread: threading.Thread | None = None
 
     def start(self) -> str:
         from quaternity_cp.web.app import Settings, create_app, listen, server
@@ -55,6 +57,7 @@ class Server:
         asyncio.run(main())
 
     def stop(self) -> None:
+        assert self.thread is not None, "started"
         self.srv.should_exit = True
         self.thread.join(60)
         assert not self.thread.is_alive()

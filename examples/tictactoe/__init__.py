@@ -165,5 +165,6 @@ SPEC = register_game(GameSpec(
         "codec": f"{__name__}.codec:codec_for",
         "spiel": f"{__name__}.spiel",
         "puzzles": f"{__name__}.puzzles",
+        "tournament": f"{__name__}.parts:TOURNAMENT",
     },
 ))

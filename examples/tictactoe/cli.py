@@ -12,10 +12,11 @@ from typing import Any, NoReturn
 
 import click
 
-from quaternity_cli.common import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, guarded, read_text
+from quaternity_cp.command import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, file_name, guarded,
+                                   json_option, read_text)
 
-from . import MARKS, TicTacToeError, TicTacToeState, cell_name
-from .parts import Replay, read, replay, status_line, winning_line
+from . import MARKS, TicTacToeError, cell_name
+from .parts import Replay, grid_lines, read, replay, status_line, winning_line
 from .solver import MAX_POSITIONS
 
 
@@ -30,24 +31,15 @@ def tictactoe() -> None:
 
 def load(file: str) -> Replay:
     """The record in ``file`` replayed; a file that is not a tic-tac-toe record raises InputError (exit 2)."""
-    name = "<stdin>" if file == "-" else file
     try:
         return replay(read(read_text(file)))
     except TicTacToeError as err:
-        raise InputError(f"{name}: {err}") from None
-
-
-def grid(state: TicTacToeState) -> list[str]:
-    """The grid as text, row 1 at the top: x, o, or . for a free cell."""
-    rows = ["     a b c"]
-    for row in range(3):
-        rows.append(f"  {row + 1}  " + " ".join("xo."[2 if m is None else m] for m in state.board[row * 3:row * 3 + 3]))
-    return rows
+        raise InputError(f"{file_name(file)}: {err}") from None
 
 
 @tictactoe.command()
 @click.argument("file")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 @guarded
 def check(file: str, as_json: bool) -> None:
     """Replay a record: is every move legal, whose turn it is, who has won."""
@@ -66,7 +58,7 @@ def check(file: str, as_json: bool) -> None:
             click.echo(f"{i + 1:>4}  {MARKS[i % 2]} {cell_name(cell)}  ok")
         if not result.valid:
             click.echo(f"ILLEGAL {result.message}; the game before it:")
-        click.echo("\n".join(grid(state)))
+        click.echo("\n".join(grid_lines(state)))
         click.echo(status_line(state) + ".")
     sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
 
@@ -75,7 +67,7 @@ def check(file: str, as_json: bool) -> None:
 @click.argument("file")
 @click.option("--max-positions", "max_positions", type=Whole(min=1), default=MAX_POSITIONS, show_default=True,
               metavar="N", help="Stop once N positions are stored (then unproven; the whole game has 5,478).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 @guarded
 def solve(file: str, max_positions: int, as_json: bool) -> None:
     """Who wins from the record's end with best play, in how many moves, and with which moves.
@@ -89,7 +81,7 @@ def solve(file: str, max_positions: int, as_json: bool) -> None:
 
     result = load(file)
     if not result.valid:
-        raise_illegal(file, result, as_json)
+        exit_illegal(file, result, as_json)
     state = result.state
     data: dict[str, Any] = {"valid": True, "turn": None if state.is_terminal() else state.current_player()}
     try:
@@ -99,8 +91,7 @@ def solve(file: str, max_positions: int, as_json: bool) -> None:
         words = f"unproven: more than {max_positions:,} positions (--max-positions)"
     else:
         data |= {"verdict": "over" if state.is_terminal() else {1: "win", 0: "draw", -1: "loss"}[solution.value],
-                 "proven": True,
-                 "plies": solution.plies, "best_moves": [cell_name(c) for c in solution.best],
+                 "proven": True, "plies": solution.plies, "best_moves": [cell_name(c) for c in solution.best],
                  "positions": solution.positions}
         words = verdict_text(state, solution)
     if as_json:
@@ -109,10 +100,10 @@ def solve(file: str, max_positions: int, as_json: bool) -> None:
         click.echo(f"{status_line(state)}: {words}." if words else f"{status_line(state)}.")
 
 
-def raise_illegal(file: str, result: Replay, as_json: bool) -> NoReturn:
+def exit_illegal(file: str, result: Replay, as_json: bool) -> NoReturn:
     """Say that the record has an illegal move (there is no position to solve) and exit 1."""
     if as_json:
         emit_json({"valid": False, "error": result.message})
     else:
-        click.echo(f"quaternity: {'<stdin>' if file == '-' else file}: {result.message}", err=True)
+        click.echo(f"quaternity: {file_name(file)}: {result.message}", err=True)
     sys.exit(EXIT_ILLEGAL)

@@ -6,10 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from quaternity_cp.report import MAX_REPORT_MOVES, StepJSON, check_report_moves, page, step_json
+
 from . import LINES, MARKS, TicTacToeError, TicTacToeState, cell_name
+from .solver import solve, verdict_text
 
 #: The web page's files of the game, in this package's ``static/`` folder.
 PAGE = {"rules": "rules.html", "script": "table.js"}
+
+#: The options a tournament plays when none is given (the ``tournament`` part): tic-tac-toe has none.
+TOURNAMENT: dict[str, Any] = {}
 
 
 def read(text: str) -> Any:
@@ -45,8 +51,8 @@ class Replay:
 def replay(record: Any) -> Replay:
     """The game of a record (JSON data) up to its first illegal move (a cell taken, a move after the end).
     A malformed record (not the shape below, a move that is not a cell's name) raises TicTacToeError, one line."""
-    if not isinstance(record, dict) or set(record) - {"game", "moves"} or record.get("game", "tictactoe") != "tictactoe" \
-            or not isinstance(record.get("moves"), list):
+    if not (isinstance(record, dict) and set(record) <= {"game", "moves"} and isinstance(record.get("moves"), list)
+            and record.get("game", "tictactoe") == "tictactoe"):
         raise TicTacToeError('a tic-tac-toe record is {"game": "tictactoe", "moves": ["b2", ...]}, no other field')
     state = TicTacToeState()
     cells = []
@@ -60,7 +66,7 @@ def replay(record: Any) -> Replay:
         if state.is_terminal():
             result.error = (i, f"the game is over ({status_line(state)})")
             break
-        if cell not in state.legal_actions():
+        if cell not in state.free_cells():
             result.error = (i, f"{cell_name(cell)} is taken")
             break
         state.apply_action(cell)
@@ -78,6 +84,16 @@ def winning_line(state: TicTacToeState) -> tuple[int, ...]:
     """The cells of a completed line, or ()."""
     board = state.board
     return next((line for line in LINES if board[line[0]] is not None and len({board[c] for c in line}) == 1), ())
+
+
+def grid_lines(state: TicTacToeState) -> list[str]:
+    """The grid as text, row 1 at the top: x, o, or . for a free cell; a completed line in capitals."""
+    line = winning_line(state)
+    rows = ["     a b c"]
+    for row in range(3):
+        marks = ["xo."[2 if seat is None else seat] for seat in state.board[row * 3:row * 3 + 3]]
+        rows.append(f"  {row + 1}  " + " ".join(m.upper() if row * 3 + i in line else m for i, m in enumerate(marks)))
+    return rows
 
 
 def status_line(state: TicTacToeState) -> str:
@@ -131,25 +147,22 @@ def view(table: Any, seat: int, *, probabilities: bool = False) -> dict[str, Any
 
 
 def text_report(text: str, *, name: str = "<record>", title: str | None = None,
-                max_moves: int | None = None, **ignored: Any) -> tuple[str, bool]:
+                max_moves: int | None = MAX_REPORT_MOVES, **ignored: Any) -> tuple[str, bool]:
     """The ``report`` part: the page stepping through a record (the grid after each move, whose turn, and what
-    best play gives from there), and whether every move is legal. Other options (rules, engines) are ignored."""
-    from quaternity_cp.report import MAX_REPORT_MOVES, check_report_moves, page, step_json
-
-    from .solver import solve, verdict_text
-
-    record = read(text)
-    if isinstance(record, dict) and isinstance(record.get("moves"), list):  # refused before anything is replayed
-        check_report_moves(len(record["moves"]), MAX_REPORT_MOVES if max_moves is None else max_moves, name)
-    result = replay(record)
+    best play gives from there), and whether every move is legal. A record of more than ``max_moves`` moves
+    (None: no limit) is refused before the replay; other options (rules, engines) are ignored."""
+    try:
+        record = read(text)
+        if isinstance(record, dict) and isinstance(record.get("moves"), list):
+            check_report_moves(len(record["moves"]), max_moves, name)
+        result = replay(record)
+    except TicTacToeError as err:
+        raise TicTacToeError(f"{name}: {err}") from None
     state = TicTacToeState()
-    steps = []
-    for index in range(len(result.state.moves) + 1):
-        if index:
-            state.apply_action(result.state.moves[index - 1])
-        steps.append(step_json({"index": index, "move": result.moves[index - 1] if index else None,
-                                "svg": state_svg(state), "text": [status_line(state), verdict_text(state, solve(state))][:1 + (not state.is_terminal())],
-                                "claims": [], "explanations": None, "forced_answer": False, "over": state.is_terminal()}))
+    steps = [report_step(0, None, state)]
+    for index, cell in enumerate(result.state.moves, 1):
+        state.apply_action(cell)
+        steps.append(report_step(index, result.moves[index - 1], state))
     illegal = None
     if result.error is not None:
         illegal = {"index": result.error[0], "move": result.moves[result.error[0] - 1], "kind": "illegal move",
@@ -158,3 +171,10 @@ def text_report(text: str, *, name: str = "<record>", title: str | None = None,
            "illegal": illegal, "moves": result.moves, "history": "",
            "hint": "Click a move in the list (or use the arrow keys and the slider) to see the grid after it."}
     return page(doc), result.valid
+
+
+def report_step(index: int, move: str | None, state: TicTacToeState) -> StepJSON:
+    """One step of the report: the grid, whose turn (or the end) and what best play gives from there."""
+    lines = [status_line(state)] if state.is_terminal() else [status_line(state), verdict_text(state, solve(state))]
+    return step_json({"index": index, "move": move, "svg": state_svg(state), "text": lines, "claims": [],
+                      "explanations": None, "forced_answer": False, "over": state.is_terminal()})

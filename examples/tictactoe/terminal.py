@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from . import TicTacToeState, cell_name
-from .parts import winning_line
+from .parts import grid_lines, winning_line
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -36,11 +36,7 @@ def _state(table: WebGame) -> TicTacToeState:
 def show(out: Console, table: WebGame, *, quiet: bool = False) -> None:
     """The grid (a completed line in capitals) and, unless the game is over, what to do."""
     state = _state(table)
-    line = winning_line(state)
-    out.print("     a b c")
-    for row in range(3):
-        marks = ["xo."[2 if m is None else m] for m in state.board[row * 3:row * 3 + 3]]
-        out.print(f"  {row + 1}  " + " ".join(m.upper() if row * 3 + i in line else m for i, m in enumerate(marks)))
+    out.print("\n".join(grid_lines(state)))
     if not state.is_terminal():
         out.print(Text(table.view()["status"], style="bold"))
 
@@ -63,8 +59,8 @@ def final_text(table: WebGame) -> str:
     state = _state(table)
     winner = state.winner()
     if winner is None:
-        return "Game over: a draw."
-    return f"Game over: {table.seat_name(winner, table.human)} won, {' '.join(map(cell_name, winning_line(state)))}."
+        return "Game over. A draw."
+    return f"Game over. {table.seat_name(winner, table.human)} won: {' '.join(map(cell_name, winning_line(state)))}."
 
 
 __all__ = ["HELP", "LEGEND", "show", "command", "to_action", "final_text"]

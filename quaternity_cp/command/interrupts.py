@@ -80,3 +80,6 @@ class Interrupts:
         finally:
             self.armed = False
         return cast(T, result)
+
+
+__all__ = ["STARTED_VARIABLE", "signal_started", "Interrupts"]

@@ -24,8 +24,8 @@ first layer not recorded there.
 file with its size, its SHA-256 and its counts (positions, edges), and carries
 a *keyed* digest (HMAC-SHA256 under the user's key, :mod:`quaternity_cp.digest`)
 of all of it; ``result.json`` carries one too. Every part file is read by one
-strict reader (:func:`_read_part`): a regular file (no link, pipe or device) of
-the size the manifest gives, checked before a byte is read; its SHA-256 the
+strict reader (:func:`_read_part`, on the shared :mod:`quaternity_cp.partfiles`):
+a regular file (no link, pipe or device) of the size the manifest gives, checked before a byte is read; its SHA-256 the
 manifest's; a .npz of exactly the arrays of its kind, stored plain, each .npy
 header's dtype and shape the ones the manifest's counts call for (before any
 array is made: no decompression, no object arrays, nothing unpickled); then
@@ -41,11 +41,17 @@ Then the attractor (:func:`attract`) runs over the whole graph at once, in
 compiled code over flat arrays (about 23 bytes a position and 5 an edge: the
 4-player start's 132.5 million positions and 341 million inner edges took
 5.0 GB and 40 s): for every position and every seat counted on from its
-mover, whether that seat forces a win and in how many plies. It is not
-partitioned (not built: the 4-player graph's fits one machine, and the build
-is where the time goes, 12 minutes against 40 s on 2 cores); a graph whose
-arrays pass one machine's memory would need it. A winning seat's move at a position is
-found again from the ranks (:func:`best_move`: a child one rank lower). The
+mover, whether that seat forces a win and in how many plies. Or, with
+``attract(built, partitioned=True)`` (``solve(..., attractor="partitioned")``,
+``quaternity gofish starts --attractor partitioned``), the same ranks part by
+part, in rounds by rank, on the same runner as the build: the shared
+:mod:`quaternity_cp.retrograde`, to which :func:`attractor_part` hands each
+part's share (its owners, degrees, games over, and the edges kept with their
+child's part); no process then holds the whole graph (about the whole's arrays
+divided by the parts, plus a round's messages, per worker), and its rounds are
+checkpointed in the subfolder ``attractor/``, resumable as the build is.
+A winning seat's move at a position is found again from the ranks
+(:func:`best_move`: a child one rank lower). The
 answer for the start is written to ``result.json`` in the same folder (with a
 keyed digest), so asking again reads it.
 
@@ -62,22 +68,19 @@ tests/test_gofish_sizes.py.
 from __future__ import annotations
 
 import glob
-import hashlib
-import io
 import json
 import math
 import os
-import stat
 import time
-import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from ..budget import Limits, Stopped
-from ..digest import sha256_hex, sign_json, user_key, verify_json
-from ..files import not_a_regular_file, write_atomic
+from .. import partfiles, retrograde
+from ..digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
+from ..files import write_atomic
 from ..jsonio import InputRefused, load_json, read_input
 from .fastgraph import HAVE_NUMBA, Shape, expand_keys, jit, open_count, start_key
 from .rules import GoFishError, Rules
@@ -210,7 +213,7 @@ Entry = list[Any]
 
 _U64, _I64, _I16, _I8 = np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
 #: the room a part file takes beyond its arrays' bytes (zip and .npy headers), at most, per array and in all
-_OVERHEAD_PER_ARRAY, _OVERHEAD = 1024, 4096
+_OVERHEAD_PER_ARRAY, _OVERHEAD = partfiles.OVERHEAD_PER_ARRAY, partfiles.OVERHEAD
 
 
 def _spec(kind: str, n: int, m: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
@@ -237,105 +240,10 @@ def _rel(kind: str, k: int, layer: int, source: int | None = None) -> str:
     return f"part{k:03d}/{name}.npz"
 
 
-def _fingerprint(path: str) -> tuple[int, str]:
-    """The size and SHA-256 of the file ``path`` (read in chunks)."""
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as fh:
-        while True:
-            chunk = fh.read(1 << 22)
-            if not chunk:
-                break
-            h.update(chunk)
-            size += len(chunk)
-    return size, h.hexdigest()
-
-
 def _save(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
     """``arrays`` to ``path`` (.npz, uncompressed), atomically; returns its manifest entry ``[bytes, SHA-256, n,
     m]`` (``n`` positions, ``m`` edges)."""
-    tmp = f"{path}.tmp{os.getpid()}.npz"
-    try:
-        np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
-        size, digest = _fingerprint(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return [size, digest, n, m]
-
-
-class _View(io.RawIOBase):
-    """A read-only, seekable file over a buffer (no copy), for :mod:`zipfile` and the .npy header reader."""
-
-    def __init__(self, view: memoryview):
-        self.view = view
-        self.pos = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self.pos
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        base = {0: 0, 1: self.pos, 2: len(self.view)}[whence]
-        self.pos = max(0, base + offset)
-        return self.pos
-
-    def readinto(self, buffer: Any) -> int:
-        got = self.view[self.pos:self.pos + len(buffer)]
-        buffer[:len(got)] = got
-        self.pos += len(got)
-        return len(got)
-
-
-def _bytes_of(path: str, size: int) -> bytearray:
-    """The ``size`` bytes of the regular file ``path`` (refused, naming it: missing, not a regular file -- a
-    symbolic link, a pipe, a device, a folder --, or of another size), read without following a link and
-    without blocking."""
-    kind = not_a_regular_file(path)
-    if kind is not None:
-        raise GraphError(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise GraphError(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
-                         "again") from None
-    except OSError as err:
-        raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
-    try:
-        info = os.fstat(fd)  # (of what was opened: no window between a check and the open)
-        if not stat.S_ISREG(info.st_mode):
-            raise GraphError(f"{path}: not a regular file; the checkpoint's part files are regular files")
-        if info.st_size != size:
-            raise GraphError(f"{path}: {info.st_size:,} bytes where the manifest says {size:,} (cut short, "
-                             "emptied or replaced); remove the folder to start again")
-        buf = bytearray(size)
-        view = memoryview(buf)
-        got = 0
-        while got < size:
-            n = os.readv(fd, [view[got:]]) if hasattr(os, "readv") else _read_into(fd, view[got:])
-            if n <= 0:
-                break
-            got += n
-        if got != size or os.read(fd, 1):
-            raise GraphError(f"{path}: it changed size while being read")
-        return buf
-    except OSError as err:
-        raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
-    finally:
-        os.close(fd)
-
-
-def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems without readv
-    data = os.read(fd, len(view))
-    view[:len(data)] = data
-    return len(data)
+    return partfiles.save_npz(path, n, m, **arrays)
 
 
 def _read_part(folder: str, rel: str, entry: Entry, kind: str) -> dict[str, np.ndarray]:
@@ -344,79 +252,16 @@ def _read_part(folder: str, rel: str, entry: Entry, kind: str) -> dict[str, np.n
     ``kind`` (:func:`_spec`), each stored uncompressed with the dtype and shape the entry's counts call for
     (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays
     share the file's one buffer. A damaged file is refused (:class:`GraphError`, one line naming it)."""
-    path = os.path.join(folder, rel)
-    size, digest, n, m = entry
-    buf = _bytes_of(path, size)
-    if sha256_hex(buf) != digest:
-        raise GraphError(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
-                         "or copied from another checkpoint); remove the folder to start again")
-    return _parse_npz(path, buf, _spec(kind, n, m))
-
-
-def _parse_npz(path: str, buf: bytearray,
-               spec: Mapping[str, tuple[np.dtype[Any], tuple[int, ...]]]) -> dict[str, np.ndarray]:
-    """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`_read_part`)."""
-    def bad(why: str) -> GraphError:
-        return GraphError(f"{path}: {why}; remove the folder to start again")
-
-    try:
-        archive = zipfile.ZipFile(_View(memoryview(buf)))
-        infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, KeyError) as err:
-        raise bad(f"not a readable .npz archive ({err})") from None
-    names = [info.filename for info in infos]
-    want = sorted(f"{name}.npy" for name in spec)
-    if sorted(names) != want:
-        raise bad(f"holds the arrays {sorted(names)}, not {want}")
-    out: dict[str, np.ndarray] = {}
-    for info in infos:
-        name = info.filename[:-4]
-        dtype, shape = spec[name]
-        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1 or info.file_size != info.compress_size:
-            raise bad(f"array {name} is compressed or encrypted (the program stores its arrays plain)")
-        off = info.header_offset
-        local = bytes(buf[off:off + 30])
-        if len(local) != 30 or local[:4] != b"PK\x03\x04":
-            raise bad(f"array {name}: no zip header where the archive's directory says")
-        start = off + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
-        if start + info.file_size > len(buf):
-            raise bad(f"array {name} runs past the end of the file")
-        member = _View(memoryview(buf)[start:start + info.file_size])
-        try:
-            version = np.lib.format.read_magic(member)
-            if version == (1, 0):
-                got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
-            elif version == (2, 0):
-                got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
-            else:
-                raise ValueError(f".npy version {version}")
-        except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
-            raise bad(f"array {name}: not a readable .npy header ({err})") from None
-        if got_dtype.hasobject:
-            raise bad(f"array {name} holds Python objects (refused: nothing in a checkpoint is unpickled)")
-        if got_dtype != dtype or fortran:
-            raise bad(f"array {name} is {got_dtype}{' (Fortran order)' if fortran else ''}, not {dtype}")
-        if tuple(got_shape) != shape:
-            raise bad(f"array {name} has the shape {tuple(got_shape)}, where the manifest's counts call for {shape}")
-        header = member.tell()
-        count = math.prod(shape)
-        if header + count * dtype.itemsize != info.file_size:
-            raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
-        out[name] = np.frombuffer(buf, dtype=dtype, count=count, offset=start + header).reshape(shape)
-    return out
+    return partfiles.read_npz(os.path.join(folder, rel), entry, _spec(kind, entry[2], entry[3]), GraphError)
 
 
 def _outside(values: np.ndarray, lo: Any, hi: Any) -> bool:
     """Whether some value is outside ``lo <= v < hi`` (bounds numbers, or arrays of the same length)."""
-    return bool(len(values)) and bool(np.any((values < lo) | (values >= hi)))
+    return partfiles.outside(values, lo, hi)
 
 
 def _check_ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]]) -> None:
-    for name, (lo, hi) in ranges.items():
-        if _outside(arrays[name], lo, hi):
-            bad = arrays[name][(arrays[name] < lo) | (arrays[name] >= hi)][0]
-            where = f"{lo}..{hi - 1}" if isinstance(lo, int) and isinstance(hi, int) else "its layer's ids"
-            raise GraphError(f"{path}: {name} holds {int(bad)}, outside {where}; remove the folder to start again")
+    partfiles.check_ranges(path, arrays, ranges, GraphError, ids="its layer's ids")
 
 
 class _Context:
@@ -750,21 +595,7 @@ def _check_manifest(path: str, data: Mapping[str, Any], shape: Shape) -> None:
 def _check_files(folder: str, files: Mapping[str, Entry]) -> None:
     """Every part file the manifest lists is there, a regular file of the size it gives (nothing is read; the
     contents are checked as each file is read)."""
-    for rel, entry in files.items():
-        path = os.path.join(folder, rel)
-        kind = not_a_regular_file(path)
-        if kind is not None:
-            raise GraphError(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
-        try:
-            size = os.lstat(path).st_size
-        except FileNotFoundError:
-            raise GraphError(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
-                             "again") from None
-        except OSError as err:
-            raise GraphError(f"{path}: cannot read it ({err.strerror or err})") from None
-        if size != entry[0]:
-            raise GraphError(f"{path}: {size:,} bytes where the manifest says {entry[0]:,} (cut short, emptied or "
-                             "replaced); remove the folder to start again")
+    partfiles.check_present(folder, files, GraphError)
 
 
 # -- the build ---------------------------------------------------------------------------------------------------
@@ -982,23 +813,36 @@ def _csr_into(dst: np.ndarray, src: np.ndarray, off: np.ndarray, indptr: np.ndar
 class Attractor:
     """The attractor's answer for the start: per seat (absolute, counted from 0) whether it forces a win, in how
     many plies, and its first move (a question ``(asked, suit)`` in the start's seats, suit 0 = A); with the
-    graph's size and the seconds it took. ``ranks[i, r]``: every position's ranks (dense ids; see :func:`_retro`)."""
+    graph's size and the seconds it took. ``ranks[i, r]``: every position's ranks (dense ids; see :func:`_retro`):
+    an array from the whole-graph attractor, a :class:`~quaternity_cp.retrograde.Ranks` (read part by part from
+    the checkpoint; ``.dense()`` for the array) from the partitioned one."""
 
     seats: Mapping[int, Mapping[str, Any]]
     positions: int
     edges: int
     seconds: float
-    ranks: np.ndarray
+    ranks: "np.ndarray | retrograde.Ranks"
 
 
 def _bases(built: Built) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(np.array(built.sizes, np.int64))])
 
 
-def attract(built: Built) -> Attractor:
+def attract(built: Built, *, partitioned: bool = False, run: Runner | None = None, limits: Limits | None = None,
+            max_rounds: int | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> Attractor:
     """Run the attractor over ``built``'s whole graph (every seat at once), in about 23 bytes a position and 5 an
     edge (the predecessor lists are filled part by part). Every part file is checked to be there, of its size,
-    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids; :func:`_read_part`)."""
+    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids; :func:`_read_part`).
+
+    ``partitioned=True``: the same ranks by the partitioned attractor (:mod:`quaternity_cp.retrograde`), in
+    rounds, part by part, in the subfolder ``attractor/`` of the checkpoint, its tasks run by ``run`` (here by
+    default; :func:`solve` passes Dask's): no process holds the whole graph. ``limits.max_seconds`` and
+    ``max_rounds`` stop it (:class:`AttractorStopped`; the rounds done stay, and the next call goes on);
+    ``progress`` gets a dict after each round."""
+    if partitioned:
+        return _attract_partitioned(built, run, limits, max_rounds, progress)
+    if run is not None or limits is not None or max_rounds is not None or progress is not None:
+        raise GraphError("run, limits, max_rounds and progress go with the partitioned attractor (partitioned=True)")
     began = time.perf_counter()
     P, parts, folder = built.shape.players, built.parts, built.folder
     files = built.files
@@ -1051,19 +895,116 @@ def attract(built: Built) -> Attractor:
         raise GraphError(f"a forced win longer than {MAX_RANK} plies; no answer is given")
     del psrc, poff, indptr
     root = int(base[built.root[0]] + built.root[1])
+    seats = _seats(built, rank, root, int(owner[root]))
+    return Attractor(seats, n, e_total, time.perf_counter() - began, rank)
+
+
+def _seats(built: Built, rank: "np.ndarray | retrograde.Ranks", root: int,
+           root_owner: int) -> dict[int, dict[str, Any]]:
+    """Each seat's answer at the start (dense id ``root``, whose seat to move is the offset ``root_owner``)."""
+    P = built.shape.players
     seats: dict[int, dict[str, Any]] = {}
     root_key = _keys_of(built, built.root[0])[built.root[1]]
     for r in range(P):
         seat = (built.first + r) % P
         k = int(rank[root, r])
         entry: dict[str, Any] = {"wins": k >= 0, "plies": k if k >= 0 else None}
-        if k > 0 and owner[root] == r:
+        if k > 0 and root_owner == r:
             mv = best_move(built, rank, root_key, r)
             if mv is not None and mv < P * built.shape.suits:
                 K = built.shape.suits
                 entry["first_move"] = ((mv // K + built.first) % P, mv % K)
         seats[seat] = entry
-    return Attractor(dict(sorted(seats.items())), n, e_total, time.perf_counter() - began, rank)
+    return dict(sorted(seats.items()))
+
+
+#: the subfolder of a graph's checkpoint where the partitioned attractor keeps its rounds
+ATTRACTOR_FOLDER = "attractor"
+
+
+class AttractorStopped(GraphStopped):
+    """The partitioned attractor stopped before its last round (``reason`` as :class:`GraphStopped`'s; ``rounds``
+    done, ``ranked``: the ranks given so far); its checkpoint keeps every round done, and the graph is
+    complete (``layers``, ``positions``: the graph's)."""
+
+    def __init__(self, reason: str, built: Built, rounds: int, ranked: int, message: str):
+        GoFishError.__init__(self, message)
+        self.reason = reason
+        self.layers = built.layers
+        self.positions = built.positions
+        self.rounds = rounds
+        self.ranked = ranked
+
+
+def attractor_part(folder: str, shape_args: tuple[Any, ...], k: int, layers: int, sizes: list[list[int]],
+                   files: Mapping[str, Entry]) -> retrograde.PartGraph:
+    """Part ``k``'s share of the graph for the partitioned attractor (a task's loader: it runs on a Dask worker
+    too): its positions' owners and degrees and plies that end the game (its ``out`` files), and the edges whose
+    child it holds (its ``edges`` files: parents' global ids), every file read strictly (:func:`_read_checked`;
+    ``files``: part ``k``'s entries, ``sizes``: the manifest's positions per part and layer)."""
+    ctx = _Context(shape_args, sizes)
+    outs = [_rel("out", k, ell) for ell in range(layers - 1)]
+    edges = [_rel("edges", k, ell) for ell in range(1, layers)]
+    for rel in outs + edges:
+        if rel not in files:
+            raise GraphError(f"{os.path.join(folder, rel)}: not listed in the checkpoint's manifest")
+    n = sum(int(files[rel][2]) for rel in outs)
+    t = sum(int(files[rel][3]) for rel in outs)
+    m = sum(int(files[rel][3]) for rel in edges)
+    # (filled file by file: one file's buffer at a time beside the part's arrays)
+    owner, degree = np.zeros(n, np.int8), np.zeros(n, np.int16)
+    ends, winner = np.zeros(t, np.int64), np.zeros(t, np.int8)
+    child, parent, offset = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int8)
+    at = end_at = 0
+    for ell in range(layers - 1):
+        out = _read_checked(folder, files, "out", k, ell, ctx)
+        a, b = len(out["owner"]), len(out["src"])
+        owner[at:at + a], degree[at:at + a] = out["owner"], out["degree"]
+        ends[end_at:end_at + b], winner[end_at:end_at + b] = out["src"], out["end"]
+        at, end_at = at + a, end_at + b
+        del out
+    at = 0
+    for ell in range(1, layers):
+        ed = _read_checked(folder, files, "edges", k, ell, ctx)
+        a = len(ed["dst"])
+        child[at:at + a], parent[at:at + a], offset[at:at + a] = ed["dst"], ed["src"], ed["off"]
+        at += a
+        del ed
+    return retrograde.PartGraph(owner=owner, degree=degree, child=child, parent=parent, offset=offset, ends=ends,
+                                winner=winner)
+
+
+def _attract_partitioned(built: Built, run: Runner | None, limits: Limits | None, max_rounds: int | None,
+                         progress: Callable[[dict[str, Any]], None] | None) -> Attractor:
+    """:func:`attract` by :func:`quaternity_cp.retrograde.attract` (see there)."""
+    began = time.perf_counter()
+    P, parts, folder, files = built.shape.players, built.parts, built.folder, built.files
+    _check_files(folder, files)
+    shape_args = (P, built.shape.suits)
+    sizes = [list(s) for s in built.part_sizes]
+    loaders: list[retrograde.Loader] = []
+    for k in range(parts):
+        mine = {rel: entry for rel, entry in files.items() if rel.startswith(f"part{k:03d}/")
+                and not os.path.basename(rel).startswith("keys")}
+        loaders.append((attractor_part, (folder, shape_args, k, built.layers, sizes, mine)))
+    identity = {"graph": FORMAT, "files": sha256_hex(canonical_json(dict(files)).encode("ascii"))}
+    try:
+        ranks = retrograde.attract(os.path.join(folder, ATTRACTOR_FOLDER), players=P, sizes=[sum(s) for s in sizes],
+                                   identity=identity, loaders=loaders, run=run, limits=limits,
+                                   max_rounds=max_rounds, progress=progress)
+    except retrograde.RetroStopped as stop:
+        raise AttractorStopped(stop.reason, built, stop.rounds, stop.ranked, str(stop)) from None
+    except retrograde.RetroError as err:
+        raise GraphError(str(err)) from None
+    rp, rl = built.root
+    ctx = _Context(shape_args, sizes)
+    root_owner = int(_read_checked(folder, files, "out", rp, 0, ctx)["owner"][rl])
+    root = int(_bases(built)[rp] + rl)
+    try:
+        seats = _seats(built, ranks, root, root_owner)
+    except retrograde.RetroError as err:  # (a damaged rank file, read here)
+        raise GraphError(str(err)) from None
+    return Attractor(seats, ranks.positions, ranks.edges, ranks.seconds + time.perf_counter() - began, ranks)
 
 
 def _keys_of(built: Built, k: int) -> np.ndarray:
@@ -1085,7 +1026,7 @@ def lookup(built: Built, keys: np.ndarray) -> np.ndarray:
     return out
 
 
-def best_move(built: Built, rank: np.ndarray, key: np.ndarray, r: int) -> int | None:
+def best_move(built: Built, rank: "np.ndarray | retrograde.Ranks", key: np.ndarray, r: int) -> int | None:
     """A move that keeps the seat ``r`` places after the mover of position ``key`` on its fastest forced win (a
     child of one rank less), as :func:`expand` numbers moves; None when that seat does not choose there or cannot
     force a win."""
@@ -1152,7 +1093,7 @@ def _sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool
     return np.array(out, np.int64)
 
 
-def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int = 0,
+def crosscheck(built: Built, ranks: "np.ndarray | retrograde.Ranks", *, samples: int = 100, seed: int = 0,
                max_positions: int = 20_000, by_layer: bool = False) -> dict[str, int]:
     """Re-solve ``samples`` random positions of ``built``'s graph (see :func:`_sample`) with the Python solver
     (:mod:`.solver`: flow bounds, players not rotated), each within ``max_positions``, and compare every seat's
@@ -1187,13 +1128,19 @@ def crosscheck(built: Built, ranks: np.ndarray, *, samples: int = 100, seed: int
 
 def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
           parts: int | None = None, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
-          progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True) -> dict[str, Any]:
+          progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True,
+          attractor: str = "whole") -> dict[str, Any]:
     """The start of ``players`` players (as many suits of ``suit_size``) under ``rules``, solved for every seat in
     the checkpoint ``folder``: the graph built in ``parts`` (default :func:`default_parts`; on a Dask ``cluster``,
     on a ``LocalCluster`` of ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the
-    attractor. Returns the answer (also written to ``result.json`` with a keyed digest, read back when asked
-    again). ``keep_graph=False`` removes the graph's files once the answer is written (the manifest and the
-    answer stay)."""
+    attractor: ``"whole"`` (:func:`attract` over the whole graph in this process) or ``"partitioned"`` (in
+    rounds, part by part, on the same workers, checkpointed; ``limits.max_seconds`` counts on from the build's
+    start). Returns the answer (also written to ``result.json`` with a keyed digest, read back when asked
+    again): the same whichever attractor. ``keep_graph=False`` removes the graph's files (and the attractor's)
+    once the answer is written (the manifest and the answer stay)."""
+    if attractor not in ATTRACTORS:
+        raise GraphError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
+    began = time.perf_counter()
     shape = Shape.of(players, players, suit_size, rules)
     parts = default_parts(shape) if parts is None else check_parts(shape, parts)
     user_key()  # (an unusable key file is refused before any work)
@@ -1203,14 +1150,21 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
     done = _read_result(result_path, head, shape) if os.path.lexists(result_path) else None
     if done is not None:
         return done
+    partitioned = attractor == "partitioned"
+    att: Attractor | None = None
     if workers == 0 and cluster is None:
         built = build(shape, folder, parts=parts, limits=limits, progress=progress)
+        if partitioned:
+            att = attract(built, partitioned=True, limits=_left(limits, began))
     else:
         from ..cluster import dask_client
 
         with dask_client(cluster, workers) as client:
             built = build(shape, folder, parts=parts, run=_dask_runner(client), limits=limits, progress=progress)
-    att = attract(built)
+            if partitioned:
+                att = attract(built, partitioned=True, run=_dask_runner(client), limits=_left(limits, began))
+    if att is None:
+        att = attract(built)
     opened = sum(int(open_count(_keys_of(built, k), shape)) for k in range(parts))
     out = {"players": players, "suits": players, "suit_size": suit_size, "rules": shape.rules.to_dict(),
            "positions": built.positions, "asking_positions": built.positions - opened, "open_positions": opened,
@@ -1226,7 +1180,20 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
 
         for k in range(parts):
             shutil.rmtree(_part_dir(folder, k), ignore_errors=True)
+        shutil.rmtree(os.path.join(folder, ATTRACTOR_FOLDER), ignore_errors=True)
     return out
+
+
+#: the attractors :func:`solve` runs: over the whole graph in one process, or partitioned in rounds
+ATTRACTORS = ("whole", "partitioned")
+
+
+def _left(limits: Limits | None, began: float) -> Limits | None:
+    """The time left of ``limits.max_seconds`` counted from ``began`` (the attractor's share of a solve's
+    budget: the build's rest), as limits (at least a millisecond: it then stops after its first round)."""
+    if limits is None or limits.max_seconds is None:
+        return None
+    return Limits(max_seconds=max(1e-3, limits.max_seconds - (time.perf_counter() - began)))
 
 
 def _read_result(path: str, head: Mapping[str, Any], shape: Shape) -> dict[str, Any]:
@@ -1294,6 +1261,6 @@ def _check_result(path: str, result: object, shape: Shape, parts: int) -> None:
         raise GraphError(f"{path}: winners must list the seats that force a win")
 
 
-__all__ = ["FORMAT", "MAX_PARTS", "DEFAULT_PARTS", "GraphError", "GraphStopped", "Built", "Attractor", "part_of",
-           "dedup", "build", "attract", "lookup", "best_move", "game_at", "crosscheck", "max_parts", "default_parts",
-           "check_parts", "solve", "expand_task", "merge_task"]
+__all__ = ["FORMAT", "MAX_PARTS", "DEFAULT_PARTS", "ATTRACTORS", "GraphError", "GraphStopped", "AttractorStopped",
+           "Built", "Attractor", "part_of", "dedup", "build", "attract", "attractor_part", "lookup", "best_move",
+           "game_at", "crosscheck", "max_parts", "default_parts", "check_parts", "solve", "expand_task", "merge_task"]

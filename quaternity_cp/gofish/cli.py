@@ -2,10 +2,16 @@
 
 ``quaternity check FILE`` (and ``analyze``, ``explain``, ``count``, ``solve``)
 on a record with ``"game": "gofish"`` runs the command of the same name here
-with the same arguments (``quaternity_cli.dispatch.hand_over``): the option
+with the same arguments (the door of ``quaternity_cli.dispatch``): the option
 names below are those of the shared commands where they mean the same thing
 (``--json``, ``--max-seconds``, ``--max-states``, ``--player``,
-``--max-positions``, ``--depth``, ``--goal``).
+``--max-positions``, ``--depth``, ``--goal``, ``--rules``, ``--engine``,
+``--as``, ``--svg``, ``--force``). ``--rules`` replays the record under other
+rules (a Go Fish preset, ``option=value`` items, or both, separated by
+commas: :func:`quaternity_cp.gofish.rules.rules_from_text`); ``--engine`` picks
+the exact engine (flow, cpsat: :data:`quaternity_cp.gofish.bounds.ENGINES`);
+``--as SEAT`` is accepted and said to be everyone's view (the game is public);
+what does not apply (``count --engine``) is refused with the reason.
 
 Exit codes: 0 valid, 1 an illegal move (the output describes the position
 before it; under ``invalid = lose``, after it, with its loser), 2 bad input (one
@@ -16,13 +22,13 @@ The library (quaternity_cp.gofish) is imported inside each command.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
-from quaternity_cli import common as _common
-from quaternity_cli.common import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, read_text
-from quaternity_cli.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
+from ..command import common as _common
+from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text
+from ..command.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
 
 if TYPE_CHECKING:
     from quaternity_cp.budget import Budget
@@ -33,12 +39,6 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _typed(decorator: Any) -> Callable[[F], F]:
-    """A decorator of the command's shared helpers (imported untyped, see pyproject.toml), typed."""
-    return cast("Callable[[F], F]", decorator)
-
-
-guarded = _typed(_common.guarded)
 
 #: --max-positions of ``solve`` when not given (the shared solver's default)
 DEFAULT_MAX_POSITIONS = 500_000
@@ -294,24 +294,61 @@ def analyze_json(result: Replay) -> dict[str, Any]:
             "hands": {players[p]: h for p, h in enumerate(game.hands())}}
 
 
+def _seat(game: GoFish, value: str, option: str) -> int:
+    """A seat given on the command line: its number in the digits 0-9 or its player's name."""
+    s = game.setup
+    if value in s.players:
+        return s.players.index(value)
+    if value.isascii() and value.isdigit() and int(value) < s.player_count:
+        return int(value)
+    raise InputError(f"{option}: unknown player {value!r} (players: {', '.join(s.players)})")
+
+
+#: what ``--as`` says: a seat's view of a Go Fish game is everyone's
+PUBLIC_VIEW = "the same as everyone's: in Go Fish every question and answer is public, and no hand is dealt"
+
+
 @gofish.command()
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_option
+@engine_option
+@click.option("--svg", "svg_out", metavar="OUT.svg", default=None,
+              help="Also draw the table of bounds as an SVG picture.")
+@click.option("--as", "seat", metavar="SEAT", default=None,
+              help="The position as this player knows it: in Go Fish the same as everyone's (every question and "
+                   "answer is public); said so, and the seat checked.")
+@_common.force_option
 @guarded
-def analyze(file: str, as_json: bool) -> None:
+def analyze(file: str, as_json: bool, rules: str | None = None, engine: str | None = None,
+            svg_out: str | None = None, seat: str | None = None, force: bool = False) -> None:
     """How many cards of each suit each player may hold: every cell's exact minimum and maximum.
 
     The bounds are exact (a flow network, never cell-by-cell reasoning). With an
     open question last they describe the position after the question (asking
     proves the asker holds one of the suit). 'fours' lists, per player, the
-    suits it provably holds all of.
+    suits it provably holds all of. --as SEAT: a seat knows what everyone
+    knows (no hand is dealt, every move is public), so its view is this one;
+    --json then adds 'view'. --svg OUT.svg also draws the table of bounds.
     """
-    result = load(file)
+    if svg_out is not None:
+        _common.check_output(svg_out, "--svg", inputs=(file,), force=force)
+    result = load(file, rules, engine)
     data = analyze_json(result)
+    viewer = None if seat is None else _seat(result.game, seat, "--as")
+    if viewer is not None:
+        data["view"] = {"seat": viewer, "player": result.game.setup.players[viewer], "public": True}
+    if svg_out is not None:
+        from quaternity_cp.gofish.svg import bounds_svg
+
+        note = None if viewer is None else f"As {_seat_text(result.game, viewer)} knows it: as everyone does"
+        _common.write_text(svg_out, bounds_svg(result.game, note=note))
     if as_json:
         emit_json(data)
     else:
         click.echo(_header(result))
+        if viewer is not None:
+            click.echo(f"The position as {_seat_text(result.game, viewer)} knows it: {PUBLIC_VIEW}.")
         if result.error_index is not None:
             click.echo(f"Illegal {result.message}; the position before it:")
         click.echo("Cards of each suit each player may hold (a range: at least-at most):")
@@ -320,8 +357,8 @@ def analyze(file: str, as_json: bool) -> None:
         click.echo(f"Determined: {'yes, one table of counts is consistent' if data['determined'] else 'no'}.")
         game = result.game
         for p, whole in data["fours"].items():
-            seat = game.setup.players.index(p)
-            click.echo(f"{_cap(_seat_text(game, seat))} provably holds all of {', '.join(whole)}.")
+            holder = game.setup.players.index(p)
+            click.echo(f"{_cap(_seat_text(game, holder))} provably holds all of {', '.join(whole)}.")
         click.echo(status_line(result))
     _exit(result)
 
@@ -351,8 +388,10 @@ def _cell(game: GoFish, text: str, name: str) -> tuple[int, int]:
 @click.argument("file")
 @click.argument("card", metavar="[SEAT:SUIT]", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_option
+@engine_option
 @guarded
-def explain(file: str, card: str | None, as_json: bool) -> None:
+def explain(file: str, card: str | None, as_json: bool, rules: str | None = None, engine: str | None = None) -> None:
     """Why a player holds the number of cards of a suit it does: SEAT:SUIT (e.g. 0:A, Yael:Narwhals).
 
     The direct bounds come from the moves (asking proves the asker holds one, a
@@ -367,7 +406,7 @@ def explain(file: str, card: str | None, as_json: bool) -> None:
     from quaternity_cp.gofish.explain import explain_cell
     from quaternity_cp.gofish.game import Illegal, Move
 
-    result = load(file)
+    result = load(file, rules, engine)
     game = result.game
     heading = None
     if result.illegal in (Illegal.IMPOSSIBLE_YES, Illegal.IMPOSSIBLE_NO) and game.outcome is None:
@@ -407,11 +446,17 @@ def explain(file: str, card: str | None, as_json: bool) -> None:
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--history", is_flag=True, help="The number of tables at the start and after every move of the record.")
-@_typed(seconds_option("the counts (everything the command counts)"))
-@_typed(states_option())
+@seconds_option("the counts (everything the command counts)")
+@states_option()
+@rules_option
+@click.option("--as", "seat", metavar="SEAT", default=None,
+              help="Count as this player knows the game: in Go Fish the same tables as everyone's (every question "
+                   "and answer is public); said so, and the seat checked.")
+@click.option("--engine", "engine", default=None, hidden=True)  # refused with the reason: count uses no engine
 @guarded
 def count(file: str, as_json: bool, history: bool = False, max_seconds: float | None = MAX_SECONDS,
-          max_states: int | None = MAX_STATES) -> None:
+          max_states: int | None = MAX_STATES, rules: str | None = None, seat: str | None = None,
+          engine: str | None = None) -> None:
     """The exact number of consistent tables of counts, and how each cell is spread over them.
 
     --json adds 'cells': {suit: {player: {"n": tables in which the player holds
@@ -425,11 +470,14 @@ def count(file: str, as_json: bool, history: bool = False, max_seconds: float | 
     from quaternity_cp.gofish.bounds import CountLimitError, count_tables
     from quaternity_cp.gofish.tally import distributions
 
-    from quaternity_cli.cmd_count import exact_integers
 
     exact_integers()
-    result = load(file)
+    if engine is not None:
+        raise InputError("--engine: Go Fish's count uses no engine (the tables are counted exactly by dynamic "
+                         "programmes over the players); drop --engine")
+    result = load(file, rules)
     game = result.game
+    viewer = None if seat is None else _seat(game, seat, "--as")
     limits = Limits(max_seconds=max_seconds, max_states=max_states)
     try:
         tables, cells = distributions(game.tables(), limits)
@@ -448,9 +496,13 @@ def count(file: str, as_json: bool, history: bool = False, max_seconds: float | 
         data = {**status_json(result), "tables": tables, "cells": spread}
         if counts is not None:
             data["history_start"], data["history"] = counts[0], counts[1:]
+        if viewer is not None:
+            data["view"] = {"seat": viewer, "player": game.setup.players[viewer], "public": True}
         emit_json(data)
     else:
         click.echo(_header(result))
+        if viewer is not None:
+            click.echo(f"Counting as {_seat_text(game, viewer)} knows the game: {PUBLIC_VIEW}.")
         if result.error_index is not None:
             click.echo(f"Illegal {result.message}; counting the position before it.")
         click.echo(f"{tables:,} consistent table{'s' if tables != 1 else ''} of counts")
@@ -570,9 +622,11 @@ def default_player(game: GoFish) -> int:
               help="Stop after T seconds (then unproven: not proven within the budget; checked while the graph is "
                    "built and the tree is shown).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_option
+@engine_option
 @guarded
 def solve(file: str, player: str | None, goal: str, depth: int, max_positions: int | None,
-          max_seconds: float | None, as_json: bool) -> None:
+          max_seconds: float | None, as_json: bool, rules: str | None = None, engine: str | None = None) -> None:
     """Can a player force a win from the record's position? Exactly, cycles included.
 
     The positions reachable from the record's end form a graph (players and
@@ -597,12 +651,12 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
         max_seconds = DEFAULT_MAX_SECONDS
     if not math.isfinite(max_seconds):
         raise InputError(f"--max-seconds: {max_seconds!r} is not a finite number of seconds")
-    result = load(file)
+    result = load(file, rules, engine)
     name = _name(file)
     if not result.valid:
         message = illegal_sentence(result)
         if as_json:
-            emit_json({"valid": False, "error": message})
+            emit_json({"valid": False, "error": message, "rules": result.game.rules.to_dict()})
         else:
             click.echo(f"quaternity: {name}: {message}", err=True)
         sys.exit(EXIT_ILLEGAL)
@@ -735,11 +789,16 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 @click.option("--drop-graph", "drop_graph", is_flag=True,
               help="With --checkpoint: remove each start's graph files once its answer is written (about 9 GB for "
                    "4 players); the answer stays and is read back.")
+@click.option("--attractor", "attractor", type=click.Choice(["whole", "partitioned"]), default="whole",
+              show_default=True,
+              help="With --checkpoint: the attractor over the whole graph in this process (about 23 bytes a "
+                   "position), or partitioned: in rounds, part by part on the workers, checkpointed by rounds (no "
+                   "process holds the whole graph; the same answer).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
 @guarded
 def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
            checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-           as_json: bool) -> None:
+           as_json: bool, attractor: str = "whole") -> None:
     """Which seat can force a win from the start of a new game, for every seat and rule set.
 
     Builds each start's game graph once (suits relabelled, cycles resolved
@@ -758,7 +817,7 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     """
     from quaternity_cp.budget import Limits
     from quaternity_cp.gofish.solver import SolverLimitError
-    from quaternity_cp.gofish.rules import GoFishError, option_value
+    from quaternity_cp.gofish.rules import GoFishError, Rules, option_value
     from quaternity_cp.gofish.starts import VARIANTS, solve_start_rules
 
     variants: list[dict[str, Any]] = [dict(v) for v in VARIANTS]
@@ -766,15 +825,24 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         chosen: dict[str, Any] = {}
         for item in rules:
             key, eq, value = item.partition("=")
-            if not eq or not key.strip():
+            key = key.strip().replace("-", "_")  # after-yes is after_yes, as in --rules
+            if not eq or not key:
                 raise InputError(f"--rule: {item!r} is not OPTION=VALUE")
+            if key in chosen:
+                raise InputError(f"--rule: option {key} given twice")
             try:
-                chosen[key.strip()] = option_value(key.strip(), value)
+                chosen[key] = option_value(key, value)
             except GoFishError as err:
                 raise InputError(f"--rule: {err}") from None
+        try:
+            Rules.from_dict(chosen)  # every name and value checked before any work (the seat first: by the game)
+        except GoFishError as err:
+            raise InputError(f"--rule: {err}") from None
         variants = [chosen]
     if checkpoint is None and (workers is not None or cluster is not None or drop_graph):
         raise InputError("--workers, --cluster and --drop-graph go with --checkpoint (the partitioned solver)")
+    if checkpoint is None and attractor != "whole":
+        raise InputError("--attractor goes with --checkpoint (the partitioned solver)")
     if checkpoint is None and parts is not None:
         raise InputError("--parts goes with --checkpoint (the partitioned solver)")
     part_count = 0
@@ -790,7 +858,7 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         try:
             if checkpoint is not None:
                 data = _partitioned_row(players, suit_size, variant, checkpoint, part_count, workers, cluster,
-                                        limits, as_json, drop_graph)
+                                        limits, as_json, drop_graph, attractor)
             else:
                 row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
                 data = row.to_json(game)
@@ -893,7 +961,7 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
 
 def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
                      workers: int | None, cluster: str | None, limits: Any, quiet: bool,
-                     drop_graph: bool = False) -> dict[str, Any]:
+                     drop_graph: bool = False, attractor: str = "whole") -> dict[str, Any]:
     """One start solved by the partitioned solver (:mod:`quaternity_cp.gofish.bigsolve`) in a subfolder of
     ``checkpoint`` named after its rules, as a row of the table (first moves in notation)."""
     import os
@@ -913,7 +981,8 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
 
     try:
         out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
-                                cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph)
+                                cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph,
+                                attractor=attractor)
     except GraphStopped as err:
         within = "not proven within the budget: " if err.reason in ("time", "limit") else ""
         message = f"{players} players, rules {variant or 'default'}: {within}{err} ({folder})"

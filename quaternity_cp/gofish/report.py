@@ -66,17 +66,33 @@ HINT = ("Click a move in the list (or use the arrow keys and the slider) to see 
 
 
 def gofish_report(text: str, *, title: str | None = None, max_moves: int | None = MAX_REPORT_MOVES,
-                  name: str = "the record") -> tuple[str, bool]:
+                  name: str = "the record", rules: str | None = None, engine: str | None = None) -> tuple[str, bool]:
     """The report of a Go Fish record (the table of bounds after each move) and whether every move is legal.
 
-    A record of more than ``max_moves`` moves (None: no limit) raises :class:`~quaternity_cp.registry.OptionError`
-    (``max_moves``) before anything is replayed."""
+    ``rules``: the rules to replay it under instead of its own (``--rules``: a preset, option=value items, or
+    both: :func:`~quaternity_cp.gofish.rules.rules_from_text`); ``engine``: the exact engine (``--engine``: flow,
+    cpsat). A bad one, and a record of more than ``max_moves`` moves (None: no limit), raise
+    :class:`~quaternity_cp.registry.OptionError` (naming the option) before anything is replayed."""
+    from ..registry import OptionError
+    from .bounds import engine_named
+    from .rules import rules_from_text
+
+    try:
+        override = None if rules is None else rules_from_text(rules)
+    except GoFishError as err:
+        raise OptionError("rules", str(err)) from None
+    try:
+        exact = engine_named(engine)
+    except GoFishError as err:
+        raise OptionError("engine", str(err)) from None
     record = _read(text)
     moves_given = record.get("moves") if isinstance(record, dict) else None
     if isinstance(moves_given, list):
         check_report_moves(len(moves_given), max_moves, name)
-    result = replay(record)
-    game, moves = new_game(record)
+    if override is not None and isinstance(record, dict):
+        record = {**record, "rules": override}
+    result = replay(record, exact)
+    game, moves = new_game(record, exact)
     steps = [step_json(_step(0, None, game, False))]  # each step kept as its JSON text only
     for i, move_text in enumerate(moves[: result.moves_applied], 1):
         move = game.parse_move(move_text, i)
@@ -95,12 +111,12 @@ def gofish_report(text: str, *, title: str | None = None, max_moves: int | None 
         illegal = {"index": result.error_index + 1, "move": moves[result.error_index], "kind": "illegal move",
                    "message": result.message, "lines": [], "loser": loser}
     setup = game.setup
-    rules = game.rules.to_dict()
+    played = game.rules.to_dict()
     doc = {
         "kind": "gofish",
         "title": title or "Quantum Go Fish record",
         "setup": (f"Quantum Go Fish, {setup.player_count} players, {setup.suit_count} suits of {setup.suit_size}; "
-                  + (", ".join(f"{k} {v}" for k, v in rules.items()) if rules else "default rules")),
+                  + (", ".join(f"{k} {v}" for k, v in played.items()) if played else "default rules")),
         "steps": steps,
         "illegal": illegal,
         "moves": list(moves),
@@ -111,11 +127,12 @@ def gofish_report(text: str, *, title: str | None = None, max_moves: int | None 
 
 
 def text_report(text: str, *, name: str = "<record>", title: str | None = None,
-                max_moves: int | None = MAX_REPORT_MOVES, **ignored: Any) -> tuple[str, bool]:
+                max_moves: int | None = MAX_REPORT_MOVES, rules: str | None = None, engine: str | None = None,
+                **ignored: Any) -> tuple[str, bool]:
     """The game's registered ``report`` part: :func:`gofish_report` titled ``title`` (default ``name``), of at most
-    ``max_moves`` moves (as every game's report). Go Fish's report has no other options of its own (no rules
-    override, engine or explanations): others are ignored."""
-    return gofish_report(text, title=title or name, max_moves=max_moves, name=name)
+    ``max_moves`` moves (as every game's report), under ``rules`` with the engine ``engine`` when given. Go Fish's
+    report has no other options of its own (no explanations, limits of its own): others are ignored."""
+    return gofish_report(text, title=title or name, max_moves=max_moves, name=name, rules=rules, engine=engine)
 
 
 __all__ = ["gofish_report", "text_report"]

@@ -3,7 +3,7 @@
 The Quaternity core (:mod:`quaternity_cp.quartets.position`, the engines, the explainer,
 the counter, the solver) is the library; this package is the game built on it:
 its state for the one game interface (:mod:`.game`), its record checker
-(:mod:`.check`), its pictures (:mod:`.svg`), its report (:mod:`.report`), its
+(:mod:`.check`), its commands (:mod:`.cli`), its pictures (:mod:`.svg`), its report (:mod:`.report`), its
 web view (:mod:`.web`) and, here, its registration. Its agents register
 themselves (:mod:`quaternity_cp.quartets.agents`).
 """
@@ -41,6 +41,9 @@ SPEC = register_game(GameSpec(
         "report": f"{__name__}.report:text_report",
         "web": f"{__name__}.web",
         "page": f"{__name__}.web:PAGE",  # the web page's parts: rules page, table script, style
+        "cli": f"{__name__}.cli:quartets",  # `quaternity quartets ...`, and `quaternity check` of its records
+        "puzzles": f"{__name__}.puzzles.part",  # the puzzles' contract (`quaternity puzzle` runs `quartets puzzle`)
+        "tournament": f"{__name__}.experiments:KOOLE_OPTIONS",  # `quaternity tournament`'s table: the seed's
         "terminal": f"{__name__}.terminal",  # `quaternity play`
         "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
         "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_quartets

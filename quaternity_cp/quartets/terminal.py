@@ -1,6 +1,6 @@
 """``quaternity play`` for the game ``"quartets"``: the grid in the terminal, typed moves, explanations.
 
-:mod:`.cmd_play` runs the game loop for every game and finds this module by the game's name.
+:mod:`quaternity_cli.cmd_play` runs the game loop for every game and finds this module by the game's name.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from .count import CountLimitError, CountLimits, DealCounter
 from .formats import record_from_json
 from .game import Question
 from ..names import seat_name, seat_names
+from .cli.render import owner_cells
 from .web import COUNT_SECONDS, MAX_COUNT_STATES, explain, quartets_knowledge
-
-from quaternity_cli.render import owner_cells
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 import click
 
-from quaternity_cli.common import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, force_option, guarded,
-                     read_text, write_text)
+from ..command import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, fail, force_option,
+                       guarded, read_text, write_text)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,16 +27,45 @@ def quarto() -> None:
 
 
 # -- helpers (also for `quarto solve`) ------------------------------------------------
-def load_quarto(path: str):
-    """The record or position in ``path`` ('-': standard input); bad input raises InputError (exit 2)."""
-    from quaternity_cp.quarto.formats import FormatError, parse
+def load_quarto(path: str, rules: str | None = None):
+    """The record or position in ``path`` ('-': standard input), under ``rules`` (``--rules``: instead of the
+    file's own; None: the file's); bad input raises InputError (exit 2)."""
+    import dataclasses
 
+    from quaternity_cp.quarto.formats import FormatError, parse, rules_from_text
+
+    try:
+        squares = None if rules is None else rules_from_text(rules)
+    except FormatError as err:
+        raise InputError(f"--rules: {err}") from None
     text = read_text(path)
     name = "<stdin>" if path == "-" else path
     try:
-        return parse(text)
+        item = parse(text)
     except FormatError as err:
         raise InputError(f"{name}: {err}") from None
+    return item if squares is None else dataclasses.replace(item, squares=squares)
+
+
+def _one_rules(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """--rules at most once (a second one would silently replace the first), as every game's."""
+    if len(value) > 1:
+        fail("--rules: given more than once; Quarto's one option goes in one value, e.g. --rules squares=true")
+    return value[0] if value else None
+
+
+#: why ``--engine`` is refused: the option of the other games' exact engines
+NO_ENGINE = "--engine: Quarto has no exact engines (its solve picks its search with --kernel); drop --engine"
+
+
+def rules_options(func: Any) -> Any:
+    """``--rules squares=true|false`` (instead of the file's rules), and ``--engine``, hidden, refused with the
+    reason (``quaternity check --engine`` of a Quarto record reaches it)."""
+    func = click.option("--engine", "engine", default=None, hidden=True)(func)
+    return click.option(
+        "--rules", "rules", metavar="squares=BOOL", default=None, multiple=True, callback=_one_rules,
+        help="Rules to use instead of the file's: Quarto's one option, squares=true (the 2x2 squares win too) or "
+             "squares=false.")(func)
 
 
 def board_lines(board, indent: str = "  ") -> list[str]:
@@ -65,16 +94,20 @@ def status_line(pos) -> str:
 @quarto.command()
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options
 @guarded
-def check(file: str, as_json: bool) -> None:
+def check(file: str, as_json: bool, rules: str | None = None, engine: str | None = None) -> None:
     """Replay a Quarto record, or check that a position is reachable.
 
     Exit 0: every move legal (the position reachable); 1: an illegal move or an
-    unreachable position, with the reason; 2: bad input.
+    unreachable position, with the reason; 2: bad input. --rules squares=true
+    (or false) checks under other rules than the file's.
     """
     from quaternity_cp.quarto.formats import QuartoRecord, check as check_item
 
-    item = load_quarto(file)
+    if engine is not None:
+        raise InputError(NO_ENGINE)
+    item = load_quarto(file, rules)
     result = check_item(item)
     if as_json:
         emit_json(result.to_json())
@@ -134,8 +167,10 @@ def _move_text(move) -> str:
               help="With --split: a Dask scheduler (tcp://host:8786) instead of local workers.")
 @click.option("--checkpoint", default=None, metavar="FILE",
               help="With --split: every answer goes to FILE; run again with the same FILE to go on after a stop.")
+@rules_options
 @guarded
-def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster, checkpoint) -> None:
+def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster, checkpoint, rules=None,
+          engine=None) -> None:
     """Solve a Quarto record's final position, or a position, exactly.
 
     Prints the value for the player to move (win, draw or loss with best play
@@ -155,15 +190,17 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
     from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.solver import SolveResult, solve as solve_position
 
-    from quaternity_cli.interrupts import Interrupts
+    from ..command.interrupts import Interrupts
 
+    if engine is not None:
+        raise InputError(NO_ENGINE)
     if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
     if split is None and (workers is not None or cluster is not None or checkpoint is not None):
         raise InputError("--workers, --cluster and --checkpoint go with --split")
     if split is not None:
         _check_split(kernel, checkpoint, file)
-    item = load_quarto(file)
+    item = load_quarto(file, rules)
     checked = check_item(item)
     if not checked.valid:
         where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
@@ -212,7 +249,7 @@ def _solve_events(ctrl_c: Any) -> Callable[[str, dict], None]:
     the compiled kernel is compiled (once, seconds); for the tests (QUATERNITY_TEST_SIGNAL_STARTED), say when
     the kernel starts loading and when the search reports its first progress. A Ctrl-C counted but not seen
     by the search (a library in the kernel's loading may swallow the KeyboardInterrupt) stops it there."""
-    from quaternity_cli.interrupts import signal_started
+    from ..command.interrupts import signal_started
 
     started: list[bool] = []
 
@@ -279,7 +316,7 @@ def _run_proof(board, piece, squares: bool, max_seconds, split: int, workers, cl
     from quaternity_cp.cluster import ClusterError
     from quaternity_cp.quarto.proof import ProofError, prove
 
-    from quaternity_cli.interrupts import Interrupts
+    from ..command.interrupts import Interrupts
 
     if max_seconds is not None and not (max_seconds > 0 and max_seconds < float("inf")):
         raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")

@@ -101,6 +101,41 @@ def _squares(data: dict[str, Any]) -> bool:
     return squares
 
 
+def rules_from_text(text: str) -> bool:
+    """Whether the squares win, as the rules given on a command line (``--rules``) say: ``squares=true``
+    (``yes``/``no`` too), ``squares=false``, or a JSON object as a record's ``"rules"`` (``{"squares": true}``).
+    Quarto has no rule sets: its one option is ``squares``. Anything else raises :class:`FormatError` (one line,
+    without the option's name ``--rules``: the caller adds it). The result replaces the file's own rules.
+
+    >>> rules_from_text("squares=true"), rules_from_text('{"squares": false}')
+    (True, False)
+    """
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            given = jsonio.load_json(text)
+        except InputRefused as err:
+            raise FormatError(f"not a JSON object: {err}") from None
+        try:
+            return _squares({"rules": given})
+        except FormatError as err:
+            raise FormatError(str(err).removeprefix("field 'rules': ")) from None
+    if not text:
+        raise FormatError("empty (give squares=true or squares=false)")
+    if "," in text:
+        raise FormatError(f"Quarto has one rule option, squares: give one item, e.g. squares=true, not {show(text)}")
+    key, eq, value = text.partition("=")
+    if not eq:
+        raise FormatError(f"Quarto has no rule sets: give its one option, squares=true or squares=false, not "
+                          f"{show(text)}")
+    if key.strip() not in RULE_OPTIONS:
+        raise FormatError(f"unknown option {key.strip()!r} (Quarto's one option: squares)")
+    flag = {"true": True, "yes": True, "false": False, "no": False}.get(value.strip().lower())
+    if flag is None:
+        raise FormatError(f"option squares: expected true or false, got {show(value.strip())}")
+    return flag
+
+
 def _check_game(data: Any) -> None:
     if not isinstance(data, dict):
         raise FormatError(f"expected a JSON object (a Quarto record or position), got {show(data)}")
@@ -352,6 +387,7 @@ __all__ = [
     "parse",
     "record_from_json",
     "position_from_json",
+    "rules_from_text",
     "unreachable_reason",
     "position_reason",
     "CheckResult",

@@ -16,9 +16,20 @@ from .position import Position
 from .svg import quarto_status, quarto_svg
 
 
-def quarto_report(text: str, *, title: str | None = None) -> tuple[str, bool]:
-    """The report of a Quarto record or position file (the board after each move) and whether it is valid."""
+def quarto_report(text: str, *, title: str | None = None, rules: str | None = None) -> tuple[str, bool]:
+    """The report of a Quarto record or position file (the board after each move) and whether it is valid;
+    ``rules``: the rules instead of the file's (``squares=true``), as ``--rules`` gives them."""
+    import dataclasses
+
+    from ..registry import OptionError
+
+    try:
+        squares = None if rules is None else qf.rules_from_text(rules)
+    except qf.FormatError as err:
+        raise OptionError("rules", str(err)) from None
     item = qf.parse(text)
+    if squares is not None:
+        item = dataclasses.replace(item, squares=squares)
     result = qf.check(item)
     steps: list[dict[str, Any]] = []
     if isinstance(item, qf.QuartoRecord):
@@ -65,12 +76,15 @@ def _step(index: int, move: str | None, pos: Position) -> dict[str, Any]:
             "explanations": None, "text": lines, "over": pos.over}
 
 
-def text_report(text: str, *, name: str = "<record>", title: str | None = None, **ignored: Any) -> tuple[str, bool]:
-    """The game's registered ``report`` part: :func:`quarto_report` titled ``title`` (default ``name``).
+def text_report(text: str, *, name: str = "<record>", title: str | None = None, rules: str | None = None,
+                **ignored: Any) -> tuple[str, bool]:
+    """The game's registered ``report`` part: :func:`quarto_report` titled ``title`` (default ``name``), under
+    ``rules`` (``--rules squares=true|false``: :func:`~quaternity_cp.quarto.formats.rules_from_text`) instead of
+    the file's when given; a bad one raises :class:`~quaternity_cp.registry.OptionError`.
 
-    Quarto has no rule override, engines or explanations: other options are ignored.
+    Quarto has no engines or explanations: other options are ignored.
     """
-    return quarto_report(text, title=title or name)
+    return quarto_report(text, title=title or name, rules=rules)
 
 
 __all__ = ["quarto_report", "text_report"]

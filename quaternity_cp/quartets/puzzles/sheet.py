@@ -37,6 +37,7 @@ page, and the pictures scale to the page's width and height.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from html import escape
@@ -118,23 +119,37 @@ def read_puzzle(path: str) -> SheetPuzzle:
     answer_path = path[: -len(PUZZLE_SUFFIX)] + ANSWER_SUFFIX
     name = os.path.basename(path)[: -len(PUZZLE_SUFFIX)]
     try:
-        record = record_from_json(load_json(_read(path)))
+        data = load_json(_read(path))
     except SheetError:
         raise  # names the file already
     except QuaternityError as err:
         raise SheetError(f"{path}: {err}") from None
+    return sheet_puzzle(name, data, _read(answer_path), path=path, answer_path=answer_path)
+
+
+def sheet_puzzle(name: str, record_data: Any, answer: str | dict[str, Any], *, path: str = "",
+                 answer_path: str = "") -> SheetPuzzle:
+    """The puzzle ``name`` of a sheet from its record (JSON data) and its answer (the answer file's text, or
+    its JSON data); ``path`` and ``answer_path`` name them in messages (:class:`SheetError`)."""
+    path = path or f"{name}{PUZZLE_SUFFIX}"
+    answer_path = answer_path or f"{name}{ANSWER_SUFFIX}"
+    try:
+        record = record_from_json(record_data)
+    except QuaternityError as err:
+        raise SheetError(f"{path}: {err}") from None
     if record.deal is not None:
         raise SheetError(f"{path}: a puzzle has no deal (nothing is hidden in Quaternity puzzles)")
+    text = answer if isinstance(answer, str) else json.dumps(answer)
     try:
-        stated, answer = read_answer(record.game, _read(answer_path), answer_path)
+        stated, answer_data = read_answer(record.game, text, answer_path)
     except SheetError:
         raise
     except QuaternityError as err:
         raise SheetError(str(err)) from None
-    _check_extra(record.game, answer, answer_path)
-    p = SheetPuzzle(name, path, answer_path, record, stated, answer)
-    p.title = _text(answer, "title", answer_path) or name
-    p.description = _text(answer, "description", answer_path)
+    _check_extra(record.game, answer_data, answer_path)
+    p = SheetPuzzle(name, path, answer_path, record, stated, answer_data)
+    p.title = _text(answer_data, "title", answer_path) or name
+    p.description = _text(answer_data, "description", answer_path)
     return p
 
 
@@ -803,5 +818,5 @@ li.reached .words { color: #2e7d32; font-weight: 700; }
 }
 """
 
-__all__ = ["SheetPuzzle", "SheetError", "Line", "read_puzzles", "read_puzzle", "sheet_html", "position_words",
+__all__ = ["sheet_puzzle", "SheetPuzzle", "SheetError", "Line", "read_puzzles", "read_puzzle", "sheet_html", "position_words",
            "rules_words", "question_words", "who", "MAX_TREE_MOVES", "SOLVE_POSITIONS"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...budget import INTERRUPTED, SOLVED, Budget, LimitError, Limits, SearchResult, Status, Stopped
 from ..engines import Engine
@@ -17,6 +17,9 @@ from .core import INF, Context, Node, ProgressFn
 from .graph import DOOMED, GameGraph
 from .moves import Choice, move_text
 from .quartet import FAIL, SUCCESS, QuartetSearch
+
+if TYPE_CHECKING:
+    from .kernel import KNode
 
 GOALS = ("quartet", "win", "value")
 FREE_CHOICE = "adversary"  # who picks among seats sharing the turn: the goal player's opponents
@@ -364,7 +367,7 @@ class _OpponentOrder:
     def __init__(self, player: int):
         self.player = player
 
-    def score(self, node: Node, m) -> int:
+    def score(self, node: Node | KNode, m) -> int:
         """The rank of move m at ``node`` (lower first)."""
         player = self.player
         if isinstance(m, Choice):
@@ -382,7 +385,7 @@ class _OpponentOrder:
         score = self.score
         return sorted(moves, key=lambda m: score(node, m))
 
-    def early(self, node: Node, m) -> bool:
+    def early(self, node: Node | KNode, m) -> bool:
         # moves are generated declarations first (0), then questions (1 at best): a question of
         # score 1 comes before every move generated after it, and a sort keeps the first of equals
         return node.pending is None and not isinstance(m, Choice) and self.score(node, m) <= 1

@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from quaternity_cp.quartets.count import CountLimitError, CountLimits
-from quaternity_cp.quartets.higher import STATUSES, higher_order
-from quaternity_cp.quartets.knowledge import Knowledge, record_hands
-from quaternity_cp.quartets.replay import Replay
+from ...command import InputError, console, emit_json, file_name
+from ..count import CountLimitError, CountLimits
+from ..higher import STATUSES, higher_order
+from ..knowledge import Knowledge, record_hands
+from ..replay import Replay
+from .view import private_view, seat_of, view_json, view_result
 
 if TYPE_CHECKING:
-    from quaternity_cp.quartets.formats import Record
+    from ..formats import Record
 
-from .common import InputError, emit_json
-from .view import private_view, seat_of, view_json, view_result
 
 @dataclass(frozen=True)
 class About:
@@ -32,7 +32,7 @@ def about_answers(record: Record, result: Replay, value: str, about: str, file: 
     """For every card in play, whether the seat of ``--as`` knows that the seat of ``--about`` knows who
     holds it (:func:`quaternity_cp.quartets.higher.higher_order`). Exit 2 (InputError) without a deal, for an
     unknown seat, the same seat twice, or past ``max_seconds``."""
-    name = "<stdin>" if file == "-" else file
+    name = file_name(file)
     seat, hand, knowledge = private_view(record, result, value, file, engine)
     other = seat_of(record, about, file, "--about")
     g = record.game
@@ -62,9 +62,7 @@ def print_about(record: Record, result: Replay, about: About, as_json: bool) -> 
         return seen.valid
     from rich.table import Table
 
-    from . import render
-
-    out = render.console()
+    out = console()
     a, b = g.seat_name(about.seat), g.seat_name(about.other)
     out.print(f"What {a} knows of what {b} knows (the hand of {a}: "
               f"{' '.join(g.card_name(c) for c in about.hand) or 'none'})")

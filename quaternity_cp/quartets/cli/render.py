@@ -1,4 +1,4 @@
-"""What the command prints: JSON documents and human-readable tables (rich)."""
+"""What the commands of Quaternity and classic Quartets print: JSON documents and human-readable tables (rich)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.quartets.constraints import bits
+from ...command import console
+from ..constraints import bits
 # the explainer is imported where it is used: `check` of a legal record never needs it
 if TYPE_CHECKING:  # pragma: no cover
     from fractions import Fraction
 
-    from quaternity_cp.quartets.engines import Analysis
-    from quaternity_cp.quartets.explain import Explanation
-    from quaternity_cp.quartets.position import Position
-from quaternity_cp.quartets.formats import Record
-from quaternity_cp.quartets.replay import Replay
-
-
-def console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    from ..engines import Analysis
+    from ..explain import Explanation
+    from ..position import Position
+from ..formats import Record
+from ..replay import Replay
 
 
 # -- JSON --------------------------------------------------------------------------
@@ -108,7 +105,7 @@ def analyze_json(record: Record, result: Replay, explain: bool = False,
     }
     data["hands"] = list(c.hands)
     if explain:
-        from quaternity_cp.quartets.explain import Explainer
+        from ..explain import Explainer
 
         why = explanations if explanations is not None else Explainer(record, result).position()
         data["explanations"] = [e.to_json(g) for e in why]
@@ -124,7 +121,7 @@ def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
     """Why the record's illegal move is illegal, when the constraints decide it within ILLEGAL_SECONDS."""
     if result.error is None:
         return None
-    from quaternity_cp.quartets.explain import Explainer, ExplanationError, ExplanationLimitError
+    from ..explain import Explainer, ExplanationError, ExplanationLimitError
 
     try:
         return Explainer(record, result, max_seconds=ILLEGAL_SECONDS).illegal()
@@ -134,7 +131,7 @@ def illegal_explanation(record: Record, result: Replay) -> Explanation | None:
 
 def explanation_lines(record: Record, e: Explanation) -> list[str]:
     """The explanation, its counting argument, and what each move responsible tells."""
-    from quaternity_cp.quartets.explain import AFTER, move_information
+    from ..explain import AFTER, move_information
 
     lines = [e.text]
     if e.argument is not None and e.argument.text != e.text:
@@ -312,7 +309,7 @@ def print_analyze(record: Record, result: Replay, explain: bool = False,
     for row in rows:
         out.print(row)
     if explain and analysis.feasible:
-        from quaternity_cp.quartets.explain import Explainer
+        from ..explain import Explainer
 
         why = explanations if explanations is not None else Explainer(record, result).position()
         out.print("Why (forced cards and quartets, the moves responsible, a counting argument):")

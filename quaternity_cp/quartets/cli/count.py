@@ -1,4 +1,5 @@
-"""``quaternity count``: how many deals are still possible, and how likely each card is with each player."""
+"""``quaternity quartets count`` (``quaternity count`` of the game's records): how many deals are still possible,
+and how likely each card is with each player."""
 
 from __future__ import annotations
 
@@ -12,21 +13,20 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from quaternity_cp.quartets.count import CountBudget, CountLimitError, CountLimits, DealCounter
-from quaternity_cp.errors import IllegalMoveError
-from quaternity_cp.quartets.replay import Replay, replay
-
-from .common import (EXIT_ILLEGAL, Whole, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
-                     force_option, guarded)
-from .dispatch import load_record
-from .limits import count_refused, seconds_option, states_option
-from .render import console, check_json
+from ...command import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, console, emit_json, exact_integers,
+                        file_name, force_option, guarded)
+from ...command.limits import seconds_option, states_option
+from ...errors import IllegalMoveError
+from ..count import STATE_BYTES, CountBudget, CountLimitError, CountLimits, DealCounter
+from ..replay import Replay, replay
+from .common import common_options, count_refused, default_engine, load
+from .render import check_json
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from quaternity_cp.quartets.formats import Record
-    from quaternity_cp.quartets.game import Game
+    from ..formats import Record
+    from ..game import Game
 
 MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N at most this
 
@@ -34,14 +34,6 @@ MAX_SAMPLE_CARDS = 10_000_000  # --sample K on a game of N cards in play: K * N 
 #: Counts with more digits than this are printed as "about m x 10^e" in tables and text
 #: (--json always has the exact integer).
 EXACT_DIGITS = 30
-
-
-def exact_integers() -> None:
-    """Lift Python's limit on converting long integers to text (4300 digits) until the
-    command ends: the start of a 10,000-card game has over 10,000 digits of deals."""
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    click.get_current_context().call_on_close(lambda: sys.set_int_max_str_digits(old))
 
 
 def big(n: int, digits: int = EXACT_DIGITS) -> str:
@@ -75,7 +67,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
     position.history = False  # nobody undoes these moves
     table = None
     if seat is not None:
-        from quaternity_cp.quartets.classic import Table
+        from ..classic import Table
 
         table = Table(record.game, cast("dict[int, list[int]]", record.deal))  # --as: the record has a deal
 
@@ -83,7 +75,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
         try:
             if table is None:
                 return DealCounter(position.constraints, limits=budget).count()
-            from quaternity_cp.quartets.knowledge import private_constraints, public_constraints
+            from ..knowledge import private_constraints, public_constraints
 
             assert seat is not None  # the table is kept for seat
             c = public_constraints(position, settled=not table.putdowns_due())
@@ -95,7 +87,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
     counts.append(now())
     for move in record.moves:
         if table is not None:
-            from quaternity_cp.quartets.classic import honesty_error
+            from ..classic import honesty_error
 
             if honesty_error(table, move, empty_hand=record.rules.empty_hand) is not None:
                 break
@@ -124,7 +116,7 @@ def _history(record: Record, engine: str, budget: CountBudget, seat: int | None 
               help="With --history: draw the deals after every move (log scale) into a PNG or SVG file (needs matplotlib).")
 @force_option
 @seconds_option("the counts (everything the command counts)")
-@states_option()
+@states_option(state_bytes=STATE_BYTES)
 @guarded
 def count(file: str, as_json: bool, rules: str | None, engine: str | None, samples: int, seed: int, history: bool,
           seat: str | None = None, plot: str | None = None, force: bool = False, max_seconds: float | None = None,
@@ -136,7 +128,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     that would pass --max-seconds or --max-states is refused (exit 2), never
     rounded.
     """
-    exact_integers()
+    exact_integers()  # the start of a 10,000-card game has over 10,000 digits of deals
     if plot is not None and not history:
         raise InputError("--plot: it draws the history, so give --history too")
     if plot is not None and not plot.lower().endswith((".png", ".svg")):
@@ -144,8 +136,8 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     if plot is not None:
         check_output(plot, "--plot", inputs=(file,), force=force)
     budget = CountBudget(CountLimits(max_states=max_states, max_seconds=max_seconds))
-    name = "<stdin>" if file == "-" else file
-    record = load_record(file, rules)
+    name = file_name(file)
+    record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
     c = result.position.constraints
     g = record.game
@@ -173,7 +165,7 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
         where = " at the start" if not err.move else f" after move {err.move} ({record.texts[err.move - 1]})"
         raise count_refused(name, err, f" for --history{where}", "drop --history") from None
     if plot is not None:
-        from quaternity_cp.report import plot_history
+        from ...report import plot_history
 
         assert counts is not None  # --plot needs --history (checked above)
         plot_history(counts, ["start"] + record.texts[: len(counts) - 1], plot)

@@ -1,23 +1,24 @@
-"""``quaternity check`` and ``quaternity analyze``: replay a record, and who may hold each card."""
+"""``quaternity quartets check`` and ``analyze`` (``quaternity check`` and ``analyze`` of the game's records): replay
+a record, and who may hold each card."""
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
-from quaternity_cp.quartets.formats import position_to_json
-from quaternity_cp.quartets.replay import Replay, replay
+from ..formats import position_to_json
+from ..replay import Replay, replay
 
+from ...command import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, emit_json, file_name, force_option, guarded,
+                        write_text)
+from ...command.limits import seconds_option
 from . import render
-from .common import (EXIT_ILLEGAL, EXIT_OK, InputError, check_output, common_options, default_engine, emit_json,
-                     force_option, guarded, write_text)
-from .dispatch import load_record
-from .limits import explain_refused, seconds_option
+from .common import common_options, default_engine, explain_refused, load
 
 if TYPE_CHECKING:
-    from quaternity_cp.quartets.formats import Record
+    from ..formats import Record
 
 
 # -- check ----------------------------------------------------------------------------
@@ -26,19 +27,15 @@ if TYPE_CHECKING:
 @common_options
 @guarded
 def check(file: str, as_json: bool, rules: str | None, engine: str | None) -> None:
-    """Replay a record: is every move legal, whose turn is it, who has won.
-
-    A record of another game (its "game" field, e.g. "quarto") is checked by
-    that game's own command ('quaternity quarto check').
-    """
-    record = load_record(file, rules)
+    """Replay a record: is every move legal, whose turn is it, who has won."""
+    record = load(file, rules)
     result = replay(record, engine=default_engine(engine), history=False)
     if record.tie_break is not None and result.valid:  # an illegal record is exit 1, tie-break or not
-        from quaternity_cp.quartets.classic import tie_break_problem
+        from ..classic import tie_break_problem
 
         problem = tie_break_problem(result.position, record.tie_break)
         if problem:
-            raise InputError(f"{'<stdin>' if file == '-' else file}: {problem}")
+            raise InputError(f"{file_name(file)}: {problem}")
     if as_json:
         emit_json(render.check_json(record, result))
     else:
@@ -72,7 +69,7 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
         raise InputError("--about needs --as SEAT: what that player knows of what the player of --about knows")
     if svg_out is not None:
         check_output(svg_out, "--svg", inputs=(file,), force=force)
-    record = load_record(file, rules)
+    record = load(file, rules)
     result = replay(record, engine=default_engine(engine), mark_forced=not as_position, history=False)
     if seat is not None:
         from .view import analyze_as
@@ -94,12 +91,12 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
         sys.exit(EXIT_OK if valid else EXIT_ILLEGAL)
     why = None
     if explain and not as_position:  # every explanation first: a refusal prints nothing else
-        from quaternity_cp.quartets.explain import Explainer, ExplanationLimitError
+        from ..explain import Explainer, ExplanationLimitError
 
         try:
             why = Explainer(record, result, max_seconds=max_seconds).position()
         except ExplanationLimitError as err:
-            raise explain_refused("<stdin>" if file == "-" else file, err,
+            raise explain_refused(file_name(file), err,
                                   "explain one card or set at a time (quaternity explain FILE CARD)") from None
     if svg_out is not None:
         write_grid_svg(record, result, svg_out)
@@ -114,17 +111,9 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
 
 
 # -- analyze --svg ----------------------------------------------------------------------
-def _grid_svg() -> Any:
-    """The default game's grid picture (its part ``grid``: ``grid_svg(position, *, constraints, mine, viewer,
-    note)``), from the registry."""
-    from quaternity_cp.registry import DEFAULT_GAME, load_games
-
-    return load_games()[DEFAULT_GAME].part("grid")
-
-
 def write_grid_svg(record: Record, result: Replay, path: str) -> None:
     """``analyze --svg``: the grid after the record (before its illegal move, which the picture names)."""
-    grid_svg = _grid_svg()
+    from ..svg import grid_svg
 
     note = None
     if result.error is not None:
@@ -135,8 +124,7 @@ def write_grid_svg(record: Record, result: Replay, path: str) -> None:
 
 def write_grid_svg_as(record: Record, result: Replay, value: str, file: str, engine: str, path: str) -> None:
     """``analyze --as SEAT --svg``: the grid as that player knows it (its cards marked)."""
-    grid_svg = _grid_svg()
-
+    from ..svg import grid_svg
     from .view import private_view
 
     seat, hand, knowledge = private_view(record, result, value, file, engine)

@@ -1,4 +1,5 @@
-"""``quaternity solve``: exact solving of a position (or of the start of a game)."""
+"""``quaternity quartets solve`` (``quaternity solve`` of the game's records, and of the start of a game): exact
+solving of a position."""
 
 from __future__ import annotations
 
@@ -11,29 +12,17 @@ import click
 from rich.console import Console
 from rich.tree import Tree
 
-from quaternity_cp.budget import INTERRUPTED
-from quaternity_cp.errors import QuaternityError
-from quaternity_cp.quartets.game import Game
-from quaternity_cp.quartets.position import Position
-from quaternity_cp.quartets.replay import replay
-from quaternity_cp.quartets.rules import Rules
-from quaternity_cp.quartets.solver import GOALS, Limits, SolveResult, check_goal
-from quaternity_cp.quartets.solver import solve as solve_position
-
-from .common import (
-    EXIT_ILLEGAL,
-    EXIT_OK,
-    InputError,
-    common_options,
-    default_engine,
-    emit_json,
-    guarded,
-    rules_option,
-)
-from .dispatch import load_record
-from .interrupts import STARTED_VARIABLE, Interrupts, signal_started
-
-EXIT_INTERRUPTED = 130
+from ...budget import INTERRUPTED
+from ...command import EXIT_ILLEGAL, EXIT_INTERRUPTED, EXIT_OK, InputError, emit_json, guarded
+from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
+from ...errors import QuaternityError
+from ..game import Game
+from ..position import Position
+from ..replay import replay
+from ..rules import Rules
+from ..solver import GOALS, Limits, SolveResult, check_goal
+from ..solver import solve as solve_position
+from .common import common_options, default_engine, load, rules_option
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
 #: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
@@ -60,8 +49,7 @@ DEFAULT_MAX_POSITIONS = 500_000
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="T",
               callback=lambda ctx, param, value: _finite_seconds(value),
               help="Stop after T seconds (the result is then unproven; checked before every engine call). "
-                   "Default: none for Quaternity and Quartets records (--max-positions bounds them), 600 s for "
-                   "a Quantum Go Fish record.")
+                   "Default: none (--max-positions bounds the search).")
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
@@ -92,7 +80,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         label = "start of the game"
     else:
         assert file is not None  # exactly one of FILE and --start (checked above)
-        record = load_record(file, rules)  # a record of another game goes to that game's own solve
+        record = load(file, rules)
         result = replay(record, engine=default_engine(engine), mark_forced=False)
         if result.error is not None:
             i = result.error_index

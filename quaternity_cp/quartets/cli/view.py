@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from quaternity_cp.errors import QuaternityError
-from quaternity_cp.quartets.knowledge import Knowledge, PositionView, seat_view
-from quaternity_cp.quartets.position import Position
-from quaternity_cp.quartets.replay import Replay
-
-from .common import InputError
+from ...command import InputError, console, emit_json, file_name
+from ...errors import QuaternityError
+from ..knowledge import Knowledge, PositionView, seat_view
+from ..position import Position
+from ..replay import Replay
 
 if TYPE_CHECKING:
-    from quaternity_cp.quartets.formats import Record
+    from ..formats import Record
 
 
 def seat_of(record: Record, value: str, file: str, option: str = "--as") -> int:
@@ -30,7 +29,7 @@ def private_view(record: Record, result: Replay, value: str, file: str,
                  engine: str) -> tuple[int, list[int], Knowledge]:
     """(seat, its hand, its view) after the record (:func:`quaternity_cp.quartets.knowledge.seat_view`);
     exit 2 when the record has no deal or the deal and the moves disagree."""
-    name = "<stdin>" if file == "-" else file
+    name = file_name(file)
     if record.deal is None:
         raise InputError(f"{name}: --as needs a record with a deal (\"deal\": {{seat: [cards]}}); "
                          "without one nobody's hand is known (drop --as for the public view)")
@@ -60,7 +59,6 @@ def view_json(record: Record, seen: Replay, seat: int, hand: list[int]) -> dict[
 def analyze_as(record: Record, result: Replay, value: str, file: str, engine: str, as_json: bool) -> bool:
     """``analyze --as``: prints the seat's view; returns whether the record and view are valid."""
     from . import render
-    from .common import emit_json
 
     seat, hand, knowledge = private_view(record, result, value, file, engine)
     seen = view_result(result, knowledge)
@@ -68,7 +66,7 @@ def analyze_as(record: Record, result: Replay, value: str, file: str, engine: st
     if as_json:
         emit_json(view_json(record, seen, seat, hand))
     else:
-        out = render.console()
+        out = console()
         who = g.seat_name(seat)
         out.print(f"The position as {who} knows it (its hand: {' '.join(g.card_name(c) for c in hand) or 'none'})")
         render.print_analyze(record, seen)

@@ -1,4 +1,5 @@
-"""``quaternity explain``: why a card's owners, or a set's quartet, are what they are."""
+"""``quaternity quartets explain`` (``quaternity explain`` of the game's records): why a card's owners, or a set's
+quartet, are what they are."""
 
 from __future__ import annotations
 
@@ -6,14 +7,14 @@ import sys
 
 import click
 
-from quaternity_cp.errors import QuaternityError
-from quaternity_cp.quartets.explain import Explainer, ExplanationLimitError
-from quaternity_cp.quartets.replay import replay
+from ...errors import QuaternityError
+from ..explain import Explainer, ExplanationLimitError
+from ..replay import replay
 
+from ...command import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, file_name, guarded
+from ...command.limits import seconds_option
 from . import render
-from .common import EXIT_ILLEGAL, EXIT_OK, InputError, common_options, default_engine, emit_json, guarded
-from .dispatch import load_record
-from .limits import explain_refused, seconds_option
+from .common import common_options, default_engine, explain_refused, load
 
 
 @click.command()
@@ -38,7 +39,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
     before its first illegal move. An explanation that would take longer than
     --max-seconds is refused (exit 2).
     """
-    record = load_record(file, rules)  # first: a record of another game says which command reads it
+    record = load(file, rules)  # first: an unreadable record is said before a missing CARD
     if (card is None) == (set_name is None):
         raise click.UsageError("give either a CARD or --set SET")
     g = record.game
@@ -74,7 +75,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
             explanations = explainer.quartet(set_id, seat)
     except ExplanationLimitError as err:
         instead = "ask about one player (--player)" if seat is None else "explain an earlier position of the record"
-        raise explain_refused("<stdin>" if file == "-" else file, err, instead) from None
+        raise explain_refused(file_name(file), err, instead) from None
     if card_id is not None:
         subject = g.card_name(card_id)
         holders = analysis.possible_owners(card_id) if live_sets[g.set_of(card_id)] else None

@@ -1,0 +1,104 @@
+"""What the commands that run many games share (``quaternity tournament``, a game's experiments): a progress
+bar that says how fast games finish, stopping on SIGINT and SIGTERM, and the exit code of the signal.
+
+A run stops at once on SIGINT (Ctrl-C) and SIGTERM: the runner ends its worker processes; the command prints
+what the games finished so far show, or nothing when it needs every game, and exits 130 (SIGINT) or 143
+(SIGTERM).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import signal
+from typing import Any, Callable, Iterator
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+from .common import InputError, one_line
+
+
+def rate_text(games: float, seconds: float | None) -> str:
+    """How fast games finish, in words that are true: "rate not known yet" before the first game has finished,
+    "12 games/s", "0.4 games/s", "25 s a game" (a rate below one game in ten seconds).
+
+    >>> rate_text(0, 3.0), rate_text(120, 10.0), rate_text(4, 10.0), rate_text(1, 25.0)
+    ('rate not known yet', '12 games/s', '0.4 games/s', '25 s a game')
+    """
+    if not games or not seconds or seconds <= 0:
+        return "rate not known yet"
+    rate = games / seconds
+    if rate >= 10:
+        return f"{rate:,.0f} games/s"
+    if rate >= 0.1:
+        return f"{rate:.1f} games/s"
+    return f"{seconds / games:,.0f} s a game"
+
+
+class RateColumn(ProgressColumn):
+    """Games finished per second so far (not known before the first game has finished)."""
+
+    def render(self, task: Task) -> Text:
+        return Text(rate_text(task.completed, task.elapsed))
+
+
+def progress() -> Progress:
+    """The progress bar of a run, on standard error, shown only there is a terminal."""
+    from rich.console import Console
+
+    err = Console(stderr=True)
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+                    TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
+
+
+def notice(bar: Progress) -> Callable[[str], None]:
+    """What the runner has to say (a worker replaced, no Dask worker left), one line on standard error."""
+    return lambda text: bar.console.print(Text(f"quaternity: {one_line(text)}"), soft_wrap=True)
+
+
+@contextlib.contextmanager
+def signals_stop(received: list[int]) -> Iterator[None]:
+    """While running, SIGINT and SIGTERM raise KeyboardInterrupt (the first one only: the runner then ends
+    its workers and hands back the games so far; a second one meanwhile is noted in ``received``)."""
+
+    def handler(signum: int, frame: object) -> None:
+        received.append(signum)
+        if len(received) == 1:
+            raise KeyboardInterrupt
+
+    old: dict[signal.Signals, Any] = {}
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            old[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: the signals stay as they are
+        pass
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+
+
+def signal_code(received: list[int]) -> int:
+    """130 after SIGINT (or a plain KeyboardInterrupt), 143 after SIGTERM: 128 + the signal's number."""
+    return 128 + (received[0] if received else signal.SIGINT)
+
+
+def check_cluster_wait(cluster: str | None, cluster_wait: float | None) -> None:
+    """``--cluster-wait``: only with ``--cluster``, a number of seconds >= 0."""
+    if cluster_wait is None:
+        return
+    if cluster is None:
+        raise InputError("--cluster-wait: only with --cluster")
+    if not (math.isfinite(cluster_wait) and cluster_wait >= 0):
+        raise InputError(f"--cluster-wait: a number of seconds >= 0, not {cluster_wait}")
+
+
+def pct(x: float | None) -> str:
+    """A share as a percentage with one decimal, or "-" when there is none."""
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+__all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "check_cluster_wait",
+           "pct"]

@@ -1,0 +1,279 @@
+"""A checkpoint's part files: numpy arrays written atomically with their fingerprint, read back strictly.
+
+The partitioned solvers keep their work on disk between steps, one ``.npz``
+file (uncompressed) per part and step, and list each file in their manifest
+with an **entry** ``[bytes, SHA-256 in hex, positions, edges]`` (the counts say
+which shapes its arrays have). A manifest carries a keyed digest
+(:mod:`quaternity_cp.digest`), so a file is believed only when it is the one the
+manifest describes. This module holds what every such solver does with them:
+
+* :func:`save_npz` writes arrays to a file (a temporary file renamed over the
+  target) and returns its entry;
+* :func:`read_npz` reads one back strictly: a regular file (no link, pipe or
+  device) of the size its entry gives, checked before a byte is read; its
+  SHA-256 the entry's; a .npz of exactly the arrays a *spec* names, stored
+  plain, each .npy header's dtype and shape the spec's (before any array is
+  made: no decompression, no object arrays, nothing unpickled); the arrays
+  share the file's one buffer;
+* :func:`check_ranges` then checks every id and number in range;
+* :func:`check_present` checks, before anything is allocated, that every file
+  a manifest lists is there as a regular file of its size.
+
+Every refusal is one line naming the file, raised as the caller's error class
+(each solver has its own, derived from :class:`~quaternity_cp.errors.QuaternityError`).
+
+This module imports only the package's digests and file helpers; it names no game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import math
+import os
+import stat
+import zipfile
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from .digest import sha256_hex
+from .files import not_a_regular_file
+
+__all__ = ["Entry", "Spec", "ErrorClass", "OVERHEAD", "OVERHEAD_PER_ARRAY", "fingerprint", "save_npz",
+           "data_bytes", "size_fits", "read_bytes", "parse_npz", "read_npz", "outside", "check_ranges",
+           "check_present", "is_entry"]
+
+#: an entry of a manifest's files: [bytes, SHA-256 in hex, positions (rows per position), edges (rows per edge)]
+Entry = list[Any]
+#: the arrays of a part file: name -> (dtype, shape)
+Spec = Mapping[str, tuple["np.dtype[Any]", tuple[int, ...]]]
+#: what a refusal is raised as: the caller's error class (called with the one-line message)
+ErrorClass = Callable[[str], BaseException]
+
+#: the room a part file takes beyond its arrays' bytes (zip and .npy headers), at most, per array and in all
+OVERHEAD_PER_ARRAY, OVERHEAD = 1024, 4096
+
+
+def fingerprint(path: str) -> tuple[int, str]:
+    """The size and SHA-256 of the file ``path`` (read in chunks)."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        step = max(1, min(1 << 22, os.fstat(fh.fileno()).st_size))  # (no 4 MB buffer for a small file)
+        while True:
+            chunk = fh.read(step)
+            if not chunk:
+                break
+            h.update(chunk)
+            size += len(chunk)
+    return size, h.hexdigest()
+
+
+def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
+    """``arrays`` to ``path`` (.npz, uncompressed), atomically; returns its manifest entry ``[bytes, SHA-256, n,
+    m]`` (``n`` positions, ``m`` edges)."""
+    tmp = f"{path}.tmp{os.getpid()}.npz"
+    try:
+        np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
+        size, digest = fingerprint(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return [size, digest, n, m]
+
+
+def data_bytes(spec: Spec) -> int:
+    """The bytes of the arrays ``spec`` names."""
+    return sum(dt.itemsize * math.prod(shape) for dt, shape in spec.values())
+
+
+def size_fits(size: int, spec: Spec) -> bool:
+    """Whether a file of ``size`` bytes can be a .npz of exactly the arrays ``spec`` names (their bytes, and at
+    most :data:`OVERHEAD` plus :data:`OVERHEAD_PER_ARRAY` an array of headers)."""
+    need = data_bytes(spec)
+    return need <= size <= need + OVERHEAD + OVERHEAD_PER_ARRAY * len(spec)
+
+
+def is_entry(entry: object) -> bool:
+    """Whether ``entry`` has the form of a manifest entry: a list of a whole number, 64 hex digits and two whole
+    numbers (their ranges are the caller's to check)."""
+    return (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[1], str) and len(entry[1]) == 64
+            and all(c in "0123456789abcdef" for c in entry[1])
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in (entry[0], entry[2], entry[3])))
+
+
+class _View(io.RawIOBase):
+    """A read-only, seekable file over a buffer (no copy), for :mod:`zipfile` and the .npy header reader."""
+
+    def __init__(self, view: memoryview):
+        self.view = view
+        self.pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self.pos, 2: len(self.view)}[whence]
+        self.pos = max(0, base + offset)
+        return self.pos
+
+    def readinto(self, buffer: Any) -> int:
+        got = self.view[self.pos:self.pos + len(buffer)]
+        buffer[:len(got)] = got
+        self.pos += len(got)
+        return len(got)
+
+
+def read_bytes(path: str, size: int, error: ErrorClass) -> bytearray:
+    """The ``size`` bytes of the regular file ``path`` (refused, naming it: missing, not a regular file -- a
+    symbolic link, a pipe, a device, a folder --, or of another size), read without following a link and
+    without blocking."""
+    kind = not_a_regular_file(path)
+    if kind is not None:
+        raise error(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise error(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
+                    "again") from None
+    except OSError as err:
+        raise error(f"{path}: cannot read it ({err.strerror or err})") from None
+    try:
+        info = os.fstat(fd)  # (of what was opened: no window between a check and the open)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{path}: not a regular file; the checkpoint's part files are regular files")
+        if info.st_size != size:
+            raise error(f"{path}: {info.st_size:,} bytes where the manifest says {size:,} (cut short, "
+                        "emptied or replaced); remove the folder to start again")
+        buf = bytearray(size)
+        view = memoryview(buf)
+        got = 0
+        while got < size:
+            n = os.readv(fd, [view[got:]]) if hasattr(os, "readv") else _read_into(fd, view[got:])
+            if n <= 0:
+                break
+            got += n
+        if got != size or os.read(fd, 1):
+            raise error(f"{path}: it changed size while being read")
+        return buf
+    except OSError as err:
+        raise error(f"{path}: cannot read it ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+
+
+def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems without readv
+    data = os.read(fd, len(view))
+    view[:len(data)] = data
+    return len(data)
+
+
+def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass) -> dict[str, np.ndarray]:
+    """The arrays of the part file ``path``, read strictly: a regular file of the size its manifest ``entry``
+    gives (checked before reading), its SHA-256 the entry's, then a .npz of exactly the arrays of ``spec``,
+    each stored uncompressed with its dtype and shape (read from each .npy header before any array is made; no
+    object arrays, nothing unpickled). The arrays share the file's one buffer. A damaged file is refused
+    (``error``, one line naming it)."""
+    size, digest = entry[0], entry[1]
+    buf = read_bytes(path, size, error)
+    if sha256_hex(buf) != digest:
+        raise error(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
+                    "or copied from another checkpoint); remove the folder to start again")
+    return parse_npz(path, buf, spec, error)
+
+
+def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[str, np.ndarray]:
+    """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`read_npz`)."""
+    def bad(why: str) -> BaseException:
+        return error(f"{path}: {why}; remove the folder to start again")
+
+    try:
+        archive = zipfile.ZipFile(_View(memoryview(buf)))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, KeyError) as err:
+        raise bad(f"not a readable .npz archive ({err})") from None
+    names = [info.filename for info in infos]
+    want = sorted(f"{name}.npy" for name in spec)
+    if sorted(names) != want:
+        raise bad(f"holds the arrays {sorted(names)}, not {want}")
+    out: dict[str, np.ndarray] = {}
+    for info in infos:
+        name = info.filename[:-4]
+        dtype, shape = spec[name]
+        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1 or info.file_size != info.compress_size:
+            raise bad(f"array {name} is compressed or encrypted (the program stores its arrays plain)")
+        off = info.header_offset
+        local = bytes(buf[off:off + 30])
+        if len(local) != 30 or local[:4] != b"PK\x03\x04":
+            raise bad(f"array {name}: no zip header where the archive's directory says")
+        start = off + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+        if start + info.file_size > len(buf):
+            raise bad(f"array {name} runs past the end of the file")
+        member = _View(memoryview(buf)[start:start + info.file_size])
+        try:
+            version = np.lib.format.read_magic(member)
+            if version == (1, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
+            elif version == (2, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
+            else:
+                raise ValueError(f".npy version {version}")
+        except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
+            raise bad(f"array {name}: not a readable .npy header ({err})") from None
+        if got_dtype.hasobject:
+            raise bad(f"array {name} holds Python objects (refused: nothing in a checkpoint is unpickled)")
+        if got_dtype != dtype or fortran:
+            raise bad(f"array {name} is {got_dtype}{' (Fortran order)' if fortran else ''}, not {dtype}")
+        if tuple(got_shape) != shape:
+            raise bad(f"array {name} has the shape {tuple(got_shape)}, where the manifest's counts call for {shape}")
+        header = member.tell()
+        count = math.prod(shape)
+        if header + count * dtype.itemsize != info.file_size:
+            raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
+        out[name] = np.frombuffer(buf, dtype=dtype, count=count, offset=start + header).reshape(shape)
+    return out
+
+
+def outside(values: np.ndarray, lo: Any, hi: Any) -> bool:
+    """Whether some value is outside ``lo <= v < hi`` (bounds numbers, or arrays of the same length)."""
+    return bool(len(values)) and bool(np.any((values < lo) | (values >= hi)))
+
+
+def check_ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]],
+                 error: ErrorClass, ids: str = "the ids it may hold") -> None:
+    """Every array ``ranges`` names within its bounds ``lo <= v < hi`` (numbers, or arrays of bounds: ``ids``
+    says what they are, in words), else ``error`` naming the file, the array and a value outside."""
+    for name, (lo, hi) in ranges.items():
+        if outside(arrays[name], lo, hi):
+            bad = arrays[name][(arrays[name] < lo) | (arrays[name] >= hi)][0]
+            where = f"{lo}..{hi - 1}" if isinstance(lo, int) and isinstance(hi, int) else ids
+            raise error(f"{path}: {name} holds {int(bad)}, outside {where}; remove the folder to start again")
+
+
+def check_present(folder: str, files: Mapping[str, Entry], error: ErrorClass) -> None:
+    """Every part file the manifest lists (``files``: name inside ``folder`` -> entry) is there, a regular file of
+    the size it gives (nothing is read; the contents are checked as each file is read)."""
+    for rel, entry in files.items():
+        path = os.path.join(folder, rel)
+        kind = not_a_regular_file(path)
+        if kind is not None:
+            raise error(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
+        try:
+            size = os.lstat(path).st_size
+        except FileNotFoundError:
+            raise error(f"{path}: missing (the checkpoint's manifest lists it); remove the folder to start "
+                        "again") from None
+        except OSError as err:
+            raise error(f"{path}: cannot read it ({err.strerror or err})") from None
+        if size != entry[0]:
+            raise error(f"{path}: {size:,} bytes where the manifest says {entry[0]:,} (cut short, emptied or "
+                        "replaced); remove the folder to start again")

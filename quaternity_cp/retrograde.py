@@ -1,0 +1,714 @@
+"""The attractor of a partitioned game graph, in rounds: no process ever holds the whole graph.
+
+Retrograde analysis as Awari's was parallelised (Romein and Bal, 2003: every
+processor owns a part of the positions and sends the others only the values
+newly decided): for every position of a graph spread over ``parts`` parts and
+for every seat ``r`` counted on from the position's mover, the **rank**, the
+plies in which that seat forces a win (-1: it cannot), exactly as a queue-based
+retrograde analysis over the whole graph gives it.
+
+**What a game hands over** (:class:`PartGraph`, one part at a time, by a
+*loader*: a module-level function and its arguments, so that it runs on a Dask
+worker too). A position is named by its part ``k`` and its *local* id in the
+part (0 .. ``sizes[k] - 1``), or by its *global* id ``local * parts + k``. Each
+part gives, for its own positions: the seat to move (``owner``, an offset from
+the mover: 0, or the asked seat while a question is open), the number of
+distinct plies (``degree``, at most :data:`MAX_DEGREE`), the plies that end the
+game with a winner (``ends``: the position, ``winner``: the winner's offset),
+and the *predecessor lists* of its positions: every inner ply as (its child's
+local id, its parent's global id, ``offset``: the seat the child's mover is,
+counted on from the parent's mover). The edges are kept with the child's part,
+as a layered build stores them (the parent's part need not know them).
+
+**The rounds.** Each part owns its positions' owner and degree, its
+``left`` counters (``n x P`` int8: the plies not yet known to lose, for each
+seat) and ranks (``n x P`` int16), and its predecessor lists. Round ``t``:
+
+1. *send* (one task per part): the part takes its positions newly ranked ``t``
+   (round 0: its plies that end the game, each a message to its own position
+   and winner), walks their predecessor lists, and writes the messages
+   ``(parent's local id, seat)`` -- the seat ``(r + offset) % P`` for a child
+   won by seat ``r`` -- grouped by the parent's part, one file per part
+   addressed;
+2. *apply* (one task per part that got messages): an unranked (position, seat)
+   whose seat is the one to move is ranked ``t + 1`` at its first message;
+   another seat's counter drops by the number of its messages, and the pair is
+   ranked ``t + 1`` when it reaches 0 (a pair is never ranked twice, and a
+   counter below 0 is refused as a graph that is not consistent). The pairs
+   newly ranked are the part's frontier of round ``t + 1``.
+
+Rounds go on until a round ranks nothing. Every part's work is numpy over
+arrays (a CSR gather, ``np.unique``, fancy indexing): no Python loop per
+position. The ranks are those of a queue processed in rank order, pair for
+pair (tests/test_retrograde.py compares every rank with the whole-graph
+attractor and with the in-memory solver); a rank past :data:`MAX_RANK` is
+refused rather than wrapped.
+
+**Files and checkpoints.** Everything lives in ``folder``: per part
+(``partNNN/``) its ``nodes.npz`` (owner, degree), ``preds.npz`` (the predecessor
+lists, sorted by child: ``start``, ``parent``, ``offset``) and ``ends.npz``
+written once by a *prepare* task; its state ``stateRRRRR.npz`` (ranks and
+counters after round R: written only by a round that changed them) and its
+frontier ``frontRRRRR.npz`` (the pairs ranked R, as ``local * P + seat``); the
+messages of a round (``msgRRRRR-KKK.npz``, from part KKK) go through files too,
+removed once the round is recorded. After each round ``manifest.json`` is
+written atomically: the round, every file's size and SHA-256 and counts, and a
+keyed digest (:mod:`quaternity_cp.digest`) of all of it. A run stopped by
+Ctrl-C, a limit (``max_rounds``, ``limits.max_seconds``) or a crash (a task that
+failed) goes on at the first round not recorded. Every file is read by one
+strict reader (:func:`quaternity_cp.partfiles.read_npz`: size before a byte is
+read, SHA-256, the arrays' dtypes and shapes from their headers, nothing
+unpickled), then every id, seat, rank and counter is range-checked; a damaged,
+edited or foreign file is refused with one line naming it (:class:`RetroError`).
+A checkpoint of another graph (its ``identity``, given by the caller) is refused.
+
+**Memory per worker** (``n`` positions and ``m`` predecessor edges of one
+part, ``P`` seats): a send task holds the part's predecessor lists (8 bytes a
+position and 9 an edge, as read), its frontier (8 bytes a pair) and the
+messages it writes (8 bytes each, gathered :data:`CHUNK` frontier pairs at a
+time); an apply task holds the owners and degrees (2 bytes a position), the
+state (3P bytes a position) and the messages it receives (8 bytes each, and
+``np.unique``'s sort of them); the prepare task holds the part as the game hands
+it over and its sorted copy (about 35 bytes an edge, once). So about the whole
+graph's arrays divided by the parts (up to twice that in the prepare task),
+plus a round's messages (at most P messages an edge over the whole run; a round
+sends only its frontier's); ``benchmarks/retrograde.py`` measures it. The
+process that drives the rounds holds only the manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from . import partfiles
+from .budget import Limits, Stopped
+from .digest import sign_json, user_key, verify_json
+from .errors import QuaternityError
+from .files import write_atomic
+from .jsonio import InputRefused, load_json, read_input
+from .partfiles import Entry
+
+#: the checkpoint's format (its manifest's ``format``)
+FORMAT = "quaternity-retrograde-1"
+#: what a keyed digest of this checkpoint's manifest is for
+MANIFEST_PURPOSE = "retrograde-manifest"
+#: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
+MAX_RANK = 32_000
+#: the most parts of a graph (each round writes up to parts x parts message files)
+MAX_PARTS = 256
+#: the most seats (offsets are int8)
+MAX_SEATS = 64
+#: the most plies of a position (the counters are int8)
+MAX_DEGREE = 127
+#: the largest count (positions, edges) a manifest may give
+MAX_COUNT = 2**53
+#: frontier pairs gathered at a time in a send task (bounds its temporaries)
+CHUNK = 1 << 18
+#: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
+CHECK_CHUNK = 1 << 16
+
+__all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
+           "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task"]
+
+
+class RetroError(QuaternityError, ValueError):
+    """An attractor that cannot be computed or believed: a damaged, edited or foreign checkpoint file, a graph
+    handed over that is not consistent, a forced win longer than :data:`MAX_RANK`; one line."""
+
+
+class RetroStopped(QuaternityError):
+    """The rounds stopped before the end (``reason``: ``time``, ``limit``, ``interrupted``, or ``failed``: a task
+    raised); the checkpoint keeps every round recorded."""
+
+    def __init__(self, reason: str, rounds: int, ranked: int, detail: str = ""):
+        self.reason = reason
+        self.rounds = rounds
+        self.ranked = ranked
+        what = {"time": "the time limit", "limit": "the round limit", "interrupted": "an interrupt",
+                "failed": f"a task that failed ({detail})"}.get(reason, reason)
+        super().__init__(f"the attractor stopped at {what} after {rounds} rounds ({ranked:,} ranks given); run "
+                         "again with the same checkpoint to go on")
+
+
+@dataclass(frozen=True)
+class PartGraph:
+    """One part's share of the graph, as a game hands it over (see the module's docstring): per position
+    ``owner`` and ``degree``; per inner ply kept here ``child`` (local id here), ``parent`` (global id) and
+    ``offset``; per ply that ends the game ``ends`` (local id here) and ``winner`` (an offset, or -1: nobody
+    wins, ignored)."""
+
+    owner: np.ndarray
+    degree: np.ndarray
+    child: np.ndarray
+    parent: np.ndarray
+    offset: np.ndarray
+    ends: np.ndarray
+    winner: np.ndarray
+
+
+#: a part's loader: a module-level function and its arguments (picklable), called as ``fn(*args)``
+Loader = tuple[Callable[..., PartGraph], tuple[Any, ...]]
+#: runs a list of task calls and returns their results in order (here, or on Dask workers)
+Runner = Callable[[list[tuple[Callable[..., Any], tuple[Any, ...]]]], list[Any]]
+
+
+def local_runner(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    """The tasks run here, one after the other."""
+    return [fn(*args) for fn, args in calls]
+
+
+def dask_runner(client: Any) -> Runner:
+    """The tasks run on a Dask client's workers (see :func:`quaternity_cp.cluster.dask_client`); a failure
+    cancels the others."""
+    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+        futures = [client.submit(fn, *args, pure=False) for fn, args in calls]
+        try:
+            return list(client.gather(futures))
+        except BaseException:
+            client.cancel(futures)
+            raise
+    return run
+
+
+# -- the files -------------------------------------------------------------------------------------------------
+_I64, _I16, _I8 = np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
+
+
+def _spec(kind: str, n: int, m: int, P: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a file of ``kind`` for ``n`` positions and ``m`` edges (or pairs, messages, ends)."""
+    if kind == "nodes":
+        return {"owner": (_I8, (n,)), "degree": (_I8, (n,))}
+    if kind == "preds":
+        return {"start": (_I64, (n + 1,)), "parent": (_I64, (m,)), "offset": (_I8, (m,))}
+    if kind == "ends":
+        return {"pos": (_I64, (m,)), "winner": (_I8, (m,))}
+    if kind == "state":
+        return {"rank": (_I16, (n, P)), "left": (_I8, (n, P))}
+    if kind in ("front", "msg"):
+        return {"key": (_I64, (m,))}
+    raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
+
+
+_GRAPH_KINDS = ("nodes", "preds", "ends")
+
+
+def _part_dir(k: int) -> str:
+    return f"part{k:03d}"
+
+
+def _rel(kind: str, k: int, round_: int = 0, source: int = 0) -> str:
+    """A file's name inside the folder."""
+    if kind in _GRAPH_KINDS:
+        return f"{_part_dir(k)}/{kind}.npz"
+    if kind == "msg":
+        return f"{_part_dir(k)}/msg{round_:05d}-{source:03d}.npz"
+    return f"{_part_dir(k)}/{kind}{round_:05d}.npz"
+
+
+def _read(folder: str, rel: str, entry: Entry, kind: str, P: int) -> tuple[str, dict[str, np.ndarray]]:
+    path = os.path.join(folder, rel)
+    return path, partfiles.read_npz(path, entry, _spec(kind, entry[2], entry[3], P), RetroError)
+
+
+def _ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]]) -> None:
+    partfiles.check_ranges(path, arrays, ranges, RetroError)
+
+
+def _check_parents(path: str, parent: np.ndarray, sizes: np.ndarray) -> None:
+    """``parent``: global ids of positions of the graph (in chunks: no temporary of the whole array)."""
+    parts = len(sizes)
+    for lo in range(0, len(parent), CHECK_CHUNK):
+        g = parent[lo:lo + CHECK_CHUNK]
+        if int(g.min()) < 0:
+            raise RetroError(f"{path}: parent holds {int(g.min())}, not a position's id; remove the folder to start "
+                             "again")
+        k = g % parts
+        bad = g // parts >= sizes[k]
+        if bad.any():
+            raise RetroError(f"{path}: parent holds {int(g[bad][0])}, not a position of the graph; remove the folder "
+                             "to start again")
+
+
+# -- the tasks (module level: they run on Dask workers) -------------------------------------------------------
+def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Loader) -> list[Entry]:
+    """Part ``k``'s share of the graph (``loader``) checked and written: its owners and degrees, its predecessor
+    lists sorted by child, its plies that end the game with a winner. Returns the entries of the three files."""
+    n = int(sizes[k])
+    fn, args = loader
+    got = fn(*args)
+    where = f"part {k} of the graph handed over"
+    if not isinstance(got, PartGraph):
+        raise RetroError(f"{where}: not a PartGraph")
+    arrays = {name: np.asarray(getattr(got, name)) for name in ("owner", "degree", "child", "parent", "offset",
+                                                                 "ends", "winner")}
+    for name, a in arrays.items():
+        if a.ndim != 1 or not (np.issubdtype(a.dtype, np.integer) or len(a) == 0):
+            raise RetroError(f"{where}: {name} must be a flat array of whole numbers, not {a.dtype} {a.shape}")
+    if len(arrays["owner"]) != n or len(arrays["degree"]) != n:
+        raise RetroError(f"{where}: {len(arrays['owner'])} owners and {len(arrays['degree'])} degrees for {n} "
+                         "positions")
+    m = len(arrays["child"])
+    if len(arrays["parent"]) != m or len(arrays["offset"]) != m or len(arrays["ends"]) != len(arrays["winner"]):
+        raise RetroError(f"{where}: the edges' arrays (child, parent, offset) or the ends' (ends, winner) differ "
+                         "in length")
+    _ranges(where, arrays, {"owner": (0, P), "degree": (0, MAX_DEGREE + 1), "child": (0, n), "offset": (0, P),
+                            "ends": (0, n), "winner": (-1, P)})
+    if m:
+        _check_parents(where, arrays["parent"], np.asarray(sizes, np.int64))
+    keep = arrays["winner"] >= 0
+    ends = arrays["ends"][keep].astype(np.int64)
+    winner = arrays["winner"][keep].astype(np.int8)
+    owner = arrays["owner"].astype(np.int8)
+    degree = arrays["degree"].astype(np.int8)
+    if len(ends) and np.any(np.bincount(ends, minlength=n) > degree):
+        raise RetroError(f"{where}: a position has more plies that end the game than its degree (not consistent)")
+    child, parent, offset = arrays["child"], arrays["parent"], arrays["offset"]
+    del got, arrays, keep  # (the edges sorted by child, with no more than one copy of them at a time)
+    order = np.argsort(child, kind="stable")
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(child, minlength=n), out=start[1:])
+    del child
+    parent = parent[order].astype(np.int64, copy=False)
+    offset = offset[order].astype(np.int8, copy=False)
+    del order
+    os.makedirs(os.path.join(folder, _part_dir(k)), exist_ok=True)
+    return [partfiles.save_npz(os.path.join(folder, _rel("nodes", k)), n, 0, owner=owner, degree=degree),
+            partfiles.save_npz(os.path.join(folder, _rel("preds", k)), n, m, start=start, parent=parent,
+                               offset=offset),
+            partfiles.save_npz(os.path.join(folder, _rel("ends", k)), 0, len(ends), pos=ends, winner=winner)]
+
+
+def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: Sequence[Entry],
+              front: Entry | None) -> tuple[int, dict[int, tuple[str, Entry]]]:
+    """Round ``t``'s messages of part ``k``: from its frontier (the pairs ranked ``t``, file ``front``; round 0:
+    its plies that end the game), each to the parts of the parents, one file per part addressed. Returns the
+    messages written and, per part addressed, its file's name and entry."""
+    parts = len(sizes)
+    n = int(sizes[k])
+    out: dict[int, list[np.ndarray]] = {}
+    if t == 0:
+        path, ends = _read(folder, _rel("ends", k), graph[2], "ends", P)
+        _ranges(path, ends, {"pos": (0, n), "winner": (0, P)})
+        if len(ends["pos"]):
+            out[k] = [ends["pos"] * P + ends["winner"]]
+    elif front is not None:
+        path, fr = _read(folder, _rel("front", k, t), front, "front", P)
+        _ranges(path, fr, {"key": (0, n * P)})
+        path, preds = _read(folder, _rel("preds", k), graph[1], "preds", P)
+        start, parent, offset = preds["start"], preds["parent"], preds["offset"]
+        m = len(parent)
+        if int(start[0]) != 0 or int(start[-1]) != m or bool(np.any(np.diff(start) < 0)):
+            raise RetroError(f"{path}: start is not the bounds of {m:,} predecessors in order; remove the folder to "
+                             "start again")
+        bounds_of = np.asarray(sizes, np.int64)
+        keys = fr["key"]
+        for lo in range(0, len(keys), CHUNK):
+            chunk = keys[lo:lo + CHUNK]
+            pos, seat = chunk // P, chunk % P
+            first = start[pos]
+            lens = start[pos + 1] - first
+            total = int(lens.sum())
+            if not total:
+                continue
+            ends_at = np.cumsum(lens)
+            idx = np.repeat(first - (ends_at - lens), lens) + np.arange(total, dtype=np.int64)
+            g, off = parent[idx], offset[idx]
+            _check_parents(path, g, bounds_of)  # (the ids and seats used are checked, as they are used)
+            if partfiles.outside(off, 0, P):
+                raise RetroError(f"{path}: offset holds {int(off[(off < 0) | (off >= P)][0])}, outside 0..{P - 1}; "
+                                 "remove the folder to start again")
+            seats = (np.repeat(seat, lens) + off) % P
+            dest = g % parts
+            msg = (g // parts) * P + seats
+            del idx, g, off, seats
+            order = np.argsort(dest, kind="stable")
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(dest, minlength=parts))])
+            msg = msg[order]
+            for to in np.nonzero(np.diff(bounds))[0]:
+                out.setdefault(int(to), []).append(msg[bounds[to]:bounds[to + 1]])
+    written: dict[int, tuple[str, Entry]] = {}
+    sent = 0
+    for j, chunks in sorted(out.items()):
+        keys_j = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+        rel = _rel("msg", j, t, k)
+        os.makedirs(os.path.join(folder, _part_dir(j)), exist_ok=True)
+        written[j] = (rel, partfiles.save_npz(os.path.join(folder, rel), 0, len(keys_j),
+                                              key=np.ascontiguousarray(keys_j, np.int64)))
+        sent += len(keys_j)
+    return sent, written
+
+
+def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes: Entry,
+               state: Sequence[Any] | None, inbox: Mapping[str, Entry]) -> tuple[int, Entry | None, Entry | None]:
+    """Round ``t``'s messages to part ``j`` (``inbox``: their files' names and entries) applied to its state after
+    round ``t - 1`` (``state``: [round, entry], or None: nothing ranked yet). Returns the pairs newly ranked
+    ``t + 1``, the entry of the new state file (None: unchanged) and of the frontier file (None: empty)."""
+    n = int(sizes[j])
+    path, nd = _read(folder, _rel("nodes", j), nodes, "nodes", P)
+    _ranges(path, nd, {"owner": (0, P), "degree": (0, MAX_DEGREE + 1)})
+    owner = nd["owner"]
+    if state is None:
+        rank = np.full((n, P), -1, np.int16)
+        left = np.repeat(nd["degree"].reshape(n, 1), P, axis=1)
+    else:
+        path, st = _read(folder, _rel("state", j, int(state[0])), state[1], "state", P)
+        _ranges(path, st, {"rank": (-1, t + 1), "left": (0, MAX_DEGREE + 1)})
+        rank, left = st["rank"], st["left"]
+    keys = []
+    for rel, entry in sorted(inbox.items()):
+        path, msg = _read(folder, rel, entry, "msg", P)
+        _ranges(path, msg, {"key": (0, n * P)})
+        keys.append(msg["key"])
+    if not keys:
+        return 0, None, None
+    pair, count = np.unique(np.concatenate(keys) if len(keys) > 1 else keys[0], return_counts=True)
+    del keys
+    i, r = pair // P, pair % P
+    fresh = rank[i, r] < 0
+    pair, count, i, r = pair[fresh], count[fresh], i[fresh], r[fresh]
+    if not len(pair):
+        return 0, None, None
+    own = owner[i] == r
+    other = ~own
+    now = left[i[other], r[other]].astype(np.int64) - count[other]
+    if len(now) and int(now.min()) < 0:
+        bad = int(i[other][now < 0][0])
+        raise RetroError(f"part {j}, position {bad}: more plies answered than it has (its degree); the graph "
+                         "handed over is not consistent")
+    if not rank.flags.writeable:  # (arrays read from a file share its buffer; a copy only when read-only)
+        rank, left = rank.copy(), left.copy()
+    left[i[other], r[other]] = now
+    newly = own.copy()
+    newly[other] = now == 0
+    if t + 1 > MAX_RANK:  # pragma: no cover - the driver stops at round MAX_RANK before
+        raise RetroError(f"a forced win longer than {MAX_RANK} plies; no answer is given")
+    rank[i[newly], r[newly]] = t + 1
+    frontier = pair[newly]
+    state_entry = partfiles.save_npz(os.path.join(folder, _rel("state", j, t)), n, 0, rank=rank, left=left)
+    front_entry = None
+    if len(frontier):
+        front_entry = partfiles.save_npz(os.path.join(folder, _rel("front", j, t + 1)), 0, len(frontier),
+                                         key=np.ascontiguousarray(frontier, np.int64))
+    return int(len(frontier)), state_entry, front_entry
+
+
+# -- the manifest ------------------------------------------------------------------------------------------------
+#: every key of a manifest besides its head's
+_BODY = ("edges", "ends", "graph", "rounds", "ranked", "complete", "seconds", "state", "front")
+
+
+def _head(P: int, sizes: Sequence[int], identity: Mapping[str, Any]) -> dict[str, Any]:
+    return {"format": FORMAT, "players": P, "parts": len(sizes), "sizes": list(sizes), "identity": dict(identity)}
+
+
+def _write_manifest(folder: str, body: Mapping[str, Any]) -> None:
+    text = json.dumps({**body, "digest": sign_json(dict(body), MANIFEST_PURPOSE)}, sort_keys=True,
+                      separators=(",", ":"))
+    write_atomic(os.path.join(folder, "manifest.json"), text + "\n")
+
+
+def _whole(path: str, name: str, value: object, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise RetroError(f"{path}: {name} must be a whole number {lo}..{hi:,}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The folder's manifest once its format, keyed digest, graph and every field are checked; None when there
+    is none."""
+    path = os.path.join(folder, "manifest.json")
+    if not os.path.lexists(path):
+        return None
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        why = getattr(err, "strerror", None) or err
+        raise RetroError(f"{path}: not a readable checkpoint ({why})") from None
+    if not isinstance(data, dict) or "digest" not in data or data.get("format") != FORMAT:
+        raise RetroError(f"{path}: not an attractor's checkpoint of this program")
+    digest = data.pop("digest")
+    if not verify_json(digest, data, MANIFEST_PURPOSE):
+        raise RetroError(f"{path}: the checkpoint was changed or damaged, or written under another user's key (its "
+                         "keyed digest does not match); remove the folder to start again")
+    if {key: data.get(key) for key in head} != dict(head):
+        raise RetroError(f"{path}: the attractor of another graph; remove the folder to start again")
+    _check_manifest(path, data, head)
+    return data
+
+
+def _entry(path: str, name: str, entry: object, kind: str, n: int, m_most: int, P: int,
+           m_exact: bool = True) -> None:
+    """A file's entry: its form, its counts (``n`` positions; ``m_most`` edges, or at most that many), and a size
+    that holds them."""
+    if not partfiles.is_entry(entry):
+        raise RetroError(f"{path}: {name} must be [bytes, SHA-256 in hex, positions, edges]")
+    assert isinstance(entry, list)
+    size = _whole(path, f"{name} bytes", entry[0])
+    _whole(path, f"{name} positions", entry[2], n, n)
+    m = _whole(path, f"{name} edges", entry[3], m_most if m_exact else 1, m_most)
+    if not partfiles.size_fits(size, _spec(kind, n, m, P)):
+        raise RetroError(f"{path}: {name}: {size:,} bytes cannot hold its {n:,} positions and {m:,} edges")
+
+
+def _check_manifest(path: str, data: Mapping[str, Any], head: Mapping[str, Any]) -> None:
+    """Every field of a manifest: its keys, types and ranges, and an entry for every file with counts that agree
+    with the sizes."""
+    allowed = set(head) | set(_BODY)
+    if set(data) != allowed:
+        raise RetroError(f"{path}: unexpected or missing fields {sorted(set(data) ^ allowed)}")
+    P, parts, sizes = int(head["players"]), int(head["parts"]), list(head["sizes"])
+    for name in ("edges", "ends"):
+        row = data[name]
+        if not isinstance(row, list) or len(row) != parts:
+            raise RetroError(f"{path}: {name} must be a list of {parts} numbers (one per part)")
+        for k, v in enumerate(row):
+            _whole(path, f"{name}[{k}]", v, 0, MAX_COUNT if name == "edges" else sizes[k] * P)
+    graph = data["graph"]
+    if not isinstance(graph, list) or len(graph) != parts or not all(isinstance(g, list) and len(g) == 3
+                                                                       for g in graph):
+        raise RetroError(f"{path}: graph must list the nodes, preds and ends files of each of the {parts} parts")
+    for k, (nodes, preds, ends) in enumerate(graph):
+        _entry(path, f"graph[{k}] nodes", nodes, "nodes", sizes[k], 0, P)
+        _entry(path, f"graph[{k}] preds", preds, "preds", sizes[k], data["edges"][k], P)
+        _entry(path, f"graph[{k}] ends", ends, "ends", 0, data["ends"][k], P)
+    rounds = _whole(path, "rounds", data["rounds"], 0, MAX_RANK + 1)
+    _whole(path, "ranked", data["ranked"], 0, sum(sizes) * P)
+    complete = data["complete"]
+    if not isinstance(complete, bool):
+        raise RetroError(f"{path}: complete must be true or false, not {json.dumps(complete)[:40]}")
+    seconds = data["seconds"]
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or seconds < 0:
+        raise RetroError(f"{path}: seconds must be a number of seconds >= 0, not {json.dumps(seconds)[:40]}")
+    state, front = data["state"], data["front"]
+    if not isinstance(state, list) or len(state) != parts or not isinstance(front, list) or len(front) != parts:
+        raise RetroError(f"{path}: state and front must be lists of {parts} (one per part)")
+    for k, item in enumerate(state):
+        if item is None:
+            continue
+        if not isinstance(item, list) or len(item) != 2:
+            raise RetroError(f"{path}: state[{k}] must be null or [round, entry]")
+        _whole(path, f"state[{k}] round", item[0], 0, rounds - 1)
+        _entry(path, f"state[{k}]", item[1], "state", sizes[k], 0, P)
+    for k, item in enumerate(front):
+        if item is not None:
+            if rounds == 0 or complete:
+                raise RetroError(f"{path}: front[{k}]: a frontier {'after the last' if complete else 'before any'} "
+                                 "round")
+            _entry(path, f"front[{k}]", item, "front", 0, sizes[k] * P, P, m_exact=False)
+
+
+def _listed(man: Mapping[str, Any]) -> dict[str, Entry]:
+    """Every file a manifest lists: name inside the folder -> entry."""
+    out: dict[str, Entry] = {}
+    for k, entries in enumerate(man["graph"]):
+        for kind, entry in zip(_GRAPH_KINDS, entries):
+            out[_rel(kind, k)] = entry
+    for k, item in enumerate(man["state"]):
+        if item is not None:
+            out[_rel("state", k, item[0])] = item[1]
+    for k, item in enumerate(man["front"]):
+        if item is not None:
+            out[_rel("front", k, man["rounds"])] = item
+    return out
+
+
+_ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3})\.npz(\.tmp\d+\.npz)?$")
+
+
+def _clean(folder: str, man: Mapping[str, Any]) -> None:
+    """The round files the manifest does not list removed (messages of a round done, states and frontiers
+    replaced, anything of a round not recorded)."""
+    keep = set(_listed(man))
+    for k in range(int(man["parts"])):
+        part = os.path.join(folder, _part_dir(k))
+        try:
+            names = os.listdir(part)
+        except FileNotFoundError:
+            continue
+        for name in names:
+            rel = f"{_part_dir(k)}/{name}"
+            if _ROUND_FILE.match(name) and rel not in keep:
+                try:
+                    os.unlink(os.path.join(part, name))
+                except FileNotFoundError:  # pragma: no cover - removed meanwhile
+                    pass
+
+
+# -- the ranks found -------------------------------------------------------------------------------------------
+class Ranks:
+    """Every position's ranks as the rounds left them, part by part in the folder: :meth:`part` reads one part's
+    ``(n, P)`` ranks (strictly); ``ranks[i, r]`` the rank of the position of *dense* id ``i`` (the parts'
+    positions numbered one part after the other, each in local id order) for seat ``r``, reading its part
+    (the last ``cache`` parts read are kept); :meth:`dense` all of them in one array (the whole graph's ranks:
+    for tests and small graphs)."""
+
+    def __init__(self, folder: str, players: int, sizes: Sequence[int], state: Sequence[Any], rounds: int,
+                 ranked: int, edges: int, seconds: float, cache: int = 2):
+        self.folder = folder
+        self.players = players
+        self.sizes = tuple(int(s) for s in sizes)
+        self.state = list(state)
+        self.rounds = rounds
+        self.ranked = ranked
+        self.edges = edges
+        self.seconds = seconds
+        self.bases = np.concatenate([[0], np.cumsum(np.array(self.sizes, np.int64))])
+        self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
+        self._keep = max(1, cache)
+
+    @property
+    def parts(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def positions(self) -> int:
+        return int(self.bases[-1])
+
+    def part(self, k: int) -> np.ndarray:
+        """Part ``k``'s ranks, ``(sizes[k], P)`` int16, read strictly (-1: that seat cannot force a win)."""
+        got = self._cache.get(k)
+        if got is not None:
+            self._cache.move_to_end(k)
+            return got
+        item = self.state[k]
+        if item is None:
+            got = np.full((self.sizes[k], self.players), -1, np.int16)
+        else:
+            path, st = _read(self.folder, _rel("state", k, int(item[0])), item[1], "state", self.players)
+            _ranges(path, st, {"rank": (-1, min(self.rounds, MAX_RANK) + 1)})
+            got = st["rank"]
+        self._cache[k] = got
+        while len(self._cache) > self._keep:
+            self._cache.popitem(last=False)
+        return got
+
+    def locate(self, dense: int) -> tuple[int, int]:
+        """(part, local id) of the dense id ``dense``."""
+        if not 0 <= dense < self.positions:
+            raise IndexError(f"position {dense} of {self.positions}")
+        k = int(np.searchsorted(self.bases, dense, side="right") - 1)
+        return k, int(dense - self.bases[k])
+
+    def __getitem__(self, index: tuple[Any, Any]) -> int:
+        dense, seat = index
+        k, local = self.locate(int(dense))
+        return int(self.part(k)[local, int(seat) % self.players])
+
+    def dense(self) -> np.ndarray:
+        """Every position's ranks, ``(positions, P)``, parts one after the other (the whole graph's: a test's)."""
+        if not self.parts:
+            return np.zeros((0, self.players), np.int16)
+        return np.concatenate([np.array(self.part(k)) for k in range(self.parts)])
+
+
+# -- the driver ------------------------------------------------------------------------------------------------
+def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mapping[str, Any],
+            loaders: Sequence[Loader], run: Runner | None = None, limits: Limits | None = None,
+            max_rounds: int | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> Ranks:
+    """Every seat's rank at every position of the graph the ``loaders`` hand over (one per part, see
+    :class:`PartGraph`), computed in rounds in ``folder`` (made if missing), going on from its checkpoint when it
+    has one. ``players``: the seats (offsets 0 .. players - 1); ``sizes``: each part's positions; ``identity``: a
+    JSON object naming the graph (a checkpoint of another is refused). ``run`` runs a list of task calls
+    (default: here, one after the other; :func:`dask_runner` on Dask). ``limits.max_seconds`` is checked between
+    the halves of a round and after each; ``max_rounds``: the most rounds this call runs (past them
+    :class:`RetroStopped`; the rounds done stay). ``progress`` gets a dict after each round. A damaged, edited
+    or foreign checkpoint is refused (:class:`RetroError`, one line naming the file)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_SEATS:
+        raise RetroError(f"players must be a whole number 1..{MAX_SEATS}, not {players!r}")
+    sizes = list(sizes)
+    if not 1 <= len(sizes) <= MAX_PARTS or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s
+                                               <= MAX_COUNT for s in sizes) or sum(sizes) > MAX_COUNT:
+        raise RetroError(f"sizes must give 1..{MAX_PARTS} parts' positions, each a whole number >= 0")
+    if len(loaders) != len(sizes):
+        raise RetroError(f"{len(loaders)} loaders for {len(sizes)} parts")
+    if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int)
+                                   or max_rounds < 1):
+        raise RetroError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}")
+    P, parts = players, len(sizes)
+    user_key()  # (an unusable key file is refused before any work)
+    folder = os.path.abspath(folder)
+    run = run or local_runner
+    budget = (limits or Limits()).start()
+    os.makedirs(folder, exist_ok=True)
+    try:
+        identity = json.loads(json.dumps(dict(identity), allow_nan=False))  # (as the manifest will hold it)
+    except (TypeError, ValueError):
+        raise RetroError("identity must be a JSON object") from None
+    head = _head(P, sizes, identity)
+    man = _read_manifest(folder, head)
+    if man is None:
+        try:
+            got = run([(prepare_task, (folder, P, sizes, k, loaders[k])) for k in range(parts)])
+        except KeyboardInterrupt:
+            raise RetroStopped("interrupted", 0, 0) from None
+        except QuaternityError:
+            raise
+        except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...
+            raise RetroStopped("failed", 0, 0, f"{type(err).__name__}: {err}") from None
+        man = {**head, "edges": [int(g[1][3]) for g in got], "ends": [int(g[2][3]) for g in got],
+               "graph": [list(g) for g in got], "rounds": 0, "ranked": 0, "complete": False,
+               "seconds": round(budget.elapsed(), 2), "state": [None] * parts, "front": [None] * parts}
+        _write_manifest(folder, man)
+    else:
+        partfiles.check_present(folder, _listed(man), RetroError)
+    _clean(folder, man)
+    spent = float(man["seconds"])
+    ran = 0
+    try:
+        while not man["complete"]:
+            t = int(man["rounds"])
+            if max_rounds is not None and ran >= max_rounds:
+                raise RetroStopped("limit", t, int(man["ranked"]))
+            if t >= MAX_RANK:
+                raise RetroError(f"a forced win longer than {MAX_RANK} plies; no answer is given")
+            graph, front = man["graph"], man["front"]
+            senders = [k for k in range(parts) if (man["ends"][k] if t == 0 else front[k] is not None)]
+            try:
+                sent = run([(send_task, (folder, P, sizes, k, t, graph[k], front[k])) for k in senders])
+                budget.check_time()  # (between the halves of a round too)
+                inbox: dict[int, dict[str, Entry]] = {}
+                for _, written in sent:
+                    for j, (rel, entry) in written.items():
+                        inbox.setdefault(int(j), {})[rel] = entry
+                receivers = sorted(inbox)
+                applied = run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j]))
+                               for j in receivers])
+            except (Stopped, KeyboardInterrupt, QuaternityError):
+                raise
+            except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the rounds done stay
+                raise RetroStopped("failed", t, int(man["ranked"]), f"{type(err).__name__}: {err}") from None
+            state = list(man["state"])
+            fronts: list[Entry | None] = [None] * parts
+            newly = 0
+            for j, (count, st, fr) in zip(receivers, applied):
+                newly += int(count)
+                if st is not None:
+                    state[j] = [t, st]
+                fronts[j] = fr
+            after = {**man, "rounds": t + 1, "ranked": int(man["ranked"]) + newly, "complete": newly == 0,
+                     "seconds": round(spent + budget.elapsed(), 2), "state": state, "front": fronts}
+            _write_manifest(folder, after)
+            man = after  # (only once it is on disk: what a stop reports is what the next run finds)
+            ran += 1
+            _clean(folder, man)
+            if progress is not None:
+                progress({"round": t, "ranked": newly, "total": int(man["ranked"]),
+                          "messages": int(sum(s for s, _ in sent)), "seconds": round(budget.elapsed(), 2)})
+            if not man["complete"]:
+                budget.check_time()
+    except Stopped as stop:
+        raise RetroStopped(stop.reason, int(man["rounds"]), int(man["ranked"])) from None
+    except KeyboardInterrupt:  # anywhere in a round: its files are written again by the next run
+        raise RetroStopped("interrupted", int(man["rounds"]), int(man["ranked"])) from None
+    return Ranks(folder, P, sizes, man["state"], int(man["rounds"]), int(man["ranked"]), int(sum(man["edges"])),
+                 float(man["seconds"]))

@@ -1,0 +1,490 @@
+"""The partitioned attractor (quaternity_cp.retrograde): rounds by rank level, part by part, through files.
+
+Every check is against an independent reference:
+
+* on Go Fish starts (2 players, 3 players with suits of 2 and 3, 4 players with suits of 2, under the rule sets
+  of the starts table): every rank of every position and every seat equal to the whole-graph attractor
+  (:func:`quaternity_cp.gofish.bigsolve.attract`) and to the in-memory Python solver's (:mod:`.solver`, seats
+  absolute), and each seat's answer at the start; sampled positions re-solved by the Python solver
+  (:func:`~quaternity_cp.gofish.bigsolve.crosscheck`) through the partitioned ranks;
+* on random graphs with long forced wins and cycles (hundreds of rounds): every rank equal to a plain queue-based
+  retrograde analysis written here, whatever the number of parts;
+* a run stopped by a round budget, an interrupt or a failed task, resumed, equal to a fresh one; damaged, edited
+  or foreign round files refused in one line; a Dask run equal to the in-process one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from test_gofish_bigsolve import dense_index, rid, solve_both
+
+from quaternity_cp import retrograde as rg
+from quaternity_cp.digest import sign_json
+from quaternity_cp.errors import QuaternityError
+from quaternity_cp.gofish import bigsolve as bs
+from quaternity_cp.gofish import fastgraph as fg
+from quaternity_cp.gofish.starts import VARIANTS
+
+
+# -- a random graph, and a plain retrograde analysis of it --------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def synthetic(seed: int, n: int, P: int) -> dict:
+    """A random game graph of ``n`` positions: a chain through all of them (long forced wins), more plies mostly
+    a few positions on and some anywhere (cycles), plies that end the game for a winner or nobody; owners mostly
+    the mover."""
+    rng = np.random.default_rng(seed)
+    owner = np.where(rng.random(n) < 0.6, 0, rng.integers(0, P, n)).astype(np.int8)
+    edges, ends = set(), set()
+    for i in range(n):
+        if i + 1 < n:
+            edges.add((i, i + 1, int(rng.integers(0, P))))
+        while rng.random() < 0.35:
+            c = min(n - 1, i + 1 + int(rng.integers(0, 6))) if rng.random() < 0.8 else int(rng.integers(0, n))
+            if c != i:
+                edges.add((i, c, int(rng.integers(0, P))))
+        if rng.random() < 0.04 or i == n - 1:
+            ends.add((i, int(rng.integers(-1 if i < n - 1 else 0, P))))
+    degree = np.zeros(n, np.int64)
+    for i, _, _ in edges:
+        degree[i] += 1
+    for i, _ in ends:
+        degree[i] += 1
+    return {"n": n, "P": P, "owner": owner, "degree": degree, "edges": sorted(edges), "ends": sorted(ends)}
+
+
+def layout(n: int, parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each position's part (a hash of its id) and local id (its order in the part)."""
+    part = (np.arange(n, dtype=np.int64) * 2654435761 % 1000003) % parts
+    local = np.zeros(n, np.int64)
+    for k in range(parts):
+        sel = np.nonzero(part == k)[0]
+        local[sel] = np.arange(len(sel))
+    return part, local
+
+
+def synthetic_part(seed: int, n: int, P: int, parts: int, k: int) -> rg.PartGraph:
+    """Part ``k``'s share of :func:`synthetic`'s graph (the loader: module level, so a Dask worker runs it)."""
+    g = synthetic(seed, n, P)
+    part, local = layout(n, parts)
+    mine = np.nonzero(part == k)[0]
+    e = np.array(g["edges"], np.int64).reshape(-1, 3)
+    e = e[part[e[:, 1]] == k]
+    t = np.array(g["ends"], np.int64).reshape(-1, 2)
+    t = t[part[t[:, 0]] == k]
+    return rg.PartGraph(owner=g["owner"][mine], degree=g["degree"][mine], child=local[e[:, 1]],
+                        parent=local[e[:, 0]] * parts + part[e[:, 0]], offset=e[:, 2].astype(np.int8),
+                        ends=local[t[:, 0]], winner=t[:, 1].astype(np.int8))
+
+
+def plain_retrograde(g: dict) -> np.ndarray:
+    """Ranks by a queue processed in rank order, one pair at a time (the textbook algorithm)."""
+    n, P = g["n"], g["P"]
+    preds: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for i, c, off in g["edges"]:
+        preds[c].append((i, off))
+    rank = np.full((n, P), -1, np.int64)
+    left = np.repeat(g["degree"].reshape(n, 1), P, axis=1)
+    queue: deque = deque()
+
+    def reach(i: int, r: int, k: int) -> None:
+        if rank[i, r] >= 0:
+            return
+        if g["owner"][i] != r:
+            left[i, r] -= 1
+            if left[i, r]:
+                return
+        rank[i, r] = k
+        queue.append((i, r))
+
+    for i, w in g["ends"]:
+        if w >= 0:
+            reach(i, w, 1)
+    while queue:
+        j, rc = queue.popleft()
+        for i, off in preds[j]:
+            reach(i, (rc + off) % P, int(rank[j, rc]) + 1)
+    return rank
+
+
+def run_synthetic(folder, seed=1, n=400, P=3, parts=3, **kw) -> rg.Ranks:
+    part, _ = layout(n, parts)
+    sizes = [int((part == k).sum()) for k in range(parts)]
+    loaders = [(synthetic_part, (seed, n, P, parts, k)) for k in range(parts)]
+    return rg.attract(str(folder), players=P, sizes=sizes, identity={"synthetic": [seed, n]}, loaders=loaders, **kw)
+
+
+def by_position(ranks: rg.Ranks, n: int, parts: int) -> np.ndarray:
+    """The partitioned ranks in the synthetic graph's position order."""
+    part, local = layout(n, parts)
+    dense = ranks.dense()
+    return dense[ranks.bases[part] + local]
+
+
+SYNTH = dict(seed=1, n=400, P=3)
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return plain_retrograde(synthetic(SYNTH["seed"], SYNTH["n"], SYNTH["P"]))
+
+
+def test_the_random_graph_is_deep_and_has_every_kind_of_answer(reference):
+    assert reference.max() >= 40  # (forced wins of dozens of plies: as many rounds)
+    assert (reference < 0).any() and (reference >= 0).sum() > 80
+    assert len({i for i, _, _ in synthetic(1, 400, 3)["edges"]}) < len(synthetic(1, 400, 3)["edges"])  # (choices)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 7])
+def test_every_rank_of_a_random_graph_equals_the_plain_analysis(tmp_path, reference, parts):
+    ranks = run_synthetic(tmp_path / "r", parts=parts)
+    got = by_position(ranks, SYNTH["n"], parts)
+    assert np.array_equal(got, reference)
+    assert ranks.rounds == int(reference.max()) + 1  # (the last round ranks nothing)
+    assert ranks.ranked == int((reference >= 0).sum())
+    # the lookups by dense id read the same
+    part, local = layout(SYNTH["n"], parts)
+    for i in (0, 17, 399):
+        for r in range(3):
+            assert ranks[int(ranks.bases[part[i]] + local[i]), r] == reference[i, r]
+
+
+# -- Go Fish: the whole-graph attractor and the Python solver --------------------------------------------------
+def assert_equal_to_reference(P, S, rules, folder, monkeypatch, parts=3):
+    row, game, seen, built, whole = solve_both(P, S, rules, folder, monkeypatch, parts=parts)
+    att = bs.attract(built, partitioned=True)
+    ranks = att.ranks.dense()
+    assert ranks.dtype == whole.ranks.dtype and np.array_equal(ranks, whole.ranks)
+    assert att.seats == whole.seats and (att.positions, att.edges) == (whole.positions, whole.edges)
+    index = dense_index(built)
+    wrong, found = [], 0
+    for key, (packed, turn) in seen.items():
+        i = index[packed]
+        for x in range(P):
+            ref = row.results[x].ranks.get(key)
+            got = int(ranks[i, (x - turn) % P])
+            found += ref is not None
+            if (None if got < 0 else got) != ref:
+                wrong.append((key, x, ref, got))
+    assert not wrong, f"{len(wrong)} ranks differ, e.g. {wrong[:3]}"
+    assert found > 0
+    for x in range(P):
+        assert (att.seats[x]["wins"], att.seats[x]["plies"]) == (row.results[x].wins, row.results[x].plies)
+    return built, att
+
+
+FAST_4P = ({"ask_void": "forbid"}, {"no_initial_four": True})
+CASES = ([pytest.param(2, 4, r, id=f"2p-s4-{rid(r)}") for r in VARIANTS]
+         + [pytest.param(3, 2, r, id=f"3p-s2-{rid(r)}") for r in VARIANTS]
+         + [pytest.param(3, 3, r, id=f"3p-s3-{rid(r)}", marks=() if r == {"priority": "four-first"}
+                         else pytest.mark.slow) for r in VARIANTS]
+         + [pytest.param(4, 2, r, id=f"4p-s2-{rid(r)}", marks=() if r in FAST_4P else pytest.mark.slow)
+            for r in VARIANTS])
+
+
+@pytest.mark.parametrize("P, S, rules", CASES)
+def test_go_fish_ranks_equal_the_whole_attractor_and_the_python_solver(P, S, rules, tmp_path, monkeypatch):
+    built, att = assert_equal_to_reference(P, S, rules, tmp_path / "g", monkeypatch)
+    if (P, S, rules) == (2, 4, {"after_yes": "again"}):
+        assert att.seats[0]["wins"] and "first_move" in att.seats[0]  # (the start with a forced win)
+
+
+SHAPE = fg.Shape.of(3, 3, 3, {"priority": "four-first"})  # (10 rounds)
+
+
+def key_ranks(built, ranks: np.ndarray) -> dict:
+    return {k: tuple(int(v) for v in ranks[i]) for k, i in dense_index(built).items()}
+
+
+@pytest.fixture(scope="module")
+def whole_3p(tmp_path_factory):
+    built = bs.build(SHAPE, str(tmp_path_factory.mktemp("whole")), parts=3)
+    return built, bs.attract(built)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 7])
+def test_the_number_of_parts_changes_no_rank(tmp_path, whole_3p, parts):
+    ref_built, ref = whole_3p
+    built = bs.build(SHAPE, str(tmp_path / "g"), parts=parts)
+    att = bs.attract(built, partitioned=True)
+    assert key_ranks(built, att.ranks.dense()) == key_ranks(ref_built, ref.ranks)
+    assert att.seats == ref.seats and att.ranks.rounds == 10
+
+
+def test_sampled_positions_resolved_by_the_python_solver_agree_with_the_partitioned_ranks(tmp_path):
+    """bigsolve.crosscheck reads the partitioned ranks by dense id (part by part from the checkpoint)."""
+    built = bs.build(fg.Shape.of(4, 4, 2, {"four": "off"}), str(tmp_path / "g"), parts=3)
+    att = bs.attract(built, partitioned=True)
+    assert isinstance(att.ranks, rg.Ranks)
+    got = bs.crosscheck(built, att.ranks, samples=8, seed=5, max_positions=800, by_layer=True)
+    assert got["compared"] >= 4 and got["wins_seen"] > 0 and got["disagreements"] == 0
+
+
+# -- stopping and resuming ---------------------------------------------------------------------------------------
+def test_a_run_stopped_by_a_round_budget_resumes_to_the_same_ranks(tmp_path, reference):
+    folder = tmp_path / "r"
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, max_rounds=5)
+    assert stop.value.reason == "limit" and stop.value.rounds == 5 and "5 rounds" in str(stop.value)
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, max_rounds=7)
+    assert stop.value.rounds == 12
+    ranks = run_synthetic(folder, parts=3)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    # the round files of past rounds are gone; a finished checkpoint is read back
+    names = sorted(p.name for p in folder.glob("part*/*.npz"))
+    assert not [n for n in names if n.startswith("msg")]
+    assert len([n for n in names if n.startswith("state")]) <= 3
+    again = run_synthetic(folder, parts=3, max_rounds=1)
+    assert np.array_equal(again.dense(), ranks.dense())
+
+
+def test_an_interrupted_or_failed_round_resumes_to_the_same_ranks(tmp_path, reference):
+    calls = {"n": 0}
+
+    def interrupting(tasks):
+        out = []
+        for fn, args in tasks:
+            calls["n"] += 1
+            if calls["n"] == 40:  # inside a round: some of its tasks done, others not
+                raise KeyboardInterrupt
+            out.append(fn(*args))
+        return out
+
+    folder = tmp_path / "r"
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, run=interrupting)
+    assert stop.value.reason == "interrupted" and 1 <= stop.value.rounds
+
+    def failing(tasks):
+        if tasks and tasks[0][0] is rg.apply_task:
+            raise OSError(28, "No space left on device")
+        return [fn(*args) for fn, args in tasks]
+
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, run=failing)
+    assert stop.value.reason == "failed" and "No space left" in str(stop.value)
+    ranks = run_synthetic(folder, parts=3)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+
+
+def test_go_fish_stopped_in_the_middle_of_the_rounds_resumes(tmp_path, whole_3p):
+    _, ref = whole_3p
+    built = bs.build(SHAPE, str(tmp_path / "g"), parts=3)
+    with pytest.raises(bs.AttractorStopped) as stop:
+        bs.attract(built, partitioned=True, max_rounds=4)
+    assert isinstance(stop.value, bs.GraphStopped) and stop.value.reason == "limit" and stop.value.rounds == 4
+    seen = []
+    att = bs.attract(built, partitioned=True, progress=seen.append)
+    assert [s["round"] for s in seen] == list(range(4, 10))
+    assert np.array_equal(att.ranks.dense(), ref.ranks) and att.seats == ref.seats
+
+
+def test_solve_with_the_partitioned_attractor_gives_the_same_answer(tmp_path):
+    timing = ("build_seconds", "attractor_seconds")
+    whole = bs.solve(2, {"after_yes": "again"}, str(tmp_path / "w"), parts=2)
+    part = bs.solve(2, {"after_yes": "again"}, str(tmp_path / "p"), parts=2, attractor="partitioned",
+                    keep_graph=False)
+    assert {k: v for k, v in part.items() if k not in timing} == {k: v for k, v in whole.items() if k not in timing}
+    assert part["seats"]["0"]["first_move"] and not (tmp_path / "p" / "attractor").exists()
+    assert bs.solve(2, {"after_yes": "again"}, str(tmp_path / "p"), parts=2, attractor="partitioned") == part
+    with pytest.raises(bs.GraphError, match="attractor must be"):
+        bs.solve(2, {}, str(tmp_path / "x"), parts=2, attractor="sideways")
+
+
+def test_the_command_takes_the_attractor(tmp_path):
+    from quaternity_cp.gofish.cli import gofish
+
+    def starts(*extra):
+        args = ["starts", "--players", "2", "--suit-size", "4", "--rule", "after_yes=again", "--json", *extra]
+        return CliRunner().invoke(gofish, args)
+
+    rows = []
+    for name in ("whole", "partitioned"):
+        got = starts("--parts", "2", "--workers", "0", "--checkpoint", str(tmp_path / name), "--attractor", name)
+        assert got.exit_code == 0, got.output
+        row = json.loads(got.stdout)["starts"][0]
+        rows.append({k: v for k, v in row.items() if k not in ("seconds", "build_seconds", "attractor_seconds",
+                                                                "checkpoint")})
+    assert rows[0] == rows[1] and rows[0]["winners"] == [0]
+    got = starts("--attractor", "partitioned")
+    assert got.exit_code == 2 and "--attractor goes with --checkpoint" in got.stderr
+
+
+# -- refused checkpoints ---------------------------------------------------------------------------------------
+@pytest.fixture
+def stopped(tmp_path):
+    """A synthetic checkpoint stopped after 6 rounds: (folder, its manifest)."""
+    folder = tmp_path / "r"
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(folder, parts=3, max_rounds=6)
+    return folder, json.loads((folder / "manifest.json").read_text())
+
+
+def one_line(err: BaseException, *words: str) -> str:
+    text = str(err)
+    assert "\n" not in text and isinstance(err, QuaternityError)
+    for word in words:
+        assert word in text, (word, text)
+    return text
+
+
+def a_state(folder: Path, man: dict) -> tuple[int, str]:
+    k = next(k for k, item in enumerate(man["state"]) if item is not None)
+    return k, f"part{k:03d}/state{man['state'][k][0]:05d}.npz"
+
+
+def test_a_damaged_round_file_is_refused_naming_it(stopped):
+    folder, man = stopped
+    _, rel = a_state(folder, man)
+    path = folder / rel
+    blob = bytearray(path.read_bytes())
+    blob[len(blob) // 2] ^= 0x40
+    path.write_bytes(bytes(blob))
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, rel, "SHA-256")
+
+
+def test_a_cut_short_or_missing_round_file_is_refused_before_any_work(stopped):
+    folder, man = stopped
+    rel = next(f"part{k:03d}/front{man['rounds']:05d}.npz" for k, e in enumerate(man["front"]) if e is not None)
+    path = folder / rel
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, rel, "bytes where the manifest says")
+    path.unlink()
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, rel, "missing")
+
+
+def sign_again(folder: Path, man: dict) -> None:
+    body = {k: v for k, v in man.items() if k != "digest"}
+    (folder / "manifest.json").write_text(json.dumps({**body, "digest": sign_json(body, rg.MANIFEST_PURPOSE)}))
+
+
+def rewrite(path: Path, **changes) -> list:
+    """The .npz at ``path`` with arrays changed, written again; its new [bytes, SHA-256]."""
+    import hashlib
+
+    with np.load(path) as data:
+        arrays = {k: data[k].copy() for k in data.files}
+    for name, fn in changes.items():
+        fn(arrays[name])
+    np.savez(path, **arrays)
+    blob = path.read_bytes()
+    return [len(blob), hashlib.sha256(blob).hexdigest()]
+
+
+def test_a_round_file_edited_with_the_key_is_refused_by_its_range_checks(stopped):
+    folder, man = stopped
+    k, rel = a_state(folder, man)
+
+    def bump(rank):
+        rank[0, 0] = 999
+
+    man["state"][k][1][:2] = rewrite(folder / rel, rank=bump)
+    sign_again(folder, man)
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, rel, "rank holds 999")
+
+
+def test_an_edited_or_foreign_manifest_is_refused(stopped, tmp_path):
+    folder, man = stopped
+    text = (folder / "manifest.json").read_text()
+    edited = dict(man, rounds=man["rounds"] + 1)
+    (folder / "manifest.json").write_text(json.dumps(edited))
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, "manifest.json", "damaged")
+    (folder / "manifest.json").write_text(text)
+    with pytest.raises(rg.RetroError) as err:  # another graph's checkpoint (another seed)
+        run_synthetic(folder, seed=2, parts=3)
+    one_line(err.value, "another graph")
+    signed = {k: v for k, v in man.items() if k != "digest"}
+    signed["ranked"] = -3
+    sign_again(folder, signed)
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(folder, parts=3)
+    one_line(err.value, "ranked must be")
+
+
+def test_a_damaged_attractor_file_of_a_go_fish_checkpoint_is_refused_by_the_command(tmp_path):
+    from quaternity_cp.gofish.cli import gofish
+
+    args = ["starts", "--players", "2", "--suit-size", "4", "--rule", "after_yes=again", "--parts", "2",
+            "--workers", "0", "--json", "--checkpoint", str(tmp_path), "--attractor", "partitioned"]
+    assert CliRunner().invoke(gofish, args).exit_code == 0
+    start = tmp_path / "p2-s4-after_yes=again"
+    (start / "result.json").unlink()
+    man = json.loads((start / "attractor" / "manifest.json").read_text())
+    root_part = json.loads((start / "manifest.json").read_text())["root"][0]
+    rel = f"part{root_part:03d}/state{man['state'][root_part][0]:05d}.npz"
+    path = start / "attractor" / rel
+    blob = bytearray(path.read_bytes())
+    blob[-1] ^= 1
+    path.write_bytes(bytes(blob))
+    got = CliRunner().invoke(gofish, args)
+    assert got.exit_code == 2 and got.stdout == ""
+    lines = got.stderr.strip().splitlines()
+    assert len(lines) == 1 and rel in lines[0] and "SHA-256" in lines[0]
+
+
+# -- bad graphs and arguments -----------------------------------------------------------------------------------
+def bad_part(kind: str, k: int) -> rg.PartGraph:
+    g = synthetic_part(1, 60, 2, 1, 0)
+    if kind == "owner":
+        return rg.PartGraph(**{**g.__dict__, "owner": np.full_like(g.owner, 5)})
+    if kind == "degree":  # a position answered by more plies than it has
+        return rg.PartGraph(**{**g.__dict__, "degree": np.ones_like(g.degree)})
+    return rg.PartGraph(**{**g.__dict__, "parent": g.parent + 10_000})
+
+
+@pytest.mark.parametrize("kind, words", [("owner", "owner holds 5"), ("degree", "not consistent"),
+                                         ("parent", "not a position of the graph")])
+def test_a_graph_handed_over_that_is_not_consistent_is_refused(tmp_path, kind, words):
+    with pytest.raises(rg.RetroError) as err:
+        rg.attract(str(tmp_path / kind), players=2, sizes=[60], identity={}, loaders=[(bad_part, (kind, 0))])
+    one_line(err.value, words)
+
+
+def test_arguments_out_of_range_are_refused(tmp_path):
+    loaders = [(synthetic_part, (1, 60, 2, 1, 0))]
+    for kw, words in [({"max_rounds": 0}, "max_rounds"), ({"players": 0}, "players"), ({"sizes": [-1]}, "sizes"),
+                      ({"sizes": [30, 30]}, "loaders")]:
+        args = {"players": 2, "sizes": [60], "identity": {}, "loaders": loaders, **kw}
+        with pytest.raises(rg.RetroError) as err:
+            rg.attract(str(tmp_path / "x"), **args)
+        one_line(err.value, words)
+
+
+def test_a_forced_win_longer_than_the_ranks_hold_is_refused(tmp_path, monkeypatch, reference):
+    monkeypatch.setattr(rg, "MAX_RANK", 20)
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(tmp_path / "r", parts=2)
+    one_line(err.value, "longer than 20 plies")
+
+
+# -- Dask ---------------------------------------------------------------------------------------------------------
+def test_a_dask_run_equals_the_in_process_run(tmp_path, reference, whole_3p):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") \
+            as cluster, distributed.Client(cluster) as client:
+        run = rg.dask_runner(client)
+        ranks = run_synthetic(tmp_path / "r", parts=3, run=run)
+        assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+        built = bs.build(SHAPE, str(tmp_path / "g"), parts=3, run=run)
+        att = bs.attract(built, partitioned=True, run=run)
+    _, ref = whole_3p
+    assert np.array_equal(att.ranks.dense(), ref.ranks) and att.seats == ref.seats
+    assert os.path.isdir(tmp_path / "g" / bs.ATTRACTOR_FOLDER)
