@@ -240,6 +240,14 @@ class GameSpec:
     hint_agent: str | None = None
     seat_label: str = "seat"
     parts: Mapping[str, str] = field(default_factory=dict)
+    #: For a game whose options stand for others (a rule set naming rule options): the options as a person gave
+    #: them -> the options to hand to :attr:`new_state` so that every one given is played as given (a rule
+    #: set's option set back to its default included). None: the options go as they are.
+    resolve_options: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+
+    def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` as :attr:`new_state` must get them to play every one given (:attr:`resolve_options`)."""
+        return self.resolve_options(options) if self.resolve_options is not None else dict(options)
 
     @property
     def agents(self) -> dict[str, Callable[[], Agent]]:

@@ -186,7 +186,7 @@ def play_game(game: str, options: dict, seats: Sequence[str], seed: int, index: 
               record: bool = False) -> GameResult:
     """Play game ``index`` of a tournament with seed ``seed``: the agents ``seats`` in seat order."""
     spec = load_all()[game]  # a worker process loads the games (and their agents) here
-    state = spec.new_state(derive_seed(seed, index), **options)
+    state = spec.new_state(derive_seed(seed, index), **spec.resolved(options))
     agents = [spec.agents[name]() for name in seats]
     rngs = [random.Random(derive_seed(seed, index, p + 1)) for p in range(len(seats))]
     length = 0
@@ -353,7 +353,8 @@ def rules_in_force(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     (the game's defaults). What a tournament reports as ``rules``: Go Fish's options that differ from the default
     rules (``{"ask_void": "forbid", "four": "some", "win_after_ask": true}`` for geraschenko), quartets' preset
     and options, Quarto's ``{"squares": true}``."""
-    state = load_all()[game].new_state(0, **options)
+    spec = load_all()[game]
+    state = spec.new_state(0, **spec.resolved(options))
     record = getattr(state, "record", None)
     data = record() if callable(record) else None
     rules = data.get("rules") if isinstance(data, Mapping) else None
@@ -382,7 +383,7 @@ def check_lineup(game: str, lineup: Sequence[str], options: dict) -> None:
         if reason:
             raise TournamentError(f"agent {name!r}: {reason}")
     try:
-        state = spec.new_state(0, **options)
+        state = spec.new_state(0, **spec.resolved(options))
     except QuaternityError as err:
         raise TournamentError(str(err)) from None
     except Exception as err:  # a value the game did not expect: still the options' fault, not a bug of ours

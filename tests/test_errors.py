@@ -18,6 +18,9 @@ from quaternity_cp.errors import FormatError, QuaternityError
 #: QuaternityError it would be caught there and shown as a refusal.
 NOT_ERRORS = {
     "quaternity_cp.budget.Stopped": "a limit stopped a search; the solver turns it into a result's status",
+    "quaternity_cp.command.common.InputError": "the commands' bad input (exit code 2, one line): the commands "
+                                               "raise it from a library error they catch (except QuaternityError), "
+                                               "so it must not be one, or it would be caught and wrapped again",
     "quaternity_cp.quartets.engines.sets.TooManyVectors": "the sets engine gives up on a set; the flow engine answers",
     "quaternity_cp.quarto.proof._Stop": "private: ends the proof's search early",
     "quaternity_cp.quarto.solver._Switch": "private: the Python search hands over to the compiled kernel",

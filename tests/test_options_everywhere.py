@@ -247,6 +247,9 @@ def test_a_gofish_tournament_plays_the_preset_given(tmp_path):
     (["--option", "win_after_ask=true"], {"win_after_ask": True}),
     (["--option", "rules=quantum-fingers", "--option", "four=off"], {**PRESETS["quantum-fingers"], "four": "off"}),
     (["--preset", "thorntondr", "--option", "four=off"], {**PRESETS["thorntondr"], "four": "off"}),
+    # a rule set's option set back to its default is played (it was silently the rule set's)
+    (["--option", "rules=quantum-fingers", "--option", "after_yes=next"], {"no_initial_four": True}),
+    (["--preset", "geraschenko", "--option", "win_after_ask=false"], {"ask_void": "forbid", "four": "some"}),
     ([], {}),
 ])
 def test_gofish_options_are_typed_and_played(tmp_path, options, rules):

@@ -207,9 +207,13 @@ def test_report_errors_name_the_option_or_the_file(tmp_path):
     bad.write_text('{"players": 2, "sets": 1}')
     res = run("report", bad, "-o", out)
     assert res.exit_code == 2 and res.output == f"quaternity: {bad}: missing field 'set_size'\n"
-    # Quarto records have no rules to replace: the option is not read, as before the registry chose the game
+    # Quarto's one rule option replaces the file's (issue 40: it was ignored); anything else is refused
     res = run("report", EXAMPLES / "quarto/won.json", "--rules", "nonsense", "-o", out)
-    assert res.exit_code == 0 and out.read_text().startswith("<!DOCTYPE html>")
+    assert res.exit_code == 2 and res.output.startswith("quaternity: --rules: Quarto has no rule sets"), res.output
+    res = run("report", EXAMPLES / "quarto/squares.json", "--rules", "squares=false", "-o", out)
+    assert res.exit_code == 1 and out.read_text().startswith("<!DOCTYPE html>"), res.output
+    res = run("report", EXAMPLES / "quarto/squares.json", "--rules", "squares=true", "-o", out, "--force")
+    assert res.exit_code == 0, res.output
 
 
 def test_the_game_of_a_file_comes_from_the_registry():

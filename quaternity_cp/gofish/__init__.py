@@ -30,7 +30,7 @@ from .solver import ForceResult, GameGraph, SolverLimitError, can_force, solve_s
 # -- the registration: the game "gofish" (its parts are imported on first use) --------------------------
 from ..registry import GameSpec, OptionSpec, register_game  # noqa: E402
 from .rules import CHOICES as _CHOICES  # noqa: E402
-from .state import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, GoFishState, new_state  # noqa: E402
+from .state import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, GoFishState, new_state, resolve_options  # noqa: E402
 
 
 def _choice(name: str, label: str, help: str) -> OptionSpec:
@@ -41,6 +41,7 @@ SPEC = register_game(
     GameSpec(
         name=GAME_NAME,
         new_state=new_state,
+        resolve_options=resolve_options,  # a rule set and the rule options given: each one played as given
         description="Quantum Go Fish: ask for a suit; nobody's cards are known, every answer narrows the tables",
         min_players=2,
         max_players=8,

@@ -287,6 +287,27 @@ def table_rules(rules: str = "stacky", **options: Any) -> Rules:
     return Rules.from_dict(values)
 
 
+def resolve_options(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a table as a person gave them, with every one given honoured: a rule set (option
+    ``rules``) stands for the rule options it fixes, and a rule option given explicitly wins over the rule
+    set's value, one set back to its default included (as :func:`table_rules` reads options, an option at its
+    default would leave the rule set's choice). The result names the defaults (``stacky``) as the rule set and
+    every rule option the set fixed as played; the other options are untouched.
+
+    >>> resolve_options({"rules": "geraschenko", "ask_void": "allow"})["ask_void"], table_rules(
+    ...     **resolve_options({"rules": "geraschenko", "ask_void": "allow"})).four
+    ('allow', 'some')
+    """
+    name = given.get("rules", "stacky")
+    fixed = PRESETS.get(name, {}) if isinstance(name, str) else {}
+    if not fixed:
+        return dict(given)
+    out = dict(given, rules="stacky")
+    for option, value in fixed.items():
+        out[option] = given[option] if option in given else value
+    return out
+
+
 def new_state(seed: int = 0, *, players: int = 3, suits: int = 0, suit_size: int = 4, rules: str = "stacky",
               first: int = 0, ask_void: str = "allow", after_yes: str = "next", four: str = "named",
               win_after_ask: bool = False, priority: str = "mover", no_initial_four: bool = False,
@@ -322,5 +343,5 @@ def state_from_record(record: Mapping[str, object], *, max_moves: int = DEFAULT_
     return GoFishState(GoFish.from_record(record), max_moves=max_moves, name_suits=name_suits)
 
 
-__all__ = ["GoFishState", "GoFishObservation", "new_state", "table_rules", "state_from_record",
+__all__ = ["GoFishState", "GoFishObservation", "new_state", "resolve_options", "table_rules", "state_from_record",
            "DEFAULT_MAX_MOVES", "RULE_OPTIONS", "MoveError"]

@@ -46,26 +46,6 @@ def catalogue_entry(spec: Any) -> dict[str, Any]:
     return {"rule_sets": {"option": "rules", "values": {name: dict(values) for name, values in PRESETS.items()}}}
 
 
-def expand_options(given: dict[str, Any], full: dict[str, Any]) -> dict[str, Any]:
-    """The table's options with every option the client gave honoured: a rule set (option ``rules``) stands
-    for its rule options, and a rule option given explicitly wins over the rule set's value, a rule set's
-    option set back to its default value included (as the options of :func:`~.state.new_state` come, an
-    option at its default would leave the rule set's choice). The result names the rules by the defaults
-    (``stacky``) and every rule option as played, so the table (and a table made again from it, or loaded
-    after a restart) plays exactly what was asked."""
-    from .rules import PRESETS
-
-    name = full.get("rules", "stacky")
-    fixed = PRESETS.get(name, {}) if isinstance(name, str) else {}
-    if not fixed:
-        return full
-    expanded = dict(full, rules="stacky")
-    for option, value in fixed.items():
-        if option in RULE_FIELDS:
-            expanded[option] = given[option] if option in given else value
-    return expanded
-
-
 def options_in_force(table: Any) -> dict[str, Any]:
     """The table's options as played: the rule options as the rule set and the options made them, and
     ``rules`` the rule set they are exactly (or stacky, the defaults, which the rule options then change)."""
@@ -294,4 +274,4 @@ def verdict(table: Any, viewer: int | None = None) -> dict[str, Any]:
 
 
 __all__ = ["view", "verdict", "explain", "narration", "status", "legend", "result", "refuse_size", "current_game",
-           "naming", "LIMITS", "PAGE", "TITLE", "catalogue_entry", "expand_options", "options_in_force"]
+           "naming", "LIMITS", "PAGE", "TITLE", "catalogue_entry", "options_in_force"]

@@ -333,9 +333,8 @@ class WebGame:
             raise WebError(f"unknown game {_show(game)} (known: {', '.join(sorted(games))})")
         spec = games[game]
         full = checked_options(spec, options)
-        expand = getattr(spec.part("web"), "expand_options", None)
-        if callable(expand):  # a game whose options stand for others (a rule set): every one given honoured
-            full = expand(dict(options or {}), full)
+        if spec.resolve_options is not None:  # options that stand for others (a rule set): each given played
+            full = {**full, **spec.resolved(dict(options or {}))}
         if seed is None:  # one of 2^63: too many for a player to try every seed against its own hand
             seed = secrets.randbelow(MAX_SEED)
         elif not _is_int(seed) or not -MAX_SEED < seed < MAX_SEED:

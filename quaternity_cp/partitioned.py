@@ -1,0 +1,1179 @@
+"""The partitioned solver shared by every game: packed positions built by layers over parts, resumable, then ranked.
+
+A game that offers the part ``packed`` (:class:`Packed`: positions as fixed-width
+integers with its symmetries removed, a batch of them expanded at once) is
+solved here without this module knowing its rules. The game's graph is built
+breadth first, one layer of new positions at a time, in ``parts`` partitions:
+a position belongs to the part its key hashes to (:func:`part_of`), and each
+part keeps its positions on disk in the checkpoint folder.
+
+* **Expand** (one task per part and layer): the part's newest positions are
+  expanded (:meth:`Packed.expand`), and each child goes to the file of the part
+  it belongs to; plies that end the game stay with their parent.
+* **Merge** (one task per part and layer): the part's incoming children are
+  matched against the positions it already has (:func:`dedup`: a hash table
+  rebuilt from its files); the new ones become the part's next layer, and every
+  edge is stored with its child's part (the predecessor lists the attractor
+  needs).
+
+The tasks run on a *runner*: here, one after the other
+(:func:`~quaternity_cp.retrograde.local_runner`), or on Dask workers
+(:func:`~quaternity_cp.retrograde.dask_runner`, a ``LocalCluster`` of the
+machine's cores or a scheduler's address: :func:`solve_graph`). After each
+layer the folder's ``manifest.json`` is written atomically: a run stopped by
+Ctrl-C, a limit or a crash goes on at the first layer not recorded there.
+
+**The packed part** (:class:`Packed`; a game's ``packed`` part in the registry
+is a function of the game's options that returns one). It is picklable (it
+travels to the workers) and gives:
+
+* ``name`` (the game's name: the keyed digests' purposes are made of it),
+  ``format`` (the checkpoint's format name: the game's encoding and this
+  module's layout; bumped when either changes) and optionally ``old_formats``
+  (format -> why it is refused, in words);
+* ``width``: the words (uint64) of a key, 1..:data:`MAX_WIDTH`;
+* ``seats`` (at most :data:`~quaternity_cp.retrograde.MAX_SEATS`), ``moves``
+  (move numbers are 0..moves-1, at most 32,767) and ``max_degree`` (the most
+  distinct plies of a position, at most :data:`~quaternity_cp.retrograde.MAX_DEGREE`);
+* ``identity()``: the game and its options as JSON (a checkpoint of another
+  identity is refused);
+* ``start()``: the start's key (``width`` words) and the absolute seat to move
+  there (-1: nobody can move; the game is over before it begins);
+* ``expand(keys)`` (``n x width`` uint64): a dict of arrays, per edge ``keys``
+  (``m x width``: the child, seen from its mover), ``src`` (int64: the row of
+  ``keys`` it leaves), ``off`` (int8: the child's mover counted on from the
+  parent's mover), ``move`` (int16: the ply's number, 0..moves-1) and ``end``
+  (int8: -2 an inner edge, -1 a ply that ends the game with nobody winning,
+  ``w >= 0`` one that ends it won by the seat ``w`` places after the parent's
+  mover), in order of ``src``; per position ``owner`` (int8: the seat to
+  choose, counted from the mover) and ``degree`` (int16: its distinct plies:
+  two plies to the same child, or ending the game with the same winner, are
+  one edge);
+* ``decode(key)``: a position as plain numbers, for display.
+
+Seats are counted on from each position's mover (a game whose rules count
+seats from the mover removes that symmetry by rotation); a game without
+rotation gives ``off`` as the absolute seat change and its keys hold the mover.
+
+**What is believed of a checkpoint folder.** The manifest (``format``, the
+game's identity, ``parts``, ``layers``, ``sizes`` per part and layer,
+``edges``, ``root``, ``first``, ``complete``, ``seconds``, ``files``) lists
+every part file with its size, its SHA-256 and its counts, and carries a
+*keyed* digest (HMAC-SHA256 under the user's key, :mod:`quaternity_cp.digest`)
+of all of it. Every part file is read by the shared strict reader
+(:func:`quaternity_cp.partfiles.read_npz`: size before a byte is read, SHA-256,
+each .npy header's dtype and shape the ones the counts call for, nothing
+unpickled), then every id and number is range-checked (:func:`read_checked`).
+The manifest's fields are type- and range-checked and the start's place is
+found again from the packed part. A damaged, edited, foreign or forged file is
+refused with one line naming it (:class:`PartitionedError`).
+
+**The attractor** (:func:`attract`): for every position and every seat counted
+on from its mover, whether that seat forces a win and in how many plies (its
+rank). Over the whole graph at once in this process (compiled code over flat
+arrays: about 23 bytes a position and 5 an edge), or ``partitioned=True``: the
+shared :mod:`quaternity_cp.retrograde`, part by part in rounds on the same
+runner, to which :func:`attractor_part` hands each part's share; no process
+then holds the whole graph, and its rounds are checkpointed in the subfolder
+``attractor/``, resumable as the build is.
+
+This module names no game; tests/test_partitioned.py solves a toy game defined
+in the test through it and compares every rank with a brute-force attractor.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+from . import partfiles, retrograde
+from .budget import Limits, Stopped
+from .digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
+from .errors import QuaternityError
+from .files import write_atomic
+from .jsonio import InputRefused, load_json, read_input
+from .partfiles import Entry
+from .retrograde import Runner, dask_runner, local_runner
+
+try:  # the [fast] extra; without it the loops run as plain Python (dedup then uses a dictionary)
+    from numba import njit as _njit
+
+    HAVE_NUMBA = True
+
+    def jit(fn: Any) -> Any:
+        return _njit(cache=True)(fn)
+except ImportError:  # pragma: no cover - depends on the installed extras
+    HAVE_NUMBA = False
+
+    def jit(fn: Any) -> Any:
+        return fn
+
+#: positions expanded at a time inside a task (bounds the task's memory)
+CHUNK = 200_000
+#: the most parts of any graph (each layer writes parts x parts files)
+MAX_PARTS = 256
+#: the most layers a manifest may record (ranks stop at MAX_RANK long before)
+MAX_LAYERS = 100_000
+#: the largest count (positions, edges, bytes) a manifest may give
+MAX_COUNT = 2**53
+#: the most words (uint64) of a packed key
+MAX_WIDTH = 8
+#: the most move numbers (they are kept in int16)
+MAX_MOVES = 2**15 - 1
+#: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
+MAX_RANK = retrograde.MAX_RANK
+#: the subfolder of a graph's checkpoint where the partitioned attractor keeps its rounds
+ATTRACTOR_FOLDER = "attractor"
+#: the attractors :func:`solve_graph` runs: over the whole graph in one process, or partitioned in rounds
+ATTRACTORS = ("whole", "partitioned")
+
+__all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACTOR_FOLDER", "ATTRACTORS",
+           "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
+           "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup",
+           "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
+           "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
+           "left_of"]
+
+
+class PartitionedError(QuaternityError, ValueError):
+    """A graph that cannot be built or believed: a checkpoint of another game, damaged, edited or not a folder,
+    or a packed part that breaks its contract; one line."""
+
+
+class BuildStopped(QuaternityError):
+    """The build stopped before the graph was complete (``reason``: ``time``, ``limit``, ``interrupted``, or
+    ``failed``: a task raised, e.g. a Dask worker was lost or the disk is full); the checkpoint keeps every
+    finished layer."""
+
+    def __init__(self, reason: str, layers: int, positions: int, detail: str = ""):
+        self.reason = reason
+        self.layers = layers
+        self.positions = positions
+        self.detail = detail
+        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt",
+                "failed": f"a task that failed ({detail})"}.get(reason, reason)
+        super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions} positions); "
+                         "run again with the same checkpoint to go on")
+
+
+class AttractorStopped(BuildStopped):
+    """The partitioned attractor stopped before its last round (``reason`` as :class:`BuildStopped`'s;
+    ``rounds`` done, ``ranked``: the ranks given so far); its checkpoint keeps every round done, and the graph
+    is complete (``layers``, ``positions``: the graph's)."""
+
+    def __init__(self, reason: str, layers: int, positions: int, rounds: int, ranked: int, message: str):
+        QuaternityError.__init__(self, message)
+        self.reason = reason
+        self.detail = ""
+        self.layers = layers
+        self.positions = positions
+        self.rounds = rounds
+        self.ranked = ranked
+
+
+@runtime_checkable
+class Packed(Protocol):
+    """A game's positions as fixed-width integers (the game's part ``packed``; see the module's docstring)."""
+
+    @property
+    def name(self) -> str:
+        """The game's name (the keyed digests' purposes are made of it)."""
+
+    @property
+    def format(self) -> str:
+        """The checkpoint's format name (bumped when the game's encoding or this module's layout changes)."""
+
+    @property
+    def width(self) -> int:
+        """Words (uint64) of a key."""
+
+    @property
+    def seats(self) -> int:
+        """The seats."""
+
+    @property
+    def moves(self) -> int:
+        """Move numbers are 0..moves-1."""
+
+    @property
+    def max_degree(self) -> int:
+        """The most distinct plies of a position."""
+
+    def identity(self) -> dict[str, Any]:
+        """The game and its options as JSON: what a checkpoint must match."""
+
+    def start(self) -> tuple[np.ndarray, int]:
+        """The start's key and the absolute seat to move there (-1: the game is over before it begins)."""
+
+    def expand(self, keys: np.ndarray) -> Mapping[str, np.ndarray]:
+        """The edges of the positions ``keys`` (n x width uint64): keys, src, off, move, end; owner, degree."""
+
+    def decode(self, key: np.ndarray) -> dict[str, Any]:
+        """A position as plain numbers, for display."""
+
+
+def check_packed(packed: object) -> Packed:
+    """``packed`` when it keeps the contract's sizes (:class:`Packed`); else :class:`PartitionedError`."""
+    if not isinstance(packed, Packed):
+        raise PartitionedError(f"{type(packed).__name__} is not a packed part (name, format, width, seats, moves, "
+                               "max_degree, identity, start, expand, decode)")
+    for attr, lo, hi in (("width", 1, MAX_WIDTH), ("seats", 1, retrograde.MAX_SEATS), ("moves", 1, MAX_MOVES),
+                         ("max_degree", 1, retrograde.MAX_DEGREE)):
+        v = getattr(packed, attr)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise PartitionedError(f"the packed part's {attr} must be a whole number {lo}..{hi}, not {v!r}")
+    if not isinstance(packed.format, str) or not packed.format or not isinstance(packed.name, str):
+        raise PartitionedError("the packed part's name and format must be words")
+    return packed
+
+
+def manifest_purpose(packed: Packed) -> str:
+    """What a keyed digest of a manifest of ``packed``'s graphs is for (one file is never taken for another)."""
+    return f"{packed.name}-graph-manifest"
+
+
+# -- hashing and deduplication ------------------------------------------------------------------------------------
+def part_of(keys: np.ndarray, parts: int) -> np.ndarray:
+    """The part of each packed key (rows of ``keys``; a fixed mix of every word, so parts are even)."""
+    k = np.asarray(keys, np.uint64)
+    k = k.reshape(len(k), -1) if k.ndim != 2 else k
+    with np.errstate(over="ignore"):
+        x = k[:, 0] * np.uint64(0x9E3779B97F4A7C15)
+        for w in range(1, k.shape[1]):
+            if w > 1:
+                x = (x ^ (x >> np.uint64(29))) * np.uint64(0x9E3779B97F4A7C15)
+            x = x ^ (k[:, w] + np.uint64(0x632BE59BD9B4E019)) * np.uint64(0xBF58476D1CE4E5B9)
+        x ^= x >> np.uint64(31)
+    return (x % np.uint64(parts)).astype(np.int64)
+
+
+@jit
+def _slot(rows: np.ndarray, i: int, mask: Any) -> Any:
+    """Row ``i``'s first slot in a table of ``mask + 1`` slots."""
+    h = np.uint64(0)
+    for w in range(rows.shape[1]):
+        h = (h ^ rows[i, w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return h & mask
+
+
+@jit
+def _same(a: np.ndarray, i: int, b: np.ndarray, j: int) -> bool:
+    for w in range(a.shape[1]):
+        if a[i, w] != b[j, w]:
+            return False
+    return True
+
+
+@jit
+def _dedup(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+    """Ids for the keys ``new`` among ``old`` (``old``'s row numbers; the new ones numbered on from len(old), in
+    order of first sight), into ``ids``; the rows of ``new`` that are new positions go to ``fresh``. Returns
+    how many are new."""
+    n = old.shape[0]
+    total = n + new.shape[0]
+    cap = 1
+    while cap < 2 * total + 2:
+        cap *= 2
+    mask = np.uint64(cap - 1)
+    slots = np.full(cap, -1, np.int64)
+    for i in range(n):
+        j = _slot(old, i, mask)
+        while slots[j] >= 0:
+            j = (j + np.uint64(1)) & mask
+        slots[j] = i
+    count = 0
+    for i in range(new.shape[0]):
+        j = _slot(new, i, mask)
+        found = -1
+        while slots[j] >= 0:
+            s = slots[j]
+            if s < n:
+                if _same(old, s, new, i):
+                    found = s
+                    break
+            elif _same(new, fresh[s - n], new, i):
+                found = s
+                break
+            j = (j + np.uint64(1)) & mask
+        if found < 0:
+            found = n + count
+            fresh[count] = i
+            count += 1
+            slots[j] = found
+        ids[i] = found
+    return count
+
+
+def _dedup_py(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+    """:func:`_dedup` with a dictionary (without numba, where the compiled loop would be too slow)."""
+    index = {tuple(row): i for i, row in enumerate(old.tolist())}
+    count = 0
+    for i, row in enumerate(new.tolist()):
+        t = tuple(row)
+        got = index.get(t)
+        if got is None:
+            got = index[t] = len(old) + count
+            fresh[count] = i
+            count += 1
+        ids[i] = got
+    return count
+
+
+def dedup(old: np.ndarray, new: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(ids, fresh)``: each key of ``new``'s id among ``old`` (row numbers, new ones numbered on), and the rows of
+    ``new`` that are new positions, in order. Keys are rows of ``width`` words (default: ``old``'s columns)."""
+    w = width if width is not None else (old.shape[1] if np.ndim(old) == 2 else 2)
+    ids = np.zeros(len(new), np.int64)
+    fresh = np.zeros(len(new), np.int64)
+    fn = _dedup if HAVE_NUMBA else _dedup_py
+    count = fn(np.ascontiguousarray(old, np.uint64).reshape(-1, w), np.ascontiguousarray(new, np.uint64).reshape(-1, w),
+               ids, fresh)
+    return ids, fresh[:count]
+
+
+# -- the parts' files: written with their fingerprints, read back strictly -------------------------------------------
+_U64, _I64, _I16, _I8 = np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
+
+
+def _spec(kind: str, n: int, m: int, width: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges: name -> (dtype, shape)."""
+    if kind == "keys":
+        return {"keys": (_U64, (n, width))}
+    if kind == "in":
+        return {"keys": (_U64, (m, width)), "src": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+    if kind == "out":
+        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (_I64, (m,)), "end": (_I8, (m,)),
+                "move": (_I16, (m,))}
+    if kind == "edges":
+        return {"src": (_I64, (m,)), "dst": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+    raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
+
+
+def rel(kind: str, k: int, layer: int, source: int | None = None) -> str:
+    """A part file's name inside the checkpoint folder (``source``: the expanding part of an ``in`` file)."""
+    name = f"in{layer:04d}-{source:03d}" if kind == "in" else f"{kind}{layer:04d}"
+    return f"part{k:03d}/{name}.npz"
+
+
+def part_dir(folder: str, k: int) -> str:
+    return os.path.join(folder, f"part{k:03d}")
+
+
+def read_part(folder: str, name: str, entry: Entry, kind: str, width: int) -> dict[str, np.ndarray]:
+    """The arrays of the part file ``name`` of ``folder``, read strictly (:func:`quaternity_cp.partfiles.read_npz`:
+    its size and SHA-256 the manifest ``entry``'s, exactly the arrays of ``kind`` with the dtypes and shapes its
+    counts call for); a damaged file is refused (:class:`PartitionedError`, one line naming it)."""
+    return partfiles.read_npz(os.path.join(folder, name), entry, _spec(kind, entry[2], entry[3], width),
+                              PartitionedError)
+
+
+class Context:
+    """What the range checks of a part file need: the seats, move numbers and most plies of the packed part, the
+    parts, and each part's positions before each layer (``cum[k, ell]``, the manifest's sizes summed)."""
+
+    def __init__(self, packed: Packed, sizes: list[list[int]]):
+        self.P, self.moves, self.fanout, self.width = packed.seats, packed.moves, packed.max_degree, packed.width
+        self.parts = len(sizes)
+        most = max(len(s) for s in sizes) if sizes else 0
+        cum = np.zeros((self.parts, most + 1), np.int64)
+        for k, s in enumerate(sizes):
+            cum[k, 1:len(s) + 1] = np.cumsum(np.array(s, np.int64))
+            cum[k, len(s) + 1:] = cum[k, len(s)]
+        self.cum = cum
+
+    def parents(self, path: str, src: np.ndarray, layer: int, only: int | None = None) -> None:
+        """``src``: global ids (local * parts + part) of positions of layer ``layer`` (of part ``only``)."""
+        if not len(src):
+            return
+        if int(src.min()) < 0:
+            raise PartitionedError(f"{path}: src holds {int(src.min())}, not a position's id")
+        g = src % self.parts
+        if only is not None and np.any(g != only):
+            raise PartitionedError(f"{path}: src names positions of another part than {only}")
+        loc = src // self.parts
+        if partfiles.outside(loc, self.cum[g, layer], self.cum[g, layer + 1]):
+            raise PartitionedError(f"{path}: src names a position outside layer {layer}; remove the folder to start "
+                                   "again")
+
+
+def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, layer: int, ctx: Context,
+                 source: int | None = None, entry: Entry | None = None) -> dict[str, np.ndarray]:
+    """A part file read strictly (:func:`read_part`), its ids and numbers range-checked against ``ctx``."""
+    name = rel(kind, k, layer, source)
+    if entry is None:
+        if name not in files:
+            raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
+        entry = files[name]
+    path = os.path.join(folder, name)
+    data = read_part(folder, name, entry, kind, ctx.width)
+    P, moves = ctx.P, ctx.moves
+
+    def check(ranges: Mapping[str, tuple[Any, Any]]) -> None:
+        partfiles.check_ranges(path, data, ranges, PartitionedError, ids="its layer's ids")
+
+    if kind == "out":
+        check({"owner": (0, P), "degree": (0, ctx.fanout + 1), "end": (-1, P), "move": (0, moves),
+               "src": (int(ctx.cum[k, layer]), int(ctx.cum[k, layer + 1]))})
+    elif kind == "edges":
+        check({"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P), "move": (0, moves)})
+        ctx.parents(path, data["src"], layer - 1)
+    elif kind == "in":
+        check({"off": (0, P), "move": (0, moves)})
+        ctx.parents(path, data["src"], layer - 1, only=source)
+    return data
+
+
+def keys_upto(folder: str, width: int, k: int, layers: int, files: Mapping[str, Entry]) -> np.ndarray:
+    """Part ``k``'s positions of layers 0 .. layers-1, in id order (``files``: the manifest's entries)."""
+    chunks = []
+    for ell in range(layers):
+        name = rel("keys", k, ell)
+        if name not in files:
+            raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
+        chunks.append(read_part(folder, name, files[name], "keys", width)["keys"])
+    return np.concatenate(chunks).reshape(-1, width) if chunks else np.zeros((0, width), np.uint64)
+
+
+def _expanded(packed: Packed, keys: np.ndarray) -> Mapping[str, np.ndarray]:
+    """:meth:`Packed.expand` of ``keys``, its arrays' shapes and kinds checked (a part that breaks its contract is
+    refused here, not written to the checkpoint)."""
+    out = packed.expand(keys)
+    n, width = len(keys), packed.width
+    m = len(out["src"])
+    shapes = {"keys": (m, width), "src": (m,), "off": (m,), "move": (m,), "end": (m,), "owner": (n,),
+              "degree": (n,)}
+    for name, shape in shapes.items():
+        a = out.get(name)
+        if not isinstance(a, np.ndarray) or a.shape != shape or not np.issubdtype(a.dtype, np.integer):
+            got = "nothing" if a is None else f"{getattr(a, 'dtype', type(a).__name__)} {getattr(a, 'shape', '')}"
+            raise PartitionedError(f"the packed part's expand gave {name} as {got}, not whole numbers of shape "
+                                   f"{shape}")
+    if m and (partfiles.outside(out["src"], 0, n) or bool(np.any(np.diff(out["src"]) < 0))):
+        raise PartitionedError("the packed part's expand gave src out of order or out of range")
+    return out
+
+
+# -- tasks (module level: they run on Dask workers) -------------------------------------------------------------
+def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, sizes: list[list[int]],
+                keys_entry: Entry) -> tuple[int, int, dict[str, Entry]]:
+    """Expand part ``k``'s positions of layer ``layer - 1`` (its ``keys`` file, as the manifest's ``keys_entry``
+    describes it; ``sizes``: the manifest's positions per part and layer): children to each part's ``in`` file
+    of ``layer``, games over and each position's owner and degree to part ``k``'s ``out`` file. Returns
+    (positions expanded, edges, the manifest entries of the files written)."""
+    width = packed.width
+    keys = read_part(folder, rel("keys", k, layer - 1), keys_entry, "keys", width)["keys"].reshape(-1, width)
+    base = sum(sizes[k][:layer - 1])
+    to: dict[int, list[dict[str, np.ndarray]]] = {j: [] for j in range(parts)}
+    ends: list[dict[str, np.ndarray]] = []
+    owners: list[np.ndarray] = []
+    degrees: list[np.ndarray] = []
+    edges = 0
+    for lo in range(0, len(keys), CHUNK):
+        out = _expanded(packed, keys[lo:lo + CHUNK])
+        edges += len(out["src"])
+        owners.append(out["owner"].astype(np.int8, copy=False))
+        degrees.append(out["degree"].astype(np.int16, copy=False))
+        src = out["src"].astype(np.int64, copy=False)
+        gsrc = (src + lo + base) * parts + k  # global ids: local * parts + part
+        end = out["end"].astype(np.int8, copy=False)
+        move = out["move"].astype(np.int16, copy=False)
+        off = out["off"].astype(np.int8, copy=False)
+        over = end != -2
+        ends.append({"src": src[over] + lo + base, "end": end[over], "move": move[over]})
+        go = ~over
+        ck, cs, co, cm = np.asarray(out["keys"], np.uint64)[go], gsrc[go], off[go], move[go]
+        where = part_of(ck, parts)
+        for j in range(parts):
+            sel = where == j
+            if sel.any():
+                to[j].append({"keys": ck[sel], "src": cs[sel], "off": co[sel], "move": cm[sel]})
+    written: dict[str, Entry] = {}
+    for j in range(parts):
+        got = to[j]
+        m = sum(len(g["src"]) for g in got)
+        name = rel("in", j, layer, k)
+        written[name] = partfiles.save_npz(
+            os.path.join(folder, name), 0, m,
+            keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, width), np.uint64),
+            src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, np.int64),
+            off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8),
+            move=np.concatenate([g["move"] for g in got]) if got else np.zeros(0, np.int16))
+    m = sum(len(e["src"]) for e in ends)
+    name = rel("out", k, layer - 1)
+    written[name] = partfiles.save_npz(
+        os.path.join(folder, name), len(keys), m,
+        owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
+        degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
+        src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, np.int64),
+        end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8),
+        move=np.concatenate([e["move"] for e in ends]) if ends else np.zeros(0, np.int16))
+    return len(keys), edges, written
+
+
+def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, sizes: list[list[int]],
+               files: Mapping[str, Entry]) -> tuple[int, dict[str, Entry]]:
+    """Part ``j``'s children of layer ``layer``: the new positions to its ``keys`` file of that layer, every edge
+    (its parent's global id, the child's id in the part, offset, move) to its ``edges`` file. ``files``: the
+    entries of part ``j``'s ``keys`` files of the layers before and of its ``in`` files of this layer (as the
+    expand tasks wrote them). Returns how many positions are new, and the entries of the files written."""
+    width = packed.width
+    ctx = Context(packed, sizes)
+    old = keys_upto(folder, width, j, layer, files)
+    ins = [read_checked(folder, files, "in", j, layer, ctx, source=k) for k in range(parts)]
+    keys = np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins else np.zeros((0, width), np.uint64)
+    ids, fresh = dedup(old, keys, width)
+    written: dict[str, Entry] = {}
+    name = rel("edges", j, layer)
+    written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(ids),
+                                       src=np.concatenate([x["src"] for x in ins]), dst=ids,
+                                       off=np.concatenate([x["off"] for x in ins]),
+                                       move=np.concatenate([x["move"] for x in ins]))
+    name = rel("keys", j, layer)
+    written[name] = partfiles.save_npz(os.path.join(folder, name), len(fresh), 0, keys=keys[fresh])
+    return len(fresh), written
+
+
+# -- the manifest ----------------------------------------------------------------------------------------------
+def head(packed: Packed, parts: int) -> dict[str, Any]:
+    """The manifest's fields that name the graph: its format, the game's identity and the parts."""
+    return {"format": packed.format, **packed.identity(), "parts": parts}
+
+
+#: every key of a manifest (besides its head's)
+BODY = ("layers", "sizes", "edges", "root", "first", "complete", "seconds", "files")
+
+
+def _write_manifest(folder: str, body: dict[str, Any], purpose: str) -> None:
+    """The manifest, with its keyed digest (:mod:`quaternity_cp.digest`), written atomically."""
+    text = json.dumps({**body, "digest": sign_json(body, purpose)}, sort_keys=True, separators=(",", ":"))
+    write_atomic(os.path.join(folder, "manifest.json"), text + "\n")
+
+
+def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose: str) -> dict[str, Any] | None:
+    """A manifest's content (without its digest) once its format and keyed digest are checked; None when there
+    is no manifest."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        why = getattr(err, "strerror", None) or err
+        raise PartitionedError(f"{path}: not a readable checkpoint ({why})") from None
+    if not isinstance(data, dict) or "digest" not in data:
+        raise PartitionedError(f"{path}: not a checkpoint of this program")
+    got = data.get("format")
+    if isinstance(got, str) and got in old_formats:
+        raise PartitionedError(f"{path}: written by an older version ({old_formats[got]}); remove the folder or use "
+                               "another one")
+    if got != fmt:
+        raise PartitionedError(f"{path}: not a checkpoint of this program (format {got!r})")
+    digest = data.pop("digest")
+    if not verify_json(digest, data, purpose):
+        raise PartitionedError(f"{path}: the checkpoint was changed or damaged, or written under another user's key "
+                               "(its keyed digest does not match); remove the folder to start again")
+    return data
+
+
+def _old_formats(packed: Packed) -> Mapping[str, str]:
+    old = getattr(packed, "old_formats", None)
+    return old if isinstance(old, Mapping) else {}
+
+
+def read_manifest(folder: str, packed: Packed, parts: int) -> dict[str, Any] | None:
+    """The folder's manifest when it is one of ``packed``'s graph in ``parts`` parts, checked field by field; None
+    when there is none."""
+    path = os.path.join(folder, "manifest.json")
+    data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed))
+    if data is None:
+        return None
+    want = head(packed, parts)
+    mine = {k: data.get(k) for k in want}
+    if mine != want:
+        raise PartitionedError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use "
+                               "another folder")
+    _check_manifest(path, data, packed)
+    return data
+
+
+def open_manifest(folder: str, fmt: str, old_formats: Mapping[str, str], purpose: str,
+                  packed_of: Callable[[Mapping[str, Any]], Packed]) -> tuple[Packed, dict[str, Any]]:
+    """The folder's manifest, whatever its game's options: ``packed_of`` makes the packed part from the manifest's
+    fields (a game's own reading of its identity; it raises a :class:`QuaternityError` for one it does not
+    solve); checked as :func:`read_manifest` does. Returns the packed part and the manifest."""
+    path = os.path.join(folder, "manifest.json")
+    data = _load_manifest(path, fmt, old_formats, purpose)
+    if data is None:
+        raise PartitionedError(f"{path}: missing: not a checkpoint folder")
+    try:
+        packed = packed_of(data)
+    except (QuaternityError, TypeError, ValueError) as err:
+        raise PartitionedError(f"{path}: not a game this program solves ({err})") from None
+    parts = data.get("parts")
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
+        raise PartitionedError(f"{path}: parts must be a whole number 1..{MAX_PARTS}, not {parts!r}")
+    want = head(packed, parts)
+    if {k: data.get(k) for k in want} != want:
+        raise PartitionedError(f"{path}: its game is not written as this program writes it")
+    _check_manifest(path, data, packed)
+    return packed, data
+
+
+def _whole(path: str, name: str, value: object, lo: int = 0, hi: int = MAX_COUNT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise PartitionedError(f"{path}: {name} must be a whole number {lo}..{hi:,}, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _expected_files(parts: int, layers: int) -> list[tuple[str, str, int, int]]:
+    """(name, kind, part, layer) of every part file a manifest of ``layers`` layers lists."""
+    out = []
+    for k in range(parts):
+        out += [(rel("keys", k, ell), "keys", k, ell) for ell in range(layers)]
+        out += [(rel("out", k, ell), "out", k, ell) for ell in range(layers - 1)]
+        out += [(rel("edges", k, ell), "edges", k, ell) for ell in range(1, layers)]
+    return out
+
+
+def _root(packed: Packed, parts: int) -> tuple[np.ndarray, int, int]:
+    """The start's key (1 x width), the seat to move there, and its part."""
+    key, first = packed.start()
+    root = np.asarray(key, np.uint64).reshape(1, packed.width)
+    return root, int(first), int(part_of(root, parts)[0])
+
+
+def _check_manifest(path: str, data: Mapping[str, Any], packed: Packed) -> None:
+    """Every field of a manifest of ``packed``'s graph: its keys, types and ranges, the start's place (found again
+    from the packed part), and an entry for every part file with counts that agree with the sizes."""
+    parts = data["parts"]
+    allowed = set(head(packed, parts)) | set(BODY)
+    if set(data) != allowed:
+        odd = sorted(set(data) ^ allowed)
+        raise PartitionedError(f"{path}: unexpected or missing fields {odd}")
+    layers = _whole(path, "layers", data["layers"], 1, MAX_LAYERS)
+    sizes = data["sizes"]
+    if not isinstance(sizes, list) or len(sizes) != parts:
+        raise PartitionedError(f"{path}: sizes must be a list of {parts} lists (one per part)")
+    for k, row in enumerate(sizes):
+        if not isinstance(row, list) or len(row) != layers:
+            raise PartitionedError(f"{path}: sizes[{k}] must be a list of {layers} numbers (one per layer)")
+        for ell, v in enumerate(row):
+            _whole(path, f"sizes[{k}][{ell}]", v)
+    if sum(sum(row) for row in sizes) > MAX_COUNT:
+        raise PartitionedError(f"{path}: sizes add up to more than {MAX_COUNT:,} positions")
+    _whole(path, "edges", data["edges"])
+    _, first, rp = _root(packed, parts)
+    if data["root"] != [rp, 0]:
+        raise PartitionedError(f"{path}: root must be [{rp}, 0] (the start's place among {parts} parts), not "
+                               f"{json.dumps(data['root'])[:40]}")
+    if data["first"] != first or isinstance(data["first"], bool):
+        raise PartitionedError(f"{path}: first must be {first} (the seat to move first), not "
+                               f"{json.dumps(data['first'])[:40]}")
+    if [row[0] for row in sizes] != [int(k == rp) for k in range(parts)]:
+        raise PartitionedError(f"{path}: sizes of layer 0 must be the start alone, in part {rp}")
+    complete = data["complete"]
+    if not isinstance(complete, bool):
+        raise PartitionedError(f"{path}: complete must be true or false, not {json.dumps(complete)[:40]}")
+    if complete and (layers < 2 or any(row[-1] for row in sizes)):
+        raise PartitionedError(f"{path}: complete, but its last layer is not empty")
+    seconds = data["seconds"]
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or seconds < 0:
+        raise PartitionedError(f"{path}: seconds must be a number of seconds >= 0, not {json.dumps(seconds)[:40]}")
+    files = data["files"]
+    expected = _expected_files(parts, layers)
+    if not isinstance(files, dict) or set(files) != {name for name, *_ in expected}:
+        raise PartitionedError(f"{path}: files must list exactly the {len(expected)} part files of {layers} layers")
+    for name, kind, k, ell in expected:
+        entry = files[name]
+        if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[1], str) and len(entry[1]) == 64
+                and all(c in "0123456789abcdef" for c in entry[1])):
+            raise PartitionedError(f"{path}: files[{name!r}] must be [bytes, SHA-256 in hex, positions, edges]")
+        size = _whole(path, f"files[{name!r}] bytes", entry[0])
+        n = _whole(path, f"files[{name!r}] positions", entry[2])
+        m = _whole(path, f"files[{name!r}] edges", entry[3])
+        if kind in ("keys", "out") and n != sizes[k][ell]:
+            raise PartitionedError(f"{path}: files[{name!r}] holds {n} positions where sizes says {sizes[k][ell]}")
+        if (kind == "keys" and m) or (kind == "edges" and n):
+            raise PartitionedError(f"{path}: files[{name!r}]: counts of the wrong kind")
+        if not partfiles.size_fits(size, _spec(kind, n, m, packed.width)):
+            raise PartitionedError(f"{path}: files[{name!r}]: {size:,} bytes cannot hold its {n:,} positions and "
+                                   f"{m:,} edges")
+
+
+def _check_files(folder: str, files: Mapping[str, Entry]) -> None:
+    """Every part file the manifest lists is there, a regular file of the size it gives (nothing is read; the
+    contents are checked as each file is read)."""
+    partfiles.check_present(folder, files, PartitionedError)
+
+
+# -- the build ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Built:
+    """A complete graph in a checkpoint folder: its packed part, parts, layers, positions and edges per part, the
+    root (part, id) and the seat that moves first; ``part_sizes`` (positions per part and layer) and ``files``
+    (each part file's manifest entry: what its reads are checked against)."""
+
+    folder: str
+    packed: Packed
+    parts: int
+    layers: int
+    sizes: tuple[int, ...]
+    edges: int
+    root: tuple[int, int]
+    first: int
+    seconds: float
+    part_sizes: tuple[tuple[int, ...], ...] = ()
+    files: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def positions(self) -> int:
+        return sum(self.sizes)
+
+
+def check_parts(parts: object) -> int:
+    """``parts`` when it is a whole number 1..:data:`MAX_PARTS`; else :class:`PartitionedError`."""
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
+        raise PartitionedError(f"parts must be a whole number 1..{MAX_PARTS}, not {parts!r}")
+    return parts
+
+
+def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None, limits: Limits | None = None,
+          progress: Callable[[dict[str, Any]], None] | None = None) -> Built:
+    """The graph of ``packed``'s start in ``folder`` (made if missing), going on from its checkpoint when it has
+    one, in ``parts`` parts (1..:data:`MAX_PARTS`). ``run`` runs a list of task calls (default: here, one after
+    the other; :func:`~quaternity_cp.retrograde.dask_runner` on Dask). ``limits``: ``max_positions`` and
+    ``max_seconds``, checked after each layer (past them :class:`BuildStopped`; the layers done stay).
+    ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint is refused
+    (:class:`PartitionedError`, one line naming the file)."""
+    check_packed(packed)
+    parts = check_parts(parts)
+    user_key()  # (an unusable key file is refused before any work)
+    folder = os.path.abspath(folder)
+    run = run or local_runner
+    budget = (limits or Limits()).start()
+    os.makedirs(folder, exist_ok=True)
+    purpose = manifest_purpose(packed)
+    man = read_manifest(folder, packed, parts)
+    if man is None:
+        for k in range(parts):
+            os.makedirs(part_dir(folder, k), exist_ok=True)
+        root, first, rp = _root(packed, parts)
+        if first < 0:
+            raise PartitionedError("nobody can move at the start: the game is over before it begins")
+        files: dict[str, Entry] = {}
+        for k in range(parts):
+            keys = root if k == rp else np.zeros((0, packed.width), np.uint64)
+            name = rel("keys", k, 0)
+            files[name] = partfiles.save_npz(os.path.join(folder, name), len(keys), 0, keys=keys)
+        man = {**head(packed, parts), "layers": 1, "sizes": [[1 if k == rp else 0] for k in range(parts)],
+               "edges": 0, "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0, "files": files}
+        _write_manifest(folder, man, purpose)
+    else:
+        _check_files(folder, man["files"])
+    spent = float(man["seconds"])
+
+    def positions(m: Mapping[str, Any]) -> int:
+        return sum(sum(s) for s in m["sizes"])
+
+    try:
+        while not man["complete"]:
+            layer = int(man["layers"])
+            sizes = man["sizes"]
+            files = man["files"]
+            try:
+                got = run([(expand_task, (folder, packed, k, layer, parts, sizes, files[rel("keys", k, layer - 1)]))
+                           for k in range(parts)])
+                budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
+                written: dict[str, Entry] = {}
+                for _, _, w in got:
+                    written.update(w)
+                merges = []
+                for j in range(parts):
+                    known = {rel("keys", j, ell): files[rel("keys", j, ell)] for ell in range(layer)}
+                    known.update({rel("in", j, layer, k): written[rel("in", j, layer, k)] for k in range(parts)})
+                    merges.append((merge_task, (folder, packed, j, layer, parts, sizes, known)))
+                new = run(merges)
+            except Stopped as stop:
+                raise BuildStopped(stop.reason, layer, positions(man)) from None
+            except (QuaternityError, KeyboardInterrupt):
+                raise
+            except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the layers done stay
+                raise BuildStopped("failed", layer, positions(man), f"{type(err).__name__}: {err}") from None
+            edges = int(man["edges"]) + sum(e for _, e, _ in got)
+            sizes = [s + [int(n)] for s, (n, _) in zip(sizes, new)]
+            kept = {name: entry for name, entry in written.items() if not os.path.basename(name).startswith("in")}
+            for _, w in new:
+                kept.update(w)
+            after = {**man, "layers": layer + 1, "sizes": sizes, "edges": edges,
+                     "complete": sum(n for n, _ in new) == 0, "seconds": round(spent + budget.elapsed(), 2),
+                     "files": {**files, **kept}}
+            _write_manifest(folder, after, purpose)
+            man = after  # (only once it is on disk: what a stop reports is what the next run finds)
+            for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
+                os.unlink(path)
+            if progress is not None:
+                progress({"layer": layer, "new": int(sum(n for n, _ in new)), "positions": positions(man),
+                          "edges": edges, "seconds": round(budget.elapsed(), 1)})
+            if not man["complete"]:
+                try:
+                    budget.check_positions(positions(man))
+                    budget.check_time()
+                except Stopped as stop:
+                    raise BuildStopped(stop.reason, layer + 1, positions(man)) from None
+    except KeyboardInterrupt:  # anywhere in a layer: its files are written again by the next run
+        raise BuildStopped("interrupted", int(man["layers"]), positions(man)) from None
+    return Built(folder, packed, parts, int(man["layers"]), tuple(sum(s) for s in man["sizes"]), int(man["edges"]),
+                 (int(man["root"][0]), int(man["root"][1])), int(man["first"]), float(man["seconds"]),
+                 tuple(tuple(s) for s in man["sizes"]), dict(man["files"]))
+
+
+# -- reading a built graph ---------------------------------------------------------------------------------------
+def bases(built: Built) -> np.ndarray:
+    """The dense id of each part's first position (parts in order; the last entry is the graph's positions)."""
+    return np.concatenate([[0], np.cumsum(np.array(built.sizes, np.int64))])
+
+
+def keys_of(built: Built, k: int) -> np.ndarray:
+    """Part ``k``'s positions, in id order."""
+    return keys_upto(built.folder, built.packed.width, k, built.layers, built.files)
+
+
+def lookup(built: Built, keys: np.ndarray) -> np.ndarray:
+    """The dense ids of packed positions of ``built``'s graph (-1 for one not in it)."""
+    width = built.packed.width
+    keys = np.asarray(keys, np.uint64).reshape(-1, width)
+    out = np.full(len(keys), -1, np.int64)
+    base = bases(built)
+    where = part_of(keys, built.parts)
+    for k in np.unique(where):
+        sel = np.nonzero(where == k)[0]
+        old = keys_of(built, int(k))
+        ids, _ = dedup(old, keys[sel], width)
+        found = ids < len(old)
+        out[sel[found]] = ids[found] + base[k]
+    return out
+
+
+def best_move(built: Built, rank: "np.ndarray | retrograde.Ranks", key: np.ndarray, r: int) -> int | None:
+    """A move (the packed part's number) that keeps the seat ``r`` places after the mover of position ``key`` on
+    its fastest forced win (a child of one rank less); None when that seat does not choose there or cannot force
+    a win."""
+    packed = built.packed
+    P = packed.seats
+    me = int(lookup(built, key)[0])
+    k = int(rank[me, r])
+    if k <= 0:
+        return None
+    out = _expanded(packed, np.asarray(key, np.uint64).reshape(1, packed.width))
+    if int(out["owner"][0]) != r:
+        return None
+    inside = out["end"] == -2
+    ids = np.full(len(out["end"]), -1, np.int64)
+    if inside.any():
+        ids[inside] = lookup(built, out["keys"][inside])
+    for e in range(len(out["end"])):
+        if not inside[e]:
+            if int(out["end"][e]) == r and k == 1:
+                return int(out["move"][e])
+        elif int(rank[ids[e], (r - int(out["off"][e])) % P]) == k - 1:
+            return int(out["move"][e])
+    return None
+
+
+def sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool) -> np.ndarray:
+    """Dense ids of random positions: uniform over the graph, or (``by_layer``) a layer drawn uniformly first,
+    then a position of it (late layers, few positions each, are then sampled as often as the big middle)."""
+    base = bases(built)
+    if not by_layer:
+        return rng.integers(0, int(base[-1]), size=samples)
+    man = built.part_sizes  # [part][layer]
+    layers = [ell for ell in range(built.layers) if sum(man[k][ell] for k in range(built.parts))]
+    out = []
+    for ell in rng.choice(layers, size=samples):
+        counts = np.array([man[k][ell] for k in range(built.parts)], np.int64)
+        j = int(rng.integers(0, int(counts.sum())))
+        k = int(np.searchsorted(np.cumsum(counts), j, side="right"))
+        j -= int(counts[:k].sum())
+        out.append(int(base[k]) + sum(man[k][:ell]) + j)
+    return np.array(out, np.int64)
+
+
+# -- the attractor -------------------------------------------------------------------------------------------------
+@jit
+def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, psrc: np.ndarray, poff: np.ndarray,
+           esrc: np.ndarray, eend: np.ndarray, rank: np.ndarray, qn: np.ndarray, qr: np.ndarray) -> int:
+    """The attractor of every seat at once: ``rank[i, r]`` the plies in which the seat ``r`` places after position
+    i's mover forces a win (-1: it cannot). Positions are dense ids; ``indptr``/``psrc``/``poff`` each position's
+    predecessors (parent, offset); ``esrc``, ``eend`` the plies that end the game (winner in the parent's frame,
+    -1 nobody). ``qn``, ``qr``: the queue, a ring (ranks are processed in order, so it holds at most the ranked
+    pairs not yet processed). Returns 0, or 1 when the ring overflowed, 2 when a rank passed :data:`MAX_RANK` (the
+    answer is then not given)."""
+    n = owner.shape[0]
+    cap = qn.shape[0]
+    left = np.empty((n, P), np.int8)  # (a position has at most retrograde.MAX_DEGREE plies)
+    for i in range(n):
+        for r in range(P):
+            left[i, r] = degree[i]
+    head = 0
+    size = 0
+    for e in range(esrc.shape[0]):  # children that are games over: rank 0 for their winner
+        w = eend[e]
+        if w < 0:
+            continue
+        i = esrc[e]
+        if rank[i, w] >= 0:
+            continue
+        if owner[i] != w:
+            left[i, w] -= 1
+            if left[i, w] != 0:
+                continue
+        rank[i, w] = 1
+        if size == cap:
+            return 1
+        qn[(head + size) % cap] = i
+        qr[(head + size) % cap] = w
+        size += 1
+    while size > 0:
+        j = qn[head]
+        rc = qr[head]
+        head = (head + 1) % cap
+        size -= 1
+        k = rank[j, rc]
+        if k >= MAX_RANK:
+            return 2
+        for e in range(indptr[j], indptr[j + 1]):
+            i = psrc[e]
+            r = (rc + poff[e]) % P
+            if rank[i, r] >= 0:
+                continue
+            if owner[i] != r:
+                left[i, r] -= 1
+                if left[i, r] != 0:
+                    continue
+            rank[i, r] = k + 1
+            if size == cap:
+                return 1
+            qn[(head + size) % cap] = i
+            qr[(head + size) % cap] = r
+            size += 1
+    return 0
+
+
+@jit
+def _csr_into(dst: np.ndarray, src: np.ndarray, off: np.ndarray, indptr: np.ndarray, fill: np.ndarray,
+              psrc: np.ndarray, poff: np.ndarray) -> None:
+    """Edges (dense ``src`` and ``dst``, ``off``) into the predecessor lists: ``fill[d]`` is the next free slot of
+    position d's list (from ``indptr``)."""
+    for e in range(dst.shape[0]):
+        d = dst[e]
+        psrc[fill[d]] = src[e]
+        poff[fill[d]] = off[e]
+        fill[d] += 1
+
+
+@dataclass(frozen=True)
+class Attractor:
+    """Every position's ranks (``ranks[i, r]``, dense ids: the plies in which the seat ``r`` places after i's
+    mover forces a win, -1: it cannot): an array from the whole-graph attractor, a
+    :class:`~quaternity_cp.retrograde.Ranks` (read part by part from the checkpoint; ``.dense()`` for the array)
+    from the partitioned one; the start's dense id and seat to choose (an offset), the graph's size and the
+    seconds it took."""
+
+    ranks: "np.ndarray | retrograde.Ranks"
+    root: int
+    root_owner: int
+    positions: int
+    edges: int
+    seconds: float
+
+
+def attract(built: Built, *, partitioned: bool = False, run: Runner | None = None, limits: Limits | None = None,
+            max_rounds: int | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> Attractor:
+    """Run the attractor over ``built``'s whole graph (every seat at once), in about 23 bytes a position and 5 an
+    edge (the predecessor lists are filled part by part). Every part file is checked to be there, of its size,
+    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids).
+
+    ``partitioned=True``: the same ranks by the partitioned attractor (:mod:`quaternity_cp.retrograde`), in
+    rounds, part by part, in the subfolder ``attractor/`` of the checkpoint, its tasks run by ``run`` (here by
+    default): no process holds the whole graph. ``limits.max_seconds`` and ``max_rounds`` stop it
+    (:class:`AttractorStopped`; the rounds done stay, and the next call goes on); ``progress`` gets a dict after
+    each round."""
+    if partitioned:
+        return _attract_partitioned(built, run, limits, max_rounds, progress)
+    if run is not None or limits is not None or max_rounds is not None or progress is not None:
+        raise PartitionedError("run, limits, max_rounds and progress go with the partitioned attractor "
+                               "(partitioned=True)")
+    began = time.perf_counter()
+    P, parts, folder = built.packed.seats, built.parts, built.folder
+    files = built.files
+    _check_files(folder, files)
+    ctx = Context(built.packed, [list(s) for s in built.part_sizes])
+    base = bases(built)
+    n = int(base[-1])
+    idx = np.int32 if n < 2**31 else np.int64  # dense ids: 4 bytes each while they fit
+    owner = np.zeros(n, np.int8)
+    degree = np.zeros(n, np.int8)
+    esrc, eend = [], []
+    counts = np.zeros(n + 1, np.int64)
+    for k in range(parts):
+        pos = 0
+        for ell in range(built.layers - 1):
+            out = read_checked(folder, files, "out", k, ell, ctx)
+            m = len(out["owner"])
+            owner[base[k] + pos: base[k] + pos + m] = out["owner"]
+            degree[base[k] + pos: base[k] + pos + m] = out["degree"]
+            pos += m
+            keep = out["end"] >= 0  # (a game over with nobody winning is no one's rank 0)
+            esrc.append((out["src"][keep] + base[k]).astype(idx))
+            eend.append(out["end"][keep])
+        for ell in range(1, built.layers):
+            dst = read_checked(folder, files, "edges", k, ell, ctx)["dst"]
+            counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
+    indptr = np.cumsum(counts)
+    del counts
+    e_total = int(indptr[-1])
+    psrc = np.zeros(e_total, idx)
+    poff = np.zeros(e_total, np.int8)
+    fill = indptr[:-1].copy()
+    for k in range(parts):
+        for ell in range(1, built.layers):
+            ed = read_checked(folder, files, "edges", k, ell, ctx)
+            g = ed["src"]
+            _csr_into((ed["dst"] + base[k]).astype(idx), (base[g % parts] + g // parts).astype(idx), ed["off"],
+                      indptr, fill, psrc, poff)
+            del ed, g
+    del fill
+    rank = np.full((n, P), -1, np.int16)
+    ring = max(1024, n)
+    status = _retro(P, owner, degree, indptr, psrc, poff,
+                    np.concatenate(esrc) if esrc else np.zeros(0, idx),
+                    np.concatenate(eend) if eend else np.zeros(0, np.int8), rank,
+                    np.empty(ring, idx), np.empty(ring, np.int8))
+    if status == 1:
+        raise PartitionedError(f"the attractor's queue outgrew its {ring:,} places; no answer is given")
+    if status == 2:
+        raise PartitionedError(f"a forced win longer than {MAX_RANK} plies; no answer is given")
+    del psrc, poff, indptr
+    root = int(base[built.root[0]] + built.root[1])
+    return Attractor(rank, root, int(owner[root]), n, e_total, time.perf_counter() - began)
+
+
+def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list[list[int]],
+                   files: Mapping[str, Entry]) -> retrograde.PartGraph:
+    """Part ``k``'s share of the graph for the partitioned attractor (a task's loader: it runs on a Dask worker
+    too): its positions' owners and degrees and plies that end the game (its ``out`` files), and the edges whose
+    child it holds (its ``edges`` files: parents' global ids), every file read strictly (:func:`read_checked`;
+    ``files``: part ``k``'s entries, ``sizes``: the manifest's positions per part and layer)."""
+    ctx = Context(packed, sizes)
+    outs = [rel("out", k, ell) for ell in range(layers - 1)]
+    edges = [rel("edges", k, ell) for ell in range(1, layers)]
+    for name in outs + edges:
+        if name not in files:
+            raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
+    n = sum(int(files[name][2]) for name in outs)
+    t = sum(int(files[name][3]) for name in outs)
+    m = sum(int(files[name][3]) for name in edges)
+    # (filled file by file: one file's buffer at a time beside the part's arrays)
+    owner, degree = np.zeros(n, np.int8), np.zeros(n, np.int16)
+    ends, winner = np.zeros(t, np.int64), np.zeros(t, np.int8)
+    child, parent, offset = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int8)
+    at = end_at = 0
+    for ell in range(layers - 1):
+        out = read_checked(folder, files, "out", k, ell, ctx)
+        a, b = len(out["owner"]), len(out["src"])
+        owner[at:at + a], degree[at:at + a] = out["owner"], out["degree"]
+        ends[end_at:end_at + b], winner[end_at:end_at + b] = out["src"], out["end"]
+        at, end_at = at + a, end_at + b
+        del out
+    at = 0
+    for ell in range(1, layers):
+        ed = read_checked(folder, files, "edges", k, ell, ctx)
+        a = len(ed["dst"])
+        child[at:at + a], parent[at:at + a], offset[at:at + a] = ed["dst"], ed["src"], ed["off"]
+        at += a
+        del ed
+    return retrograde.PartGraph(owner=owner, degree=degree, child=child, parent=parent, offset=offset, ends=ends,
+                                winner=winner)
+
+
+def _attract_partitioned(built: Built, run: Runner | None, limits: Limits | None, max_rounds: int | None,
+                         progress: Callable[[dict[str, Any]], None] | None) -> Attractor:
+    """:func:`attract` by :func:`quaternity_cp.retrograde.attract` (see there)."""
+    began = time.perf_counter()
+    packed, parts, folder, files = built.packed, built.parts, built.folder, built.files
+    _check_files(folder, files)
+    sizes = [list(s) for s in built.part_sizes]
+    loaders: list[retrograde.Loader] = []
+    for k in range(parts):
+        mine = {name: entry for name, entry in files.items() if name.startswith(f"part{k:03d}/")
+                and not os.path.basename(name).startswith("keys")}
+        loaders.append((attractor_part, (folder, packed, k, built.layers, sizes, mine)))
+    identity = {"graph": packed.format, "files": sha256_hex(canonical_json(dict(files)).encode("ascii"))}
+    try:
+        ranks = retrograde.attract(os.path.join(folder, ATTRACTOR_FOLDER), players=packed.seats,
+                                   sizes=[sum(s) for s in sizes], identity=identity, loaders=loaders, run=run,
+                                   limits=limits, max_rounds=max_rounds, progress=progress)
+    except retrograde.RetroStopped as stop:
+        raise AttractorStopped(stop.reason, built.layers, built.positions, stop.rounds, stop.ranked,
+                               str(stop)) from None
+    except retrograde.RetroError as err:
+        raise PartitionedError(str(err)) from None
+    rp, rl = built.root
+    ctx = Context(packed, sizes)
+    root_owner = int(read_checked(folder, files, "out", rp, 0, ctx)["owner"][rl])
+    root = int(bases(built)[rp] + rl)
+    return Attractor(ranks, root, root_owner, ranks.positions, ranks.edges,
+                     ranks.seconds + time.perf_counter() - began)
+
+
+# -- a solve: the build, then the attractor, here or on Dask --------------------------------------------------------
+def left_of(limits: Limits | None, began: float) -> Limits | None:
+    """The time left of ``limits.max_seconds`` counted from ``began`` (the attractor's share of a solve's
+    budget: the build's rest), as limits (at least a millisecond: it then stops after its first round)."""
+    if limits is None or limits.max_seconds is None:
+        return None
+    return Limits(max_seconds=max(1e-3, limits.max_seconds - (time.perf_counter() - began)))
+
+
+def solve_graph(packed: Packed, folder: str, *, parts: int, workers: int | None = 0, cluster: Any = None,
+                limits: Limits | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
+                attractor: str = "whole") -> tuple[Built, Attractor]:
+    """``packed``'s graph built in ``folder`` (in ``parts`` parts: on a Dask ``cluster``, on a ``LocalCluster`` of
+    ``workers`` processes when ``workers`` is None or > 0, or here when 0), then its attractor: ``"whole"`` (over
+    the whole graph in this process) or ``"partitioned"`` (in rounds, part by part, on the same workers,
+    checkpointed; ``limits.max_seconds`` counts on from the build's start)."""
+    if attractor not in ATTRACTORS:
+        raise PartitionedError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
+    began = time.perf_counter()
+    partitioned = attractor == "partitioned"
+    att: Attractor | None = None
+    if workers == 0 and cluster is None:
+        built = build(packed, folder, parts=parts, limits=limits, progress=progress)
+        if partitioned:
+            att = attract(built, partitioned=True, limits=left_of(limits, began))
+    else:
+        from .cluster import dask_client
+
+        with dask_client(cluster, workers) as client:
+            built = build(packed, folder, parts=parts, run=dask_runner(client), limits=limits, progress=progress)
+            if partitioned:
+                att = attract(built, partitioned=True, run=dask_runner(client), limits=left_of(limits, began))
+    if att is None:
+        att = attract(built)
+    return built, att
+
+
+def drop_graph(built: Built) -> None:
+    """Remove ``built``'s part files and its attractor's rounds (the manifest stays)."""
+    for k in range(built.parts):
+        shutil.rmtree(part_dir(built.folder, k), ignore_errors=True)
+    shutil.rmtree(os.path.join(built.folder, ATTRACTOR_FOLDER), ignore_errors=True)
