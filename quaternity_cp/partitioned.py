@@ -137,7 +137,7 @@ ATTRACTORS = ("whole", "partitioned")
 
 __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACTOR_FOLDER", "ATTRACTORS",
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
-           "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup",
+           "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "left_of"]
@@ -274,7 +274,7 @@ def _same(a: np.ndarray, i: int, b: np.ndarray, j: int) -> bool:
 
 
 @jit
-def _dedup(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+def dedup_kernel(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
     """Ids for the keys ``new`` among ``old`` (``old``'s row numbers; the new ones numbered on from len(old), in
     order of first sight), into ``ids``; the rows of ``new`` that are new positions go to ``fresh``. Returns
     how many are new."""
@@ -313,8 +313,8 @@ def _dedup(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray)
     return count
 
 
-def _dedup_py(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
-    """:func:`_dedup` with a dictionary (without numba, where the compiled loop would be too slow)."""
+def dedup_dict(old: np.ndarray, new: np.ndarray, ids: np.ndarray, fresh: np.ndarray) -> int:
+    """:func:`dedup_kernel` with a dictionary (without numba, where the compiled loop would be too slow)."""
     index = {tuple(row): i for i, row in enumerate(old.tolist())}
     count = 0
     for i, row in enumerate(new.tolist()):
@@ -334,7 +334,7 @@ def dedup(old: np.ndarray, new: np.ndarray, width: int | None = None) -> tuple[n
     w = width if width is not None else (old.shape[1] if np.ndim(old) == 2 else 2)
     ids = np.zeros(len(new), np.int64)
     fresh = np.zeros(len(new), np.int64)
-    fn = _dedup if HAVE_NUMBA else _dedup_py
+    fn = dedup_kernel if HAVE_NUMBA else dedup_dict
     count = fn(np.ascontiguousarray(old, np.uint64).reshape(-1, w), np.ascontiguousarray(new, np.uint64).reshape(-1, w),
                ids, fresh)
     return ids, fresh[:count]

@@ -223,8 +223,9 @@ class GameSpec:
     page, table script and style in the package's ``static/``), ``cli`` (its
     command group, ``quaternity <game> ...``), ``terminal`` (its view in
     ``quaternity play``), ``codec`` and ``spiel`` (the research bridges), ``puzzles``
-    (its puzzles), ``tournament`` (the table a tournament plays by default), and
-    the game's own (``html``, ``grid``).
+    (its puzzles), ``tournament`` (the table a tournament plays by default),
+    ``packed`` (its positions as fixed-width keys for the shared partitioned
+    solver, :mod:`quaternity_cp.partitioned`), and the game's own (``html``, ``grid``).
     The agents are those registered for the game (:func:`register_agent`).
     """
 
@@ -370,6 +371,12 @@ PARTS: dict[str, str] = {
                "(`quaternity puzzle` of a game without its own group `puzzle` in its part cli; docs/puzzles.md)",
     "tournament": "dict: the options a tournament of the game plays when none is given (`quaternity tournament` "
                   "of the default game: its --preset, --players, --sets and --set-size)",
+    "packed": "packed_for(options: dict) -> a quaternity_cp.partitioned.Packed: the start of a game made with "
+              "``options`` as fixed-width keys (its symmetries removed) for the shared partitioned solver: "
+              "name, format (old_formats optional), width (uint64 words), seats, moves, max_degree, identity() "
+              "-> JSON a checkpoint must match, start() -> (key, first seat), expand(keys) -> {keys, src, off, "
+              "move, end} per edge and {owner, degree} per position (seats counted on from the mover; end -2 "
+              "inner, -1 nobody wins, w the winner), decode(key) -> dict (docs/solver.md)",
 }
 
 GAMES: dict[str, GameSpec] = {}

@@ -166,5 +166,6 @@ SPEC = register_game(GameSpec(
         "spiel": f"{__name__}.spiel",
         "puzzles": f"{__name__}.puzzles",
         "tournament": f"{__name__}.parts:TOURNAMENT",
+        "packed": f"{__name__}.packed:packed_for",  # the shared partitioned solver's keys
     },
 ))

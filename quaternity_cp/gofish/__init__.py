@@ -89,6 +89,7 @@ SPEC = register_game(
             "puzzles": f"{__name__}.puzzles",  # `quaternity puzzle generate --game gofish`, `puzzle verify`
             "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
             "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_gofish
+            "packed": f"{__name__}.packed:packed_for",  # the shared partitioned solver's keys (fastgraph)
         },
     )
 )

@@ -101,8 +101,8 @@ _dask_runner = pt.dask_runner
 # (the shared layer's hashing and deduplication, under the names this module always gave them)
 part_of = pt.part_of
 dedup = pt.dedup
-_dedup = pt._dedup
-_dedup_py = pt._dedup_py
+_dedup = pt.dedup_kernel
+_dedup_py = pt.dedup_dict
 
 
 class GraphError(GoFishError):

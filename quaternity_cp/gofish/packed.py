@@ -78,7 +78,8 @@ def packed_of(identity: Mapping[str, Any]) -> GoFishPacked:
     rules = identity.get("rules")
     if rules is not None and not isinstance(rules, (str, Mapping)):
         raise ValueError(f"rules must be an object, not {rules!r}")
-    return GoFishPacked(Shape.of(int(sizes[0]), int(sizes[1]), int(sizes[2]), rules))
+    players, suits, suit_size = (int(v) for v in sizes if isinstance(v, int))
+    return GoFishPacked(Shape.of(players, suits, suit_size, rules))
 
 
 def packed_for(options: Mapping[str, Any]) -> GoFishPacked:
