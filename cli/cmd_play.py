@@ -99,7 +99,10 @@ def play(game: str, seat: int, pause: bool | None, agents: str | None, hint_agen
     if save is not None:
         check_output(save, "--save", force=force)
         written.add(os.path.abspath(save))
-    options = {o.name: given[o.name] for o in spec.options}
+    # the options the person gave (a default is no choice: a rule set's options stay the rule set's)
+    ctx = click.get_current_context()
+    options = {o.name: given[o.name] for o in spec.options
+               if ctx.get_parameter_source(o.name) is not click.core.ParameterSource.DEFAULT}
     seats = spec.seats(options)
     if not 0 <= seat < seats:
         raise InputError(f"--seat: the game has seats 0 to {seats - 1}")

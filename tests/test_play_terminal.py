@@ -433,3 +433,18 @@ def test_a_draw_is_said_as_a_draw(tmp_path):
     last = _play_first_legal(child, "seat 0> ")
     assert checked(save)["winners"] == []
     assert last.endswith("A draw: nobody won.") and "Winner" not in last, last
+
+
+@pytest.mark.parametrize("extra, rules", [
+    ([], {"ask_void": "forbid", "four": "some", "win_after_ask": True}),  # the rule set as it is
+    (["--ask-void", "allow"], {"four": "some", "win_after_ask": True}),  # one of its options set back: played
+])
+def test_a_go_fish_table_plays_the_rule_set_and_every_option_given(tmp_path, extra, rules):
+    """``play --game gofish --rules geraschenko`` plays geraschenko (the options left at their defaults are no
+    choice), and an option given at its default value is played as given (issue 40)."""
+    save = tmp_path / "gofish.json"
+    child = spawn("--game", "gofish", "--rules", "geraschenko", *extra, "--seed", "1", "--save", str(save))
+    child.expect(r"> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert json.loads(save.read_text())["rules"] == rules
