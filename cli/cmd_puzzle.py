@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from quaternity_cp.command import (EXIT_ILLEGAL, EXIT_OK, InputError, Seconds, Whole, check_output, emit_json,
-                                   force_option, guarded, json_option, read_text, write_text)
+                                   force_option, guarded, json_option, prepare_outputs, read_text, write_text)
 
 from .dispatch import Door, FileDoor, Found, default_spec, game_spec, leading_argument, title
 
@@ -36,20 +36,6 @@ def dumps(data: Any) -> str:
 def answer_path(puzzle: str) -> str:
     """The answer file beside the puzzle file ``NAME.json``: ``NAME.answer.json``."""
     return puzzle.removesuffix(".json") + ".answer.json"
-
-
-def prepare_out(out: str, names: Any, force: bool) -> None:
-    """The folder ``--out`` made if missing, and every file the run will write checked before any work
-    (``NAME.json`` and ``NAME.answer.json`` of each name)."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(f"--out: {out} is a file, not a folder")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
-    for name in names:
-        for suffix in (".json", ".answer.json"):
-            check_output(os.path.join(out, name + suffix), "--out", force=force)
 
 
 def puzzles_part(spec: GameSpec, where: str) -> Any:
@@ -238,7 +224,7 @@ def part_generate(spec: GameSpec) -> click.Command:
                 raise InputError(f"--option {spec.players_option}: give the players with --players")
             options = {spec.players_option: players} | options
         spec.check_options(options)
-        prepare_out(out, part.puzzle_names(options, seed, count), force)
+        prepare_outputs(out, part.puzzle_names(options, seed, count), force)
         made: list[dict[str, Any]] = []
 
         def found(puzzle: Any) -> None:
@@ -349,4 +335,4 @@ def part_sheet(spec: GameSpec) -> click.Command:
 
 
 __all__ = ["puzzle", "DIFFICULTIES", "part_generate", "part_verify", "part_sheet", "puzzles_part", "dumps",
-           "answer_path", "prepare_out", "puzzle_files"]
+           "answer_path", "puzzle_files"]

@@ -269,6 +269,22 @@ def check_output(path: str, option: str, *, inputs: tuple[str, ...] | list[str] 
     return path
 
 
+def prepare_outputs(out: str, names: Any, force: bool, suffixes: tuple[str, ...] = (".json", ".answer.json"),
+                    option: str = "--out") -> None:
+    """The folder ``out`` made if missing, and every file a run will write there checked before any work
+    (``NAME`` + each of ``suffixes`` for each of ``names``: a puzzle and its answer)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InputError(f"{option}: {out} is a file, not a folder")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"{option}: cannot make the folder {out} ({err.strerror or err})") from None
+    for name in names:
+        for suffix in suffixes:
+            check_output(os.path.join(out, name + suffix), option, force=force)
+
+
 __all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "InputError", "Whole",
            "Seconds", "fail", "one_line", "guarded", "TEXTS", "file_name", "read_text", "json_option", "emit_json",
-           "exact_integers", "console", "write_text", "force_option", "check_output"]
+           "exact_integers", "console", "write_text", "force_option", "check_output",
+           "prepare_outputs"]

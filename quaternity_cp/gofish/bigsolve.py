@@ -109,33 +109,16 @@ class GraphError(GoFishError):
     """A checkpoint folder that cannot be used: another game's, damaged, or not a folder."""
 
 
-class GraphStopped(GoFishError):
-    """The build stopped before the graph was complete (``reason``: ``time``, ``limit``, ``interrupted``, or
-    ``failed``: a task raised, e.g. a Dask worker was lost or the disk is full); the checkpoint keeps every
-    finished layer."""
-
-    def __init__(self, reason: str, layers: int, positions: int, detail: str = ""):
-        self.reason = reason
-        self.layers = layers
-        self.positions = positions
-        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt",
-                "failed": f"a task that failed ({detail})"}.get(reason, reason)
-        super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions} positions); "
-                         "run again with the same checkpoint to go on")
+class GraphStopped(pt.BuildStopped, GoFishError):
+    """The build stopped before the graph was complete (the shared layer's :class:`~quaternity_cp.partitioned.
+    BuildStopped`, as a Go Fish error: ``reason`` ``time``, ``limit``, ``interrupted`` or ``failed``); the
+    checkpoint keeps every finished layer."""
 
 
-class AttractorStopped(GraphStopped):
-    """The partitioned attractor stopped before its last round (``reason`` as :class:`GraphStopped`'s; ``rounds``
-    done, ``ranked``: the ranks given so far); its checkpoint keeps every round done, and the graph is
-    complete (``layers``, ``positions``: the graph's)."""
-
-    def __init__(self, reason: str, layers: int, positions: int, rounds: int, ranked: int, message: str):
-        GoFishError.__init__(self, message)
-        self.reason = reason
-        self.layers = layers
-        self.positions = positions
-        self.rounds = rounds
-        self.ranked = ranked
+class AttractorStopped(pt.AttractorStopped, GraphStopped):
+    """The partitioned attractor stopped before its last round (the shared layer's
+    :class:`~quaternity_cp.partitioned.AttractorStopped`, as a Go Fish error); its checkpoint keeps every round
+    done."""
 
 
 @contextmanager

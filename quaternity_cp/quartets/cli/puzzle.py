@@ -15,27 +15,13 @@ from typing import Any
 
 import click
 
-from ...command import (EXIT_ILLEGAL, EXIT_OK, InputError, Seconds, Whole, check_output, emit_json, force_option,
-                        guarded, json_option, read_text, write_text)
+from ...command import (EXIT_ILLEGAL, EXIT_OK, InputError, Seconds, Whole, emit_json, force_option,
+                        guarded, json_option, prepare_outputs, read_text, write_text)
 from ...command.lazy import LazyGroup
 from ..rules import PRESETS, Rules
 from .common import parse_text
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")  # quaternity_cp.quartets.puzzles.grade.DIFFICULTIES (tested equal)
-
-
-def _prepare_out(out: str, names: Any, force: bool) -> None:
-    """The folder ``--out`` made if missing, and every file the run will write checked before any work
-    (``NAME.json`` and ``NAME.answer.json`` of each name)."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise InputError(f"--out: {out} is a file, not a folder")
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"--out: cannot make the folder {out} ({err.strerror or err})") from None
-    for name in names:
-        for suffix in (".json", ".answer.json"):
-            check_output(os.path.join(out, name + suffix), "--out", force=force)
 
 
 @click.group(cls=LazyGroup, lazy={"sheet": f"{__package__}.sheet:sheet"},
@@ -129,7 +115,7 @@ def generate(players: int, sets: int, set_size: int, rules: str, goal: str, coun
     opts = GenerateOptions(players, sets, set_size, rules, goal, questions, difficulty, names, max_positions,
                            allow_grid_answers)
     opts.check()
-    _prepare_out(out, puzzle_names(opts, seed, count), force)
+    prepare_outputs(out, puzzle_names(opts, seed, count), force)
     made: list[dict[str, Any]] = []
 
     def found(name: str, record: dict[str, Any], answer: dict[str, Any]) -> None:
