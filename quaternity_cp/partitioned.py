@@ -46,9 +46,11 @@ travels to the workers) and gives:
   (int8: -2 an inner edge, -1 a ply that ends the game with nobody winning,
   ``w >= 0`` one that ends it won by the seat ``w`` places after the parent's
   mover), in order of ``src``; per position ``owner`` (int8: the seat to
-  choose, counted from the mover) and ``degree`` (int16: its distinct plies:
-  two plies to the same child, or ending the game with the same winner, are
-  one edge);
+  choose, counted from the mover; -1 for nobody: a free choice that every
+  seat's opponents make, so every seat needs every ply) and ``degree`` (int16:
+  its distinct plies: two plies to the same child, or ending the game with the
+  same winners, are one edge). A ply that ends the game won by several seats
+  (a shared win) is one row per winner, each with its ``end``;
 * ``decode(key)``: a position as plain numbers, for display.
 
 Seats are counted on from each position's mover (a game whose rules count
@@ -421,7 +423,7 @@ def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, lay
         partfiles.check_ranges(path, data, ranges, PartitionedError, ids="its layer's ids")
 
     if kind == "out":
-        check({"owner": (0, P), "degree": (0, ctx.fanout + 1), "end": (-1, P), "move": (0, moves),
+        check({"owner": (-1, P), "degree": (0, ctx.fanout + 1), "end": (-1, P), "move": (0, moves),
                "src": (int(ctx.cum[k, layer]), int(ctx.cum[k, layer + 1]))})
     elif kind == "edges":
         check({"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P), "move": (0, moves)})

@@ -260,7 +260,7 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     if len(arrays["parent"]) != m or len(arrays["offset"]) != m or len(arrays["ends"]) != len(arrays["winner"]):
         raise RetroError(f"{where}: the edges' arrays (child, parent, offset) or the ends' (ends, winner) differ "
                          "in length")
-    _ranges(where, arrays, {"owner": (0, P), "degree": (0, MAX_DEGREE + 1), "child": (0, n), "offset": (0, P),
+    _ranges(where, arrays, {"owner": (-1, P), "degree": (0, MAX_DEGREE + 1), "child": (0, n), "offset": (0, P),
                             "ends": (0, n), "winner": (-1, P)})
     if m:
         _check_parents(where, arrays["parent"], np.asarray(sizes, np.int64))
@@ -269,7 +269,8 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     winner = arrays["winner"][keep].astype(np.int8)
     owner = arrays["owner"].astype(np.int8)
     degree = arrays["degree"].astype(np.int8)
-    if len(ends) and np.any(np.bincount(ends, minlength=n) > degree):
+    # (a ply won by several seats is one row per winner: no seat has more such rows than plies)
+    if len(ends) and np.any(np.bincount(ends * P + winner, minlength=n * P).reshape(n, P) > degree[:, None]):
         raise RetroError(f"{where}: a position has more plies that end the game than its degree (not consistent)")
     child, parent, offset = arrays["child"], arrays["parent"], arrays["offset"]
     del got, arrays, keep  # (the edges sorted by child, with no more than one copy of them at a time)
@@ -354,7 +355,7 @@ def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes:
     ``t + 1``, the entry of the new state file (None: unchanged) and of the frontier file (None: empty)."""
     n = int(sizes[j])
     path, nd = _read(folder, _rel("nodes", j), nodes, "nodes", P)
-    _ranges(path, nd, {"owner": (0, P), "degree": (0, MAX_DEGREE + 1)})
+    _ranges(path, nd, {"owner": (-1, P), "degree": (0, MAX_DEGREE + 1)})
     owner = nd["owner"]
     if state is None:
         rank = np.full((n, P), -1, np.int16)

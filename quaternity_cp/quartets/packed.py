@@ -1,0 +1,475 @@
+"""Quaternity's part ``packed``: the in-memory solver's canonical positions as fixed-width keys for the shared
+partitioned solver (:mod:`quaternity_cp.partitioned`).
+
+A position is packed from the in-memory solver's own canonical key
+(:meth:`quaternity_cp.quartets.solver.core.Context.describe`): the tightened
+description of every set in play (its cards' possible owners, sorted, the open
+question's card flagged; every seat's lower and upper bound on it), sorted; the
+hand sizes; the seats on turn; the open question's asker and target; the scores
+and, under ``tie = first``, the order in which the seats with points reached
+them. So the symmetries the solver removes are removed here too (sets
+relabelled, interchangeable cards of a set), and, where the rules count seats
+from the mover, the seats are also *rotated* so that the seat deciding (the
+mover, or the first seat of a shared turn) is seat 0 (:func:`rotates`).
+
+Each field has a fixed number of bits (:class:`Layout`); a key is
+``width`` 64-bit words (4x4x4: 230 bits, 4 words). A start whose positions do not fit
+:data:`MAX_BITS` is refused before any work.
+
+Positions are expanded by the in-memory solver itself (:meth:`Context.moves`,
+:meth:`Context.child`, through its fast path): a key is decoded into a
+:class:`~quaternity_cp.quartets.position.State` whose canonical key is the key
+again (tested), its moves are generated and played, and each child's canonical
+key is rotated and packed. The successors are therefore the in-memory solver's,
+position by position; the tests compare every rank of every position for every
+seat with its attractor on small starts of every preset that deals nothing.
+This is the pure-Python path; no compiled kernel of it exists yet.
+
+Moves are numbered in the decoded position's frame: a question ``(card * P +
+target) * 3 + answer`` (answer 0 open, 1 yes, 2 no; card and seats of the
+decoded position), then the declarations (``Q + set``) and the free choices of
+who moves (``Q + N + seat``), ``Q = N*S*P*3``.
+
+A ply that ends the game with several winners (``tie = shared``) is one row per
+winner (each of them forces a win through it); with ``only=True`` (the value
+goal: a seat wins only alone) such a ply is won by nobody.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..errors import QuaternityError
+from .game import Declaration, Game, Question
+from .rules import Rules
+
+#: the widest packed position (bits): 8 words, the shared layer's most
+MAX_BITS = 512
+#: 1: keys as described in this module's text
+FORMAT = "quaternity-graph-1"
+
+
+class PackedError(QuaternityError, ValueError):
+    """A start the packed solver does not take (cards that cannot be dealt, positions too wide, rules it does not
+    play); one line."""
+
+
+def rotates(rules: Rules) -> bool:
+    """Whether seats are counted from the mover (the rules never name a seat by its number): not under
+    ``handover = seat`` (the lowest seat with cards takes over), nor under ``tie = first`` with automatic claims
+    (seats that reach their score with the same move are then ordered by seat number)."""
+    return rules.handover != "seat" and not (rules.tie == "first" and rules.auto_claim)
+
+
+def _bits(most: int) -> int:
+    """Bits for the numbers 0..most."""
+    return max(1, int(most).bit_length())
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The bit fields of a packed position of P seats and N sets of S cards."""
+
+    P: int
+    N: int
+    S: int
+    first: bool  # tie = first: the order the scored seats reached their scores is kept
+
+    @property
+    def card(self) -> int:
+        return self.P + 1  # owners mask (P bits) * 2 + the open question's flag
+
+    @property
+    def bound(self) -> int:
+        return _bits(self.S)
+
+    @property
+    def hand(self) -> int:
+        return _bits(self.N * self.S)
+
+    @property
+    def seat(self) -> int:
+        return _bits(self.P)  # a seat + 1 (0: none)
+
+    @property
+    def score(self) -> int:
+        return _bits(self.N)
+
+    @property
+    def set_bits(self) -> int:
+        return self.S * self.card + 2 * self.P * self.bound
+
+    @property
+    def bits(self) -> int:
+        return (self.N * self.set_bits + self.P * self.hand + self.P + 2 * self.seat + self.P * self.score
+                + (self.P * self.seat if self.first else 0))
+
+    @property
+    def width(self) -> int:
+        return max(1, -(-self.bits // 64))
+
+
+def _rot_mask(m: int, r: int, P: int) -> int:
+    """Seat mask ``m`` with seat r moved to 0 (seat p to (p - r) % P)."""
+    if not r:
+        return m
+    full = (1 << P) - 1
+    return ((m >> r) | (m << (P - r))) & full
+
+
+def _rot_tuple(t: tuple, r: int) -> tuple:
+    return t[r:] + t[:r] if r else t
+
+
+def frame_of(key: tuple) -> int:
+    """The seat a position's other seats are counted from: the target of its open question, else the first seat
+    on turn (the mover, or the first of a shared turn)."""
+    target = key[-2]
+    if target >= 0:
+        return target
+    return key[-4][0]
+
+
+def rotate_key(key: tuple, r: int, P: int, first: bool) -> tuple:
+    """The solver's canonical key of a position (not over) with seat ``r`` moved to seat 0 (equal to the key of
+    the rotated position: the description commutes with renaming seats)."""
+    if not r:
+        return key
+    *bodies, hands, turn, asker, target, score = key
+    out = []
+    for cls, los, his in bodies:
+        cls2 = tuple(sorted(_rot_mask(c >> 1, r, P) << 1 | (c & 1) for c in cls))
+        out.append((cls2, _rot_tuple(los, r), _rot_tuple(his, r)))
+    out.sort()
+    turn2 = tuple(sorted((p - r) % P for p in turn))
+    a2 = (asker - r) % P if asker >= 0 else -1
+    t2 = (target - r) % P if target >= 0 else -1
+    if first:
+        scores, ranks = score
+        score2: Any = (_rot_tuple(scores, r), _rot_tuple(ranks, r))
+    else:
+        score2 = _rot_tuple(score, r)
+    return (*out, _rot_tuple(hands, r), turn2, a2, t2, score2)
+
+
+def pack_key(key: tuple, lay: Layout) -> int:
+    """A canonical key (not over) as one integer of ``lay.bits`` bits."""
+    *bodies, hands, turn, asker, target, score = key
+    P, S = lay.P, lay.S
+    v = 0
+    at = 0
+
+    def put(x: int, bits: int) -> None:
+        nonlocal v, at
+        v |= x << at
+        at += bits
+
+    cb, bb = lay.card, lay.bound
+    for i in range(lay.N):
+        if i < len(bodies):
+            cls, los, his = bodies[i]
+            for c in cls:
+                put(c, cb)
+            for x in los:
+                put(x, bb)
+            for x in his:
+                put(x, bb)
+        else:
+            at += lay.set_bits  # a claimed set: zeros (a card in play always has an owner, so never all zero)
+    for h in hands:
+        put(h, lay.hand)
+    m = 0
+    for p in turn:
+        m |= 1 << p
+    put(m, P)
+    put(asker + 1, lay.seat)
+    put(target + 1, lay.seat)
+    scores, ranks = score if lay.first else (score, None)
+    for s in scores:
+        put(s, lay.score)
+    if ranks is not None:
+        for x in ranks:
+            put(x + 1, lay.seat)
+    assert at == lay.bits and S >= 1
+    return v
+
+
+def unpack_key(v: int, lay: Layout) -> tuple:
+    """The canonical key :func:`pack_key` packed."""
+    P, S = lay.P, lay.S
+    at = 0
+
+    def get(bits: int) -> int:
+        nonlocal at
+        x = (v >> at) & ((1 << bits) - 1)
+        at += bits
+        return x
+
+    cb, bb = lay.card, lay.bound
+    bodies = []
+    for _ in range(lay.N):
+        cls = tuple(get(cb) for _ in range(S))
+        los = tuple(get(bb) for _ in range(P))
+        his = tuple(get(bb) for _ in range(P))
+        if cls[0]:
+            bodies.append((cls, los, his))
+    hands = tuple(get(lay.hand) for _ in range(P))
+    m = get(P)
+    turn = tuple(p for p in range(P) if m >> p & 1)
+    asker = get(lay.seat) - 1
+    target = get(lay.seat) - 1
+    scores = tuple(get(lay.score) for _ in range(P))
+    score: Any = (scores, tuple(get(lay.seat) - 1 for _ in range(P))) if lay.first else scores
+    return (*bodies, hands, turn, asker, target, score)
+
+
+def to_words(v: int, width: int) -> list[int]:
+    return [(v >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for w in range(width)]
+
+
+def from_words(row: Any) -> int:
+    v = 0
+    for w, x in enumerate(row):
+        v |= int(x) << (64 * w)
+    return v
+
+
+def state_of_key(key: tuple, game: Game, rules: Rules):
+    """A :class:`~quaternity_cp.quartets.position.State` whose canonical key is ``key`` (sets in play first, in
+    the key's order, their cards in the key's order; the claimed sets after them, given to the seats with
+    points; ``ply`` after every score's move)."""
+    from .constraints import make_constraints
+    from .position import State
+
+    P, N, S = game.players, game.sets, game.set_size
+    *bodies, hands, turn, asker, target, score = key
+    first = rules.tie == "first"
+    scores, ranks = score if first else (score, None)
+    domains: list[int] = []
+    lo: list[list[int]] = [[0] * N for _ in range(P)]
+    hi: list[list[int]] = [[S] * N for _ in range(P)]
+    pend = -1
+    for s, (cls, los, his) in enumerate(bodies):
+        for i, c in enumerate(cls):
+            domains.append(c >> 1)
+            if c & 1:
+                pend = s * S + i
+        for p in range(P):
+            lo[p][s] = los[p]
+            hi[p][s] = his[p]
+    k = len(bodies)
+    claimed = [-1] * k
+    for p in range(P):
+        claimed += [p] * scores[p]
+    if len(claimed) != N:
+        raise PackedError(f"a packed position holds {k} sets in play and {sum(scores)} claimed, not {N} sets")
+    for s in range(k, N):
+        domains += [1 << claimed[s]] * S
+    in_play = tuple(cl == -1 for cl in claimed)
+    c = make_constraints(P, S, in_play, tuple(hands), tuple(domains), tuple(map(tuple, lo)), tuple(map(tuple, hi)))
+    reached = tuple(ranks[p] + 1 if ranks is not None and ranks[p] >= 0 else 0 for p in range(P))
+    pending = Question(asker, target, pend) if asker >= 0 else None
+    return State(c, tuple(claimed), tuple(scores), reached, tuple(turn), pending, None, P + 1)
+
+
+@lru_cache(maxsize=8)
+def _context(P: int, N: int, S: int, rules: Rules):
+    """The in-memory solver's context of a game (one per process: its caches serve every batch)."""
+    from .solver.core import Context
+
+    return Context(Game(P, N, S), rules, "sets")
+
+
+@dataclass(frozen=True)
+class QuaternityPacked:
+    """The packed graph of the start of a game of ``players`` seats and ``sets`` sets of ``set_size`` cards under
+    ``rules`` (a :class:`quaternity_cp.partitioned.Packed`); ``only``: a ply won by several seats is won by
+    nobody (the value goal)."""
+
+    players: int
+    sets: int
+    set_size: int
+    rules: Rules
+    only: bool = False
+    layout: Layout = field(init=False, repr=False, compare=False)
+
+    name = "quaternity"
+    format = FORMAT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "layout", Layout(self.players, self.sets, self.set_size, self.rules.tie == "first"))
+
+    @property
+    def width(self) -> int:
+        return self.layout.width
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    @property
+    def moves(self) -> int:
+        return self.sets * self.set_size * self.players * 3 + self.sets + self.players
+
+    @property
+    def max_degree(self) -> int:
+        return min(127, self.sets * self.set_size * self.players * 2 + self.sets + self.players)
+
+    @property
+    def rotated(self) -> bool:
+        return rotates(self.rules)
+
+    def identity(self) -> dict[str, Any]:
+        return {"players": self.players, "sets": self.sets, "set_size": self.set_size,
+                "rules": self.rules.to_dict() | {"name": self.rules.name}, "only_winner": self.only}
+
+    def context(self):
+        return _context(self.players, self.sets, self.set_size, self.rules)
+
+    # -- keys ----------------------------------------------------------------------------------------------------
+    def key_words(self, key: tuple) -> tuple[list[int], int]:
+        """The packed words of a canonical key (not over) and its frame seat (absolute, in ``key``'s seats)."""
+        f = frame_of(key)
+        r = f if self.rotated else 0
+        return to_words(pack_key(rotate_key(key, r, self.players, self.layout.first), self.layout), self.width), f
+
+    def key_of_words(self, row: Any) -> tuple:
+        return unpack_key(from_words(row), self.layout)
+
+    def start(self) -> tuple[np.ndarray, int]:
+        from .position import Position
+
+        ctx = self.context()
+        st = Position(ctx.game, self.rules, engine=ctx.engine).state
+        node = ctx.describe(st)
+        if node.over:  # pragma: no cover - a start has sets in play
+            return np.zeros(self.width, np.uint64), -1
+        words, f = self.key_words(node.key)
+        return np.array(words, np.uint64), f
+
+    def expand(self, keys: np.ndarray) -> dict[str, np.ndarray]:
+        ctx = self.context()
+        P, N, S = self.players, self.sets, self.set_size
+        Q = N * S * P * 3
+        only = self.only
+        rows = np.asarray(keys, np.uint64).reshape(-1, self.width).tolist()
+        ck: list[list[int]] = []
+        src: list[int] = []
+        off: list[int] = []
+        mv: list[int] = []
+        end: list[int] = []
+        owner: list[int] = []
+        degree: list[int] = []
+        for i, row in enumerate(rows):
+            key = self.key_of_words(row)
+            st = state_of_key(key, ctx.game, self.rules)
+            node = ctx.search_root(ctx.describe(st))
+            f = frame_of(key)
+            owner.append((node.mover - f) % P if node.mover >= 0 else -1)
+            seen: set = set()
+            for move in ctx.moves(node):
+                child = ctx.child(node, move)
+                if type(move) is Question:
+                    a = 0 if move.answer is None else (1 if move.answer else 2)
+                    number = (move.card * P + move.target) * 3 + a
+                elif type(move) is Declaration:
+                    number = Q + move.set
+                else:
+                    number = Q + N + move.seat
+                if child.over:
+                    winners = tuple(child.winners)
+                    if only and len(winners) > 1:
+                        winners = ()
+                    if ("end", winners) in seen:
+                        continue
+                    seen.add(("end", winners))
+                    for w in winners or (-1,):
+                        ck.append([0] * self.width)
+                        src.append(i)
+                        off.append(0)
+                        mv.append(number)
+                        end.append((w - f) % P if w >= 0 else -1)
+                    continue
+                words, cf = self.key_words(child.key)
+                o = (cf - f) % P
+                mark = (tuple(words), o)
+                if mark in seen:
+                    continue
+                seen.add(mark)
+                ck.append(words)
+                src.append(i)
+                off.append(o)
+                mv.append(number)
+                end.append(-2)
+            degree.append(len(seen))
+        m = len(src)
+        return {"keys": np.array(ck, np.uint64).reshape(m, self.width), "src": np.array(src, np.int64),
+                "off": np.array(off, np.int8), "move": np.array(mv, np.int16), "end": np.array(end, np.int8),
+                "owner": np.array(owner, np.int8), "degree": np.array(degree, np.int16)}
+
+    def decode(self, key: np.ndarray) -> dict[str, Any]:
+        k = self.key_of_words(np.asarray(key, np.uint64).reshape(-1).tolist())
+        *bodies, hands, turn, asker, target, score = k
+        sets = [{"owners": [c >> 1 for c in cls], "open": [i for i, c in enumerate(cls) if c & 1],
+                 "lo": list(los), "hi": list(his)} for cls, los, his in bodies]
+        scores = score[0] if self.layout.first else score
+        return {"sets": sets, "hands": list(hands), "turn": list(turn), "asker": asker, "target": target,
+                "scores": list(scores)}
+
+    def move_of(self, number: int, key: tuple):
+        """The move numbered ``number`` at the position of canonical key ``key`` (decoded frame)."""
+        from .solver.moves import Choice
+
+        P, N, S = self.players, self.sets, self.set_size
+        Q = N * S * P * 3
+        if number < Q:
+            cell, a = divmod(number, 3)
+            card, target = divmod(cell, P)
+            asker = key[-3] if key[-3] >= 0 else frame_of(key)
+            return Question(asker, target, card, (None, True, False)[a])
+        if number < Q + N:
+            return Declaration(frame_of(key), number - Q)
+        return Choice(number - Q - N)
+
+
+def check_start(players: object, sets: object, set_size: object, rules: Rules) -> tuple[int, int, int]:
+    """P, N, S of a start the packed solver takes; else :class:`PackedError` naming the reason."""
+    for name, v in (("players", players), ("sets", sets), ("set size", set_size)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise PackedError(f"--start: the {name} must be a whole number >= 1, not {v!r}")
+    assert isinstance(players, int) and isinstance(sets, int) and isinstance(set_size, int)
+    if players < 2:
+        raise PackedError(f"--start: a game needs at least 2 players, not {players}")
+    if players > 8 or sets > 64 or set_size > 15:
+        raise PackedError(f"--start {players} {sets} {set_size}: the packed solver takes at most 8 players, 64 sets "
+                          "and sets of 15 cards")
+    if sets * set_size % players:
+        raise PackedError(f"--start {players} {sets} {set_size}: {sets * set_size} cards cannot be dealt evenly to "
+                          f"{players} players")
+    if rules.dealt or rules.empty_hand != "skip":
+        raise PackedError(f"--rules {rules.name}: the solver plays no dealt cards and no empty-handed askers "
+                          "(dealt = true or empty_hand = ask)")
+    if rules.tie == "random":
+        raise PackedError(f"--rules {rules.name}: the solver does not handle tie = random")
+    lay = Layout(players, sets, set_size, rules.tie == "first")
+    if lay.bits > MAX_BITS:
+        raise PackedError(f"--start {players} {sets} {set_size}: a position takes {lay.bits} bits, more than the "
+                          f"packed width of {MAX_BITS}")
+    return players, sets, set_size
+
+
+def packed_for(options: Mapping[str, Any]) -> QuaternityPacked:
+    """The game's part ``packed``: the start of a table's options (players, sets, set_size, rules)."""
+    rules = options.get("rules", "quaternity")
+    r = rules if isinstance(rules, Rules) else Rules.preset(str(rules))
+    P, N, S = check_start(int(options.get("players", 4)), int(options.get("sets", 4)),
+                          int(options.get("set_size", 4)), r)
+    return QuaternityPacked(P, N, S, r, bool(options.get("only", False)))
+
+
+__all__ = ["FORMAT", "MAX_BITS", "PackedError", "Layout", "QuaternityPacked", "check_start", "packed_for",
+           "rotates", "rotate_key", "frame_of", "pack_key", "unpack_key", "state_of_key"]
