@@ -375,8 +375,9 @@ PARTS: dict[str, str] = {
               "``options`` as fixed-width keys (its symmetries removed) for the shared partitioned solver: "
               "name, format (old_formats optional), width (uint64 words), seats, moves, max_degree, identity() "
               "-> JSON a checkpoint must match, start() -> (key, first seat), expand(keys) -> {keys, src, off, "
-              "move, end} per edge and {owner, degree} per position (seats counted on from the mover; end -2 "
-              "inner, -1 nobody wins, w the winner), decode(key) -> dict (docs/solver.md)",
+              "move, end} per edge and {owner, degree} per position (seats counted on from the mover, owner -1 a free "
+              "choice; end -2 inner, -1 nobody wins, w the winner: a row per winner of a shared win), "
+              "decode(key) -> dict (docs/solver.md)",
 }
 
 GAMES: dict[str, GameSpec] = {}

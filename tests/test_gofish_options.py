@@ -77,12 +77,12 @@ def test_workers_are_bounded_by_the_option_and_by_memory(tmp_path, monkeypatch):
     folder = tmp_path / "ck"
     code, out, err = run("starts", "--players", "2", "--checkpoint", str(folder), "--workers", "65")
     assert code == 2 and "65 is not in the range 0<=x<=64" in err, err
-    from quaternity_cp.gofish import cli
+    from quaternity_cp.command import workers as workers_module
 
-    monkeypatch.setattr(cli, "_memory_available", lambda: 2**30)  # 1 GB free: two workers of 400 MB
+    monkeypatch.setattr(workers_module, "memory_available", lambda: 2**30)  # 1 GB free: two workers of 400 MB
     line = one_line(run("starts", "--players", "2", "--checkpoint", str(folder), "--workers", "8"))
     assert "--workers 8: 8 local workers need about 3.1 GB" in line and "give at most 2" in line, line
-    monkeypatch.setattr(cli, "_memory_available", lambda: 100 * 2**20)  # not even one (the default: one per core)
+    monkeypatch.setattr(workers_module, "memory_available", lambda: 100 * 2**20)  # not even one (the default: one per core)
     line = one_line(run("starts", "--players", "2", "--checkpoint", str(folder)))
     assert "does not hold one local worker" in line and "--workers 0" in line
     assert not folder.exists()

@@ -890,39 +890,12 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
 _DEFAULT_MAX_POSITIONS = 3_000_000
 
 
-def _memory_available() -> int | None:
-    """The bytes of memory this process may still use: the system's available memory, or the control group's
-    limit less its use when lower; None when neither can be read."""
-    found: list[int] = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
-    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
-        try:
-            with open(limit_file, encoding="ascii") as fh:
-                limit = fh.read().strip()
-            with open(usage_file, encoding="ascii") as fh:
-                used = int(fh.read().strip())
-        except (OSError, ValueError):
-            continue
-        if limit.isdigit() and int(limit) < 2**60:
-            found.append(max(0, int(limit) - used))
-    return min(found) if found else None
-
-
 def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, Any]], checkpoint: str,
                         parts: int | None, workers: int | None, cluster: str | None) -> tuple[int, int | None]:
     """``--checkpoint``, ``--parts`` and ``--workers`` checked before any work (an empty folder name, more parts
     than the start calls for, more local workers than the memory holds are refused with the reason); returns the
     parts and the local workers to use (None with --cluster)."""
-    import os
-
+    from quaternity_cp.command.workers import check_workers
     from quaternity_cp.gofish.bigsolve import GraphError, check_parts, default_parts
     from quaternity_cp.gofish.fastgraph import Shape
     from quaternity_cp.gofish.rules import GoFishError
@@ -936,18 +909,7 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
         raise InputError(f"--parts: {err}") from None
     except GoFishError as err:
         raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
-    if cluster is not None or workers == 0:
-        return parts, workers
-    cores = os.cpu_count() or 1
-    available = _memory_available()
-    fit = MAX_WORKERS if available is None else int(available // WORKER_BYTES)
-    if workers is None:
-        workers = min(cores, MAX_WORKERS, fit)
-        if workers < 1:
-            assert available is not None  # (else fit is MAX_WORKERS)
-            raise InputError(f"--workers: the memory available ({available / 2**30:.1f} GB) does not hold one local "
-                             f"worker (about {WORKER_BYTES // 2**20} MB); use --workers 0 (in this process)")
-        return parts, workers
+    return parts, check_workers(workers, cluster, worker_bytes=WORKER_BYTES, max_workers=MAX_WORKERS)
     if workers > fit:
         assert available is not None  # (else fit is MAX_WORKERS, the option's own bound)
         raise InputError(f"--workers {workers}: {workers} local workers need about "

@@ -41,6 +41,7 @@ SPEC = register_game(GameSpec(
         "report": f"{__name__}.report:text_report",
         "web": f"{__name__}.web",
         "page": f"{__name__}.web:PAGE",  # the web page's parts: rules page, table script, style
+        "packed": f"{__name__}.packed:packed_for",  # the shared partitioned solver's keys (the solver's own)
         "cli": f"{__name__}.cli:quartets",  # `quaternity quartets ...`, and `quaternity check` of its records
         "puzzles": f"{__name__}.puzzles.part",  # the puzzles' contract (`quaternity puzzle` runs `quartets puzzle`)
         "tournament": f"{__name__}.experiments:KOOLE_OPTIONS",  # `quaternity tournament`'s table: the seed's

@@ -463,11 +463,12 @@ def check_start(players: object, sets: object, set_size: object, rules: Rules) -
 
 
 def packed_for(options: Mapping[str, Any]) -> QuaternityPacked:
-    """The game's part ``packed``: the start of a table's options (players, sets, set_size, rules)."""
-    rules = options.get("rules", "quaternity")
-    r = rules if isinstance(rules, Rules) else Rules.preset(str(rules))
-    P, N, S = check_start(int(options.get("players", 4)), int(options.get("sets", 4)),
-                          int(options.get("set_size", 4)), r)
+    """The game's part ``packed``: the start of a table's options as :data:`quaternity_cp.quartets.SPEC` declares
+    them (``preset``, ``players``, ``sets``, ``set_size``; ``rules``: a :class:`Rules` instead of the preset;
+    ``only``: the value goal's graph). A start the packed solver does not take raises :class:`PackedError`."""
+    rules = options.get("rules")
+    r = rules if isinstance(rules, Rules) else Rules.preset(str(options.get("preset", "quaternity")))
+    P, N, S = check_start(options.get("players", 3), options.get("sets", 3), options.get("set_size", 3), r)
     return QuaternityPacked(P, N, S, r, bool(options.get("only", False)))
 
 

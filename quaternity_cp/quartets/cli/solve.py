@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.tree import Tree
 
 from ...budget import INTERRUPTED
-from ...command import EXIT_ILLEGAL, EXIT_INTERRUPTED, EXIT_OK, InputError, emit_json, guarded
+from click.core import ParameterSource
+
+from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
 from ...errors import QuaternityError
 from ..game import Game
@@ -26,6 +28,14 @@ from .common import common_options, default_engine, load, rules_option
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
 #: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
+#: the memory a local worker of the partitioned solver takes at most (the solver's caches and a chunk of a layer)
+WORKER_BYTES = 600 * 2**20
+#: the most local workers
+MAX_WORKERS = 64
+#: the most parts (:data:`quaternity_cp.partitioned.MAX_PARTS`)
+MAX_PARTS = 256
+#: the parts when none are given (:data:`quaternity_cp.quartets.bigsolve.DEFAULT_PARTS`)
+DEFAULT_PARTS = 8
 
 
 @click.command()
@@ -50,11 +60,29 @@ DEFAULT_MAX_POSITIONS = 500_000
               callback=lambda ctx, param, value: _finite_seconds(value),
               help="Stop after T seconds (the result is then unproven; checked before every engine call). "
                    "Default: none (--max-positions bounds the search).")
+@click.option("--checkpoint", default=None, metavar="FOLDER",
+              help="With --start: solve by the partitioned solver, the graph built by layers in parts (on Dask "
+                   "workers) and kept in FOLDER: a run stopped by Ctrl-C, a limit or a crash goes on from there "
+                   "(goals win and value; docs/solver.md).")
+@click.option("--parts", type=Whole(1, MAX_PARTS), default=None, metavar="K",
+              help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} (default {DEFAULT_PARTS}).")
+@click.option("--workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
+              help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
+                   "holds (0: in this process; default: one per core).")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers; the folder "
+                   "must then be on storage every worker sees.")
+@click.option("--drop-graph", is_flag=True,
+              help="With --checkpoint: remove the graph's files once the answer is known (the manifest stays).")
+@click.option("--attractor", type=click.Choice(("whole", "partitioned")), default="whole", show_default=True,
+              help="With --checkpoint: the attractor over the whole graph in this process, or partitioned: in "
+                   "rounds, part by part on the workers, checkpointed by rounds.")
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
-          as_json: bool, rules: str | None, engine: str | None) -> None:
+          checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
+          attractor: str, as_json: bool, rules: str | None, engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
 
     FILE is a position or a record (the position after its moves is solved);
@@ -69,10 +97,28 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     (verdict "unproven"),
     1 an illegal record or an invalid position, 2 bad input, 130 interrupted
     (Ctrl-C: the verdict known is printed first, "unproven" when the search
-    was stopped; a second Ctrl-C does not cut it short).
+    was stopped; a second Ctrl-C does not cut it short; with --checkpoint the
+    message names the folder the next run goes on from).
     """
     if (file is None) == (start is None):
         raise InputError("give either FILE or --start P N S")
+    partitioned_only = {"--parts": parts is not None, "--workers": workers is not None,
+                        "--cluster": cluster is not None, "--drop-graph": drop_graph,
+                        "--attractor": attractor != "whole"}
+    if checkpoint is None:
+        given = [name for name, on in partitioned_only.items() if on]
+        if given:
+            raise InputError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with --checkpoint "
+                             "(the partitioned solver)")
+    else:
+        if start is None:
+            raise InputError("--checkpoint solves the start of a game: give --start P N S, not FILE")
+        if max_questions is not None:
+            raise InputError("--max-questions goes with the quartet goal, which --checkpoint does not solve")
+        positions_given = click.get_current_context().get_parameter_source("max_positions") \
+            not in (ParameterSource.DEFAULT, None)
+        _checkpointed(start, goal, player, depth, max_positions if positions_given else None, max_seconds,
+                      checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules)
     if start is not None:
         game = Game(*start)
         rule_set = _parse_rules(rules)
@@ -114,6 +160,82 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             print_result(game, res)
     interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
     sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
+
+
+def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, depth: int,
+                  max_positions: int | None, max_seconds: float | None, checkpoint: str, parts: int | None,
+                  workers: int | None, cluster: str | None, drop_graph: bool, attractor: str, as_json: bool,
+                  rules: str | None) -> None:
+    """``solve --start P N S --checkpoint FOLDER``: every option checked before any work, then the partitioned
+    solver (:func:`quaternity_cp.quartets.bigsolve.solve_start`)."""
+    from ... import partitioned as pt
+    from ...command.workers import check_workers
+    from ...retrograde import RetroError
+    from ..bigsolve import BigSolveError, check_goal as check_big_goal, packed_of, solve_start
+    from ..packed import PackedError
+
+    if not checkpoint.strip():
+        raise InputError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    rule_set = _parse_rules(rules)
+    P, N, S = start
+    try:
+        packed_of(P, N, S, rule_set, goal)
+        game = Game(P, N, S)
+        seat = None
+        if player is not None:
+            try:
+                seat = game.player(player)
+            except QuaternityError as err:
+                raise InputError(f"--player: {err}") from None
+        seat = check_big_goal(goal, seat, P)
+    except (PackedError, BigSolveError) as err:
+        raise InputError(str(err)) from None
+    if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+        raise InputError(f"--checkpoint {checkpoint}: not a folder")
+    workers = check_workers(workers, cluster, worker_bytes=WORKER_BYTES, max_workers=MAX_WORKERS)
+    limits = Limits(max_positions, max_seconds)
+    folder = os.path.abspath(checkpoint)
+
+    def progress(step: dict[str, Any]) -> None:
+        if not as_json:
+            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
+                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+
+    if not as_json:
+        print_header("start of the game", game, rule_set)
+    try:
+        out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts or DEFAULT_PARTS,
+                          workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
+                          keep_graph=not drop_graph, progress=progress)
+    except pt.BuildStopped as stop:  # (and AttractorStopped)
+        if stop.reason == "interrupted":
+            fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
+        if stop.reason == "failed":
+            fail(f"{stop} ({folder})", EXIT_INPUT)
+        res = SolveResult(goal, seat, None, stop.reason, game, rule_set, engine="partitioned")
+        res.positions = stop.positions
+        if as_json:
+            emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
+                       **res.to_json(), "checkpoint": folder, "layers": stop.layers, "stopped": str(stop)})
+        else:
+            click.echo(f"Result: {res.summary()}: {stop} ({folder})")
+        sys.exit(EXIT_OK)
+    except KeyboardInterrupt:
+        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", EXIT_INTERRUPTED)
+    except (pt.PartitionedError, RetroError, PackedError, BigSolveError) as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
+    if as_json:
+        emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
+                   "player_names": list(game.player_names), **out.to_json()})
+    else:
+        print_result(game, out.result)
+        g = out.graph
+        click.echo(f"Graph: {out.result.positions:,} positions, {g['edges']:,} moves, {g['layers']} layers in "
+                   f"{g['parts']} parts ({g['bytes_per_position']} bytes a position on disk); build "
+                   f"{g['build_seconds']} s, attractor {g['attractor_seconds']} s; checkpoint {g['checkpoint']}")
+    sys.exit(EXIT_OK)
 
 
 def _finite_seconds(value: float | None) -> float | None:

@@ -1,0 +1,67 @@
+"""The local Dask workers a partitioned solve may start (``--workers`` of every game's checkpointed solver): as many
+as the cores and the memory hold, checked before any work."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from .common import InputError
+
+
+def memory_available() -> int | None:
+    """The bytes of memory this process may still use: the system's available memory, or the control group's
+    limit less its use when lower; None when neither can be read."""
+    found: list[int] = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file, encoding="ascii") as fh:
+                limit = fh.read().strip()
+            with open(usage_file, encoding="ascii") as fh:
+                used = int(fh.read().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 2**60:
+            found.append(max(0, int(limit) - used))
+    return min(found) if found else None
+
+
+def check_workers(workers: int | None, cluster: str | None, *, worker_bytes: int, max_workers: int) -> int | None:
+    """The local workers to start: ``workers`` (None: as many as the cores, :data:`max_workers` and the memory
+    hold), checked against the memory available (each takes about ``worker_bytes``); with a ``cluster`` or
+    ``workers == 0`` (in this process) given as is. More than the memory holds is refused (:class:`InputError`
+    with the reason); more than the cores is noted on standard error."""
+    if cluster is not None or workers == 0:
+        return workers
+    cores = os.cpu_count() or 1
+    available = memory_available()
+    fit = max_workers if available is None else int(available // worker_bytes)
+    if workers is None:
+        workers = min(cores, max_workers, fit)
+        if workers < 1:
+            assert available is not None  # (else fit is max_workers)
+            raise InputError(f"--workers: the memory available ({available / 2**30:.1f} GB) does not hold one local "
+                             f"worker (about {worker_bytes // 2**20} MB); use --workers 0 (in this process)")
+        return workers
+    if workers > fit:
+        assert available is not None  # (else fit is max_workers, the option's own bound)
+        raise InputError(f"--workers {workers}: {workers} local workers need about "
+                         f"{workers * worker_bytes / 2**30:.1f} GB (about {worker_bytes // 2**20} MB each) and "
+                         f"{available / 2**30:.1f} GB is available; give at most {fit}, or --workers 0")
+    if workers > cores:
+        click.echo(f"quaternity: note: {workers} local workers on {cores} cores: no faster than {cores}, and each "
+                   "takes its own memory", err=True)
+    return workers
+
+
+__all__ = ["memory_available", "check_workers"]

@@ -1,0 +1,299 @@
+"""A Quaternity start solved by the shared partitioned solver (``quaternity solve --start P N S --checkpoint DIR``).
+
+The graph of the start (:class:`~.packed.QuaternityPacked`: the in-memory
+solver's canonical positions, packed) is built by layers in ``parts`` parts, on
+Dask workers or here, in a checkpoint folder that a stopped run goes on from
+(:func:`quaternity_cp.partitioned.solve_graph`); then every seat's attractor
+(over the whole graph here, or partitioned in rounds). The answer for the goal
+``win`` (can the seat force being a winner) or ``value`` (two players: win, loss
+or draw, a win being the only winner) is the root's rank, and the strategy tree
+is read from the ranks: the seat that forces its goal always moves to a
+position one rank closer, every reply is shown (:func:`tree`). The result is a
+:class:`~.solver.SolveResult`, so it prints and serialises as the in-memory
+solver's does, with the graph's sizes beside it (:class:`BigResult`).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import partitioned as pt
+from ..budget import SOLVED, Budget, Limits
+from ..errors import QuaternityError
+from .game import Game
+from .packed import PackedError, QuaternityPacked, check_start, frame_of
+from .position import Position, State
+from .rules import Rules
+from .solver import SolveResult
+
+#: the parts of a graph when none are asked for
+DEFAULT_PARTS = 8
+#: the goals the partitioned solver answers (the quartet goal is a search within one turn: the in-memory solver's)
+GOALS = ("win", "value")
+
+
+class BigSolveError(QuaternityError, ValueError):
+    """A partitioned solve that cannot be started (a goal or seat that does not apply, parts out of range); one
+    line."""
+
+
+def packed_of(players: int, sets: int, set_size: int, rules: Rules, goal: str = "win") -> QuaternityPacked:
+    """The packed graph a goal is read from: the value goal's counts a shared win as nobody's (only when the rules
+    share wins: else the win goal's graph serves both, in the same checkpoint)."""
+    check_start(players, sets, set_size, rules)
+    return QuaternityPacked(players, sets, set_size, rules, goal == "value" and rules.tie == "shared")
+
+
+def check_goal(goal: str, player: int | None, players: int) -> int:
+    if goal not in GOALS:
+        raise BigSolveError(f"the partitioned solver answers the goals {', '.join(GOALS)}, not {goal!r} (the quartet "
+                            "goal is a search within one turn: solve without --checkpoint)")
+    seat = 0 if player is None else player
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise BigSolveError(f"unknown player {player!r} (seats are 0..{players - 1})")
+    if goal == "value" and players != 2:
+        raise BigSolveError(f"the value goal is for two players, not {players}")
+    return seat
+
+
+def check_parts(parts: object) -> int:
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= pt.MAX_PARTS:
+        raise BigSolveError(f"--parts must be a whole number 1..{pt.MAX_PARTS}, not {parts!r}")
+    return parts
+
+
+class Ranker:
+    """The ranks of any position of a built graph, by the solver's canonical key: its packed key found in its part
+    (each part's keys read once)."""
+
+    def __init__(self, built: pt.Built, ranks: Any, packed: QuaternityPacked):
+        self.built, self.ranks, self.packed = built, ranks, packed
+        self.base = pt.bases(built)
+        self._keys: dict[int, np.ndarray] = {}
+
+    def dense(self, key: tuple) -> tuple[int, int]:
+        """The dense id of the position of canonical key ``key`` (not over) and its frame seat; -1: not in the
+        graph."""
+        words, f = self.packed.key_words(key)
+        row = np.array([words], np.uint64)
+        k = int(pt.part_of(row, self.built.parts)[0])
+        old = self._keys.get(k)
+        if old is None:
+            old = self._keys[k] = pt.keys_of(self.built, k)
+        ids, _ = pt.dedup(old, row, self.packed.width)
+        i = int(ids[0])
+        return (i + int(self.base[k]) if i < len(old) else -1), f
+
+    def rank(self, node: Any, seat: int) -> int:
+        """The plies in which ``seat`` forces its goal from ``node`` (a :class:`.solver.core.Node`); -1: it
+        cannot (0: the game is over with it winning)."""
+        if node.over:
+            w = tuple(node.winners)
+            won = w == (seat,) if self.packed.only else seat in w
+            return 0 if won else -1
+        i, f = self.dense(node.key)
+        if i < 0:
+            raise pt.PartitionedError("a position of the start is missing from the checkpoint's graph; remove the "
+                                      "folder to start again")
+        return int(self.ranks[i, (seat - f) % self.packed.players])
+
+
+def canonical(packed: QuaternityPacked, ctx: Any, st: State) -> tuple[State, tuple, list[int], list[int]]:
+    """The graph's own state of the position ``st`` (not over): the decoded state of its packed key (its
+    expansions are the graph's), its canonical key, and how its labels map onto ``st``'s: per seat and per card
+    of the decoded state, the seat and the card of ``st`` (sets in play in the key's order, their cards sorted
+    as the key has them, seats rotated so the frame seat is 0)."""
+    from .packed import _rot_mask, state_of_key
+
+    node = ctx.describe(st)
+    P, S = packed.players, packed.set_size
+    f = frame_of(node.key)
+    r = f if packed.rotated else 0
+    c = st.constraints
+    owners = ctx.engine.analyze(c).owners
+    pend = st.pending.card if st.pending is not None else -1
+    hands = c.hands
+    lo_cols, hi_cols = list(zip(*c.lo)), list(zip(*c.hi))
+    rows = []
+    for s in c.sets_in_play:
+        base = s * S
+        ow = owners[base:base + S]
+        at = pend - base if base <= pend < base + S else -1
+        (_, los, his), _ = ctx.set_description(ow, lo_cols[s], hi_cols[s], hands, at)
+        cls = [_rot_mask(m, r, P) << 1 | (1 if i == at else 0) for i, m in enumerate(ow)]
+        order = sorted(range(S), key=lambda i: cls[i])
+        body = (tuple(sorted(cls)), los[r:] + los[:r], his[r:] + his[:r])
+        rows.append((body, s, order))
+    rows.sort(key=lambda t: (t[0], t[1]))
+    words, _ = packed.key_words(node.key)
+    key = packed.key_of_words(words)
+    cards = [s * S + i for _, s, order in rows for i in order]
+    seats = [(q + r) % P for q in range(P)]
+    return state_of_key(key, ctx.game, packed.rules), key, seats, cards
+
+
+def _mapped(move: Any, seats: list[int], cards: list[int], S: int) -> Any:
+    """A move of the graph's state in the names of the game's own position (see :func:`canonical`)."""
+    from .game import Declaration, Question
+    from .solver.moves import Choice
+
+    if isinstance(move, Question):
+        return Question(seats[move.asker], seats[move.target], cards[move.card], move.answer)
+    if isinstance(move, Declaration):
+        return Declaration(seats[move.player], cards[move.set * S] // S)
+    return Choice(seats[move.seat])
+
+
+def tree(packed: QuaternityPacked, ranker: Ranker, start: State, side: int, depth: int, winning: bool,
+         cap: int = 400) -> dict:
+    """The strategy tree of ``side`` forcing its goal from ``start`` (``winning``: its moves, one rank closer each,
+    and every reply), or the defence against it (every move of ``side``; for the others one reply that keeps
+    ``side`` from its goal, ending the game first); to ``depth`` plies, at most ``cap`` moves. Played in the
+    graph's own states (:func:`canonical`), named in the game's."""
+    from .solver.moves import move_text
+
+    ctx = packed.context()
+    game, S = ctx.game, packed.set_size
+    size = [0]
+
+    def rank(child: Any, seat_y: int) -> int:
+        return ranker.rank(child, seat_y)
+
+    def grow(st: State, seats: list[int], cards: list[int], left: int) -> dict:
+        y, _, ys, yc = canonical(packed, ctx, st)
+        seats = [seats[q] for q in ys]
+        cards = [cards[c] for c in yc] + cards[len(yc):]
+        node = ctx.describe(y)
+        if left <= 0 or size[0] >= cap:
+            return {"truncated": True}
+        me = seats.index(side)
+        moves = ctx.moves(node)
+        if not moves:
+            return {"end": "stuck", "to_move": sorted(seats[q] for q in y.turn)}
+        kids = [(m, ctx.play(y, m)) for m in moves]
+        if winning and node.mover == me:
+            best = min((t for t in kids if rank(ctx.describe(t[1]), me) >= 0),
+                       key=lambda t: rank(ctx.describe(t[1]), me), default=None)
+            chosen = [best] if best is not None else []
+        elif not winning and node.mover != me:
+            outside = [t for t in kids if rank(ctx.describe(t[1]), me) < 0]
+            outside.sort(key=lambda t: not t[1].over)
+            chosen = outside[:1]
+        else:
+            chosen = kids
+        mover = seats[node.mover] if node.mover >= 0 else sorted(seats[q] for q in y.turn)
+        out: dict[str, Any] = {"to_move": mover, "moves": []}
+        for m, child in chosen:
+            size[0] += 1
+            real = _mapped(m, seats, cards, S)
+            entry: dict[str, Any] = {"move": move_text(game, real),
+                                     "player": real.seat if hasattr(real, "seat") else seats[node.mover]}
+            if getattr(m, "answer", None) is not None and y.pending is None:
+                entry["forced_answer"] = True
+            if child.last_claims and not hasattr(real, "seat"):
+                entry["claims"] = {game.set_name(cards[s * S] // S): seats[p] for s, p in child.last_claims}
+            if child.over:
+                winners = sorted(seats[w] for w in ctx.describe(child).winners)
+                scores = [0] * len(seats)
+                for q, v in enumerate(child.scores):
+                    scores[seats[q]] = v
+                entry["next"] = {"end": "over", "winners": winners, "scores": scores}
+            else:
+                entry["next"] = grow(child, seats, cards, left - 1)
+            out["moves"].append(entry)
+        return out
+
+    P = packed.players
+    return grow(start, list(range(P)), list(range(packed.sets * S)), depth)
+
+
+@dataclass
+class BigResult:
+    """A start solved by the partitioned solver: the goal's answer (``result``, a :class:`SolveResult`) and what the
+    graph took."""
+
+    result: SolveResult
+    graph: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.result.to_json(), **self.graph, "seats": self.seats}
+
+
+def _peak_rss() -> dict[str, int]:
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    return {"this_process": me, "largest_worker": kids}
+
+
+def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: str, *, goal: str = "win",
+                player: int | None = None, parts: int = DEFAULT_PARTS, workers: int | None = 0, cluster: Any = None,
+                limits: Limits | None = None, attractor: str = "whole", depth: int = 6, keep_graph: bool = True,
+                progress: Callable[[dict[str, Any]], None] | None = None) -> BigResult:
+    """The start of a game of ``players`` seats, ``sets`` sets of ``set_size`` cards under ``rules``, solved in the
+    checkpoint ``folder`` for ``goal`` and ``player`` (default seat 0, the first to move); see the module's text.
+    Raises :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start, goal or option it
+    does not take, :class:`quaternity_cp.partitioned.PartitionedError` for a checkpoint of another start or game
+    or a damaged one, :class:`quaternity_cp.partitioned.BuildStopped` (and ``AttractorStopped``) when stopped: the
+    checkpoint keeps what was done."""
+    seat = check_goal(goal, player, players)
+    packed = packed_of(players, sets, set_size, rules, goal)
+    parts = check_parts(parts)
+    if not isinstance(folder, str) or not folder.strip():
+        raise BigSolveError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    began = time.perf_counter()
+    folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
+    built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster, limits=limits,
+                                progress=progress, attractor=attractor)
+    ranker = Ranker(built, att.ranks, packed)
+    ctx = packed.context()
+    start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state
+    root = ctx.describe(start)
+    P = players
+    seats: dict[str, Any] = {}
+    for p in range(P):
+        r = ranker.rank(root, p)
+        seats[str(p)] = {"wins": r >= 0, "plies": r if r >= 0 else None}
+    game = ctx.game
+    res = SolveResult(goal, seat, None, SOLVED, game, rules, engine="partitioned")
+    mine = ranker.rank(root, seat)
+    if goal == "win":
+        res.result = mine >= 0
+        res.plies = mine if mine >= 0 else None
+        if mine >= 0:
+            res.strategy = tree(packed, ranker, start, seat, depth, True)
+        else:
+            res.defense = tree(packed, ranker, start, seat, depth, False)
+    else:
+        other = 1 - seat
+        theirs = ranker.rank(root, other)
+        if mine >= 0:
+            res.result, res.winner, res.plies = "win", seat, mine
+            res.strategy = tree(packed, ranker, start, seat, depth, True)
+        elif theirs >= 0:
+            res.result, res.winner, res.plies = "loss", other, theirs
+            res.strategy = tree(packed, ranker, start, other, depth, True)
+        else:
+            res.result = "draw"
+    res.positions = built.positions
+    res.expanded = built.positions
+    res.seconds = time.perf_counter() - began
+    disk = sum(int(e[0]) for e in built.files.values()) if built.files else 0
+    graph = {"checkpoint": folder, "edges": built.edges, "layers": built.layers, "parts": built.parts,
+             "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
+             "build_seconds": round(built.seconds, 2), "attractor": attractor,
+             "attractor_seconds": round(att.seconds, 2), "checkpoint_bytes": disk,
+             "bytes_per_position": round(disk / max(1, built.positions), 1), "peak_memory_bytes": _peak_rss()}
+    if not keep_graph:
+        pt.drop_graph(built)
+    return BigResult(res, graph, seats)
+
+
+__all__ = ["DEFAULT_PARTS", "GOALS", "BigSolveError", "BigResult", "PackedError", "Ranker", "check_goal",
+           "check_parts", "packed_of", "solve_start", "tree", "frame_of"]
