@@ -1,0 +1,394 @@
+"""Quaternity's packed part and ``quaternity solve --start P N S --checkpoint DIR`` (issue 41).
+
+The references are independent of the packed part: the in-memory solver's own
+graph and attractor (:class:`~quaternity_cp.quartets.solver.graph.GameGraph`,
+built from every position of the packed graph, decoded), the position's rules
+step by step (:meth:`Position.legal_moves`, :meth:`Position.push`), and the
+in-memory ``solve`` of the start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from quaternity_cp import partitioned as pt
+from quaternity_cp.quartets.game import Game, Question
+from quaternity_cp.quartets.packed import (Layout, PackedError, QuaternityPacked, check_start, frame_of, pack_key,
+                                           rotate_key, rotates, state_of_key, unpack_key)
+from quaternity_cp.quartets.position import Position
+from quaternity_cp.quartets.rules import Rules
+from quaternity_cp.quartets.solver import solve, start_position
+from quaternity_cp.quartets.solver.core import Context
+from quaternity_cp.quartets.solver.graph import GameGraph
+from quaternity_cli.main import main
+
+RULES = {
+    "quaternity": Rules.preset("quaternity"),
+    "quaternity-seat": Rules.preset("quaternity-seat"),
+    "blind": Rules.preset("blind"),
+    "pythagoras": Rules.preset("pythagoras"),
+    "first-auto": Rules.preset("quaternity", tie="first"),  # not rotated: simultaneous claims go by seat number
+    "fewest-cards-next": Rules.preset("quaternity", handover="fewest-cards", after_no="next"),
+    "shared-most": Rules.preset("quaternity", tie="shared", handover="most-cards"),
+}
+STARTS = [(2, 2, 2), (3, 3, 2), (2, 3, 2), (3, 2, 3), (4, 2, 2)]
+
+
+def _built(P, N, S, rules, only=False, parts=3, partitioned=False):
+    packed = QuaternityPacked(P, N, S, rules, only)
+    built = pt.build(packed, tempfile.mkdtemp(), parts=parts)
+    att = pt.attract(built, partitioned=partitioned)
+    ranks = att.ranks.dense() if partitioned else att.ranks
+    return packed, built, ranks
+
+
+def _all_keys(built):
+    return np.concatenate([pt.keys_of(built, k) for k in range(built.parts)])
+
+
+def _compare_with_memory(packed, built, ranks) -> tuple[int, int]:
+    """(positions compared x seats, disagreements): every position of the packed graph, decoded, solved by the
+    in-memory solver's graph and attractor, every seat."""
+    P, rules = packed.players, packed.rules
+    ctx = Context(Game(P, packed.sets, packed.set_size), rules, "sets")
+    g = GameGraph(ctx)
+    keys = _all_keys(built)
+    dense = pt.lookup(built, keys)
+    assert (dense >= 0).all()
+    ids, frames = [], []
+    for row in keys.tolist():
+        key = packed.key_of_words(row)
+        frames.append(frame_of(key))
+        ids.append(g.build(ctx.search_root(ctx.describe(state_of_key(key, ctx.game, rules)))))
+    bad = compared = 0
+    for p in range(P):
+        if packed.only:
+            wr = g.attractor([i for i, w in g.winners.items() if w == (p,)], lambda u: g.mover[u] == p)
+        else:
+            wr = g.win_ranks(p)
+        for idx, i in enumerate(ids):
+            compared += 1
+            if wr.get(i, -1) != int(ranks[dense[idx], (p - frames[idx]) % P]):
+                bad += 1
+    return compared, bad
+
+
+@pytest.mark.parametrize("name", list(RULES))
+@pytest.mark.parametrize("start", STARTS, ids=lambda s: "x".join(map(str, s)))
+def test_every_rank_of_every_position_equals_the_in_memory_solver(name, start):
+    rules = RULES[name]
+    packed, built, ranks = _built(*start, rules)
+    compared, bad = _compare_with_memory(packed, built, ranks)
+    assert bad == 0 and compared >= built.positions
+
+
+def test_the_value_graph_and_the_partitioned_attractor_equal_the_in_memory_solver():
+    packed, built, ranks = _built(2, 3, 2, Rules.preset("pythagoras"), only=True)
+    assert _compare_with_memory(packed, built, ranks)[1] == 0
+    packed, built, ranks = _built(3, 2, 3, Rules.preset("blind"), partitioned=True, parts=4)
+    assert _compare_with_memory(packed, built, ranks)[1] == 0
+
+
+def test_the_comparison_is_not_vacuous():
+    """Ranks shifted by one seat disagree: the comparison above can fail."""
+    packed, built, ranks = _built(3, 2, 3, Rules.preset("quaternity"))
+    assert (ranks >= 0).any() and (ranks < 0).any()
+    assert _compare_with_memory(packed, built, np.roll(ranks, 1, axis=1))[1] > 0
+
+
+@pytest.mark.parametrize("name", ["quaternity", "blind", "pythagoras", "quaternity-seat"])
+def test_the_start_s_answer_equals_the_in_memory_solve_for_every_seat(name):
+    rules = RULES[name]
+    P, N, S = 3, 2, 3
+    packed, built, ranks = _built(P, N, S, rules)
+    root = int(pt.lookup(built, packed.start()[0])[0])
+    for p in range(P):
+        res = solve(start_position(P, N, S, rules), "win", p, lazy=False)
+        r = int(ranks[root, p])  # the start's frame seat is seat 0
+        assert res.result == (r >= 0) and (res.plies if res.result else -1) == r
+
+
+def test_keys_round_trip_and_rotation_commutes_with_the_description():
+    """unpack(pack(k)) == k; the decoded state's key is the key again; the key of a rotated position is the
+    rotated key (the description commutes with renaming seats)."""
+    from dataclasses import replace
+
+    from quaternity_cp.quartets.constraints import make_constraints
+
+    P, N, S = 3, 2, 3
+    rules = Rules.preset("quaternity")
+    ctx = Context(Game(P, N, S), rules, "sets")
+    g = GameGraph(ctx)
+    g.build(ctx.search_root(ctx.describe(Position(ctx.game, rules, engine=ctx.engine).state)))
+    lay = Layout(P, N, S, False)
+    seen = 0
+    for key in g.ids:
+        if key[0] == "end":
+            continue
+        st = state_of_key(key, ctx.game, rules)
+        assert ctx.describe(st).key == key
+        for r in range(P):
+            rk = rotate_key(key, r, P, False)
+            assert unpack_key(pack_key(rk, lay), lay) == rk
+            c = st.constraints
+            doms = tuple(((d >> r) | (d << (P - r))) & ((1 << P) - 1) for d in c.domains)
+            c2 = make_constraints(P, S, c.in_play, c.hands[r:] + c.hands[:r], doms, c.lo[r:] + c.lo[:r],
+                                  c.hi[r:] + c.hi[:r])
+            q = st.pending
+            rotated = replace(st, constraints=c2, scores=st.scores[r:] + st.scores[:r],
+                              claimed=tuple((x - r) % P if x >= 0 else -1 for x in st.claimed),
+                              reached=st.reached[r:] + st.reached[:r],
+                              turn=tuple(sorted((p - r) % P for p in st.turn)),
+                              pending=Question((q.asker - r) % P, (q.target - r) % P, q.card) if q else None)
+            assert ctx.describe(rotated).key == rk
+        seen += 1
+    assert seen > 500
+
+
+@pytest.mark.parametrize("name", ["quaternity", "blind", "pythagoras", "quaternity-seat"])
+def test_successors_equal_the_positions_own_moves(name):
+    """Each position's edges (child key and seat offset, or winners) equal those of every legal move pushed on the
+    decoded position with the rules' own Position.push (every move, not one per symmetry class)."""
+    rules = RULES[name]
+    P, N, S = 3, 2, 3
+    packed = QuaternityPacked(P, N, S, rules)
+    built = pt.build(packed, tempfile.mkdtemp(), parts=2)
+    ctx = packed.context()
+    keys = _all_keys(built)
+    for row in keys.tolist()[:150]:
+        out = packed.expand(np.array([row], np.uint64))
+        got = set()
+        for e in range(len(out["src"])):
+            end = int(out["end"][e])
+            got.add(("end", end) if end != -2 else (tuple(out["keys"][e].tolist()), int(out["off"][e])))
+        key = packed.key_of_words(row)
+        f = frame_of(key)
+        pos = Position(ctx.game, rules, state=state_of_key(key, ctx.game, rules))
+        want = set()
+        firsts = list(pos.legal_moves())
+        assert firsts
+        for move in firsts:
+            seq = [move]
+            if isinstance(move, Question) and move.answer is None:  # an open question: each legal answer
+                probe = pos.copy()
+                probe.push(move)
+                seq = [None] + [m for m in probe.legal_moves()]
+            for answer in seq[1:] if seq[0] is None else seq:
+                p2 = pos.copy()
+                if seq[0] is None:
+                    p2.push(move)
+                    # a question with both answers open is a node of its own (the open question)
+                    both = len(seq) > 2
+                    if both:
+                        child = ctx.describe(p2.state)
+                        words, cf = packed.key_words(child.key)
+                        want.add((tuple(words), (cf - f) % P))
+                        break
+                p2.push(answer)
+                child = ctx.describe(p2.state)
+                if child.over:
+                    for w in child.winners or (-1,):
+                        want.add(("end", (w - f) % P if w >= 0 else -1))
+                else:
+                    words, cf = packed.key_words(child.key)
+                    want.add((tuple(words), (cf - f) % P))
+        if len(pos.state.turn) > 1:  # a free choice: the seats of the shared turn
+            want = set()
+            from dataclasses import replace
+            for p in pos.state.turn:
+                words, cf = packed.key_words(ctx.describe(replace(pos.state, turn=(p,))).key)
+                want.add((tuple(words), (cf - f) % P))
+        assert got == want, key
+
+
+def test_rotation_follows_the_rules():
+    assert rotates(Rules.preset("quaternity")) and rotates(Rules.preset("blind"))
+    assert not rotates(Rules.preset("quaternity-seat"))
+    assert not rotates(Rules.preset("quaternity", tie="first"))
+    assert QuaternityPacked(4, 4, 4, Rules.preset("quaternity")).layout.bits <= 256
+
+
+@pytest.mark.parametrize("start, words", [((4, 3, 3), "cannot be dealt"), ((3, 2, 2), "cannot be dealt"),
+                                          ((8, 64, 8), "more than the packed width"), ((1, 2, 2), "at least 2")])
+def test_starts_it_cannot_take_are_refused(start, words):
+    with pytest.raises(PackedError) as err:
+        check_start(*start, Rules.preset("quaternity"))
+    assert words in str(err.value)
+    with pytest.raises(PackedError):
+        check_start(2, 2, 2, Rules.preset("classic"))
+
+
+# -- the command -------------------------------------------------------------------------------------------------
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def refused(*args) -> str:
+    code, out, err = run(*args)
+    assert code == 2, (code, out, err)
+    assert "Traceback" not in out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def solved(folder, *extra, start=(3, 2, 3)):
+    code, out, err = run("solve", "--start", *start, "--checkpoint", folder, "--workers", 0, "--json", *extra)
+    assert code == 0, (code, out, err)
+    return json.loads(out)
+
+
+def test_the_command_answers_with_the_in_memory_solver_s_keys(tmp_path):
+    data = solved(tmp_path / "ck", "--player", 1)
+    mem = solve(start_position(3, 2, 3, "quaternity"), "win", 1, lazy=False).to_json()
+    for key in ("verdict", "proven", "plies", "result", "goal", "player"):
+        assert data[key] == mem[key], key
+    assert data["proven"] and data["positions"] > 300 and data["layers"] > 3
+    assert data["edges"] > data["positions"] and data["checkpoint"] == str(tmp_path / "ck")
+    assert set(data["seats"]) == {"0", "1", "2"} and data["peak_memory_bytes"]["this_process"] > 0
+    assert (data["strategy"] is None) != (data["defense"] is None)
+
+
+def _walk(tree, pos, seen):
+    """Every line of a strategy tree played on the position with its own rules: each move legal, claims and the
+    end as the tree says."""
+    if tree.get("truncated") or "end" in tree:
+        if tree.get("end") == "over":
+            assert pos.over and sorted(pos.winners()) == tree["winners"] and list(pos.scores) == tree["scores"]
+        return
+    for entry in tree["moves"]:
+        p = pos.copy()
+        text = entry["move"]
+        if text.endswith("takes the turn"):
+            from dataclasses import replace
+            seat = entry["player"]
+            assert seat in p.state.turn
+            p = Position(p.game, p.rules, state=replace(p.state, turn=(seat,)))
+        else:
+            claims = p.push_str(text)
+            assert {p.game.set_name(s): q for s, q in claims} == entry.get("claims", {}), text
+        seen.append(text)
+        _walk(entry["next"], p, seen)
+
+
+@pytest.mark.parametrize("name, start, player", [("quaternity", (3, 2, 3), 0), ("blind", (3, 2, 3), 1),
+                                                 ("pythagoras", (3, 3, 2), 2), ("quaternity-seat", (2, 3, 2), 0),
+                                                 ("blind", (2, 2, 2), 0)])
+def test_strategy_trees_are_legal_lines_in_the_game_s_own_names(tmp_path, name, start, player):
+    data = solved(tmp_path / "ck", "--rules", name, "--player", player, "--depth", 12, start=start)
+    tree = data["strategy"] or data["defense"]
+    seen: list[str] = []
+    _walk(tree, Position(Game(*start), Rules.preset(name)), seen)
+    assert seen
+
+
+def test_a_stopped_build_goes_on_to_the_fresh_answer(tmp_path):
+    fresh = solved(tmp_path / "fresh")
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--json",
+                         "--max-positions", 20)
+    assert code == 0, err
+    stopped = json.loads(out)
+    assert stopped["verdict"] == "unproven" and stopped["status"] == "limit" and stopped["layers"] >= 1
+    again = solved(tmp_path / "ck")
+    for key in ("verdict", "plies", "positions", "edges", "layers", "seats"):
+        assert again[key] == fresh[key], key
+
+
+def test_ctrl_c_exits_130_naming_the_folder_and_the_next_run_goes_on(tmp_path, monkeypatch):
+    calls = {"n": 0}
+    real = QuaternityPacked.expand
+
+    def interrupted(self, keys):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return real(self, keys)
+
+    monkeypatch.setattr(QuaternityPacked, "expand", interrupted)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert code == 130 and str(tmp_path / "ck") in err and "Traceback" not in err, (code, err)
+    monkeypatch.setattr(QuaternityPacked, "expand", real)
+    assert solved(tmp_path / "ck")["positions"] == solved(tmp_path / "fresh")["positions"]
+
+
+def test_a_failed_task_stops_with_the_layers_kept_and_the_next_run_goes_on(tmp_path):
+    from quaternity_cp.quartets.bigsolve import packed_of
+
+    packed = packed_of(3, 2, 3, Rules.preset("quaternity"))
+    calls = {"n": 0}
+
+    def flaky(tasks):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise OSError(28, "No space left on device")
+        return [fn(*args) for fn, args in tasks]
+
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(packed, str(tmp_path / "a"), parts=3, run=flaky)
+    assert stop.value.reason == "failed" and stop.value.layers >= 1
+    resumed = pt.build(packed, str(tmp_path / "a"), parts=3)
+    fresh = pt.build(packed, str(tmp_path / "b"), parts=3)
+    assert (resumed.positions, resumed.edges, resumed.layers) == (fresh.positions, fresh.edges, fresh.layers)
+
+
+@pytest.mark.slow
+def test_a_dask_run_equals_the_in_process_run(tmp_path):
+    pytest.importorskip("distributed")
+    here = solved(tmp_path / "here")
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "dask", "--workers", 2, "--json",
+                         "--attractor", "partitioned")
+    assert code == 0, err
+    there = json.loads(out)
+    for key in ("verdict", "plies", "positions", "edges", "layers", "seats", "strategy", "defense"):
+        assert there[key] == here[key], key
+
+
+def test_a_checkpoint_of_another_start_or_game_or_damaged_is_refused(tmp_path):
+    solved(tmp_path / "ck")
+    line = refused("solve", "--start", 3, 3, 2, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert "ck" in line
+    line = refused("solve", "--start", 3, 2, 3, "--rules", "blind", "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert "ck" in line
+    # a Go Fish checkpoint
+    code, out, err = run("gofish", "starts", "--players", 2, "--checkpoint", tmp_path / "fish", "--workers", 0)
+    assert code == 0, err
+    fish = next(p for p in (tmp_path / "fish").iterdir() if p.is_dir())
+    refused("solve", "--start", 2, 2, 2, "--checkpoint", fish, "--workers", 0)
+    # a damaged part file
+    part = sorted((tmp_path / "ck").glob("part*/keys*.npz"))[-1]
+    data = bytearray(part.read_bytes())
+    data[-3] ^= 0xFF
+    part.write_bytes(bytes(data))
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert part.name in line
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--start", 3, 2, 2), "cannot be dealt"),
+    (("--start", 8, 64, 8), "packed width"),
+    (("--start", 3, 2, 3, "--parts", 0), "--parts"),
+    (("--start", 3, 2, 3, "--parts", 1000), "--parts"),
+    (("--start", 3, 2, 3, "--workers", 1000), "--workers"),
+    (("--start", 3, 2, 3, "--goal", "quartet"), "quartet goal"),
+    (("--start", 3, 2, 3, "--goal", "value"), "two players"),
+    (("--start", 3, 2, 3, "--player", 7), "player"),
+    (("--start", 3, 2, 3, "--rules", "classic"), "dealt"),
+    (("--start", 3, 2, 3, "--max-questions", 2), "quartet goal"),
+])
+def test_bad_input_is_one_line_exit_2_before_any_work(tmp_path, args, words):
+    line = refused("solve", *args, "--checkpoint", tmp_path / "ck")
+    assert words in line, line
+    assert not (tmp_path / "ck").exists()
+
+
+def test_partitioned_options_go_with_a_checkpoint(tmp_path):
+    assert "with --checkpoint" in refused("solve", "--start", 3, 2, 3, "--workers", 2)
+    assert "give --start" in refused("solve", tmp_path / "x.json", "--checkpoint", tmp_path / "ck")
+    assert "folder" in refused("solve", "--start", 3, 2, 3, "--checkpoint", " ")
