@@ -284,6 +284,19 @@ def _context(P: int, N: int, S: int, rules: Rules):
     return Context(Game(P, N, S), rules, "sets")
 
 
+def _node(ctx: Any, st: Any) -> Any:
+    """The search node of a decoded state: the fast path's straight away (its key is the slow path's), else the
+    slow path's."""
+    from .solver.kernel import _Fallback
+
+    if ctx.kernel is not None:
+        try:
+            return ctx.kernel.node(st)
+        except _Fallback:
+            pass
+    return ctx.describe(st)
+
+
 @dataclass(frozen=True)
 class QuaternityPacked:
     """The packed graph of the start of a game of ``players`` seats and ``sets`` sets of ``set_size`` cards under
@@ -367,7 +380,7 @@ class QuaternityPacked:
         for i, row in enumerate(rows):
             key = self.key_of_words(row)
             st = state_of_key(key, ctx.game, self.rules)
-            node = ctx.search_root(ctx.describe(st))
+            node = _node(ctx, st)
             f = frame_of(key)
             owner.append((node.mover - f) % P if node.mover >= 0 else -1)
             seen: set = set()
