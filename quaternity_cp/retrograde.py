@@ -12,9 +12,11 @@ retrograde analysis over the whole graph gives it.
 worker too). A position is named by its part ``k`` and its *local* id in the
 part (0 .. ``sizes[k] - 1``), or by its *global* id ``local * parts + k``. Each
 part gives, for its own positions: the seat to move (``owner``, an offset from
-the mover: 0, or the asked seat while a question is open), the number of
-distinct plies (``degree``, at most :data:`MAX_DEGREE`), the plies that end the
-game with a winner (``ends``: the position, ``winner``: the winner's offset),
+the mover: 0, or the asked seat while a question is open; -1: nobody, a free
+choice every seat's opponents make), the number of distinct plies
+(``degree``, at most :data:`MAX_DEGREE`), the plies that end the game with a
+winner (``ends``: the position, ``winner``: the winner's offset; a ply won by
+several seats is one entry per winner),
 and the *predecessor lists* of its positions: every inner ply as (its child's
 local id, its parent's global id, ``offset``: the seat the child's mover is,
 counted on from the parent's mover). The edges are kept with the child's part,
