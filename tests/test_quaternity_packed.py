@@ -392,3 +392,19 @@ def test_partitioned_options_go_with_a_checkpoint(tmp_path):
     assert "with --checkpoint" in refused("solve", "--start", 3, 2, 3, "--workers", 2)
     assert "give --start" in refused("solve", tmp_path / "x.json", "--checkpoint", tmp_path / "ck")
     assert "folder" in refused("solve", "--start", 3, 2, 3, "--checkpoint", " ")
+
+
+@pytest.mark.parametrize("name, start", [("quaternity", (4, 2, 2)), ("pythagoras", (3, 2, 3))])
+def test_free_choices_and_shared_wins_through_the_partitioned_attractor(name, start):
+    """The graphs hold free choices (owner -1) or plies won by several seats (a row per winner), and the
+    partitioned attractor ranks them as the in-memory solver does."""
+    packed, built, ranks = _built(*start, RULES[name], partitioned=True, parts=4)
+    keys = _all_keys(built)
+    out = packed.expand(keys)
+    if name == "quaternity":
+        assert (out["owner"] == -1).any()
+    else:
+        ends = out["end"] >= 0
+        pairs = np.stack([out["src"][ends], out["move"][ends]], axis=1)
+        assert len(np.unique(pairs, axis=0)) < len(pairs)  # some ply is won by several seats
+    assert _compare_with_memory(packed, built, ranks)[1] == 0
