@@ -70,47 +70,35 @@ def _bits(most: int) -> int:
     return max(1, int(most).bit_length())
 
 
-@dataclass(frozen=True)
 class Layout:
-    """The bit fields of a packed position of P seats and N sets of S cards."""
+    """The bit fields of a packed position of P seats and N sets of S cards (``first``: under ``tie = first`` the
+    order the scored seats reached their scores is kept): ``card`` (a card's owners mask * 2 + the open question's
+    flag), ``bound``, ``hand``, ``seat`` (a seat + 1, 0: none), ``score``, ``set_bits``, ``bits`` and ``width``
+    (64-bit words)."""
 
-    P: int
-    N: int
-    S: int
-    first: bool  # tie = first: the order the scored seats reached their scores is kept
+    __slots__ = ("P", "N", "S", "first", "card", "bound", "hand", "seat", "score", "set_bits", "bits", "width")
 
-    @property
-    def card(self) -> int:
-        return self.P + 1  # owners mask (P bits) * 2 + the open question's flag
+    def __init__(self, P: int, N: int, S: int, first: bool):
+        self.P, self.N, self.S, self.first = P, N, S, first
+        self.card = P + 1
+        self.bound = _bits(S)
+        self.hand = _bits(N * S)
+        self.seat = _bits(P)
+        self.score = _bits(N)
+        self.set_bits = S * self.card + 2 * P * self.bound
+        self.bits = (N * self.set_bits + P * self.hand + P + 2 * self.seat + P * self.score
+                     + (P * self.seat if first else 0))
+        self.width = max(1, -(-self.bits // 64))
 
-    @property
-    def bound(self) -> int:
-        return _bits(self.S)
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and (self.P, self.N, self.S, self.first) == (other.P, other.N, other.S,
+                                                                                        other.first)
 
-    @property
-    def hand(self) -> int:
-        return _bits(self.N * self.S)
+    def __hash__(self) -> int:
+        return hash((self.P, self.N, self.S, self.first))
 
-    @property
-    def seat(self) -> int:
-        return _bits(self.P)  # a seat + 1 (0: none)
-
-    @property
-    def score(self) -> int:
-        return _bits(self.N)
-
-    @property
-    def set_bits(self) -> int:
-        return self.S * self.card + 2 * self.P * self.bound
-
-    @property
-    def bits(self) -> int:
-        return (self.N * self.set_bits + self.P * self.hand + self.P + 2 * self.seat + self.P * self.score
-                + (self.P * self.seat if self.first else 0))
-
-    @property
-    def width(self) -> int:
-        return max(1, -(-self.bits // 64))
+    def __reduce__(self) -> tuple:
+        return (Layout, (self.P, self.N, self.S, self.first))
 
 
 def _rot_mask(m: int, r: int, P: int) -> int:
@@ -157,44 +145,48 @@ def rotate_key(key: tuple, r: int, P: int, first: bool) -> tuple:
 
 
 def pack_key(key: tuple, lay: Layout) -> int:
-    """A canonical key (not over) as one integer of ``lay.bits`` bits."""
+    """A canonical key (not over) as one integer of ``lay.bits`` bits (fields from the lowest bit up: the set
+    descriptions in the key's order, each its cards then its lower and upper bounds, a claimed set's slot all
+    zero; hands; the turn's seats as a mask; asker + 1; target + 1; scores; under ``tie = first`` the reach
+    ranks + 1)."""
     *bodies, hands, turn, asker, target, score = key
-    P, S = lay.P, lay.S
+    cb, bb = lay.card, lay.bound
     v = 0
     at = 0
-
-    def put(x: int, bits: int) -> None:
-        nonlocal v, at
-        v |= x << at
-        at += bits
-
-    cb, bb = lay.card, lay.bound
-    for i in range(lay.N):
-        if i < len(bodies):
-            cls, los, his = bodies[i]
-            for c in cls:
-                put(c, cb)
-            for x in los:
-                put(x, bb)
-            for x in his:
-                put(x, bb)
-        else:
-            at += lay.set_bits  # a claimed set: zeros (a card in play always has an owner, so never all zero)
+    for cls, los, his in bodies:
+        for c in cls:
+            v |= c << at
+            at += cb
+        for x in los:
+            v |= x << at
+            at += bb
+        for x in his:
+            v |= x << at
+            at += bb
+    at += (lay.N - len(bodies)) * lay.set_bits  # claimed sets: zeros (a card in play always has an owner)
+    hb = lay.hand
     for h in hands:
-        put(h, lay.hand)
+        v |= h << at
+        at += hb
     m = 0
     for p in turn:
         m |= 1 << p
-    put(m, P)
-    put(asker + 1, lay.seat)
-    put(target + 1, lay.seat)
+    v |= m << at
+    at += lay.P
+    sb = lay.seat
+    v |= (asker + 1) << at
+    at += sb
+    v |= (target + 1) << at
+    at += sb
     scores, ranks = score if lay.first else (score, None)
-    for s in scores:
-        put(s, lay.score)
+    scb = lay.score
+    for x in scores:
+        v |= x << at
+        at += scb
     if ranks is not None:
         for x in ranks:
-            put(x + 1, lay.seat)
-    assert at == lay.bits and S >= 1
+            v |= (x + 1) << at
+            at += sb
     return v
 
 
