@@ -408,3 +408,39 @@ def test_free_choices_and_shared_wins_through_the_partitioned_attractor(name, st
         pairs = np.stack([out["src"][ends], out["move"][ends]], axis=1)
         assert len(np.unique(pairs, axis=0)) < len(pairs)  # some ply is won by several seats
     assert _compare_with_memory(packed, built, ranks)[1] == 0
+
+
+from dataclasses import dataclass as _dataclass  # noqa: E402
+
+
+@_dataclass(frozen=True)
+class _KillsItsWorkerOnce(QuaternityPacked):
+    """The packed part whose first expansion of a non-empty batch past the first layers kills the worker process
+    running it (a lost machine); the marker file says it happened."""
+
+    marker: str = ""
+
+    def expand(self, keys):
+        if len(keys) > 10 and not os.path.exists(self.marker):
+            with open(self.marker, "w") as fh:
+                fh.write("killed")
+            os._exit(1)
+        return QuaternityPacked.expand(self, keys)
+
+
+@pytest.mark.slow
+def test_a_killed_worker_s_task_runs_again_and_the_graph_is_the_fresh_one(tmp_path):
+    pytest.importorskip("distributed")
+    from quaternity_cp.cluster import dask_client
+    from quaternity_cp.retrograde import dask_runner
+
+    rules = Rules.preset("quaternity")
+    marker = str(tmp_path / "killed")
+    packed = _KillsItsWorkerOnce(3, 2, 3, rules, False, marker)
+    with dask_client(None, 2) as client:
+        built = pt.build(packed, str(tmp_path / "dask"), parts=3, run=dask_runner(client))
+    assert os.path.exists(marker)  # a worker was killed
+    fresh = pt.build(QuaternityPacked(3, 2, 3, rules), str(tmp_path / "here"), parts=3)
+    assert (built.positions, built.edges, built.layers) == (fresh.positions, fresh.edges, fresh.layers)
+    for k in range(3):
+        assert np.array_equal(pt.keys_of(built, k), pt.keys_of(fresh, k))
