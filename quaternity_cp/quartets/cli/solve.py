@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.tree import Tree
 
-from ...budget import INTERRUPTED
+from ...budget import INTERRUPTED, Status
 from click.core import ParameterSource
 
 from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
@@ -212,7 +212,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
             fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
         if stop.reason == "failed":
             fail(f"{stop} ({folder})", EXIT_INPUT)
-        res = SolveResult(goal, seat, None, stop.reason, game, rule_set, engine="partitioned")
+        res = SolveResult(goal, seat, None, Status(stop.reason), game, rule_set, engine="partitioned")
         res.positions = stop.positions
         if as_json:
             emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
