@@ -444,3 +444,19 @@ def test_a_killed_worker_s_task_runs_again_and_the_graph_is_the_fresh_one(tmp_pa
     assert (built.positions, built.edges, built.layers) == (fresh.positions, fresh.edges, fresh.layers)
     for k in range(3):
         assert np.array_equal(pt.keys_of(built, k), pt.keys_of(fresh, k))
+
+
+def test_a_dropped_graph_answers_from_its_stored_result_and_a_changed_one_is_refused(tmp_path):
+    first = solved(tmp_path / "ck", "--drop-graph", "--player", 2)
+    assert first["graph_dropped"] and not list((tmp_path / "ck").glob("part*"))
+    again = solved(tmp_path / "ck", "--player", 2)
+    assert again["graph_dropped"] and again["strategy"] is None and again["defense"] is None
+    for key in ("verdict", "proven", "plies", "positions", "edges", "layers", "seats"):
+        assert again[key] == first[key], key
+    stored = tmp_path / "ck" / "result.json"
+    data = json.loads(stored.read_text())
+    data["result"]["seats"]["2"] = {"wins": True, "plies": 3}
+    stored.write_text(json.dumps(data))
+    assert "result.json" in refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert "not both" in refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "x", "--workers", 1,
+                                 "--cluster", "tcp://127.0.0.1:1")

@@ -15,6 +15,8 @@ solver's does, with the graph's sizes beside it (:class:`BigResult`).
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import resource
 import time
@@ -24,8 +26,11 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import partitioned as pt
-from ..budget import SOLVED, Budget, Limits
+from ..budget import SOLVED, Limits
+from ..digest import sign_json, user_key, verify_json
 from ..errors import QuaternityError
+from ..files import write_atomic
+from ..jsonio import InputRefused, load_json, read_input
 from .game import Game
 from .packed import PackedError, QuaternityPacked, check_start, frame_of
 from .position import Position, State
@@ -34,6 +39,10 @@ from .solver import SolveResult
 
 #: the parts of a graph when none are asked for
 DEFAULT_PARTS = 8
+#: what a keyed digest of a stored answer is for
+RESULT_PURPOSE = "quaternity-graph-result"
+#: the fields of a stored answer (result.json's ``result``)
+RESULT_FIELDS = ("positions", "edges", "layers", "build_seconds", "attractor_seconds", "seats")
 #: the goals the partitioned solver answers (the quartet goal is a search within one turn: the in-memory solver's)
 GOALS = ("win", "value")
 
@@ -232,6 +241,59 @@ def _peak_rss() -> dict[str, int]:
     return {"this_process": me, "largest_worker": kids}
 
 
+def _head(packed: QuaternityPacked, parts: int) -> dict[str, Any]:
+    return {"format": packed.format, "identity": packed.identity(), "parts": parts}
+
+
+def write_result(folder: str, packed: QuaternityPacked, parts: int, result: dict[str, Any]) -> None:
+    """Every seat's answer and the graph's sizes to ``folder/result.json`` (atomically, under a keyed digest): what
+    a later run answers from once the graph is dropped."""
+    body = {"head": _head(packed, parts), "result": {k: result[k] for k in RESULT_FIELDS}}
+    write_atomic(os.path.join(folder, "result.json"),
+                 json.dumps({**body, "digest": sign_json(body, RESULT_PURPOSE)}, indent=1))
+
+
+def read_result(folder: str, packed: QuaternityPacked, parts: int) -> dict[str, Any]:
+    """The answer stored in ``folder/result.json``: read strictly, its keyed digest, its game and every field
+    checked; anything else is refused (:class:`BigSolveError`, one line naming the file)."""
+    path = os.path.join(folder, "result.json")
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        raise BigSolveError(f"{path}: not a readable result ({getattr(err, 'strerror', None) or err})") from None
+    if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
+        raise BigSolveError(f"{path}: not a result of this program")
+    if not verify_json(data["digest"], {"head": data["head"], "result": data["result"]}, RESULT_PURPOSE):
+        raise BigSolveError(f"{path}: the result was changed or damaged, or written under another user's key (its "
+                            "keyed digest does not match); remove the folder to compute it again")
+    if data["head"] != _head(packed, parts):
+        raise BigSolveError(f"{path}: the result of another start, rule set or number of parts; use another folder")
+    res = data["result"]
+    P = packed.players
+
+    def whole(v: object, lo: int = 0) -> bool:
+        return not isinstance(v, bool) and isinstance(v, int) and lo <= v <= pt.MAX_COUNT
+
+    ok = isinstance(res, dict) and set(res) == set(RESULT_FIELDS) and whole(res["positions"], 1) \
+        and whole(res["edges"]) and whole(res["layers"], 1) \
+        and all(not isinstance(res[k], bool) and isinstance(res[k], (int, float)) and math.isfinite(res[k])
+                and res[k] >= 0 for k in ("build_seconds", "attractor_seconds")) \
+        and isinstance(res["seats"], dict) and set(res["seats"]) == {str(p) for p in range(P)}
+    if ok:
+        for entry in res["seats"].values():
+            ok = ok and isinstance(entry, dict) and set(entry) == {"wins", "plies"} and isinstance(entry["wins"], bool) \
+                and ((entry["wins"] and whole(entry["plies"])) or (not entry["wins"] and entry["plies"] is None))
+    if not ok:
+        raise BigSolveError(f"{path}: its fields are not those of an answer ({', '.join(RESULT_FIELDS)}; per seat wins "
+                            "and plies)")
+    return dict(res)
+
+
+def _dropped(folder: str) -> bool:
+    """Whether ``folder`` holds an answer whose graph was dropped (``--drop-graph``): result.json, no part folder."""
+    return os.path.isfile(os.path.join(folder, "result.json")) and not os.path.isdir(pt.part_dir(folder, 0))
+
+
 def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: str, *, goal: str = "win",
                 player: int | None = None, parts: int = DEFAULT_PARTS, workers: int | None = 0, cluster: Any = None,
                 limits: Limits | None = None, attractor: str = "whole", depth: int = 6, keep_graph: bool = True,
@@ -247,8 +309,11 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     parts = check_parts(parts)
     if not isinstance(folder, str) or not folder.strip():
         raise BigSolveError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    user_key()  # (an unusable key file is refused before any work)
     began = time.perf_counter()
     folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
+    if _dropped(folder):
+        return _from_result(packed, folder, parts, goal, seat, began)
     built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster, limits=limits,
                                 progress=progress, attractor=attractor)
     ranker = Ranker(built, att.ranks, packed)
@@ -289,9 +354,41 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
              "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
              "build_seconds": round(built.seconds, 2), "attractor": attractor,
              "attractor_seconds": round(att.seconds, 2), "checkpoint_bytes": disk,
-             "bytes_per_position": round(disk / max(1, built.positions), 1), "peak_memory_bytes": _peak_rss()}
+             "bytes_per_position": round(disk / max(1, built.positions), 1), "peak_memory_bytes": _peak_rss(),
+             "graph_dropped": not keep_graph}
+    write_result(folder, packed, parts, {"positions": built.positions, "edges": built.edges,
+                                         "layers": built.layers, "build_seconds": round(built.seconds, 2),
+                                         "attractor_seconds": round(att.seconds, 2), "seats": seats})
     if not keep_graph:
         pt.drop_graph(built)
+    return BigResult(res, graph, seats)
+
+
+def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, seat: int, began: float) -> BigResult:
+    """The answer of a folder whose graph was dropped, from its result.json (no strategy tree: the graph is
+    gone)."""
+    stored = read_result(folder, packed, parts)
+    seats = stored["seats"]
+    ctx = packed.context()
+    res = SolveResult(goal, seat, None, SOLVED, ctx.game, packed.rules, engine="partitioned")
+    mine = seats[str(seat)]
+    if goal == "win":
+        res.result, res.plies = mine["wins"], mine["plies"]
+    else:
+        theirs = seats[str(1 - seat)]
+        if mine["wins"]:
+            res.result, res.winner, res.plies = "win", seat, mine["plies"]
+        elif theirs["wins"]:
+            res.result, res.winner, res.plies = "loss", 1 - seat, theirs["plies"]
+        else:
+            res.result = "draw"
+    res.positions = res.expanded = stored["positions"]
+    res.seconds = time.perf_counter() - began
+    graph = {"checkpoint": folder, "edges": stored["edges"], "layers": stored["layers"], "parts": parts,
+             "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
+             "build_seconds": stored["build_seconds"], "attractor": None,
+             "attractor_seconds": stored["attractor_seconds"], "checkpoint_bytes": 0, "bytes_per_position": 0.0,
+             "peak_memory_bytes": _peak_rss(), "graph_dropped": True}
     return BigResult(res, graph, seats)
 
 

@@ -176,6 +176,8 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
 
     if not checkpoint.strip():
         raise InputError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    if workers is not None and cluster is not None:
+        raise InputError("give --workers (local processes) or --cluster (a scheduler), not both")
     rule_set = _parse_rules(rules)
     P, N, S = start
     try:
