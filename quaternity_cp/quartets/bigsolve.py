@@ -118,7 +118,7 @@ def canonical(packed: QuaternityPacked, ctx: Any, st: State) -> tuple[State, tup
     expansions are the graph's), its canonical key, and how its labels map onto ``st``'s: per seat and per card
     of the decoded state, the seat and the card of ``st`` (sets in play in the key's order, their cards sorted
     as the key has them, seats rotated so the frame seat is 0)."""
-    from .packed import _rot_mask, state_of_key
+    from .packed import rot_mask, state_of_key
 
     node = ctx.describe(st)
     P, S = packed.players, packed.set_size
@@ -135,7 +135,7 @@ def canonical(packed: QuaternityPacked, ctx: Any, st: State) -> tuple[State, tup
         ow = owners[base:base + S]
         at = pend - base if base <= pend < base + S else -1
         (_, los, his), _ = ctx.set_description(ow, lo_cols[s], hi_cols[s], hands, at)
-        cls = [_rot_mask(m, r, P) << 1 | (1 if i == at else 0) for i, m in enumerate(ow)]
+        cls = [rot_mask(m, r, P) << 1 | (1 if i == at else 0) for i, m in enumerate(ow)]
         order = sorted(range(S), key=lambda i: cls[i])
         body = (tuple(sorted(cls)), los[r:] + los[:r], his[r:] + his[:r])
         rows.append((body, s, order))

@@ -101,7 +101,7 @@ class Layout:
         return (Layout, (self.P, self.N, self.S, self.first))
 
 
-def _rot_mask(m: int, r: int, P: int) -> int:
+def rot_mask(m: int, r: int, P: int) -> int:
     """Seat mask ``m`` with seat r moved to 0 (seat p to (p - r) % P)."""
     if not r:
         return m
@@ -130,7 +130,7 @@ def rotate_key(key: tuple, r: int, P: int, first: bool) -> tuple:
     *bodies, hands, turn, asker, target, score = key
     out = []
     for cls, los, his in bodies:
-        cls2 = tuple(sorted(_rot_mask(c >> 1, r, P) << 1 | (c & 1) for c in cls))
+        cls2 = tuple(sorted(rot_mask(c >> 1, r, P) << 1 | (c & 1) for c in cls))
         out.append((cls2, _rot_tuple(los, r), _rot_tuple(his, r)))
     out.sort()
     turn2 = tuple(sorted((p - r) % P for p in turn))
@@ -279,13 +279,10 @@ def _context(P: int, N: int, S: int, rules: Rules):
 def _node(ctx: Any, st: Any) -> Any:
     """The search node of a decoded state: the fast path's straight away (its key is the slow path's), else the
     slow path's."""
-    from .solver.kernel import _Fallback
-
     if ctx.kernel is not None:
-        try:
-            return ctx.kernel.node(st)
-        except _Fallback:
-            pass
+        node = ctx.kernel.fast(st)
+        if node is not None:
+            return node
     return ctx.describe(st)
 
 

@@ -555,6 +555,15 @@ class Kernel:
             ctx = self.ctx
             return ctx.describe(ctx.play(self.state(n), move))
 
+    def fast(self, st: State) -> KNode | None:
+        """The fast node of a state (its key is :meth:`.core.Context.describe`'s), or None when the engine cannot
+        take it (the slow path plays it then)."""
+        try:
+            return self.node(st)
+        except _Fallback:
+            self.fallbacks += 1
+            return None
+
     def convert(self, node):
         """The fast node of a :class:`.core.Node`, or the node itself when the engine cannot take it."""
         try:
