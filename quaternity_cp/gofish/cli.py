@@ -910,15 +910,6 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
     except GoFishError as err:
         raise InputError(f"{players} players, suits of {suit_size}: {err}") from None
     return parts, check_workers(workers, cluster, worker_bytes=WORKER_BYTES, max_workers=MAX_WORKERS)
-    if workers > fit:
-        assert available is not None  # (else fit is MAX_WORKERS, the option's own bound)
-        raise InputError(f"--workers {workers}: {workers} local workers need about "
-                         f"{workers * WORKER_BYTES / 2**30:.1f} GB (about {WORKER_BYTES // 2**20} MB each) and "
-                         f"{available / 2**30:.1f} GB is available; give at most {fit}, or --workers 0")
-    if workers > cores:
-        click.echo(f"quaternity: note: {workers} local workers on {cores} cores: no faster than {cores}, and each "
-                   "takes its own memory", err=True)
-    return parts, workers
 
 
 def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,

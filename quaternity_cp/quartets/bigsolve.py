@@ -86,7 +86,7 @@ class Ranker:
         self.base = pt.bases(built)
         self._keys: dict[int, np.ndarray] = {}
 
-    def dense(self, key: tuple) -> tuple[int, int]:
+    def dense(self, key: tuple[Any, ...]) -> tuple[int, int]:
         """The dense id of the position of canonical key ``key`` (not over) and its frame seat; -1: not in the
         graph."""
         words, f = self.packed.key_words(key)
@@ -113,7 +113,7 @@ class Ranker:
         return int(self.ranks[i, (seat - f) % self.packed.players])
 
 
-def canonical(packed: QuaternityPacked, ctx: Any, st: State) -> tuple[State, tuple, list[int], list[int]]:
+def canonical(packed: QuaternityPacked, ctx: Any, st: State) -> tuple[State, tuple[Any, ...], list[int], list[int]]:
     """The graph's own state of the position ``st`` (not over): the decoded state of its packed key (its
     expansions are the graph's), its canonical key, and how its labels map onto ``st``'s: per seat and per card
     of the decoded state, the seat and the card of ``st`` (sets in play in the key's order, their cards sorted
@@ -160,7 +160,7 @@ def _mapped(move: Any, seats: list[int], cards: list[int], S: int) -> Any:
 
 
 def tree(packed: QuaternityPacked, ranker: Ranker, start: State, side: int, depth: int, winning: bool,
-         cap: int = 400) -> dict:
+         cap: int = 400) -> dict[str, Any]:
     """The strategy tree of ``side`` forcing its goal from ``start`` (``winning``: its moves, one rank closer each,
     and every reply), or the defence against it (every move of ``side``; for the others one reply that keeps
     ``side`` from its goal, ending the game first); to ``depth`` plies, at most ``cap`` moves. Played in the
@@ -174,7 +174,7 @@ def tree(packed: QuaternityPacked, ranker: Ranker, start: State, side: int, dept
     def rank(child: Any, seat_y: int) -> int:
         return ranker.rank(child, seat_y)
 
-    def grow(st: State, seats: list[int], cards: list[int], left: int) -> dict:
+    def grow(st: State, seats: list[int], cards: list[int], left: int) -> dict[str, Any]:
         y, _, ys, yc = canonical(packed, ctx, st)
         seats = [seats[q] for q in ys]
         cards = [cards[c] for c in yc] + cards[len(yc):]

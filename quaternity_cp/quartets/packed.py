@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
 
@@ -47,6 +47,12 @@ from ..errors import QuaternityError
 from .game import Declaration, Game, Question
 from .rules import Rules
 
+if TYPE_CHECKING:
+    from .position import State
+    from .solver.core import Context
+
+#: a canonical key of the in-memory solver (:meth:`quaternity_cp.quartets.solver.core.Context.describe`)
+Key = tuple[Any, ...]
 #: the widest packed position (bits): 8 words, the shared layer's most
 MAX_BITS = 512
 #: 1: keys as described in this module's text
@@ -97,7 +103,7 @@ class Layout:
     def __hash__(self) -> int:
         return hash((self.P, self.N, self.S, self.first))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Layout, (self.P, self.N, self.S, self.first))
 
 
@@ -109,26 +115,26 @@ def rot_mask(m: int, r: int, P: int) -> int:
     return ((m >> r) | (m << (P - r))) & full
 
 
-def _rot_tuple(t: tuple, r: int) -> tuple:
+def _rot_tuple(t: tuple[int, ...], r: int) -> tuple[int, ...]:
     return t[r:] + t[:r] if r else t
 
 
-def frame_of(key: tuple) -> int:
+def frame_of(key: Key) -> int:
     """The seat a position's other seats are counted from: the target of its open question, else the first seat
     on turn (the mover, or the first of a shared turn)."""
-    target = key[-2]
+    target = int(key[-2])
     if target >= 0:
         return target
-    return key[-4][0]
+    return int(key[-4][0])
 
 
-def rotate_key(key: tuple, r: int, P: int, first: bool) -> tuple:
+def rotate_key(key: Key, r: int, P: int, first: bool) -> Key:
     """The solver's canonical key of a position (not over) with seat ``r`` moved to seat 0 (equal to the key of
     the rotated position: the description commutes with renaming seats)."""
     if not r:
         return key
     *bodies, hands, turn, asker, target, score = key
-    out = []
+    out: list[tuple[Any, ...]] = []
     for cls, los, his in bodies:
         cls2 = tuple(sorted(rot_mask(c >> 1, r, P) << 1 | (c & 1) for c in cls))
         out.append((cls2, _rot_tuple(los, r), _rot_tuple(his, r)))
@@ -144,7 +150,7 @@ def rotate_key(key: tuple, r: int, P: int, first: bool) -> tuple:
     return (*out, _rot_tuple(hands, r), turn2, a2, t2, score2)
 
 
-def pack_key(key: tuple, lay: Layout) -> int:
+def pack_key(key: Key, lay: Layout) -> int:
     """A canonical key (not over) as one integer of ``lay.bits`` bits (fields from the lowest bit up: the set
     descriptions in the key's order, each its cards then its lower and upper bounds, a claimed set's slot all
     zero; hands; the turn's seats as a mask; asker + 1; target + 1; scores; under ``tie = first`` the reach
@@ -187,10 +193,10 @@ def pack_key(key: tuple, lay: Layout) -> int:
         for x in ranks:
             v |= (x + 1) << at
             at += sb
-    return v
+    return int(v)
 
 
-def unpack_key(v: int, lay: Layout) -> tuple:
+def unpack_key(v: int, lay: Layout) -> Key:
     """The canonical key :func:`pack_key` packed."""
     P, S = lay.P, lay.S
     at = 0
@@ -230,7 +236,7 @@ def from_words(row: Any) -> int:
     return v
 
 
-def state_of_key(key: tuple, game: Game, rules: Rules):
+def state_of_key(key: Key, game: Game, rules: Rules) -> "State":
     """A :class:`~quaternity_cp.quartets.position.State` whose canonical key is ``key`` (sets in play first, in
     the key's order, their cards in the key's order; the claimed sets after them, given to the seats with
     points; ``ply`` after every score's move)."""
@@ -269,7 +275,7 @@ def state_of_key(key: tuple, game: Game, rules: Rules):
 
 
 @lru_cache(maxsize=8)
-def _context(P: int, N: int, S: int, rules: Rules):
+def _context(P: int, N: int, S: int, rules: Rules) -> "Context":
     """The in-memory solver's context of a game (one per process: its caches serve every batch)."""
     from .solver.core import Context
 
@@ -329,17 +335,17 @@ class QuaternityPacked:
         return {"players": self.players, "sets": self.sets, "set_size": self.set_size,
                 "rules": self.rules.to_dict() | {"name": self.rules.name}, "only_winner": self.only}
 
-    def context(self):
+    def context(self) -> "Context":
         return _context(self.players, self.sets, self.set_size, self.rules)
 
     # -- keys ----------------------------------------------------------------------------------------------------
-    def key_words(self, key: tuple) -> tuple[list[int], int]:
+    def key_words(self, key: Key) -> tuple[list[int], int]:
         """The packed words of a canonical key (not over) and its frame seat (absolute, in ``key``'s seats)."""
         f = frame_of(key)
         r = f if self.rotated else 0
         return to_words(pack_key(rotate_key(key, r, self.players, self.layout.first), self.layout), self.width), f
 
-    def key_of_words(self, row: Any) -> tuple:
+    def key_of_words(self, row: Any) -> Key:
         return unpack_key(from_words(row), self.layout)
 
     def start(self) -> tuple[np.ndarray, int]:
@@ -372,9 +378,9 @@ class QuaternityPacked:
             node = _node(ctx, st)
             f = frame_of(key)
             owner.append((node.mover - f) % P if node.mover >= 0 else -1)
-            seen: set = set()
+            seen: set[Any] = set()
             for move in ctx.moves(node):
-                child = ctx.child(node, move)
+                child: Any = ctx.child(node, move)  # type: ignore[no-untyped-call]  # (the solver's untyped core)
                 if type(move) is Question:
                     a = 0 if move.answer is None else (1 if move.answer else 2)
                     number = (move.card * P + move.target) * 3 + a
@@ -422,7 +428,7 @@ class QuaternityPacked:
         return {"sets": sets, "hands": list(hands), "turn": list(turn), "asker": asker, "target": target,
                 "scores": list(scores)}
 
-    def move_of(self, number: int, key: tuple):
+    def move_of(self, number: int, key: Key) -> Any:
         """The move numbered ``number`` at the position of canonical key ``key`` (decoded frame)."""
         from .solver.moves import Choice
 
