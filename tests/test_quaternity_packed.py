@@ -375,6 +375,7 @@ def test_a_checkpoint_of_another_start_or_game_or_damaged_is_refused(tmp_path):
     (("--start", 8, 64, 8), "packed width"),
     (("--start", 3, 2, 3, "--parts", 0), "--parts"),
     (("--start", 3, 2, 3, "--parts", 1000), "--parts"),
+    (("--start", 3, 2, 3, "--parts", 16), "at most 4 make sense"),
     (("--start", 3, 2, 3, "--workers", 1000), "--workers"),
     (("--start", 3, 2, 3, "--goal", "quartet"), "quartet goal"),
     (("--start", 3, 2, 3, "--goal", "value"), "two players"),

@@ -71,10 +71,29 @@ def check_goal(goal: str, player: int | None, players: int) -> int:
     return seat
 
 
-def check_parts(parts: object) -> int:
+def max_parts(players: int, sets: int, set_size: int) -> int:
+    """The most parts that make sense for a start (each layer writes parts x parts files, so a part is worth them
+    only when the graph is large). Measured (quaternity, whole graphs): 8 cards or fewer at most a few thousand
+    positions (4x4x2: 1,780): 4; 9 to 12 cards at most a few hundred thousand (3x3x3: 10,965; 3x4x3: 229,766):
+    16; more cards (4x4x4: millions by its eleventh layer): :data:`quaternity_cp.partitioned.MAX_PARTS`."""
+    cards = sets * set_size
+    return 4 if cards <= 8 else 16 if cards <= 12 else pt.MAX_PARTS
+
+
+def check_parts(parts: object, players: int = 2, sets: int = 64, set_size: int = 4) -> int:
+    """``parts`` when it is a number of parts that makes sense for the start; else :class:`BigSolveError`."""
     if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= pt.MAX_PARTS:
         raise BigSolveError(f"--parts must be a whole number 1..{pt.MAX_PARTS}, not {parts!r}")
+    most = max_parts(players, sets, set_size)
+    if parts > most:
+        raise BigSolveError(f"--parts {parts}: at most {most} make sense for a start of {sets * set_size} cards (each "
+                            "layer writes parts x parts files)")
     return parts
+
+
+def default_parts(players: int, sets: int, set_size: int) -> int:
+    """The parts when none are asked for: :data:`DEFAULT_PARTS`, or :func:`max_parts` when fewer."""
+    return min(DEFAULT_PARTS, max_parts(players, sets, set_size))
 
 
 class Ranker:
@@ -295,7 +314,7 @@ def _dropped(folder: str) -> bool:
 
 
 def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: str, *, goal: str = "win",
-                player: int | None = None, parts: int = DEFAULT_PARTS, workers: int | None = 0, cluster: Any = None,
+                player: int | None = None, parts: int | None = None, workers: int | None = 0, cluster: Any = None,
                 limits: Limits | None = None, attractor: str = "whole", depth: int = 6, keep_graph: bool = True,
                 progress: Callable[[dict[str, Any]], None] | None = None) -> BigResult:
     """The start of a game of ``players`` seats, ``sets`` sets of ``set_size`` cards under ``rules``, solved in the
@@ -306,7 +325,7 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     checkpoint keeps what was done."""
     seat = check_goal(goal, player, players)
     packed = packed_of(players, sets, set_size, rules, goal)
-    parts = check_parts(parts)
+    parts = default_parts(players, sets, set_size) if parts is None else check_parts(parts, players, sets, set_size)
     if not isinstance(folder, str) or not folder.strip():
         raise BigSolveError("--checkpoint: give a folder (an empty name would build in the current folder)")
     user_key()  # (an unusable key file is refused before any work)
@@ -392,5 +411,5 @@ def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, s
     return BigResult(res, graph, seats)
 
 
-__all__ = ["DEFAULT_PARTS", "GOALS", "BigSolveError", "BigResult", "PackedError", "Ranker", "check_goal",
+__all__ = ["max_parts", "default_parts", "DEFAULT_PARTS", "GOALS", "BigSolveError", "BigResult", "PackedError", "Ranker", "check_goal",
            "check_parts", "packed_of", "solve_start", "tree", "frame_of"]

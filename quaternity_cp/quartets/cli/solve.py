@@ -65,7 +65,8 @@ DEFAULT_PARTS = 8
                    "workers) and kept in FOLDER: a run stopped by Ctrl-C, a limit or a crash goes on from there "
                    "(goals win and value; docs/solver.md).")
 @click.option("--parts", type=Whole(1, MAX_PARTS), default=None, metavar="K",
-              help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} (default {DEFAULT_PARTS}).")
+              help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
+                   f"calls for (4 up to 8 cards, 16 up to 12; default {DEFAULT_PARTS} or fewer).")
 @click.option("--workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
               help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
                    "holds (0: in this process; default: one per core).")
@@ -171,7 +172,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     from ... import partitioned as pt
     from ...command.workers import check_workers
     from ...retrograde import RetroError
-    from ..bigsolve import BigSolveError, check_goal as check_big_goal, packed_of, solve_start
+    from ..bigsolve import BigSolveError, check_goal as check_big_goal, check_parts, packed_of, solve_start
     from ..packed import PackedError
 
     if not checkpoint.strip():
@@ -190,6 +191,8 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
             except QuaternityError as err:
                 raise InputError(f"--player: {err}") from None
         seat = check_big_goal(goal, seat, P)
+        if parts is not None:
+            check_parts(parts, P, N, S)
     except (PackedError, BigSolveError) as err:
         raise InputError(str(err)) from None
     if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
@@ -206,7 +209,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     if not as_json:
         print_header("start of the game", game, rule_set)
     try:
-        out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts or DEFAULT_PARTS,
+        out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
                           workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
                           keep_graph=not drop_graph, progress=progress)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
