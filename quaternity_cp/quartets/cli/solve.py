@@ -236,6 +236,9 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
                    "player_names": list(game.player_names), **out.to_json()})
     else:
         print_result(game, out.result)
+        every = ", ".join(f"{game.seat_name(int(p))} " + (f"forces a win in {e['plies']} plies" if e["wins"] else "cannot")
+                          for p, e in out.seats.items())
+        click.echo(f"Every seat (being a winner{', alone' if out.result.goal == 'value' else ''}): {every}.")
         g = out.graph
         click.echo(f"Graph: {out.result.positions:,} positions, {g['edges']:,} moves, {g['layers']} layers in "
                    f"{g['parts']} parts ({g['bytes_per_position']} bytes a position on disk); build "
