@@ -10,22 +10,24 @@ KeyboardInterrupt, raised where the import was asked for).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import signal
 import sys
 import threading
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
 
-def import_holding_ctrl_c(name: str) -> ModuleType:
-    """The module ``name``, imported with SIGINT held back while it loads (main thread only: elsewhere a
-    signal never arrives); a Ctrl-C that came meanwhile is passed on to the previous handler afterwards."""
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
+@contextlib.contextmanager
+def holding_ctrl_c() -> Iterator[None]:
+    """SIGINT held back for the time of the block (main thread only: elsewhere a signal never arrives); a Ctrl-C
+    that came meanwhile is passed on to the previous handler afterwards (by default a KeyboardInterrupt raised
+    where the block ends). For a compiled library's import, and for a file that must not be left half-built
+    (a part file's zip writer interrupted in its constructor complains at garbage collection)."""
     if threading.current_thread() is not threading.main_thread():
-        return importlib.import_module(name)
+        yield
+        return
     held: list[Any] = []
 
     def hold(signum: int, frame: Any) -> None:
@@ -33,7 +35,7 @@ def import_holding_ctrl_c(name: str) -> ModuleType:
 
     previous = signal.signal(signal.SIGINT, hold)
     try:
-        module = importlib.import_module(name)
+        yield
     finally:
         # a handler installed outside Python reads as None: the default one takes its place
         signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
@@ -42,6 +44,15 @@ def import_holding_ctrl_c(name: str) -> ModuleType:
             previous(signal.SIGINT, held[0])
         elif previous != signal.SIG_IGN:
             raise KeyboardInterrupt
+
+
+def import_holding_ctrl_c(name: str) -> ModuleType:
+    """The module ``name``, imported with SIGINT held back while it loads (:func:`holding_ctrl_c`)."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    with holding_ctrl_c():
+        module = importlib.import_module(name)
     return module
 
 

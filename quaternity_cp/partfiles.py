@@ -73,9 +73,12 @@ def fingerprint(path: str) -> tuple[int, str]:
 def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
     """``arrays`` to ``path`` (.npz, uncompressed), atomically; returns its manifest entry ``[bytes, SHA-256, n,
     m]`` (``n`` positions, ``m`` edges)."""
+    from .imports import holding_ctrl_c
+
     tmp = f"{path}.tmp{os.getpid()}.npz"
     try:
-        np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
+        with holding_ctrl_c():  # (a Ctrl-C comes after the file, not inside the zip writer)
+            np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
         size, digest = fingerprint(tmp)
         os.replace(tmp, path)
     finally:
