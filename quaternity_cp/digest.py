@@ -64,7 +64,38 @@ KEY_FILE_VARIABLE = "QUATERNITY_KEY_FILE"
 #: The key's length, in bytes.
 KEY_BYTES = 32
 
-__all__ = ["KEY_FILE_VARIABLE", "KEY_BYTES", "KeyFileError", "key_path", "user_key", "sign", "verify", "sign_json",
+
+# -- an answer kept beside a checkpoint: {head, result, digest} -----------------------------------------------------
+def write_signed(path: str, head: Any, result: Any, purpose: str) -> None:
+    """``{"head": head, "result": result}`` to ``path`` (atomically) with its keyed digest for ``purpose``: an answer
+    a later run may believe (:func:`read_signed`)."""
+    from .files import write_atomic
+
+    body = {"head": head, "result": result}
+    write_atomic(path, json.dumps({**body, "digest": sign_json(body, purpose)}, indent=1))
+
+
+def read_signed(path: str, head: Any, purpose: str, error: type[Exception], what: str = "result") -> Any:
+    """The ``result`` that :func:`write_signed` wrote to ``path`` under ``head``: read strictly
+    (:mod:`quaternity_cp.jsonio`), its keyed digest checked, its head the one given; anything else is refused
+    with ``error`` (one line naming the file). The caller checks the result's fields."""
+    from .jsonio import InputRefused, load_json, read_input
+
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        raise error(f"{path}: not a readable {what} ({getattr(err, 'strerror', None) or err})") from None
+    if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
+        raise error(f"{path}: not a {what} of this program")
+    if not verify_json(data["digest"], {"head": data["head"], "result": data["result"]}, purpose):
+        raise error(f"{path}: the {what} was changed or damaged, or written under another user's key (its keyed "
+                    "digest does not match); remove it to compute it again")
+    if data["head"] != head:
+        raise error(f"{path}: the {what} of another game; use another folder")
+    return data["result"]
+
+
+__all__ = ["write_signed", "read_signed", "KEY_FILE_VARIABLE", "KEY_BYTES", "KeyFileError", "key_path", "user_key", "sign", "verify", "sign_json",
            "verify_json", "canonical_json", "sha256_hex"]
 
 

@@ -67,9 +67,7 @@ import numpy as np
 from .. import partitioned as pt
 from .. import retrograde
 from ..budget import Limits
-from ..digest import sign_json, user_key, verify_json
-from ..files import write_atomic
-from ..jsonio import InputRefused, load_json, read_input
+from ..digest import read_signed, user_key, write_signed
 from ..partfiles import Entry
 from .fastgraph import Shape, open_count
 from .packed import FORMAT, OLD_FORMATS, GoFishPacked, packed_of
@@ -377,8 +375,7 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
            "winners": [s for s, e in att.seats.items() if e["wins"]],
            "seats": {str(s): {k: (list(v) if isinstance(v, tuple) else v) for k, v in e.items()}
                      for s, e in att.seats.items()}}
-    body = {"head": head, "result": out}
-    write_atomic(result_path, json.dumps({**body, "digest": sign_json(body, RESULT_PURPOSE)}, indent=1))
+    write_signed(result_path, head, out, RESULT_PURPOSE)
     if not keep_graph:
         pt.drop_graph(built)
     return out
@@ -393,19 +390,7 @@ def _whole(path: str, name: str, value: object, lo: int = 0, hi: int = MAX_COUNT
 def _read_result(path: str, head: Mapping[str, Any], shape: Shape) -> dict[str, Any]:
     """The answer stored in a checkpoint folder: read strictly, its keyed digest and its game checked, every
     field type- and range-checked; anything else is refused (:class:`GraphError`, one line naming the file)."""
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError) as err:
-        why = getattr(err, "strerror", None) or err
-        raise GraphError(f"{path}: not a readable result ({why})") from None
-    if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
-        raise GraphError(f"{path}: not a result of this program")
-    if not verify_json(data["digest"], {"head": data["head"], "result": data["result"]}, RESULT_PURPOSE):
-        raise GraphError(f"{path}: the result was changed or damaged, or written under another user's key (its "
-                         "keyed digest does not match); remove it to compute it again")
-    if data["head"] != dict(head):
-        raise GraphError(f"{path}: the result of another game; use another folder")
-    result = data["result"]
+    result = read_signed(path, dict(head), RESULT_PURPOSE, GraphError)
     _check_result(path, result, shape, head["parts"])
     return dict(result)
 

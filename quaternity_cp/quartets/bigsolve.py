@@ -15,7 +15,6 @@ solver's does, with the graph's sizes beside it (:class:`BigResult`).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import resource
@@ -27,10 +26,8 @@ import numpy as np
 
 from .. import partitioned as pt
 from ..budget import SOLVED, Limits
-from ..digest import sign_json, user_key, verify_json
+from ..digest import read_signed, user_key, write_signed
 from ..errors import QuaternityError
-from ..files import write_atomic
-from ..jsonio import InputRefused, load_json, read_input
 from .game import Game
 from .packed import PackedError, QuaternityPacked, check_start, frame_of
 from .position import Position, State
@@ -267,27 +264,15 @@ def _head(packed: QuaternityPacked, parts: int) -> dict[str, Any]:
 def write_result(folder: str, packed: QuaternityPacked, parts: int, result: dict[str, Any]) -> None:
     """Every seat's answer and the graph's sizes to ``folder/result.json`` (atomically, under a keyed digest): what
     a later run answers from once the graph is dropped."""
-    body = {"head": _head(packed, parts), "result": {k: result[k] for k in RESULT_FIELDS}}
-    write_atomic(os.path.join(folder, "result.json"),
-                 json.dumps({**body, "digest": sign_json(body, RESULT_PURPOSE)}, indent=1))
+    write_signed(os.path.join(folder, "result.json"), _head(packed, parts), {k: result[k] for k in RESULT_FIELDS},
+                 RESULT_PURPOSE)
 
 
 def read_result(folder: str, packed: QuaternityPacked, parts: int) -> dict[str, Any]:
     """The answer stored in ``folder/result.json``: read strictly, its keyed digest, its game and every field
     checked; anything else is refused (:class:`BigSolveError`, one line naming the file)."""
     path = os.path.join(folder, "result.json")
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError) as err:
-        raise BigSolveError(f"{path}: not a readable result ({getattr(err, 'strerror', None) or err})") from None
-    if not isinstance(data, dict) or set(data) != {"head", "result", "digest"}:
-        raise BigSolveError(f"{path}: not a result of this program")
-    if not verify_json(data["digest"], {"head": data["head"], "result": data["result"]}, RESULT_PURPOSE):
-        raise BigSolveError(f"{path}: the result was changed or damaged, or written under another user's key (its "
-                            "keyed digest does not match); remove the folder to compute it again")
-    if data["head"] != _head(packed, parts):
-        raise BigSolveError(f"{path}: the result of another start, rule set or number of parts; use another folder")
-    res = data["result"]
+    res = read_signed(path, _head(packed, parts), RESULT_PURPOSE, BigSolveError)
     P = packed.players
 
     def whole(v: object, lo: int = 0) -> bool:

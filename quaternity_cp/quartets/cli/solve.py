@@ -138,13 +138,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         position = result.position
         game = record.game
         label = "stdin" if file == "-" else file
-    seat = None
-    if player is not None:
-        try:
-            seat = game.player(player)
-        except QuaternityError as err:
-            raise InputError(f"--player: {err}") from None
-    seat = check_goal(position, goal, seat, max_questions=max_questions)  # a goal that does not apply: exit 2
+    seat = check_goal(position, goal, _seat(game, player), max_questions=max_questions)  # a goal that does not apply: exit 2
     if not as_json:  # the position first, while the solver works
         print_header(label, game, position.rules)
     progress, done = _progress(as_json)
@@ -184,13 +178,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     try:
         packed_of(P, N, S, rule_set, goal)
         game = Game(P, N, S)
-        seat = None
-        if player is not None:
-            try:
-                seat = game.player(player)
-            except QuaternityError as err:
-                raise InputError(f"--player: {err}") from None
-        seat = check_big_goal(goal, seat, P)
+        seat = check_big_goal(goal, _seat(game, player), P)
         if parts is not None:
             check_parts(parts, P, N, S)
     except (PackedError, BigSolveError) as err:
@@ -244,6 +232,16 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
                    f"{g['parts']} parts ({g['bytes_per_position']} bytes a position on disk); build "
                    f"{g['build_seconds']} s, attractor {g['attractor_seconds']} s; checkpoint {g['checkpoint']}")
     sys.exit(EXIT_OK)
+
+
+def _seat(game: Game, player: str | None) -> int | None:
+    """--player as a seat (a seat number or a player's name), None when not given; an unknown one: exit 2."""
+    if player is None:
+        return None
+    try:
+        return game.player(player)
+    except QuaternityError as err:
+        raise InputError(f"--player: {err}") from None
 
 
 def _finite_seconds(value: float | None) -> float | None:
