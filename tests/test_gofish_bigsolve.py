@@ -530,6 +530,7 @@ def test_a_dask_run_equals_the_in_process_run(tmp_path):
                               bs._keys_upto(str(tmp_path / "dask"), k, there["layers"]))
 
 
+@pytest.mark.slow  # (about 10 s; the ranks are compared with the reference solver position by position above)
 def test_crosscheck_resolves_sampled_positions_with_the_python_solver(tmp_path):
     """bigsolve.crosscheck (the check run on the 4-player graphs of the docs): positions sampled from a solved
     graph, re-solved from there by solver.py, agree seat by seat; ranks shifted by one seat do not."""
