@@ -246,9 +246,21 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[
     return out
 
 
+#: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)
+RANGE_CHUNK = 1 << 12
+
+
 def outside(values: np.ndarray, lo: Any, hi: Any) -> bool:
-    """Whether some value is outside ``lo <= v < hi`` (bounds numbers, or arrays of the same length)."""
-    return bool(len(values)) and bool(np.any((values < lo) | (values >= hi)))
+    """Whether some value is outside ``lo <= v < hi`` (bounds numbers, or arrays of the same length), compared
+    :data:`RANGE_CHUNK` values at a time."""
+    for a in range(0, len(values), RANGE_CHUNK):
+        b = a + RANGE_CHUNK
+        low = lo[a:b] if isinstance(lo, np.ndarray) else lo
+        high = hi[a:b] if isinstance(hi, np.ndarray) else hi
+        v = values[a:b]
+        if np.any((v < low) | (v >= high)):
+            return True
+    return False
 
 
 def check_ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]],
@@ -257,7 +269,7 @@ def check_ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[st
     says what they are, in words), else ``error`` naming the file, the array and a value outside."""
     for name, (lo, hi) in ranges.items():
         if outside(arrays[name], lo, hi):
-            bad = arrays[name][(arrays[name] < lo) | (arrays[name] >= hi)][0]
+            bad = arrays[name][(arrays[name] < lo) | (arrays[name] >= hi)][0]  # (once, on the way to an error)
             where = f"{lo}..{hi - 1}" if isinstance(lo, int) and isinstance(hi, int) else ids
             raise error(f"{path}: {name} holds {int(bad)}, outside {where}; remove the folder to start again")
 

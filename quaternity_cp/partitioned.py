@@ -398,13 +398,15 @@ class Context:
             return
         if int(src.min()) < 0:
             raise PartitionedError(f"{path}: src holds {int(src.min())}, not a position's id")
-        g = src % self.parts
-        if only is not None and np.any(g != only):
-            raise PartitionedError(f"{path}: src names positions of another part than {only}")
-        loc = src // self.parts
-        if partfiles.outside(loc, self.cum[g, layer], self.cum[g, layer + 1]):
-            raise PartitionedError(f"{path}: src names a position outside layer {layer}; remove the folder to start "
-                                   "again")
+        step = partfiles.RANGE_CHUNK  # (a chunk at a time: the temporaries stay small, whatever the file)
+        for a in range(0, len(src), step):
+            chunk = src[a:a + step]
+            g = chunk % self.parts
+            if only is not None and np.any(g != only):
+                raise PartitionedError(f"{path}: src names positions of another part than {only}")
+            if partfiles.outside(chunk // self.parts, self.cum[g, layer], self.cum[g, layer + 1]):
+                raise PartitionedError(f"{path}: src names a position outside layer {layer}; remove the folder to "
+                                       "start again")
 
 
 def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, layer: int, ctx: Context,
@@ -982,6 +984,16 @@ def _csr_into(dst: np.ndarray, src: np.ndarray, off: np.ndarray, indptr: np.ndar
         fill[d] += 1
 
 
+@jit
+def _shift_back(start: np.ndarray) -> None:
+    """``start[i] = start[i - 1]`` for i from the end down, and ``start[0] = 0``: the bounds of lists again after
+    :func:`_csr_into` filled them with ``fill`` = ``start`` (in place: no copy of the array)."""
+    for i in range(start.shape[0] - 1, 0, -1):
+        start[i] = start[i - 1]
+    if start.shape[0]:
+        start[0] = 0
+
+
 @dataclass(frozen=True)
 class Attractor:
     """Every position's ranks (``ranks[i, r]``, dense ids: the plies in which the seat ``r`` places after i's
@@ -1074,7 +1086,10 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
     """Part ``k``'s share of the graph for the partitioned attractor (a task's loader: it runs on a Dask worker
     too): its positions' owners and degrees and plies that end the game (its ``out`` files), and the edges whose
     child it holds (its ``edges`` files: parents' global ids), every file read strictly (:func:`read_checked`;
-    ``files``: part ``k``'s entries, ``sizes``: the manifest's positions per part and layer)."""
+    ``files``: part ``k``'s entries, ``sizes``: the manifest's positions per part and layer). The predecessor
+    lists are handed over sorted by child (``start``), filled by a counting sort over two readings of the
+    ``edges`` files, one file at a time, the parents in :func:`quaternity_cp.retrograde.id_dtype`: the task holds
+    the part's arrays once, and one file."""
     ctx = Context(packed, sizes)
     outs = [rel("out", k, ell) for ell in range(layers - 1)]
     edges = [rel("edges", k, ell) for ell in range(1, layers)]
@@ -1087,7 +1102,6 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
     # (filled file by file: one file's buffer at a time beside the part's arrays)
     owner, degree = np.zeros(n, np.int8), np.zeros(n, np.int16)
     ends, winner = np.zeros(t, np.int64), np.zeros(t, np.int8)
-    child, parent, offset = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m, np.int8)
     at = end_at = 0
     for ell in range(layers - 1):
         out = read_checked(folder, files, "out", k, ell, ctx)
@@ -1096,15 +1110,23 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
         ends[end_at:end_at + b], winner[end_at:end_at + b] = out["src"], out["end"]
         at, end_at = at + a, end_at + b
         del out
-    at = 0
+    # the predecessor lists sorted by child as they are filled (a counting sort over two readings of the
+    # files): the part's edges are held once, never beside a sorted copy
+    start = np.zeros(n + 1, np.int64)
     for ell in range(1, layers):
+        dst = read_checked(folder, files, "edges", k, ell, ctx)["dst"]
+        start[1:] += np.bincount(dst, minlength=n)
+        del dst
+    np.cumsum(start, out=start)
+    parent = np.zeros(m, retrograde.id_dtype([sum(s) for s in sizes]))  # (4 bytes an id while they fit)
+    offset = np.zeros(m, np.int8)
+    for ell in range(1, layers):  # start[d] is position d's next free slot while the lists fill ...
         ed = read_checked(folder, files, "edges", k, ell, ctx)
-        a = len(ed["dst"])
-        child[at:at + a], parent[at:at + a], offset[at:at + a] = ed["dst"], ed["src"], ed["off"]
-        at += a
+        _csr_into(ed["dst"], ed["src"], ed["off"], start, start, parent, offset)
         del ed
-    return retrograde.PartGraph(owner=owner, degree=degree, child=child, parent=parent, offset=offset, ends=ends,
-                                winner=winner)
+    _shift_back(start)  # ... then each list's start again
+    return retrograde.PartGraph(owner=owner, degree=degree, child=np.zeros(0, np.int64), parent=parent,
+                                offset=offset, ends=ends, winner=winner, start=start)
 
 
 def _attract_partitioned(built: Built, run: Runner | None, limits: Limits | None, max_rounds: int | None,

@@ -66,15 +66,20 @@ A checkpoint of another graph (its ``identity``, given by the caller) is refused
 
 **Memory per worker** (``n`` positions and ``m`` predecessor edges of one
 part, ``P`` seats): a send task holds the part's predecessor lists (8 bytes a
-position and 9 an edge, as read), its frontier (8 bytes a pair) and the
-messages it writes (8 bytes each, gathered :data:`CHUNK` frontier pairs at a
-time); an apply task holds the owners and degrees (2 bytes a position), the
-state (3P bytes a position) and the messages it receives (8 bytes each, and
+position and 5 an edge as read: a parent's global id takes 4 bytes while every
+id of the graph fits, :func:`id_dtype`, else 8), its frontier (8 bytes a pair)
+and the messages it writes (8 bytes each, gathered :data:`CHUNK` frontier pairs
+at a time); an apply task holds the owners and degrees (2 bytes a position),
+the state (3P bytes a position) and the messages it receives (8 bytes each, and
 ``np.unique``'s sort of them); the prepare task holds the part as the game hands
-it over and its sorted copy (about 35 bytes an edge, once). So about the whole
-graph's arrays divided by the parts (up to twice that in the prepare task),
-plus a round's messages (at most P messages an edge over the whole run; a round
-sends only its frontier's); ``benchmarks/retrograde.py`` measures it. The
+it over: sorted by child (``PartGraph.start``, as the partitioned solver's
+loader fills it, file by file), once; otherwise beside its sorted copy (about
+twice). Range checks go a chunk at a time (:data:`CHECK_CHUNK`,
+:data:`quaternity_cp.partfiles.RANGE_CHUNK`). So about the whole graph's arrays
+divided by the parts, plus a round's messages (at most P messages an edge over
+the whole run; a round sends only its frontier's) and the largest file the
+game's loader reads at once; ``benchmarks/retrograde.py`` and
+``benchmarks/solve_scale.py`` measure it. The
 process that drives the rounds holds only the manifest.
 """
 
@@ -100,7 +105,9 @@ from .jsonio import InputRefused, load_json, read_input
 from .partfiles import Entry
 
 #: the checkpoint's format (its manifest's ``format``)
-FORMAT = "quaternity-retrograde-1"
+FORMAT = "quaternity-retrograde-2"
+#: formats of earlier versions, refused with a word on what to do
+OLD_FORMATS = ("quaternity-retrograde-1",)
 #: what a keyed digest of this checkpoint's manifest is for
 MANIFEST_PURPOSE = "retrograde-manifest"
 #: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
@@ -119,7 +126,8 @@ CHUNK = 1 << 18
 CHECK_CHUNK = 1 << 16
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
-           "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task"]
+           "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task",
+           "id_dtype"]
 
 
 class RetroError(QuaternityError, ValueError):
@@ -146,7 +154,11 @@ class PartGraph:
     """One part's share of the graph, as a game hands it over (see the module's docstring): per position
     ``owner`` and ``degree``; per inner ply kept here ``child`` (local id here), ``parent`` (global id) and
     ``offset``; per ply that ends the game ``ends`` (local id here) and ``winner`` (an offset, or -1: nobody
-    wins, ignored)."""
+    wins, ignored).
+
+    ``start``: the edges already sorted by child, as the predecessor lists are kept (the edges of local position
+    ``i`` are ``start[i]:start[i + 1]``; ``child`` is then not read and may be empty). A game that fills its
+    lists so, file by file, spares the prepare task the sort and its copies: the task then holds the part once."""
 
     owner: np.ndarray
     degree: np.ndarray
@@ -155,6 +167,7 @@ class PartGraph:
     offset: np.ndarray
     ends: np.ndarray
     winner: np.ndarray
+    start: "np.ndarray | None" = None
 
 
 #: a part's loader: a module-level function and its arguments (picklable), called as ``fn(*args)``
@@ -182,15 +195,26 @@ def dask_runner(client: Any) -> Runner:
 
 
 # -- the files -------------------------------------------------------------------------------------------------
-_I64, _I16, _I8 = np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
+_I64, _I32, _I16, _I8 = np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.int16), np.dtype(np.int8)
 
 
-def _spec(kind: str, n: int, m: int, P: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
-    """The arrays of a file of ``kind`` for ``n`` positions and ``m`` edges (or pairs, messages, ends)."""
+def id_dtype(sizes: Sequence[int]) -> "np.dtype[Any]":
+    """The dtype of the parents' global ids (``local * parts + part``) in a graph of parts of ``sizes``
+    positions: 4 bytes while every id fits, else 8 (so a part's predecessor lists take 5 bytes an edge, as
+    the whole-graph attractor's)."""
+    parts = len(sizes)
+    most = max((int(x) for x in sizes), default=0) * parts + parts
+    return _I32 if most < 2**31 else _I64
+
+
+def _spec(kind: str, n: int, m: int, P: int, ids: "np.dtype[Any]" = _I64
+          ) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a file of ``kind`` for ``n`` positions and ``m`` edges (or pairs, messages, ends); ``ids``:
+    the dtype of the predecessor lists' parents (:func:`id_dtype`)."""
     if kind == "nodes":
         return {"owner": (_I8, (n,)), "degree": (_I8, (n,))}
     if kind == "preds":
-        return {"start": (_I64, (n + 1,)), "parent": (_I64, (m,)), "offset": (_I8, (m,))}
+        return {"start": (_I64, (n + 1,)), "parent": (ids, (m,)), "offset": (_I8, (m,))}
     if kind == "ends":
         return {"pos": (_I64, (m,)), "winner": (_I8, (m,))}
     if kind == "state":
@@ -216,9 +240,10 @@ def _rel(kind: str, k: int, round_: int = 0, source: int = 0) -> str:
     return f"{_part_dir(k)}/{kind}{round_:05d}.npz"
 
 
-def _read(folder: str, rel: str, entry: Entry, kind: str, P: int) -> tuple[str, dict[str, np.ndarray]]:
+def _read(folder: str, rel: str, entry: Entry, kind: str, P: int, ids: "np.dtype[Any]" = _I64
+          ) -> tuple[str, dict[str, np.ndarray]]:
     path = os.path.join(folder, rel)
-    return path, partfiles.read_npz(path, entry, _spec(kind, entry[2], entry[3], P), RetroError)
+    return path, partfiles.read_npz(path, entry, _spec(kind, entry[2], entry[3], P, ids), RetroError)
 
 
 def _ranges(path: str, arrays: Mapping[str, np.ndarray], ranges: Mapping[str, tuple[Any, Any]]) -> None:
@@ -250,20 +275,28 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     where = f"part {k} of the graph handed over"
     if not isinstance(got, PartGraph):
         raise RetroError(f"{where}: not a PartGraph")
-    arrays = {name: np.asarray(getattr(got, name)) for name in ("owner", "degree", "child", "parent", "offset",
-                                                                 "ends", "winner")}
+    sorted_ = got.start is not None
+    names = ("owner", "degree", "parent", "offset", "ends", "winner") + (("start",) if sorted_ else ("child",))
+    arrays = {name: np.asarray(getattr(got, name)) for name in names}
     for name, a in arrays.items():
         if a.ndim != 1 or not (np.issubdtype(a.dtype, np.integer) or len(a) == 0):
             raise RetroError(f"{where}: {name} must be a flat array of whole numbers, not {a.dtype} {a.shape}")
     if len(arrays["owner"]) != n or len(arrays["degree"]) != n:
         raise RetroError(f"{where}: {len(arrays['owner'])} owners and {len(arrays['degree'])} degrees for {n} "
                          "positions")
-    m = len(arrays["child"])
-    if len(arrays["parent"]) != m or len(arrays["offset"]) != m or len(arrays["ends"]) != len(arrays["winner"]):
+    m = len(arrays["parent"])
+    if sorted_:
+        st = arrays["start"]
+        if (len(st) != n + 1 or int(st[0]) != 0 or int(st[-1]) != m
+                or (n and bool(np.any(st[1:] < st[:-1])))):
+            raise RetroError(f"{where}: start must rise from 0 to the {m} edges over {n} positions")
+    elif len(arrays["child"]) != m:
+        raise RetroError(f"{where}: the edges' arrays (child, parent, offset) differ in length")
+    if len(arrays["offset"]) != m or len(arrays["ends"]) != len(arrays["winner"]):
         raise RetroError(f"{where}: the edges' arrays (child, parent, offset) or the ends' (ends, winner) differ "
                          "in length")
-    _ranges(where, arrays, {"owner": (-1, P), "degree": (0, MAX_DEGREE + 1), "child": (0, n), "offset": (0, P),
-                            "ends": (0, n), "winner": (-1, P)})
+    _ranges(where, arrays, {"owner": (-1, P), "degree": (0, MAX_DEGREE + 1), "offset": (0, P), "ends": (0, n),
+                            "winner": (-1, P), **({} if sorted_ else {"child": (0, n)})})
     if m:
         _check_parents(where, arrays["parent"], np.asarray(sizes, np.int64))
     keep = arrays["winner"] >= 0
@@ -274,15 +307,22 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     # (a ply won by several seats is one row per winner: no seat has more such rows than plies)
     if len(ends) and np.any(np.bincount(ends * P + winner, minlength=n * P).reshape(n, P) > degree[:, None]):
         raise RetroError(f"{where}: a position has more plies that end the game than its degree (not consistent)")
-    child, parent, offset = arrays["child"], arrays["parent"], arrays["offset"]
-    del got, arrays, keep  # (the edges sorted by child, with no more than one copy of them at a time)
-    order = np.argsort(child, kind="stable")
-    start = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(child, minlength=n), out=start[1:])
-    del child
-    parent = parent[order].astype(np.int64, copy=False)
-    offset = offset[order].astype(np.int8, copy=False)
-    del order
+    parent, offset = arrays["parent"], arrays["offset"]
+    if sorted_:  # handed over as the lists are kept: written as they are (no copy when the dtypes are the files')
+        start = arrays["start"].astype(np.int64, copy=False)
+        del got, arrays, keep
+        parent = parent.astype(id_dtype(sizes), copy=False)
+        offset = offset.astype(np.int8, copy=False)
+    else:
+        child = arrays["child"]
+        del got, arrays, keep  # (the edges sorted by child, with no more than one copy of them at a time)
+        order = np.argsort(child, kind="stable")
+        start = np.zeros(n + 1, np.int64)
+        np.cumsum(np.bincount(child, minlength=n), out=start[1:])
+        del child
+        parent = parent[order].astype(id_dtype(sizes), copy=False)
+        offset = offset[order].astype(np.int8, copy=False)
+        del order
     os.makedirs(os.path.join(folder, _part_dir(k)), exist_ok=True)
     return [partfiles.save_npz(os.path.join(folder, _rel("nodes", k)), n, 0, owner=owner, degree=degree),
             partfiles.save_npz(os.path.join(folder, _rel("preds", k)), n, m, start=start, parent=parent,
@@ -306,7 +346,7 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
     elif front is not None:
         path, fr = _read(folder, _rel("front", k, t), front, "front", P)
         _ranges(path, fr, {"key": (0, n * P)})
-        path, preds = _read(folder, _rel("preds", k), graph[1], "preds", P)
+        path, preds = _read(folder, _rel("preds", k), graph[1], "preds", P, id_dtype(sizes))
         start, parent, offset = preds["start"], preds["parent"], preds["offset"]
         m = len(parent)
         if int(start[0]) != 0 or int(start[-1]) != m or bool(np.any(np.diff(start) < 0)):
@@ -324,7 +364,7 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
                 continue
             ends_at = np.cumsum(lens)
             idx = np.repeat(first - (ends_at - lens), lens) + np.arange(total, dtype=np.int64)
-            g, off = parent[idx], offset[idx]
+            g, off = parent[idx].astype(np.int64, copy=False), offset[idx]
             _check_parents(path, g, bounds_of)  # (the ids and seats used are checked, as they are used)
             if partfiles.outside(off, 0, P):
                 raise RetroError(f"{path}: offset holds {int(off[(off < 0) | (off >= P)][0])}, outside 0..{P - 1}; "
@@ -436,6 +476,9 @@ def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | Non
     except (InputRefused, ValueError, OSError) as err:
         why = getattr(err, "strerror", None) or err
         raise RetroError(f"{path}: not a readable checkpoint ({why})") from None
+    if isinstance(data, dict) and data.get("format") in OLD_FORMATS:
+        raise RetroError(f"{path}: an attractor's checkpoint of an earlier version of this program "
+                         f"({data['format']}); remove the folder to start again")
     if not isinstance(data, dict) or "digest" not in data or data.get("format") != FORMAT:
         raise RetroError(f"{path}: not an attractor's checkpoint of this program")
     digest = data.pop("digest")
@@ -449,7 +492,7 @@ def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | Non
 
 
 def _entry(path: str, name: str, entry: object, kind: str, n: int, m_most: int, P: int,
-           m_exact: bool = True) -> None:
+           m_exact: bool = True, ids: "np.dtype[Any]" = _I64) -> None:
     """A file's entry: its form, its counts (``n`` positions; ``m_most`` edges, or at most that many), and a size
     that holds them."""
     if not partfiles.is_entry(entry):
@@ -458,7 +501,7 @@ def _entry(path: str, name: str, entry: object, kind: str, n: int, m_most: int, 
     size = _whole(path, f"{name} bytes", entry[0])
     _whole(path, f"{name} positions", entry[2], n, n)
     m = _whole(path, f"{name} edges", entry[3], m_most if m_exact else 1, m_most)
-    if not partfiles.size_fits(size, _spec(kind, n, m, P)):
+    if not partfiles.size_fits(size, _spec(kind, n, m, P, ids)):
         raise RetroError(f"{path}: {name}: {size:,} bytes cannot hold its {n:,} positions and {m:,} edges")
 
 
@@ -481,7 +524,7 @@ def _check_manifest(path: str, data: Mapping[str, Any], head: Mapping[str, Any])
         raise RetroError(f"{path}: graph must list the nodes, preds and ends files of each of the {parts} parts")
     for k, (nodes, preds, ends) in enumerate(graph):
         _entry(path, f"graph[{k}] nodes", nodes, "nodes", sizes[k], 0, P)
-        _entry(path, f"graph[{k}] preds", preds, "preds", sizes[k], data["edges"][k], P)
+        _entry(path, f"graph[{k}] preds", preds, "preds", sizes[k], data["edges"][k], P, ids=id_dtype(sizes))
         _entry(path, f"graph[{k}] ends", ends, "ends", 0, data["ends"][k], P)
     rounds = _whole(path, "rounds", data["rounds"], 0, MAX_RANK + 1)
     _whole(path, "ranked", data["ranked"], 0, sum(sizes) * P)

@@ -262,3 +262,37 @@ def test_the_tictactoe_example_s_packed_part_equals_its_own_minimax(tmp_path):
             ranks = [int(att.ranks[int(base[k]) + j, r]) for r in (0, 1)]
             want = [best.plies if best.value == 1 else -1, best.plies if best.value == -1 else -1]
             assert ranks == want, (cells, ranks, want)
+
+
+# -- range checks a chunk at a time ----------------------------------------------------------------------------
+def test_a_value_out_of_range_past_the_first_chunks_is_found():
+    from quaternity_cp import partfiles
+
+    step = partfiles.RANGE_CHUNK
+    values = np.zeros(3 * step + 5, np.int64)
+    assert not partfiles.outside(values, 0, 1)
+    assert not partfiles.outside(values[:0], 0, 1)
+    for at in (0, step - 1, step, 3 * step + 4):
+        bad = values.copy()
+        bad[at] = 7
+        assert partfiles.outside(bad, 0, 7) and not partfiles.outside(bad, 0, 8)
+        lo, hi = np.zeros(len(bad), np.int64), np.full(len(bad), 8, np.int64)
+        assert not partfiles.outside(bad, lo, hi)
+        hi[at] = 7  # (array bounds are sliced with the values)
+        assert partfiles.outside(bad, lo, hi)
+
+
+def test_a_parent_outside_its_layer_past_the_first_chunks_is_refused():
+    from quaternity_cp import partfiles
+
+    packed = Toy()  # (any part: Context reads its seats, moves and width)
+    n = 3 * partfiles.RANGE_CHUNK
+    ctx = pt.Context(packed, [[1, n], [1, n]])
+    src = (np.arange(n, dtype=np.int64) % n + 1) * 2  # part 0's positions of layer 1
+    ctx.parents("f", src, 1)
+    src[-1] = (n + 1) * 2  # one past the layer
+    with pytest.raises(pt.PartitionedError, match="outside layer 1"):
+        ctx.parents("f", src, 1)
+    src[-1] = 3  # part 1's
+    with pytest.raises(pt.PartitionedError, match="another part"):
+        ctx.parents("f", src, 1, only=0)

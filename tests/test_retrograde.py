@@ -26,6 +26,7 @@ import pytest
 from click.testing import CliRunner
 from test_gofish_bigsolve import dense_index, rid, solve_both
 
+from quaternity_cp import partfiles
 from quaternity_cp import retrograde as rg
 from quaternity_cp.digest import sign_json
 from quaternity_cp.errors import QuaternityError
@@ -82,6 +83,16 @@ def synthetic_part(seed: int, n: int, P: int, parts: int, k: int) -> rg.PartGrap
     return rg.PartGraph(owner=g["owner"][mine], degree=g["degree"][mine], child=local[e[:, 1]],
                         parent=local[e[:, 0]] * parts + part[e[:, 0]], offset=e[:, 2].astype(np.int8),
                         ends=local[t[:, 0]], winner=t[:, 1].astype(np.int8))
+
+
+def synthetic_part_sorted(seed: int, n: int, P: int, parts: int, k: int) -> rg.PartGraph:
+    """:func:`synthetic_part` handed over as the predecessor lists are kept (sorted by child, ``start``)."""
+    g = synthetic_part(seed, n, P, parts, k)
+    order = np.argsort(g.child, kind="stable")
+    start = np.zeros(len(g.owner) + 1, np.int64)
+    np.cumsum(np.bincount(g.child, minlength=len(g.owner)), out=start[1:])
+    return rg.PartGraph(owner=g.owner, degree=g.degree, child=np.zeros(0, np.int64), parent=g.parent[order],
+                        offset=g.offset[order], ends=g.ends, winner=g.winner, start=start)
 
 
 def plain_retrograde(g: dict) -> np.ndarray:
@@ -488,3 +499,77 @@ def test_a_dask_run_equals_the_in_process_run(tmp_path, reference, whole_3p):
     _, ref = whole_3p
     assert np.array_equal(att.ranks.dense(), ref.ranks) and att.seats == ref.seats
     assert os.path.isdir(tmp_path / "g" / bs.ATTRACTOR_FOLDER)
+
+
+# -- a part handed over sorted by child; the ids' width; the checkpoint's format ----------------------------------
+def test_a_part_handed_over_sorted_by_child_gives_the_same_ranks(tmp_path, reference):
+    n, parts = SYNTH["n"], 3
+    part, _ = layout(n, parts)
+    sizes = [int((part == k).sum()) for k in range(parts)]
+    loaders = [(synthetic_part_sorted, (SYNTH["seed"], n, SYNTH["P"], parts, k)) for k in range(parts)]
+    ranks = rg.attract(str(tmp_path), players=SYNTH["P"], sizes=sizes, identity={"synthetic": [1, n]},
+                       loaders=loaders)
+    assert np.array_equal(by_position(ranks, n, parts), reference)
+    # written as handed over: the predecessor lists equal those the unsorted hand-over makes
+    other = run_synthetic(tmp_path / "unsorted", parts=parts)
+    for k in range(parts):
+        a = np.load(tmp_path / f"part{k:03d}" / "preds.npz")
+        b = np.load(tmp_path / "unsorted" / f"part{k:03d}" / "preds.npz")
+        assert all(np.array_equal(a[x], b[x]) for x in ("start", "parent", "offset"))
+        assert a["parent"].dtype == np.int32  # (ids of a small graph: 4 bytes)
+    assert np.array_equal(by_position(other, n, parts), reference)
+
+
+def bad_sorted(kind: str) -> rg.PartGraph:
+    g = synthetic_part_sorted(1, 60, 2, 1, 0)
+    start = g.start.copy()
+    if kind == "falls":
+        start[5], start[6] = start[6], start[5] - 1
+    elif kind == "end":
+        start[-1] -= 1
+    else:
+        start = start[:-1]
+    return rg.PartGraph(**{**g.__dict__, "start": start})
+
+
+@pytest.mark.parametrize("kind", ["falls", "end", "short"])
+def test_a_part_handed_over_with_bad_bounds_is_refused(tmp_path, kind):
+    with pytest.raises(rg.RetroError) as err:
+        rg.attract(str(tmp_path / kind), players=2, sizes=[60], identity={}, loaders=[(bad_sorted, (kind,))])
+    one_line(err.value, "start must rise")
+
+
+def test_the_ids_take_4_bytes_while_every_global_id_fits():
+    assert rg.id_dtype([10, 20]) == np.int32
+    assert rg.id_dtype([]) == np.int32
+    assert rg.id_dtype([2**30 - 2, 1]) == np.int32  # the largest id: (2**30 - 3) * 2 + 1 < 2**31
+    assert rg.id_dtype([2**30, 1]) == np.int64
+    assert rg.id_dtype([2**31]) == np.int64
+
+
+def test_a_preds_file_of_the_other_width_is_refused(tmp_path):
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(tmp_path, n=60, P=2, parts=1, max_rounds=1)
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    path = tmp_path / "part000" / "preds.npz"
+    got = dict(np.load(path))
+    np.savez(path, start=got["start"], parent=got["parent"].astype(np.int64), offset=got["offset"])
+    size, digest = partfiles.fingerprint(str(path))
+    signed = {k: v for k, v in man.items() if k != "digest"}
+    signed["graph"][0][1] = [size, digest, *signed["graph"][0][1][2:]]
+    sign_again(tmp_path, signed)
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(tmp_path, n=60, P=2, parts=1)
+    one_line(err.value, "preds")
+
+
+def test_a_checkpoint_of_the_earlier_format_is_refused_with_what_to_do(tmp_path):
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(tmp_path, n=60, P=2, parts=1, max_rounds=1)
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    signed = {k: v for k, v in man.items() if k != "digest"}
+    signed["format"] = "quaternity-retrograde-1"
+    sign_again(tmp_path, signed)
+    with pytest.raises(rg.RetroError) as err:
+        run_synthetic(tmp_path, n=60, P=2, parts=1)
+    one_line(err.value, "earlier version", "remove the folder")
