@@ -299,6 +299,39 @@ def test_a_whole_quaternity_game_against_agents(browser, server, tmp_path):
     assert not errors, errors
 
 
+def test_a_double_click_plays_once_when_the_answer_comes_between_its_clicks(browser, server):
+    # The whole game's double click above plays once when its second click comes while the move is on its way
+    # (the controls are disabled then). Under load the answer can come first: the next question to the person is
+    # drawn under the pointer and the second click answered it too (seen: it let an agent end the game, and the
+    # undo stayed disabled). Here the two clicks are sent apart, the second after the first's answer is drawn.
+    pg, errors = open_page(browser)
+    acts = []
+    pg.on("request", lambda req: acts.append(req.post_data) if "/api/act/" in req.url else None)
+    # seed 2, random agents: seat 0 asks the person, and asks again after the answer
+    start_table(pg, server, seats={0: "random", 1: "person", 2: "random"}, seed=2,
+                preset="quaternity", players=3, sets=3, set_size=3)
+    before = notation(pg)
+    box = pg.locator("#answers button").first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    pg.mouse.move(x, y)
+    with pg.expect_response(lambda res: "/api/act/" in res.url):
+        pg.mouse.down(click_count=1)
+        pg.mouse.up(click_count=1)
+    settle(pg)
+    played = notation(pg)
+    assert len(played) > len(before) and state(pg) == "your-turn"
+    under = f"document.elementFromPoint({x}, {y}).closest('#answers button')"
+    assert pg.evaluate(f"!!{under} && !{under}.disabled"), "no answer under the pointer: the test shows nothing"
+    pg.mouse.down(click_count=2)  # the double click's second click
+    pg.mouse.up(click_count=2)
+    pg.click("#undo")  # the one move taken back (after an answer played by the second click, that answer only)
+    settle(pg)
+    assert notation(pg) == before
+    assert len(acts) == 1, acts  # (the undo's request went after any the second click sent)
+    pg.context.close()
+    assert not errors, errors
+
+
 def test_probabilities_and_explanations_on_demand(page, server, tmp_path, monkeypatch):
     # the page's counts and explanations stop after COUNT_SECONDS (2 s) of wall clock; here the answers are
     # compared, so the clock must not decide them on a loaded machine (the server's workers are threads of

@@ -934,6 +934,17 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
   }
 
   // -- wiring ----------------------------------------------------------------------------------------
+  // A double click plays once. Its first click plays, and the controls stay disabled while the move is on its
+  // way; but the answer can come back between the two clicks (a fast server, a busy browser) and draw the next
+  // choices under the pointer, where the second click would play one of them (answer the next question, take
+  // back one more move). So the second and later clicks of a double or triple click (`detail` > 1; a key's
+  // click has 0) never reach the controls that change the table.
+  document.addEventListener("click", (ev) => {
+    if (ev.detail > 1 && ev.target instanceof Element && ev.target.closest("#game-actions, #board, #undo, #play-again")) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  }, true);
   $("board").addEventListener("click", (ev) => boardClick(ev.target));
   $("board").addEventListener("keydown", (ev) => {
     if ((ev.key === "Enter" || ev.key === " ") && ev.target.getAttribute("role") === "button") {
