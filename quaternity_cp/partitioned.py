@@ -14,7 +14,8 @@ part keeps its positions on disk in the checkpoint folder.
   matched against the positions it already has (:func:`dedup`: a hash table
   rebuilt from its files); the new ones become the part's next layer, and every
   edge is stored with its child's part (the predecessor lists the attractor
-  needs).
+  needs), in slices of at most :data:`EDGE_ROWS` edges (``edgesLLLL.npz``, then
+  ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time.
 
 The tasks run on a *runner*: here, one after the other
 (:func:`~quaternity_cp.retrograde.local_runner`), or on Dask workers
@@ -89,6 +90,7 @@ import glob
 import json
 import math
 import os
+import re
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -120,6 +122,9 @@ except ImportError:  # pragma: no cover - depends on the installed extras
 
 #: positions expanded at a time inside a task (bounds the task's memory)
 CHUNK = 200_000
+#: the most edges of one ``edges`` file: a part's edges of a layer are written in slices of this many (the last
+#: fewer), so that reading one file at a time holds at most about 19 bytes times this (19 MB)
+EDGE_ROWS = 1 << 20
 #: the most parts of any graph (each layer writes parts x parts files)
 MAX_PARTS = 256
 #: the most layers a manifest may record (ranks stop at MAX_RANK long before)
@@ -141,6 +146,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
            "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
+           "edge_files", "EDGE_ROWS",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "left_of"]
 
@@ -360,10 +366,22 @@ def _spec(kind: str, n: int, m: int, width: int) -> dict[str, tuple[np.dtype[Any
     raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
 
 
-def rel(kind: str, k: int, layer: int, source: int | None = None) -> str:
-    """A part file's name inside the checkpoint folder (``source``: the expanding part of an ``in`` file)."""
+def rel(kind: str, k: int, layer: int, source: int | None = None, piece: int = 0) -> str:
+    """A part file's name inside the checkpoint folder (``source``: the expanding part of an ``in`` file;
+    ``piece``: a slice of an ``edges`` file after the first, see :data:`EDGE_ROWS`)."""
     name = f"in{layer:04d}-{source:03d}" if kind == "in" else f"{kind}{layer:04d}"
+    if piece:
+        name += f"-{piece:04d}"
     return f"part{k:03d}/{name}.npz"
+
+
+def edge_files(files: Mapping[str, Entry], k: int, layer: int) -> list[str]:
+    """The names of part ``k``'s ``edges`` files of ``layer``, in order: the first, then each slice after it that
+    the manifest's ``files`` lists (their order and sizes are checked with the manifest, :func:`_check_manifest`)."""
+    out = [rel("edges", k, layer)]
+    while rel("edges", k, layer, piece=len(out)) in files:
+        out.append(rel("edges", k, layer, piece=len(out)))
+    return out
 
 
 def part_dir(folder: str, k: int) -> str:
@@ -410,9 +428,10 @@ class Context:
 
 
 def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, layer: int, ctx: Context,
-                 source: int | None = None, entry: Entry | None = None) -> dict[str, np.ndarray]:
-    """A part file read strictly (:func:`read_part`), its ids and numbers range-checked against ``ctx``."""
-    name = rel(kind, k, layer, source)
+                 source: int | None = None, entry: Entry | None = None, piece: int = 0) -> dict[str, np.ndarray]:
+    """A part file read strictly (:func:`read_part`), its ids and numbers range-checked against ``ctx``
+    (``piece``: a slice of an ``edges`` file, see :func:`edge_files`)."""
+    name = rel(kind, k, layer, source, piece)
     if entry is None:
         if name not in files:
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
@@ -536,11 +555,14 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     keys = np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins else np.zeros((0, width), np.uint64)
     ids, fresh = dedup(old, keys, width)
     written: dict[str, Entry] = {}
-    name = rel("edges", j, layer)
-    written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(ids),
-                                       src=np.concatenate([x["src"] for x in ins]), dst=ids,
-                                       off=np.concatenate([x["off"] for x in ins]),
-                                       move=np.concatenate([x["move"] for x in ins]))
+    src = np.concatenate([x["src"] for x in ins])
+    off = np.concatenate([x["off"] for x in ins])
+    move = np.concatenate([x["move"] for x in ins])
+    rows = EDGE_ROWS
+    for piece, a in enumerate(range(0, max(1, len(ids)), rows)):  # (at least one file, empty or not)
+        name = rel("edges", j, layer, piece=piece)
+        written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(ids[a:a + rows]), src=src[a:a + rows],
+                                           dst=ids[a:a + rows], off=off[a:a + rows], move=move[a:a + rows])
     name = rel("keys", j, layer)
     written[name] = partfiles.save_npz(os.path.join(folder, name), len(fresh), 0, keys=keys[fresh])
     return len(fresh), written
@@ -694,8 +716,28 @@ def _check_manifest(path: str, data: Mapping[str, Any], packed: Packed) -> None:
         raise PartitionedError(f"{path}: seconds must be a number of seconds >= 0, not {json.dumps(seconds)[:40]}")
     files = data["files"]
     expected = _expected_files(parts, layers)
-    if not isinstance(files, dict) or set(files) != {name for name, *_ in expected}:
-        raise PartitionedError(f"{path}: files must list exactly the {len(expected)} part files of {layers} layers")
+    if not isinstance(files, dict) or not {name for name, *_ in expected} <= set(files):
+        raise PartitionedError(f"{path}: files must list exactly the {len(expected)} part files of {layers} layers "
+                               "(and the slices of edges files)")
+    pieces: dict[tuple[int, int], int] = {}
+    for name in sorted(set(files) - {name for name, *_ in expected}):
+        found = re.fullmatch(r"part(\d+)/edges(\d+)-(\d+)\.npz", name) if isinstance(name, str) else None
+        k, ell, piece = (int(x) for x in found.groups()) if found is not None else (-1, -1, -1)
+        if not (found is not None and 0 <= k < parts and 1 <= ell < layers and piece >= 1
+                and rel("edges", k, ell, piece=piece) == name):
+            raise PartitionedError(f"{path}: files lists {str(name)[:80]!r}, not a part file of {layers} layers")
+        pieces[(k, ell)] = max(pieces.get((k, ell), 0), piece)
+        expected.append((name, "edges", k, ell))
+    for (k, ell), last in pieces.items():
+        got = [files.get(rel("edges", k, ell, piece=p)) for p in range(last + 1)]
+        rows: list[int] = [r[3] for r in got if isinstance(r, list) and len(r) == 4 and isinstance(r[3], int)
+                           and not isinstance(r[3], bool)]
+        if len(rows) != len(got):
+            raise PartitionedError(f"{path}: the slices of {rel('edges', k, ell)} must be listed 1..{last} without "
+                                   "a gap, each [bytes, SHA-256 in hex, positions, edges]")
+        if any(r != rows[0] for r in rows[:-1]) or not 1 <= rows[-1] <= rows[0]:
+            raise PartitionedError(f"{path}: the slices of {rel('edges', k, ell)} must hold as many edges as the "
+                                   "first, the last at most as many and at least one")
     for name, kind, k, ell in expected:
         entry = files[name]
         if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[1], str) and len(entry[1]) == 64
@@ -985,6 +1027,13 @@ def _csr_into(dst: np.ndarray, src: np.ndarray, off: np.ndarray, indptr: np.ndar
 
 
 @jit
+def _count_into(dst: np.ndarray, start: np.ndarray) -> None:
+    """``start[d + 1] += 1`` for every ``d`` of ``dst`` (the lists' lengths, before their sums)."""
+    for e in range(dst.shape[0]):
+        start[dst[e] + 1] += 1
+
+
+@jit
 def _shift_back(start: np.ndarray) -> None:
     """``start[i] = start[i - 1]`` for i from the end down, and ``start[0] = 0``: the bounds of lists again after
     :func:`_csr_into` filled them with ``fill`` = ``start`` (in place: no copy of the array)."""
@@ -1050,8 +1099,9 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
             esrc.append((out["src"][keep] + base[k]).astype(idx))
             eend.append(out["end"][keep])
         for ell in range(1, built.layers):
-            dst = read_checked(folder, files, "edges", k, ell, ctx)["dst"]
-            counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
+            for piece in range(len(edge_files(files, k, ell))):
+                dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)["dst"]
+                counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
     indptr = np.cumsum(counts)
     del counts
     e_total = int(indptr[-1])
@@ -1060,11 +1110,12 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
     fill = indptr[:-1].copy()
     for k in range(parts):
         for ell in range(1, built.layers):
-            ed = read_checked(folder, files, "edges", k, ell, ctx)
-            g = ed["src"]
-            _csr_into((ed["dst"] + base[k]).astype(idx), (base[g % parts] + g // parts).astype(idx), ed["off"],
-                      indptr, fill, psrc, poff)
-            del ed, g
+            for piece in range(len(edge_files(files, k, ell))):
+                ed = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)
+                g = ed["src"]
+                _csr_into((ed["dst"] + base[k]).astype(idx), (base[g % parts] + g // parts).astype(idx), ed["off"],
+                          indptr, fill, psrc, poff)
+                del ed, g
     del fill
     rank = np.full((n, P), -1, np.int16)
     ring = max(1024, n)
@@ -1092,7 +1143,8 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
     the part's arrays once, and one file."""
     ctx = Context(packed, sizes)
     outs = [rel("out", k, ell) for ell in range(layers - 1)]
-    edges = [rel("edges", k, ell) for ell in range(1, layers)]
+    edges = [name for ell in range(1, layers) for name in edge_files(files, k, ell)]
+    slices = [(ell, piece) for ell in range(1, layers) for piece in range(len(edge_files(files, k, ell)))]
     for name in outs + edges:
         if name not in files:
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
@@ -1113,15 +1165,15 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
     # the predecessor lists sorted by child as they are filled (a counting sort over two readings of the
     # files): the part's edges are held once, never beside a sorted copy
     start = np.zeros(n + 1, np.int64)
-    for ell in range(1, layers):
-        dst = read_checked(folder, files, "edges", k, ell, ctx)["dst"]
-        start[1:] += np.bincount(dst, minlength=n)
+    for ell, piece in slices:
+        dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)["dst"]
+        _count_into(dst, start)  # (no temporary per position)
         del dst
     np.cumsum(start, out=start)
     parent = np.zeros(m, retrograde.id_dtype([sum(s) for s in sizes]))  # (4 bytes an id while they fit)
     offset = np.zeros(m, np.int8)
-    for ell in range(1, layers):  # start[d] is position d's next free slot while the lists fill ...
-        ed = read_checked(folder, files, "edges", k, ell, ctx)
+    for ell, piece in slices:  # start[d] is position d's next free slot while the lists fill ...
+        ed = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)
         _csr_into(ed["dst"], ed["src"], ed["off"], start, start, parent, offset)
         del ed
     _shift_back(start)  # ... then each list's start again

@@ -296,3 +296,86 @@ def test_a_parent_outside_its_layer_past_the_first_chunks_is_refused():
     src[-1] = 3  # part 1's
     with pytest.raises(pt.PartitionedError, match="another part"):
         ctx.parents("f", src, 1, only=0)
+
+
+# -- edges files in slices ---------------------------------------------------------------------------------------
+def sign_manifest(folder: str, toy: Toy, data: dict) -> None:
+    from quaternity_cp.digest import sign_json
+
+    body = {k: v for k, v in data.items() if k != "digest"}
+    with open(os.path.join(folder, "manifest.json"), "w") as f:
+        json.dump({**body, "digest": sign_json(body, pt.manifest_purpose(toy))}, f)
+
+
+@pytest.fixture
+def sliced(tmp_path, monkeypatch):
+    """The toy game of pile TOP built in 2 parts with edges files of at most 3 edges (and its manifest)."""
+    monkeypatch.setattr(pt, "EDGE_ROWS", 3)
+    toy = Toy(TOP)
+    folder = str(tmp_path / "g")
+    built = pt.build(toy, folder, parts=2)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        return toy, folder, built, json.load(f)
+
+
+def test_edges_written_in_slices_give_the_ranks_of_one_file_each(sliced, tmp_path, monkeypatch):
+    toy, folder, built, man = sliced
+    pieces = [name for name in man["files"] if "-" in os.path.basename(name)]
+    assert len(pieces) > 10  # (many layers have more than 3 edges into a part)
+    for k in range(2):
+        for ell in range(1, built.layers):
+            names = pt.edge_files(man["files"], k, ell)
+            rows = [man["files"][n][3] for n in names]
+            assert all(r == 3 for r in rows[:-1]) and 1 <= rows[-1] <= 3 or rows == [0], rows
+    monkeypatch.setattr(pt, "EDGE_ROWS", 1 << 20)
+    one = pt.build(toy, str(tmp_path / "one"), parts=2)  # one file each
+    assert (one.positions, one.edges, one.layers) == (built.positions, built.edges, built.layers)
+    assert not [name for name in one.files if "-" in os.path.basename(name)]
+    brute = brute_ranks()
+    whole = pt.attract(built)
+    assert np.array_equal(whole.ranks, pt.attract(one).ranks)
+    assert check_all_ranks(built, whole.ranks, brute) > 10
+    assert np.array_equal(pt.attract(built, partitioned=True).ranks.dense(), whole.ranks)
+    again = pt.build(toy, folder, parts=2)  # a finished checkpoint with slices is read back
+    assert again.files == built.files
+
+
+@pytest.mark.parametrize("change, words", [
+    ("gap", "without a gap"),
+    ("stranger", "not a part file"),
+    ("past", "not a part file"),
+    ("uneven", "as many edges as the first"),
+])
+def test_a_manifest_whose_slices_do_not_fit_together_is_refused(sliced, change, words):
+    toy, folder, built, man = sliced
+    files = man["files"]
+    k, ell = next((k, ell) for k in range(2) for ell in range(1, built.layers)
+                  if len(pt.edge_files(files, k, ell)) >= 3)
+    names = pt.edge_files(files, k, ell)
+    if change == "gap":  # slice 1 gone, slice 2 still listed
+        del files[names[1]]
+    elif change == "stranger":
+        files[f"part000/notes{ell:04d}.npz"] = files[names[0]]
+    elif change == "past":  # a slice of a layer the manifest does not have
+        files[pt.rel("edges", k, built.layers, piece=1)] = files[names[1]]
+    else:  # a middle slice shorter than the first
+        files[names[1]] = [*files[names[1]][:3], 2]
+    sign_manifest(folder, toy, man)
+    with pytest.raises(pt.PartitionedError) as err:
+        pt.build(toy, folder, parts=2)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_a_damaged_slice_is_refused_naming_it(sliced, partitioned):
+    toy, folder, built, man = sliced
+    name = next(name for name in man["files"] if os.path.basename(name).endswith("-0002.npz"))
+    path = os.path.join(folder, name)
+    with open(path, "r+b") as f:
+        f.seek(-30, os.SEEK_END)
+        byte = f.read(1)
+        f.seek(-30, os.SEEK_END)
+        f.write(bytes([byte[0] ^ 1]))
+    with pytest.raises(pt.PartitionedError) as err:
+        pt.attract(built, partitioned=partitioned)
+    assert name in str(err.value) and "SHA-256" in str(err.value) and "\n" not in str(err.value)
