@@ -349,20 +349,31 @@ def dedup(old: np.ndarray, new: np.ndarray, width: int | None = None) -> tuple[n
 
 
 # -- the parts' files: written with their fingerprints, read back strictly -------------------------------------------
-_U64, _I64, _I16, _I8 = np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int16), np.dtype(np.int8)
+_U64, _I64, _I32, _I16, _I8 = (np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.int16),
+                                np.dtype(np.int8))
+#: the dtypes of a file's ids: (src, dst)
+Ids = tuple["np.dtype[Any]", "np.dtype[Any]"]
 
 
-def _spec(kind: str, n: int, m: int, width: int) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
-    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges: name -> (dtype, shape)."""
+def id_dtype(bound: int) -> "np.dtype[Any]":
+    """The dtype of ids below ``bound``: 4 bytes while they fit, else 8."""
+    return _I32 if bound < 2**31 else _I64
+
+
+def _spec(kind: str, n: int, m: int, width: int, ids: Ids = (_I64, _I64)
+          ) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges: name -> (dtype, shape);
+    ``ids``: the dtypes of its ``src`` and ``dst`` (:meth:`Context.ids`). No move numbers are kept: a move is
+    found again by expanding its position (:func:`best_move`)."""
+    src, dst = ids
     if kind == "keys":
         return {"keys": (_U64, (n, width))}
     if kind == "in":
-        return {"keys": (_U64, (m, width)), "src": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+        return {"keys": (_U64, (m, width)), "src": (src, (m,)), "off": (_I8, (m,))}
     if kind == "out":
-        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (_I64, (m,)), "end": (_I8, (m,)),
-                "move": (_I16, (m,))}
+        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (src, (m,)), "end": (_I8, (m,))}
     if kind == "edges":
-        return {"src": (_I64, (m,)), "dst": (_I64, (m,)), "off": (_I8, (m,)), "move": (_I16, (m,))}
+        return {"src": (src, (m,)), "dst": (dst, (m,)), "off": (_I8, (m,))}
     raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
 
 
@@ -388,11 +399,12 @@ def part_dir(folder: str, k: int) -> str:
     return os.path.join(folder, f"part{k:03d}")
 
 
-def read_part(folder: str, name: str, entry: Entry, kind: str, width: int) -> dict[str, np.ndarray]:
+def read_part(folder: str, name: str, entry: Entry, kind: str, width: int, ids: Ids = (_I64, _I64)
+              ) -> dict[str, np.ndarray]:
     """The arrays of the part file ``name`` of ``folder``, read strictly (:func:`quaternity_cp.partfiles.read_npz`:
     its size and SHA-256 the manifest ``entry``'s, exactly the arrays of ``kind`` with the dtypes and shapes its
-    counts call for); a damaged file is refused (:class:`PartitionedError`, one line naming it)."""
-    return partfiles.read_npz(os.path.join(folder, name), entry, _spec(kind, entry[2], entry[3], width),
+    counts and ``ids`` call for); a damaged file is refused (:class:`PartitionedError`, one line naming it)."""
+    return partfiles.read_npz(os.path.join(folder, name), entry, _spec(kind, entry[2], entry[3], width, ids),
                               PartitionedError)
 
 
@@ -409,6 +421,21 @@ class Context:
             cum[k, 1:len(s) + 1] = np.cumsum(np.array(s, np.int64))
             cum[k, len(s) + 1:] = cum[k, len(s)]
         self.cum = cum
+
+    def ids(self, kind: str, k: int, layer: int) -> Ids:
+        """The dtypes (src, dst) of the ids of part ``k``'s file of ``kind`` and ``layer`` (each 4 bytes while
+        its ids fit, :func:`id_dtype`): an ``out`` file's src are the part's positions up to that layer, an ``in``
+        or ``edges`` file's src the global ids (local * parts + part) of the layer before, an ``edges`` file's dst
+        the part's positions up to its layer (needs the sizes of that layer: the merge writing it knows its own)."""
+        cum = self.cum
+        if kind == "out":
+            return id_dtype(int(cum[k, layer + 1])), _I64
+        parents = id_dtype(int(cum[:, layer].max(initial=0)) * self.parts)
+        if kind == "in":
+            return parents, _I64
+        if kind == "edges":
+            return parents, id_dtype(int(cum[k, layer + 1]))
+        return _I64, _I64
 
     def parents(self, path: str, src: np.ndarray, layer: int, only: int | None = None) -> None:
         """``src``: global ids (local * parts + part) of positions of layer ``layer`` (of part ``only``)."""
@@ -437,20 +464,20 @@ def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, lay
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
         entry = files[name]
     path = os.path.join(folder, name)
-    data = read_part(folder, name, entry, kind, ctx.width)
-    P, moves = ctx.P, ctx.moves
+    data = read_part(folder, name, entry, kind, ctx.width, ctx.ids(kind, k, layer))
+    P = ctx.P
 
     def check(ranges: Mapping[str, tuple[Any, Any]]) -> None:
         partfiles.check_ranges(path, data, ranges, PartitionedError, ids="its layer's ids")
 
     if kind == "out":
-        check({"owner": (-1, P), "degree": (0, ctx.fanout + 1), "end": (-1, P), "move": (0, moves),
+        check({"owner": (-1, P), "degree": (0, ctx.fanout + 1), "end": (-1, P),
                "src": (int(ctx.cum[k, layer]), int(ctx.cum[k, layer + 1]))})
     elif kind == "edges":
-        check({"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P), "move": (0, moves)})
+        check({"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P)})
         ctx.parents(path, data["src"], layer - 1)
     elif kind == "in":
-        check({"off": (0, P), "move": (0, moves)})
+        check({"off": (0, P)})
         ctx.parents(path, data["src"], layer - 1, only=source)
     return data
 
@@ -495,6 +522,9 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     width = packed.width
     keys = read_part(folder, rel("keys", k, layer - 1), keys_entry, "keys", width)["keys"].reshape(-1, width)
     base = sum(sizes[k][:layer - 1])
+    ctx = Context(packed, sizes)
+    parents = ctx.ids("in", k, layer)[0]  # (the global ids of this layer's parents: 4 bytes while they fit)
+    locals_ = ctx.ids("out", k, layer - 1)[0]
     to: dict[int, list[dict[str, np.ndarray]]] = {j: [] for j in range(parts)}
     ends: list[dict[str, np.ndarray]] = []
     owners: list[np.ndarray] = []
@@ -508,17 +538,16 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
         src = out["src"].astype(np.int64, copy=False)
         gsrc = (src + lo + base) * parts + k  # global ids: local * parts + part
         end = out["end"].astype(np.int8, copy=False)
-        move = out["move"].astype(np.int16, copy=False)
         off = out["off"].astype(np.int8, copy=False)
         over = end != -2
-        ends.append({"src": src[over] + lo + base, "end": end[over], "move": move[over]})
+        ends.append({"src": (src[over] + lo + base).astype(locals_), "end": end[over]})
         go = ~over
-        ck, cs, co, cm = np.asarray(out["keys"], np.uint64)[go], gsrc[go], off[go], move[go]
+        ck, cs, co = np.asarray(out["keys"], np.uint64)[go], gsrc[go].astype(parents), off[go]
         where = part_of(ck, parts)
         for j in range(parts):
             sel = where == j
             if sel.any():
-                to[j].append({"keys": ck[sel], "src": cs[sel], "off": co[sel], "move": cm[sel]})
+                to[j].append({"keys": ck[sel], "src": cs[sel], "off": co[sel]})
     written: dict[str, Entry] = {}
     for j in range(parts):
         got = to[j]
@@ -527,25 +556,23 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
         written[name] = partfiles.save_npz(
             os.path.join(folder, name), 0, m,
             keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, width), np.uint64),
-            src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, np.int64),
-            off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8),
-            move=np.concatenate([g["move"] for g in got]) if got else np.zeros(0, np.int16))
+            src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, parents),
+            off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8))
     m = sum(len(e["src"]) for e in ends)
     name = rel("out", k, layer - 1)
     written[name] = partfiles.save_npz(
         os.path.join(folder, name), len(keys), m,
         owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
         degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
-        src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, np.int64),
-        end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8),
-        move=np.concatenate([e["move"] for e in ends]) if ends else np.zeros(0, np.int16))
+        src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, locals_),
+        end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8))
     return len(keys), edges, written
 
 
 def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, sizes: list[list[int]],
                files: Mapping[str, Entry]) -> tuple[int, dict[str, Entry]]:
     """Part ``j``'s children of layer ``layer``: the new positions to its ``keys`` file of that layer, every edge
-    (its parent's global id, the child's id in the part, offset, move) to its ``edges`` file. ``files``: the
+    (its parent's global id, the child's id in the part, offset) to its ``edges`` files. ``files``: the
     entries of part ``j``'s ``keys`` files of the layers before and of its ``in`` files of this layer (as the
     expand tasks wrote them). Returns how many positions are new, and the entries of the files written."""
     width = packed.width
@@ -555,14 +582,15 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     keys = np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins else np.zeros((0, width), np.uint64)
     ids, fresh = dedup(old, keys, width)
     written: dict[str, Entry] = {}
-    src = np.concatenate([x["src"] for x in ins])
+    src = np.concatenate([x["src"] for x in ins]).astype(ctx.ids("in", j, layer)[0], copy=False)
     off = np.concatenate([x["off"] for x in ins])
-    move = np.concatenate([x["move"] for x in ins])
+    dst = ids.astype(id_dtype(len(old) + len(fresh)), copy=False)  # (the part's positions up to this layer)
+    del ids
     rows = EDGE_ROWS
-    for piece, a in enumerate(range(0, max(1, len(ids)), rows)):  # (at least one file, empty or not)
+    for piece, a in enumerate(range(0, max(1, len(dst)), rows)):  # (at least one file, empty or not)
         name = rel("edges", j, layer, piece=piece)
-        written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(ids[a:a + rows]), src=src[a:a + rows],
-                                           dst=ids[a:a + rows], off=off[a:a + rows], move=move[a:a + rows])
+        written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(dst[a:a + rows]), src=src[a:a + rows],
+                                           dst=dst[a:a + rows], off=off[a:a + rows])
     name = rel("keys", j, layer)
     written[name] = partfiles.save_npz(os.path.join(folder, name), len(fresh), 0, keys=keys[fresh])
     return len(fresh), written
@@ -738,6 +766,7 @@ def _check_manifest(path: str, data: Mapping[str, Any], packed: Packed) -> None:
         if any(r != rows[0] for r in rows[:-1]) or not 1 <= rows[-1] <= rows[0]:
             raise PartitionedError(f"{path}: the slices of {rel('edges', k, ell)} must hold as many edges as the "
                                    "first, the last at most as many and at least one")
+    ctx = Context(packed, sizes)  # (the ids' dtypes of each file)
     for name, kind, k, ell in expected:
         entry = files[name]
         if not (isinstance(entry, list) and len(entry) == 4 and isinstance(entry[1], str) and len(entry[1]) == 64
@@ -750,7 +779,7 @@ def _check_manifest(path: str, data: Mapping[str, Any], packed: Packed) -> None:
             raise PartitionedError(f"{path}: files[{name!r}] holds {n} positions where sizes says {sizes[k][ell]}")
         if (kind == "keys" and m) or (kind == "edges" and n):
             raise PartitionedError(f"{path}: files[{name!r}]: counts of the wrong kind")
-        if not partfiles.size_fits(size, _spec(kind, n, m, packed.width)):
+        if not partfiles.size_fits(size, _spec(kind, n, m, packed.width, ctx.ids(kind, k, ell))):
             raise PartitionedError(f"{path}: files[{name!r}]: {size:,} bytes cannot hold its {n:,} positions and "
                                    f"{m:,} edges")
 

@@ -321,7 +321,7 @@ def keyed_emptied(start, rel):
     (keyed_index_out_of_range, "edges", "dst holds 1000000000, outside"),
     (keyed_parent_of_another_layer, "edges", "src names a position outside layer"),
     (keyed_object_array, "edges", "holds Python objects"),
-    (keyed_float_array, "edges", "is float64, not int64"),
+    (keyed_float_array, "edges", "is float64, not int32"),  # (ids of a small graph: 4 bytes)
     (keyed_one_array_more, "edges", "holds the arrays"),
     (keyed_compressed, "edges", "is compressed"),
     (keyed_huge_shape, "keys", "has the shape (1000000000000, 2)"),
@@ -402,14 +402,16 @@ def test_a_manifest_signed_with_the_key_is_still_type_and_range_checked(ck, edit
     assert words in line
 
 
-def test_a_manifest_of_the_earlier_format_is_refused(ck):
+@pytest.mark.parametrize("fmt, why", [("quaternity-gofish-graph-1", "no digests"),
+                                      ("quaternity-gofish-graph-2", "move numbers and 8-byte ids")])
+def test_a_manifest_of_an_earlier_format_is_refused(ck, fmt, why):
     root, start = ck
     data = manifest(start)
-    data["format"] = "quaternity-gofish-graph-1"
+    data["format"] = fmt
     del data["files"]
     write_plain(start / "manifest.json", data)
     line = refused(starts(root), str(start / "manifest.json"))
-    assert "written by an older version" in line
+    assert "written by an older version" in line and why in line
 
 
 def test_a_manifest_cut_short_or_a_pipe_is_refused(ck):

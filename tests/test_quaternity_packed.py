@@ -21,6 +21,7 @@ from quaternity_cp import partitioned as pt
 from quaternity_cp.quartets.game import Game, Question
 from quaternity_cp.quartets.packed import (Layout, PackedError, QuaternityPacked, check_start, frame_of, pack_key,
                                            rotate_key, rotates, state_of_key, unpack_key)
+from quaternity_cp.quartets.packed import packed_for
 from quaternity_cp.quartets.position import Position
 from quaternity_cp.quartets.rules import Rules
 from quaternity_cp.quartets.solver import solve, start_position
@@ -368,6 +369,34 @@ def test_a_checkpoint_of_another_start_or_game_or_damaged_is_refused(tmp_path):
     part.write_bytes(bytes(data))
     line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
     assert part.name in line
+
+
+def test_a_checkpoint_of_the_earlier_layout_is_refused_with_what_to_do(tmp_path):
+    solved(tmp_path / "ck")
+    path = tmp_path / "ck" / "manifest.json"
+    data = json.loads(path.read_text())
+    data["format"] = "quaternity-graph-1"
+    path.write_text(json.dumps(data))
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert "older version" in line and "move numbers" in line and str(path) in line
+
+
+def test_part_files_keep_no_move_numbers_and_ids_in_4_bytes(tmp_path):
+    solved(tmp_path / "ck")
+    seen = set()
+    for f in (tmp_path / "ck").glob("part*/*.npz"):
+        with np.load(f) as z:
+            assert "move" not in z.files, f
+            for name in ("src", "dst"):
+                if name in z.files:
+                    assert z[name].dtype == np.int32, (f, name)
+                    seen.add((f.name[:3], name))
+    assert {("edg", "src"), ("edg", "dst"), ("out", "src")} <= seen
+    # past 2**31 ids the files take 8 bytes (the dtypes follow the manifest's sizes)
+    ctx = pt.Context(packed_for({"players": 3, "sets": 2, "set_size": 3}), [[1, 2**30, 5], [0, 2**30, 7]])
+    assert ctx.ids("edges", 0, 1) == (np.int32, np.int32)  # parents of layer 0: 1 position
+    assert ctx.ids("edges", 0, 2) == (np.int64, np.int32)  # parents up to 2**30 + 1 local ids in 2 parts
+    assert ctx.ids("out", 1, 1)[0] == np.int32 and ctx.ids("in", 1, 2)[0] == np.int64
 
 
 @pytest.mark.parametrize("args, words", [

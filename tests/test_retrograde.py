@@ -522,6 +522,7 @@ def test_a_part_handed_over_sorted_by_child_gives_the_same_ranks(tmp_path, refer
 
 def bad_sorted(kind: str) -> rg.PartGraph:
     g = synthetic_part_sorted(1, 60, 2, 1, 0)
+    assert g.start is not None
     start = g.start.copy()
     if kind == "falls":
         start[5], start[6] = start[6], start[5] - 1

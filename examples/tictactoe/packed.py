@@ -52,7 +52,7 @@ class TicTacToePacked:
     """Tic-tac-toe as the shared solver reads it (:class:`quaternity_cp.partitioned.Packed`)."""
 
     name: str = "tictactoe"
-    format: str = "tictactoe-graph-1"
+    format: str = "tictactoe-graph-2"  # (2: the shared layer's files of quaternity_cp 2026-11)
     width: int = 1
     seats: int = 2
     moves: int = 9

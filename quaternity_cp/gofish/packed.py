@@ -24,10 +24,12 @@ import numpy as np
 
 from .fastgraph import Shape, decode, expand_keys, start_key
 
-#: 2: keyed digests (:mod:`quaternity_cp.digest`), and every part file's size and SHA-256 in the manifest
-FORMAT = "quaternity-gofish-graph-2"
+#: 2: keyed digests (:mod:`quaternity_cp.digest`), and every part file's size and SHA-256 in the manifest;
+#: 3: the shared layer's files without move numbers, ids in 4 bytes while they fit, edges in slices
+FORMAT = "quaternity-gofish-graph-3"
 #: formats of earlier versions, refused with a word of why
-OLD_FORMATS = {"quaternity-gofish-graph-1": "its part files carry no digests"}
+OLD_FORMATS = {"quaternity-gofish-graph-1": "its part files carry no digests",
+               "quaternity-gofish-graph-2": "its part files keep move numbers and 8-byte ids"}
 
 
 @dataclass(frozen=True)

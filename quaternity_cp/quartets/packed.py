@@ -55,8 +55,11 @@ if TYPE_CHECKING:
 Key = tuple[Any, ...]
 #: the widest packed position (bits): 8 words, the shared layer's most
 MAX_BITS = 512
-#: 1: keys as described in this module's text
-FORMAT = "quaternity-graph-1"
+#: 1: keys as described in this module's text; 2: the shared layer's files without move numbers, ids in 4 bytes
+#: while they fit, edges in slices
+FORMAT = "quaternity-graph-2"
+#: formats of earlier versions, refused with a word of why
+OLD_FORMATS = {"quaternity-graph-1": "its part files keep move numbers and 8-byte ids"}
 
 
 class PackedError(QuaternityError, ValueError):
@@ -307,6 +310,7 @@ class QuaternityPacked:
 
     name = "quaternity"
     format = FORMAT
+    old_formats = OLD_FORMATS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "layout", Layout(self.players, self.sets, self.set_size, self.rules.tie == "first"))
@@ -480,5 +484,5 @@ def packed_for(options: Mapping[str, Any]) -> QuaternityPacked:
     return QuaternityPacked(P, N, S, r, bool(options.get("only", False)))
 
 
-__all__ = ["FORMAT", "MAX_BITS", "PackedError", "Layout", "QuaternityPacked", "check_start", "packed_for",
+__all__ = ["FORMAT", "OLD_FORMATS", "MAX_BITS", "PackedError", "Layout", "QuaternityPacked", "check_start", "packed_for",
            "rotates", "rotate_key", "frame_of", "pack_key", "unpack_key", "state_of_key"]
