@@ -43,7 +43,8 @@ travels to the workers) and gives:
 * ``expand(keys)`` (``n x width`` uint64): a dict of arrays, per edge ``keys``
   (``m x width``: the child, seen from its mover), ``src`` (int64: the row of
   ``keys`` it leaves), ``off`` (int8: the child's mover counted on from the
-  parent's mover), ``move`` (int16: the ply's number, 0..moves-1) and ``end``
+  parent's mover), ``move`` (int16: the ply's number, 0..moves-1; not stored:
+  :func:`best_move` expands a position again to name its move) and ``end``
   (int8: -2 an inner edge, -1 a ply that ends the game with nobody winning,
   ``w >= 0`` one that ends it won by the seat ``w`` places after the parent's
   mover), in order of ``src``; per position ``owner`` (int8: the seat to
@@ -61,7 +62,9 @@ rotation gives ``off`` as the absolute seat change and its keys hold the mover.
 **What is believed of a checkpoint folder.** The manifest (``format``, the
 game's identity, ``parts``, ``layers``, ``sizes`` per part and layer,
 ``edges``, ``root``, ``first``, ``complete``, ``seconds``, ``files``) lists
-every part file with its size, its SHA-256 and its counts, and carries a
+every part file with its size, its SHA-256 and its counts (ids are kept in 4
+bytes while the manifest's sizes say they fit, else 8: :meth:`Context.ids`),
+and carries a
 *keyed* digest (HMAC-SHA256 under the user's key, :mod:`quaternity_cp.digest`)
 of all of it. Every part file is read by the shared strict reader
 (:func:`quaternity_cp.partfiles.read_npz`: size before a byte is read, SHA-256,
