@@ -277,6 +277,12 @@ def state_of_key(key: Key, game: Game, rules: Rules) -> "State":
     return State(c, tuple(claimed), tuple(scores), reached, tuple(turn), pending, None, P + 1)
 
 
+#: the packed words of canonical keys already packed, per packed graph (:meth:`QuaternityPacked.key_words`)
+_WORDS: dict[Any, dict[Key, tuple[list[int], int]]] = {}
+#: keys remembered at most (then forgotten all at once: about 50 MB at 4x4x4)
+WORDS_LIMIT = 100_000
+
+
 @lru_cache(maxsize=8)
 def _context(P: int, N: int, S: int, rules: Rules) -> "Context":
     """The in-memory solver's context of a game (one per process: its caches serve every batch)."""
@@ -344,10 +350,23 @@ class QuaternityPacked:
 
     # -- keys ----------------------------------------------------------------------------------------------------
     def key_words(self, key: Key) -> tuple[list[int], int]:
-        """The packed words of a canonical key (not over) and its frame seat (absolute, in ``key``'s seats)."""
-        f = frame_of(key)
-        r = f if self.rotated else 0
-        return to_words(pack_key(rotate_key(key, r, self.players, self.layout.first), self.layout), self.width), f
+        """The packed words of a canonical key (not over) and its frame seat (absolute, in ``key``'s seats).
+        Remembered per process (:data:`_WORDS`): a position is reached from several parents, about four to
+        eight times on average."""
+        memo = _WORDS.get(self)
+        if memo is None:
+            _WORDS.clear()  # (one graph at a time in a worker)
+            memo = _WORDS[self] = {}
+        got = memo.get(key)
+        if got is None:
+            f = frame_of(key)
+            r = f if self.rotated else 0
+            got = (to_words(pack_key(rotate_key(key, r, self.players, self.layout.first), self.layout),
+                            self.width), f)
+            if len(memo) >= WORDS_LIMIT:
+                memo.clear()
+            memo[key] = got
+        return got
 
     def key_of_words(self, row: Any) -> Key:
         return unpack_key(from_words(row), self.layout)
