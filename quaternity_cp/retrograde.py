@@ -123,7 +123,7 @@ MAX_COUNT = 2**53
 #: frontier pairs gathered at a time in a send task (bounds its temporaries)
 CHUNK = 1 << 18
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
-CHECK_CHUNK = 1 << 16
+CHECK_CHUNK = 1 << 12
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
            "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task",
@@ -305,7 +305,8 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     owner = arrays["owner"].astype(np.int8)
     degree = arrays["degree"].astype(np.int8)
     # (a ply won by several seats is one row per winner: no seat has more such rows than plies)
-    if len(ends) and np.any(np.bincount(ends * P + winner, minlength=n * P).reshape(n, P) > degree[:, None]):
+    pairs, rows = np.unique(ends * P + winner, return_counts=True)  # (memory per end, not per position)
+    if len(ends) and np.any(rows > degree[pairs // P]):
         raise RetroError(f"{where}: a position has more plies that end the game than its degree (not consistent)")
     parent, offset = arrays["parent"], arrays["offset"]
     if sorted_:  # handed over as the lists are kept: written as they are (no copy when the dtypes are the files')
