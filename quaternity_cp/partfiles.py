@@ -56,17 +56,18 @@ OVERHEAD_PER_ARRAY, OVERHEAD = 1024, 4096
 
 
 def fingerprint(path: str) -> tuple[int, str]:
-    """The size and SHA-256 of the file ``path`` (read in chunks)."""
+    """The size and SHA-256 of the file ``path`` (read into one buffer of at most 256 KB, reused)."""
     h = hashlib.sha256()
     size = 0
-    with open(path, "rb") as fh:
-        step = max(1, min(1 << 22, os.fstat(fh.fileno()).st_size))  # (no 4 MB buffer for a small file)
+    with open(path, "rb", buffering=0) as fh:
+        buf = bytearray(max(1, min(1 << 18, os.fstat(fh.fileno()).st_size)))  # (no 256 KB for a small file)
+        view = memoryview(buf)
         while True:
-            chunk = fh.read(step)
-            if not chunk:
+            got = fh.readinto(view)
+            if not got:
                 break
-            h.update(chunk)
-            size += len(chunk)
+            h.update(view[:got])
+            size += got
     return size, h.hexdigest()
 
 
@@ -78,13 +79,33 @@ def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
     tmp = f"{path}.tmp{os.getpid()}.npz"
     try:
         with holding_ctrl_c():  # (a Ctrl-C comes after the file, not inside the zip writer)
-            np.savez(tmp, **arrays)  # type: ignore[arg-type]  # (numpy's stubs take the names as its flags)
+            _write_npz(tmp, arrays)
         size, digest = fingerprint(tmp)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return [size, digest, n, m]
+
+
+#: bytes of an array's data written at a time (a file is written without a copy of its arrays)
+WRITE_CHUNK = 1 << 20
+
+
+def _write_npz(path: str, arrays: Mapping[str, np.ndarray]) -> None:
+    """``arrays`` as a .npz (what ``np.savez`` writes: one stored .npy member an array), each array's data
+    written from a view of it, :data:`WRITE_CHUNK` bytes at a time (``np.savez`` makes a copy of each array's
+    bytes first: a task saving its part held it twice)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for name, value in arrays.items():
+            a = np.ascontiguousarray(value)
+            if a.dtype.hasobject:  # pragma: no cover - the solvers write whole numbers only
+                raise ValueError(f"array {name} holds Python objects")
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array_header_1_0(member, np.lib.format.header_data_from_array_1_0(a))
+                data = a.reshape(-1).view(np.uint8).data if a.size else memoryview(b"")  # (a view: no copy)
+                for at in range(0, len(data), WRITE_CHUNK):
+                    member.write(data[at:at + WRITE_CHUNK])
 
 
 def data_bytes(spec: Spec) -> int:
@@ -247,7 +268,7 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[
 
 
 #: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)
-RANGE_CHUNK = 1 << 12
+RANGE_CHUNK = 1 << 10
 
 
 def outside(values: np.ndarray, lo: Any, hi: Any) -> bool:

@@ -123,7 +123,7 @@ MAX_COUNT = 2**53
 #: frontier pairs gathered at a time in a send task (bounds its temporaries)
 CHUNK = 1 << 18
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
-CHECK_CHUNK = 1 << 12
+CHECK_CHUNK = 1 << 10
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
            "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task",

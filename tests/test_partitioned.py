@@ -379,3 +379,20 @@ def test_a_damaged_slice_is_refused_naming_it(sliced, partitioned):
     with pytest.raises(pt.PartitionedError) as err:
         pt.attract(built, partitioned=partitioned)
     assert name in str(err.value) and "SHA-256" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_part_files_are_what_numpy_writes_and_their_fingerprint_is_the_file_s(tmp_path):
+    import hashlib
+
+    from quaternity_cp import partfiles
+
+    arrays = {"keys": np.arange(3 * 70_000, dtype=np.uint64).reshape(-1, 3), "src": np.arange(9, dtype=np.int32),
+              "off": np.zeros(0, np.int8), "odd": np.arange(40, dtype=np.int16)[::2]}  # (not contiguous: copied)
+    entry = partfiles.save_npz(str(tmp_path / "a.npz"), 1, 2, **arrays)
+    np.savez(tmp_path / "b.npz", **arrays)
+    data = (tmp_path / "a.npz").read_bytes()
+    assert data == (tmp_path / "b.npz").read_bytes()  # (a file larger than the fingerprint's buffer)
+    assert entry == [len(data), hashlib.sha256(data).hexdigest(), 1, 2] and len(data) > 1 << 18
+    spec = {name: (a.dtype, a.shape) for name, a in arrays.items()}
+    got = partfiles.read_npz(str(tmp_path / "a.npz"), entry, spec, ValueError)
+    assert all(np.array_equal(got[name], a) for name, a in arrays.items())
