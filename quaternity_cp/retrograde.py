@@ -121,7 +121,7 @@ MAX_DEGREE = 127
 #: the largest count (positions, edges) a manifest may give
 MAX_COUNT = 2**53
 #: frontier pairs gathered at a time in a send task (bounds its temporaries)
-CHUNK = 1 << 18
+CHUNK = 1 << 16
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
 CHECK_CHUNK = 1 << 10
 
