@@ -30,8 +30,8 @@ seat) and ranks (``n x P`` int16), and its predecessor lists. Round ``t``:
    (round 0: its plies that end the game, each a message to its own position
    and winner), walks their predecessor lists, and writes the messages
    ``(parent's local id, seat)`` -- the seat ``(r + offset) % P`` for a child
-   won by seat ``r`` -- grouped by the parent's part, one file per part
-   addressed;
+   won by seat ``r`` -- grouped by the parent's part, in files per part
+   addressed (written each time :data:`FLUSH` messages are held);
 2. *apply* (one task per part that got messages): an unranked (position, seat)
    whose seat is the one to move is ranked ``t + 1`` at its first message;
    another seat's counter drops by the number of its messages, and the pair is
@@ -67,19 +67,20 @@ A checkpoint of another graph (its ``identity``, given by the caller) is refused
 **Memory per worker** (``n`` positions and ``m`` predecessor edges of one
 part, ``P`` seats): a send task holds the part's predecessor lists (8 bytes a
 position and 5 an edge as read: a parent's global id takes 4 bytes while every
-id of the graph fits, :func:`id_dtype`, else 8), its frontier (8 bytes a pair)
-and the messages it writes (8 bytes each, gathered :data:`CHUNK` frontier pairs
-at a time); an apply task holds the owners and degrees (2 bytes a position),
-the state (3P bytes a position) and the messages it receives (8 bytes each, and
-``np.unique``'s sort of them); the prepare task holds the part as the game hands
-it over: sorted by child (``PartGraph.start``, as the partitioned solver's
-loader fills it, file by file), once; otherwise beside its sorted copy (about
-twice). Range checks go a chunk at a time (:data:`CHECK_CHUNK`,
-:data:`quaternity_cp.partfiles.RANGE_CHUNK`). So about the whole graph's arrays
-divided by the parts, plus a round's messages (at most P messages an edge over
-the whole run; a round sends only its frontier's) and the largest file the
-game's loader reads at once; ``benchmarks/retrograde.py`` and
-``benchmarks/solve_scale.py`` measure it. The
+id of the graph fits, :func:`id_dtype`, else 8), its frontier (8 bytes a pair),
+the temporaries of :data:`CHUNK` frontier pairs at a time, and at most about
+:data:`FLUSH` messages (8 bytes each) before it writes them, one file per part
+addressed and flush (``msgRRRRR-KKK.npz``, then ``msgRRRRR-KKK-0001.npz``...);
+an apply task holds the owners and degrees (2 bytes a position), the state (3P
+bytes a position), a count per pair (P bytes a position) and one message file
+at a time; the prepare task holds the part as the game hands it over: sorted
+by child (``PartGraph.start``, as the partitioned solver's loader fills it,
+file by file), once; otherwise beside its sorted copy (about twice). Range
+checks go a chunk at a time (:data:`CHECK_CHUNK`,
+:data:`quaternity_cp.partfiles.RANGE_CHUNK`), files are written from views of
+the arrays. So about the whole graph's arrays divided by the parts, plus a
+constant and the largest file the game's loader reads at once;
+``benchmarks/retrograde.py`` and ``benchmarks/solve_scale.py`` measure it. The
 process that drives the rounds holds only the manifest.
 """
 
@@ -121,7 +122,9 @@ MAX_DEGREE = 127
 #: the largest count (positions, edges) a manifest may give
 MAX_COUNT = 2**53
 #: frontier pairs gathered at a time in a send task (bounds its temporaries)
-CHUNK = 1 << 16
+CHUNK = 1 << 12
+#: messages a send task gathers before it writes them (to files per part addressed: about 2 MB held)
+FLUSH = 1 << 18
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
 CHECK_CHUNK = 1 << 10
 
@@ -231,12 +234,13 @@ def _part_dir(k: int) -> str:
     return f"part{k:03d}"
 
 
-def _rel(kind: str, k: int, round_: int = 0, source: int = 0) -> str:
+def _rel(kind: str, k: int, round_: int = 0, source: int = 0, piece: int = 0) -> str:
     """A file's name inside the folder."""
     if kind in _GRAPH_KINDS:
         return f"{_part_dir(k)}/{kind}.npz"
-    if kind == "msg":
-        return f"{_part_dir(k)}/msg{round_:05d}-{source:03d}.npz"
+    if kind == "msg":  # (``piece``: the send task's flushes of its messages after the first)
+        more = f"-{piece:04d}" if piece else ""
+        return f"{_part_dir(k)}/msg{round_:05d}-{source:03d}{more}.npz"
     return f"{_part_dir(k)}/{kind}{round_:05d}.npz"
 
 
@@ -332,18 +336,37 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
 
 
 def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: Sequence[Entry],
-              front: Entry | None) -> tuple[int, dict[int, tuple[str, Entry]]]:
+              front: Entry | None) -> tuple[int, dict[int, list[tuple[str, Entry]]]]:
     """Round ``t``'s messages of part ``k``: from its frontier (the pairs ranked ``t``, file ``front``; round 0:
-    its plies that end the game), each to the parts of the parents, one file per part addressed. Returns the
-    messages written and, per part addressed, its file's name and entry."""
+    its plies that end the game), each to the parts of the parents, in files per part addressed: written each
+    time :data:`FLUSH` messages are gathered (so the task holds at most about that many beside the part's
+    lists). Returns the messages written and, per part addressed, its files' names and entries."""
     parts = len(sizes)
     n = int(sizes[k])
     out: dict[int, list[np.ndarray]] = {}
+    written: dict[int, list[tuple[str, Entry]]] = {}
+    held = sent = 0
+    flushes = 0
+
+    def flush() -> None:
+        nonlocal held, sent, flushes
+        for j, chunks in sorted(out.items()):
+            keys_j = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+            rel = _rel("msg", j, t, k, flushes)
+            os.makedirs(os.path.join(folder, _part_dir(j)), exist_ok=True)
+            written.setdefault(j, []).append((rel, partfiles.save_npz(os.path.join(folder, rel), 0, len(keys_j),
+                                                                      key=np.ascontiguousarray(keys_j, np.int64))))
+            sent += len(keys_j)
+        out.clear()
+        held = 0
+        flushes += 1
+
     if t == 0:
         path, ends = _read(folder, _rel("ends", k), graph[2], "ends", P)
         _ranges(path, ends, {"pos": (0, n), "winner": (0, P)})
         if len(ends["pos"]):
             out[k] = [ends["pos"] * P + ends["winner"]]
+            held = len(ends["pos"])
     elif front is not None:
         path, fr = _read(folder, _rel("front", k, t), front, "front", P)
         _ranges(path, fr, {"key": (0, n * P)})
@@ -379,15 +402,11 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
             msg = msg[order]
             for to in np.nonzero(np.diff(bounds))[0]:
                 out.setdefault(int(to), []).append(msg[bounds[to]:bounds[to + 1]])
-    written: dict[int, tuple[str, Entry]] = {}
-    sent = 0
-    for j, chunks in sorted(out.items()):
-        keys_j = np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
-        rel = _rel("msg", j, t, k)
-        os.makedirs(os.path.join(folder, _part_dir(j)), exist_ok=True)
-        written[j] = (rel, partfiles.save_npz(os.path.join(folder, rel), 0, len(keys_j),
-                                              key=np.ascontiguousarray(keys_j, np.int64)))
-        sent += len(keys_j)
+            held += total
+            if held >= FLUSH:
+                flush()
+    if out:
+        flush()
     return sent, written
 
 
@@ -407,15 +426,25 @@ def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes:
         path, st = _read(folder, _rel("state", j, int(state[0])), state[1], "state", P)
         _ranges(path, st, {"rank": (-1, t + 1), "left": (0, MAX_DEGREE + 1)})
         rank, left = st["rank"], st["left"]
-    keys = []
+    # the messages counted per pair, one file at a time (a count past any degree is refused, so a byte holds it)
+    counts = np.zeros(n * P, np.uint8)
     for rel, entry in sorted(inbox.items()):
         path, msg = _read(folder, rel, entry, "msg", P)
         _ranges(path, msg, {"key": (0, n * P)})
-        keys.append(msg["key"])
-    if not keys:
+        got, times = np.unique(msg["key"], return_counts=True)
+        del msg
+        total = counts[got] + times
+        if len(total) and int(total.max()) > MAX_DEGREE:
+            bad = int(got[total > MAX_DEGREE][0]) // P
+            raise RetroError(f"part {j}, position {bad}: more plies answered than it has (its degree); the graph "
+                             "handed over is not consistent")
+        counts[got] = total
+        del got, times, total
+    pair = np.flatnonzero(counts)
+    if not len(pair):
         return 0, None, None
-    pair, count = np.unique(np.concatenate(keys) if len(keys) > 1 else keys[0], return_counts=True)
-    del keys
+    count = counts[pair].astype(np.int64)
+    del counts
     i, r = pair // P, pair % P
     fresh = rank[i, r] < 0
     pair, count, i, r = pair[fresh], count[fresh], i[fresh], r[fresh]
@@ -569,7 +598,7 @@ def _listed(man: Mapping[str, Any]) -> dict[str, Entry]:
     return out
 
 
-_ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3})\.npz(\.tmp\d+\.npz)?$")
+_ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3}(-\d{4,})?)\.npz(\.tmp\d+\.npz)?$")
 
 
 def _clean(folder: str, man: Mapping[str, Any]) -> None:
@@ -725,8 +754,9 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                 budget.check_time()  # (between the halves of a round too)
                 inbox: dict[int, dict[str, Entry]] = {}
                 for _, written in sent:
-                    for j, (rel, entry) in written.items():
-                        inbox.setdefault(int(j), {})[rel] = entry
+                    for j, files in written.items():
+                        for rel, entry in files:
+                            inbox.setdefault(int(j), {})[rel] = entry
                 receivers = sorted(inbox)
                 applied = run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j]))
                                for j in receivers])

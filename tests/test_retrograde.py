@@ -574,3 +574,52 @@ def test_a_checkpoint_of_the_earlier_format_is_refused_with_what_to_do(tmp_path)
     with pytest.raises(rg.RetroError) as err:
         run_synthetic(tmp_path, n=60, P=2, parts=1)
     one_line(err.value, "earlier version", "remove the folder")
+
+
+# -- messages written as they are gathered --------------------------------------------------------------------------
+def test_messages_flushed_in_many_files_give_the_same_ranks_and_are_cleaned(tmp_path, reference, monkeypatch):
+    monkeypatch.setattr(rg, "FLUSH", 3)  # (a file whenever 3 messages are held,
+    monkeypatch.setattr(rg, "CHUNK", 2)  # checked after every 2 frontier pairs)
+    seen: list[str] = []
+
+    def watching(tasks):
+        out = [fn(*args) for fn, args in tasks]
+        seen.extend(p.name for p in tmp_path.glob("r/part*/msg*.npz"))
+        return out
+
+    ranks = run_synthetic(tmp_path / "r", parts=3, run=watching)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert any(name.count("-") == 2 for name in seen)  # (later flushes of a round: msgRRRRR-KKK-FFFF.npz)
+    assert not list(tmp_path.glob("r/part*/msg*"))  # (a round's messages go once it is recorded)
+
+
+def test_a_round_stopped_after_its_flushes_resumes_and_leaves_no_messages(tmp_path, reference, monkeypatch):
+    monkeypatch.setattr(rg, "FLUSH", 3)
+    monkeypatch.setattr(rg, "CHUNK", 2)
+
+    folder = tmp_path / "r"
+
+    def stopping(tasks):  # (the first round whose sends flushed more than once: stopped before its applies)
+        if tasks and tasks[0][0] is rg.apply_task and list(folder.glob("part*/msg*-*-*.npz")):
+            raise KeyboardInterrupt
+        return [fn(*args) for fn, args in tasks]
+
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(folder, parts=3, run=stopping)
+    assert [p for p in folder.glob("part*/msg*-*-*.npz")]  # (left by the stopped round)
+    ranks = run_synthetic(folder, parts=3)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert not list(folder.glob("part*/msg*"))
+
+
+def test_more_messages_to_a_pair_than_any_degree_are_refused(tmp_path):
+    folder = tmp_path / "x"
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(folder, n=60, P=2, parts=1, max_rounds=1)
+    man = json.loads((folder / "manifest.json").read_text())
+    partfiles.save_npz(str(folder / "part000" / "msg00001-000.npz"), 0, 200, key=np.zeros(200, np.int64))
+    entry = partfiles.fingerprint(str(folder / "part000" / "msg00001-000.npz"))
+    with pytest.raises(rg.RetroError) as err:
+        rg.apply_task(str(folder), 2, [60], 0, 1, man["graph"][0][0], man["state"][0],
+                      {"part000/msg00001-000.npz": [entry[0], entry[1], 0, 200]})
+    one_line(err.value, "more plies answered than it has")
