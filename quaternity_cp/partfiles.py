@@ -32,6 +32,7 @@ import io
 import math
 import os
 import stat
+import threading
 import zipfile
 from typing import Any, Callable, Mapping
 
@@ -76,7 +77,7 @@ def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
     m]`` (``n`` positions, ``m`` edges)."""
     from .imports import holding_ctrl_c
 
-    tmp = f"{path}.tmp{os.getpid()}.npz"
+    tmp = f"{path}.tmp{os.getpid()}-{threading.get_ident()}.npz"  # (a task run twice at once never shares it)
     try:
         with holding_ctrl_c():  # (a Ctrl-C comes after the file, not inside the zip writer)
             _write_npz(tmp, arrays)

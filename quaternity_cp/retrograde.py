@@ -598,7 +598,7 @@ def _listed(man: Mapping[str, Any]) -> dict[str, Entry]:
     return out
 
 
-_ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3}(-\d{4,})?)\.npz(\.tmp\d+\.npz)?$")
+_ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3}(-\d{4,})?)\.npz(\.tmp\d+(-\d+)?\.npz)?$")
 
 
 def _clean(folder: str, man: Mapping[str, Any]) -> None:

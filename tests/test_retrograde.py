@@ -623,3 +623,15 @@ def test_more_messages_to_a_pair_than_any_degree_are_refused(tmp_path):
         rg.apply_task(str(folder), 2, [60], 0, 1, man["graph"][0][0], man["state"][0],
                       {"part000/msg00001-000.npz": [entry[0], entry[1], 0, 200]})
     one_line(err.value, "more plies answered than it has")
+
+
+def test_a_half_written_round_file_of_a_stopped_run_is_removed(tmp_path, reference):
+    folder = tmp_path / "r"
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(folder, parts=3, max_rounds=2)
+    left = [folder / "part001" / "msg00002-000.npz.tmp77-140213.npz", folder / "part000" / "state00002.npz.tmp77.npz"]
+    for path in left:
+        path.write_bytes(b"half")
+    ranks = run_synthetic(folder, parts=3)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert not any(path.exists() for path in left)
