@@ -31,7 +31,7 @@ seat) and ranks (``n x P`` int16), and its predecessor lists. Round ``t``:
    and winner), walks their predecessor lists, and writes the messages
    ``(parent's local id, seat)`` -- the seat ``(r + offset) % P`` for a child
    won by seat ``r`` -- grouped by the parent's part, in files per part
-   addressed (written each time :data:`FLUSH` messages are held);
+   addressed (written whenever enough are held, see below);
 2. *apply* (one task per part that got messages): an unranked (position, seat)
    whose seat is the one to move is ranked ``t + 1`` at its first message;
    another seat's counter drops by the number of its messages, and the pair is
@@ -69,7 +69,8 @@ part, ``P`` seats): a send task holds the part's predecessor lists (8 bytes a
 position and 5 an edge as read: a parent's global id takes 4 bytes while every
 id of the graph fits, :func:`id_dtype`, else 8), its frontier (8 bytes a pair),
 the temporaries of :data:`CHUNK` frontier pairs at a time, and at most about
-:data:`FLUSH` messages (8 bytes each) before it writes them, one file per part
+:data:`FLUSH` messages or ``m /`` :data:`FLUSH_SHARE`, whichever is more (8
+bytes each: 2 bytes an edge), before it writes them, one file per part
 addressed and flush (``msgRRRRR-KKK.npz``, then ``msgRRRRR-KKK-0001.npz``...);
 an apply task holds the owners and degrees (2 bytes a position), the state (3P
 bytes a position), a count per pair (P bytes a position) and one message file
@@ -121,10 +122,14 @@ MAX_SEATS = 64
 MAX_DEGREE = 127
 #: the largest count (positions, edges) a manifest may give
 MAX_COUNT = 2**53
-#: frontier pairs gathered at a time in a send task (bounds its temporaries)
-CHUNK = 1 << 12
-#: messages a send task gathers before it writes them (to files per part addressed: about 2 MB held)
-FLUSH = 1 << 18
+#: frontier pairs gathered at a time in a send task (bounds its temporaries: about 90 bytes a message)
+CHUNK = 1 << 10
+#: messages a send task gathers before it writes them, at least (to files per part addressed): it writes them
+#: once it holds this many or a quarter of its part's edges, whichever is more (at most about 2 bytes an edge
+#: beside the part's lists, and at most 4P flushes a round)
+FLUSH = 1 << 15
+#: ... or the part's edges divided by this, whichever is more
+FLUSH_SHARE = 4
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
 CHECK_CHUNK = 1 << 10
 
@@ -403,7 +408,7 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
             for to in np.nonzero(np.diff(bounds))[0]:
                 out.setdefault(int(to), []).append(msg[bounds[to]:bounds[to + 1]])
             held += total
-            if held >= FLUSH:
+            if held >= max(FLUSH, m // FLUSH_SHARE):
                 flush()
     if out:
         flush()

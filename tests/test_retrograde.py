@@ -579,6 +579,7 @@ def test_a_checkpoint_of_the_earlier_format_is_refused_with_what_to_do(tmp_path)
 # -- messages written as they are gathered --------------------------------------------------------------------------
 def test_messages_flushed_in_many_files_give_the_same_ranks_and_are_cleaned(tmp_path, reference, monkeypatch):
     monkeypatch.setattr(rg, "FLUSH", 3)  # (a file whenever 3 messages are held,
+    monkeypatch.setattr(rg, "FLUSH_SHARE", 10**9)  # however many edges the part has,
     monkeypatch.setattr(rg, "CHUNK", 2)  # checked after every 2 frontier pairs)
     seen: list[str] = []
 
@@ -595,6 +596,7 @@ def test_messages_flushed_in_many_files_give_the_same_ranks_and_are_cleaned(tmp_
 
 def test_a_round_stopped_after_its_flushes_resumes_and_leaves_no_messages(tmp_path, reference, monkeypatch):
     monkeypatch.setattr(rg, "FLUSH", 3)
+    monkeypatch.setattr(rg, "FLUSH_SHARE", 10**9)
     monkeypatch.setattr(rg, "CHUNK", 2)
 
     folder = tmp_path / "r"
