@@ -126,7 +126,7 @@ except ImportError:  # pragma: no cover - depends on the installed extras
 #: positions expanded at a time inside a task (bounds the task's memory)
 CHUNK = 200_000
 #: the most edges of one ``edges`` file: a part's edges of a layer are written in slices of this many (the last
-#: fewer), so that reading one file at a time holds at most about 19 bytes times this (19 MB)
+#: fewer), so that reading one file at a time holds at most about 9 bytes times this (9.4 MB; 17 past 2^31 ids)
 EDGE_ROWS = 1 << 20
 #: the most parts of any graph (each layer writes parts x parts files)
 MAX_PARTS = 256
