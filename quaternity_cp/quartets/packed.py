@@ -23,7 +23,10 @@ again (tested), its moves are generated and played, and each child's canonical
 key is rotated and packed. The successors are therefore the in-memory solver's,
 position by position; the tests compare every rank of every position for every
 seat with its attractor on small starts of every preset that deals nothing.
-This is the pure-Python path; no compiled kernel of it exists yet.
+This is the pure-Python path, the reference. When numba is installed, :meth:`QuaternityPacked.expand`
+runs the compiled kernel of :mod:`.packed_nb` instead (``kernel="auto"``), which reads and writes the packed
+words directly and gives the same rows in the same order (tests/test_packed_nb.py compares both position by
+position); ``kernel="python"`` keeps this path.
 
 Moves are numbered in the decoded position's frame: a question ``(card * P +
 target) * 3 + answer`` (answer 0 open, 1 yes, 2 no; card and seats of the
@@ -301,6 +304,30 @@ def _node(ctx: Any, st: Any) -> Any:
     return ctx.describe(st)
 
 
+#: positions expanded by one call of the compiled kernel (its output arrays take room for every move of each)
+EXPAND_CHUNK = 256
+
+
+@lru_cache(maxsize=1)
+def _has_numba() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+_CONFIGS: dict[Any, np.ndarray] = {}
+
+
+def _config(packed: "QuaternityPacked") -> np.ndarray:
+    cfg = _CONFIGS.get(packed)
+    if cfg is None:
+        from . import packed_nb
+
+        _CONFIGS.clear()
+        cfg = _CONFIGS[packed] = packed_nb.config(packed)
+    return cfg
+
+
 @dataclass(frozen=True)
 class QuaternityPacked:
     """The packed graph of the start of a game of ``players`` seats and ``sets`` sets of ``set_size`` cards under
@@ -312,6 +339,9 @@ class QuaternityPacked:
     set_size: int
     rules: Rules
     only: bool = False
+    #: ``auto``: the compiled expansion (:mod:`.packed_nb`) when numba is installed, else the Python path;
+    #: ``python``: the Python path (the reference); ``numba``: the compiled one (numba required)
+    kernel: str = field(default="auto", compare=False)
     layout: Layout = field(init=False, repr=False, compare=False)
 
     name = "quaternity"
@@ -320,6 +350,17 @@ class QuaternityPacked:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "layout", Layout(self.players, self.sets, self.set_size, self.rules.tie == "first"))
+        if self.kernel not in ("auto", "python", "numba"):
+            raise PackedError(f"kernel must be auto, python or numba, not {self.kernel!r}")
+
+    @property
+    def compiled(self) -> bool:
+        """Whether :meth:`expand` runs the compiled kernel (:mod:`.packed_nb`)."""
+        if self.kernel == "python":
+            return False
+        if self.kernel == "numba":
+            return True
+        return _has_numba()
 
     @property
     def width(self) -> int:
@@ -383,6 +424,42 @@ class QuaternityPacked:
         return np.array(words, np.uint64), f
 
     def expand(self, keys: np.ndarray) -> dict[str, np.ndarray]:
+        """The edges of ``keys`` (see :class:`quaternity_cp.partitioned.Packed`): by the compiled kernel when
+        :attr:`compiled` (a position beyond its analysis' budget by the Python path), else by the Python path.
+        Both give the same rows in the same order (tests/test_packed_nb.py)."""
+        keys = np.asarray(keys, np.uint64).reshape(-1, self.width)
+        if not self.compiled or not len(keys):
+            return self.expand_python(keys)
+        from . import packed_nb
+
+        cfg = _config(self)
+        rows = packed_nb.max_rows(self)
+        parts: list[dict[str, np.ndarray]] = []
+        for lo in range(0, len(keys), EXPAND_CHUNK):
+            chunk = keys[lo:lo + EXPAND_CHUNK]
+            ck, src, off, mv, end, owner, degree, status = packed_nb.expand_batch(cfg, chunk, rows)
+            if (status == -3).any():
+                raise PackedError("a packed position has no consistent deal (a damaged or foreign key)")
+            out = {"keys": ck, "src": src + lo, "off": off, "move": mv, "end": end, "owner": owner,
+                   "degree": degree}
+            slow = np.flatnonzero(status == -1)
+            if len(slow):  # beyond the compiled analysis' budget: the Python path, its rows in place
+                py = self.expand_python(chunk[slow])
+                out["owner"][slow] = py["owner"]
+                out["degree"][slow] = py["degree"]
+                merged_src = np.concatenate([out["src"], slow[py["src"]] + lo])
+                order = np.argsort(merged_src, kind="stable")
+                for name in ("keys", "off", "move", "end"):
+                    out[name] = np.concatenate([out[name], py[name]])[order]
+                out["src"] = merged_src[order]
+            parts.append(out)
+        if len(parts) == 1:
+            return parts[0]
+        return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+    def expand_python(self, keys: np.ndarray) -> dict[str, np.ndarray]:
+        """:meth:`expand` by the Python path: the in-memory solver's fast path plays every move (the
+        reference of the compiled kernel)."""
         ctx = self.context()
         P, N, S = self.players, self.sets, self.set_size
         Q = N * S * P * 3

@@ -1,0 +1,855 @@
+"""Quaternity's packed expansion compiled (numba): the successors of packed positions without leaving the words.
+
+:meth:`quaternity_cp.quartets.packed.QuaternityPacked.expand` decodes a key into a
+:class:`~quaternity_cp.quartets.position.State`, lets the in-memory solver's fast path generate and
+play its moves, and packs each child's canonical key: about 1,000 to 2,500 positions a second. This
+module does the same on the packed words, in compiled code (:func:`expand_batch`):
+
+- a key is read into arrays: per set in play its cards' possible owners (in the key's order, the open
+  question's card flagged) and every seat's lower and upper bounds; hands; the seats on turn; the open
+  question; the scores and, under ``tie = first``, the order the scores were reached;
+- the possible owners of every card and the possible quartets come from the exact analysis of
+  :mod:`.deals_nb` (the deals consistent with the domains, hands and bounds);
+- the moves are generated in the in-memory solver's order (:mod:`.solver.kernel`): one set per equal
+  description, one card per equal class, the questions of a card to each seat that may be asked, with
+  the answer when it is forced; the answers of an open question; the free choices of a shared turn;
+  declarations;
+- a move is played as the solver's rows play it: a question tells what
+  :func:`.solver.kernel.question_rule` reads from :mod:`.effects` (``lacks``, ``least``, ``cap``), a yes
+  moves the card with :func:`.constraints.transfer_bounds`'s rule, a no narrows the card's domain,
+  automatic claims and declarations claim a set, the hand-over follows :func:`.effects.hand_over` and
+  :func:`.effects.fallback_seats`, the winners :func:`.outcome.winners`;
+- the child's key is the solver's description (cards' owners sorted, bounds tightened by the forced and
+  possible cards and the hands), rotated to its deciding seat where the rules count seats from the mover,
+  sets sorted, packed as :func:`.packed.pack_key` packs.
+
+The rules are written a second time here, in compiled form; what keeps them one rule is the test
+(``tests/test_packed_nb.py``): on every start of every preset and option set the tests play, every
+position's edges from this module equal the Python path's, row for row (child, seat offset, end, move
+number, owner, degree). A position the analysis cannot take within its state budget is expanded by the
+Python path (:func:`needs_python` marks it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from .deals_nb import analyze
+
+if TYPE_CHECKING:
+    from .packed import QuaternityPacked
+
+#: the most radix states or count vectors of one analysis; beyond it the Python path expands the position
+MAX_STATES = 1 << 16
+
+# the configuration vector's entries (see config)
+C_P, C_N, C_S, C_W, C_CB, C_BB, C_HB, C_SB, C_SCB = range(9)
+C_FIRST, C_ROT, C_DECLARE, C_AUTO, C_SILENCE, C_FNQ, C_HANDOVER, C_AFTERNO, C_TIE, C_ONLY = range(9, 19)
+C_LACKS, C_LEAST, C_CAP = 19, 20, 21
+C_LEN = 22
+
+HANDOVER_CODES = {"fewest": 0, "seat": 1, "clockwise": 2, "fewest-cards": 3, "most-cards": 4}
+AFTER_NO_CODES = {"asked": 0, "next": 1}
+TIE_CODES = {"all-lose": 0, "shared": 1, "first": 2}
+
+# numbers passed to compiled functions as int64, never as literals (a literal argument compiles the callee
+# once more for that value)
+_ZERO = np.int64(0)
+_ONE = np.int64(1)
+_NONE = np.int64(-1)
+_INNER = np.int64(-2)
+
+#: a seat's reach order for a score that rose in this ply (after every order already recorded)
+NEW_REACH = 1 << 20
+
+
+def config(packed: "QuaternityPacked") -> np.ndarray:
+    """The configuration vector of a :class:`~quaternity_cp.quartets.packed.QuaternityPacked`: its layout's
+    field widths and its rules as numbers (the question's facts read from :mod:`.effects` by
+    :func:`.solver.kernel.question_rule`, as the solver's rows read them)."""
+    from .solver.kernel import question_rule
+
+    lay, rules = packed.layout, packed.rules
+    lacks, least, cap = question_rule(rules.silence, packed.set_size)
+    cfg = np.zeros(C_LEN, np.int64)
+    cfg[C_P], cfg[C_N], cfg[C_S], cfg[C_W] = lay.P, lay.N, lay.S, lay.width
+    cfg[C_CB], cfg[C_BB], cfg[C_HB], cfg[C_SB], cfg[C_SCB] = lay.card, lay.bound, lay.hand, lay.seat, lay.score
+    cfg[C_FIRST] = int(lay.first)
+    cfg[C_ROT] = int(packed.rotated)
+    cfg[C_DECLARE] = int(rules.declare)
+    cfg[C_AUTO] = int(rules.auto_claim)
+    cfg[C_SILENCE] = int(rules.silence)
+    cfg[C_FNQ] = int(rules.forced_no_question)
+    cfg[C_HANDOVER] = HANDOVER_CODES[rules.handover]
+    cfg[C_AFTERNO] = AFTER_NO_CODES[rules.after_no]
+    cfg[C_TIE] = TIE_CODES[rules.tie]
+    cfg[C_ONLY] = int(packed.only)
+    cfg[C_LACKS] = int(lacks)
+    cfg[C_LEAST] = least
+    cfg[C_CAP] = -1 if cap is None else cap
+    return cfg
+
+
+# -- bits ---------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _get(words, at, bits):
+    w = at >> 6
+    sh = at & 63
+    v = words[w] >> np.uint64(sh)
+    if sh + bits > 64:
+        v |= words[w + 1] << np.uint64(64 - sh)
+    return np.int64(v & np.uint64((1 << bits) - 1))
+
+
+@njit(cache=True)
+def _put(words, at, v, bits):
+    w = at >> 6
+    sh = at & 63
+    x = np.uint64(v)
+    words[w] |= x << np.uint64(sh)
+    if sh + bits > 64:
+        words[w + 1] |= x >> np.uint64(64 - sh)
+
+
+# -- a position's arrays ---------------------------------------------------------------------------------------
+# A position is held as: doms[k, i] (card i of set k: possible owners), flag[k, i] (1: the open question's card),
+# lo[k, p], hi[k, p], K (sets in play), hands[p], turn (mask), asker, target (-1: none), scores[p], reach[p]
+# (under tie = first: the order the seat's score was reached, 0: no score).
+
+
+@njit(cache=True)
+def _decode(words, cfg, doms, flag, lo, hi, hands, scores, reach):
+    """Reads a key; returns (K, turn mask, asker, target)."""
+    P, N, S = cfg[C_P], cfg[C_N], cfg[C_S]
+    cb, bb, hb, sb, scb = cfg[C_CB], cfg[C_BB], cfg[C_HB], cfg[C_SB], cfg[C_SCB]
+    at = 0
+    K = 0
+    for _ in range(N):
+        first = _get(words, at, cb)
+        if first == 0:
+            at += S * cb + 2 * P * bb
+            continue
+        for i in range(S):
+            c = _get(words, at, cb)
+            at += cb
+            doms[K, i] = c >> 1
+            flag[K, i] = c & 1
+        for p in range(P):
+            lo[K, p] = _get(words, at, bb)
+            at += bb
+        for p in range(P):
+            hi[K, p] = _get(words, at, bb)
+            at += bb
+        K += 1
+    for p in range(P):
+        hands[p] = _get(words, at, hb)
+        at += hb
+    turn = _get(words, at, P)
+    at += P
+    asker = _get(words, at, sb) - 1
+    at += sb
+    target = _get(words, at, sb) - 1
+    at += sb
+    for p in range(P):
+        scores[p] = _get(words, at, scb)
+        at += scb
+    if cfg[C_FIRST]:
+        for p in range(P):
+            reach[p] = _get(words, at, sb)  # rank + 1, 0: none
+            at += sb
+    else:
+        for p in range(P):
+            reach[p] = 0
+    return K, turn, asker, target
+
+
+@njit(cache=True)
+def _rot(m, r, P):
+    if r == 0:
+        return m
+    full = (1 << P) - 1
+    return ((m >> r) | (m << (P - r))) & full
+
+
+@njit(cache=True)
+def _less(a, b, n):
+    for j in range(n):
+        if a[j] != b[j]:
+            return a[j] < b[j]
+    return False
+
+
+@njit(cache=True)
+def _encode(cfg, K, own, flag, lo, hi, hands, turn, asker, target, scores, reach, r, desc, out):
+    """Packs the child whose cards' possible owners are ``own`` (the analysis'), seen from seat r (0: as is)
+    into ``out`` (zeroed here): the solver's description per set (owners doubled plus the open question's
+    flag, sorted; bounds tightened), sets sorted."""
+    P, N, S = cfg[C_P], cfg[C_N], cfg[C_S]
+    D = S + 2 * P
+    for k in range(K):
+        # the description in the parent's seats, rotated: seat q of the parent is seat (q - r) % P
+        for i in range(S):
+            m = own[k, i]
+            desc[k, i] = (_rot(m, r, P) << 1) | flag[k, i]
+        # sort the cards (insertion: S is small)
+        for i in range(1, S):
+            v = desc[k, i]
+            j = i - 1
+            while j >= 0 and desc[k, j] > v:
+                desc[k, j + 1] = desc[k, j]
+                j -= 1
+            desc[k, j + 1] = v
+        for p in range(P):
+            forced = 0
+            possible = 0
+            for i in range(S):
+                m = own[k, i]
+                if m >> p & 1:
+                    possible += 1
+                    if m == (1 << p):
+                        forced += 1
+            q = (p - r) % P
+            low = lo[k, p]
+            if forced > low:
+                low = forced
+            top = hi[k, p]
+            if possible < top:
+                top = possible
+            if hands[p] < top:
+                top = hands[p]
+            desc[k, S + q] = low
+            desc[k, S + P + q] = top
+    # sort the sets (insertion over rows of D numbers)
+    order = np.empty(K, np.int64)
+    for k in range(K):
+        order[k] = k
+    for a in range(1, K):
+        v = order[a]
+        j = a - 1
+        while j >= 0 and _less(desc[v], desc[order[j]], D):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = v
+    for w in range(out.shape[0]):
+        out[w] = np.uint64(0)
+    cb, bb, hb, sb, scb = cfg[C_CB], cfg[C_BB], cfg[C_HB], cfg[C_SB], cfg[C_SCB]
+    at = 0
+    for a in range(K):
+        row = desc[order[a]]
+        for i in range(S):
+            _put(out, at, row[i], cb)
+            at += cb
+        for j in range(2 * P):
+            _put(out, at, row[S + j], bb)
+            at += bb
+    at += (N - K) * (S * cb + 2 * P * bb)
+    for q in range(P):
+        _put(out, at, hands[(q + r) % P], hb)
+        at += hb
+    _put(out, at, _rot(turn, r, P), P)
+    at += P
+    _put(out, at, (asker - r) % P + 1 if asker >= 0 else 0, sb)
+    at += sb
+    _put(out, at, (target - r) % P + 1 if target >= 0 else 0, sb)
+    at += sb
+    for q in range(P):
+        _put(out, at, scores[(q + r) % P], scb)
+        at += scb
+    if cfg[C_FIRST]:
+        # the rank among the distinct reach orders of the seats with points (the solver's score key)
+        for q in range(P):
+            p = (q + r) % P
+            rank = -1
+            if scores[p] > 0:
+                rank = 0
+                for p2 in range(P):
+                    if scores[p2] > 0 and reach[p2] < reach[p]:
+                        # count distinct smaller reach orders
+                        dup = False
+                        for p3 in range(p2):
+                            if scores[p3] > 0 and reach[p3] == reach[p2]:
+                                dup = True
+                                break
+                        if not dup:
+                            rank += 1
+            _put(out, at, rank + 1, sb)
+            at += sb
+
+
+@njit(cache=True)
+def _lowest(m):
+    p = 0
+    while not (m >> p) & 1:
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def _winners(cfg, scores, reach):
+    """outcome.winners as a seat mask (0: nobody)."""
+    P = cfg[C_P]
+    best = -1
+    for p in range(P):
+        if scores[p] > best:
+            best = scores[p]
+    top = 0
+    n = 0
+    for p in range(P):
+        if scores[p] == best:
+            top |= 1 << p
+            n += 1
+    tie = cfg[C_TIE]
+    if n <= 1 or tie == 1:
+        return top
+    if tie == 0:
+        return 0
+    # first: the earliest reach, then the lowest seat
+    win = -1
+    for p in range(P):
+        if top >> p & 1:
+            if win < 0 or reach[p] < reach[win]:
+                win = p
+    return 1 << win
+
+
+@njit(cache=True)
+def _hand_over(cfg, order, n_order, hands, scores):
+    """effects.hand_over with empty_hand = skip: a seat mask (several: a free choice)."""
+    P = cfg[C_P]
+    for j in range(n_order):
+        p = order[j]
+        if hands[p] > 0:
+            return 1 << p
+    mode = cfg[C_HANDOVER]
+    start = order[0]
+    holding = 0
+    for p in range(P):
+        if hands[p] > 0:
+            holding |= 1 << p
+    if holding == 0:
+        return 0
+    if mode == 1:  # seat
+        return 1 << _lowest(holding)
+    if mode == 2:  # clockwise
+        for k in range(P):
+            p = (start + k) % P
+            if holding >> p & 1:
+                return 1 << p
+    if mode == 0:  # fewest: (score, hand) least, every seat with it
+        bs = -1
+        bh = -1
+        for p in range(P):
+            if holding >> p & 1:
+                if bs < 0 or scores[p] < bs or (scores[p] == bs and hands[p] < bh):
+                    bs = scores[p]
+                    bh = hands[p]
+        m = 0
+        for p in range(P):
+            if holding >> p & 1 and scores[p] == bs and hands[p] == bh:
+                m |= 1 << p
+        return m
+    # fewest-cards / most-cards: the first clockwise from start with that many cards
+    want = -1
+    for p in range(P):
+        if holding >> p & 1:
+            if want < 0 or (mode == 3 and hands[p] < want) or (mode == 4 and hands[p] > want):
+                want = hands[p]
+    for k in range(P):
+        p = (start + k) % P
+        if holding >> p & 1 and hands[p] == want:
+            return 1 << p
+    return 0
+
+
+@njit(cache=True)
+def _copy_rows(K, S, P, doms, lo, hi, d2, l2, h2):
+    for k in range(K):
+        for i in range(S):
+            d2[k, i] = doms[k, i]
+        for p in range(P):
+            l2[k, p] = lo[k, p]
+            h2[k, p] = hi[k, p]
+
+
+@njit(cache=True)
+def _ask(cfg, K, s, i, x, doms, lo, hi):
+    """The question constraints of x asking for card i of set s, in place (what question_rule read)."""
+    S = cfg[C_S]
+    if cfg[C_LACKS]:
+        doms[s, i] &= ~(1 << x)
+    if lo[s, x] < cfg[C_LEAST]:
+        lo[s, x] = cfg[C_LEAST]
+    cap = cfg[C_CAP]
+    if cap >= 0:
+        for t in range(K):
+            if hi[t, x] > cap:
+                hi[t, x] = cap
+    return S
+
+
+@njit(cache=True)
+def _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq):
+    """Who may hold card i of set s once x asked for it (0: nobody, or no deal); -1: beyond the budget."""
+    P, S = cfg[C_P], cfg[C_S]
+    _copy_rows(K, S, P, doms, lo, hi, td, tl, th)
+    _ask(cfg, K, s, i, x, td, tl, th)
+    got = analyze(td, tl, th, K, hands, town, tq, MAX_STATES)
+    if got < 0:
+        return -1
+    if got == 0:
+        return 0
+    return town[s, i]
+
+
+@njit(cache=True)
+def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq):
+    """Position._skip's test: whether x has a legal question (1), not (0), beyond the budget (-1)."""
+    P, S = cfg[C_P], cfg[C_S]
+    targets = 0
+    for y in range(P):
+        if y != x and hands[y] > 0:
+            targets |= 1 << y
+    if targets == 0:
+        return 0
+    for s in range(K):
+        for i in range(S):
+            dup = False  # a card of the same domain in this set gives the same answer
+            for j in range(i):
+                if doms[s, j] == doms[s, i]:
+                    dup = True
+                    break
+            if dup:
+                continue
+            o = _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq)
+            if o < 0:
+                return -1
+            if o & targets:
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart, td, tl, th, town, tq):
+    """Automatic claims, then the hand-over (kernel._after) on the child's arrays, in place. Returns (K, turn
+    mask, status): status 1 a position, 2 over, -1 beyond the budget. ``own``/``quart`` then hold the
+    analysis of the sets in play."""
+    P, S = cfg[C_P], cfg[C_S]
+    if K > 0:
+        got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
+        if got < 0:
+            return K, 0, -1
+        if got == 0:
+            return K, 0, -3  # no deal left: never for a legal move
+        if cfg[C_AUTO]:
+            claimed_any = False
+            k = 0
+            while k < K:
+                first = own[k, 0]
+                forced = first != 0 and (first & (first - 1)) == 0
+                for i in range(1, S):
+                    if own[k, i] != first:
+                        forced = False
+                if forced:
+                    p = _lowest(first)
+                    hands[p] -= S
+                    scores[p] += 1
+                    reach[p] = NEW_REACH
+                    # the set leaves play: the later sets move up one row
+                    for k2 in range(k, K - 1):
+                        for i in range(S):
+                            doms[k2, i] = doms[k2 + 1, i]
+                            flag[k2, i] = flag[k2 + 1, i]
+                            own[k2, i] = own[k2 + 1, i]
+                        for q in range(P):
+                            lo[k2, q] = lo[k2 + 1, q]
+                            hi[k2, q] = hi[k2 + 1, q]
+                    K -= 1
+                    claimed_any = True
+                else:
+                    k += 1
+            if claimed_any and K > 0:
+                got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
+                if got < 0:
+                    return K, 0, -1
+                if got == 0:
+                    return K, 0, -3
+    if K == 0:
+        return 0, 0, 2
+    chosen = _hand_over(cfg, order, n_order, hands, scores)
+    if not cfg[C_FNQ]:
+        skipped = 0
+        for p in range(P):
+            if chosen >> p & 1:
+                q = p
+                for k in range(P):
+                    c = (p + k) % P
+                    if hands[c] > 0:
+                        h = _has_question(cfg, K, c, doms, lo, hi, hands, td, tl, th, town, tq)
+                        if h < 0:
+                            return K, 0, -1
+                        if h == 1:
+                            q = c
+                            break
+                skipped |= 1 << q
+        chosen = skipped
+    return K, chosen, 1
+
+
+@njit(cache=True)
+def _emit(cfg, W, key, off, move, end, ck, osrc, ooff, omove, oend, n_out, src, seen_k, seen_o, n_seen):
+    """Adds an inner edge unless the same child at the same offset was added for this position."""
+    for j in range(n_seen):
+        if seen_o[j] == off:
+            same = True
+            for w in range(W):
+                if seen_k[j, w] != key[w]:
+                    same = False
+                    break
+            if same:
+                return n_out, n_seen
+    for w in range(W):
+        seen_k[n_seen, w] = key[w]
+        ck[n_out, w] = key[w]
+    seen_o[n_seen] = off
+    osrc[n_out] = src
+    ooff[n_out] = off
+    omove[n_out] = move
+    oend[n_out] = end
+    return n_out + 1, n_seen + 1
+
+
+@njit(cache=True)
+def _emit_end(cfg, W, wmask, f, move, ck, osrc, ooff, omove, oend, n_out, src, seen_k, seen_o, n_seen):
+    """Adds the rows of a ply that ends the game with the winners ``wmask`` (one per winner; none: one row
+    won by nobody) unless a ply with the same winners was added for this position."""
+    P = cfg[C_P]
+    if cfg[C_ONLY] and wmask & (wmask - 1):
+        wmask = 0
+    code = -2 - wmask  # seen offsets of ends: -2 - winners (inner offsets are >= 0)
+    for j in range(n_seen):
+        if seen_o[j] == code:
+            return n_out, n_seen
+    seen_o[n_seen] = code
+    for w in range(W):
+        seen_k[n_seen, w] = np.uint64(0)
+    n_seen += 1
+    if wmask == 0:
+        for w in range(W):
+            ck[n_out, w] = np.uint64(0)
+        osrc[n_out] = src
+        ooff[n_out] = 0
+        omove[n_out] = move
+        oend[n_out] = -1
+        return n_out + 1, n_seen
+    for p in range(P):
+        if wmask >> p & 1:
+            for w in range(W):
+                ck[n_out, w] = np.uint64(0)
+            osrc[n_out] = src
+            ooff[n_out] = 0
+            omove[n_out] = move
+            oend[n_out] = (p - f) % P
+            n_out += 1
+    return n_out, n_seen
+
+
+@njit(cache=True)
+def _child(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, f, move, src,
+           own, quart, td, tl, th, town, tq, desc, key,
+           ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen):
+    """Plays the rest of a move whose rows are in the arrays (claims, hand-over), emits its edge. Returns
+    (n_out, n_seen, status)."""
+    P = cfg[C_P]
+    W = cfg[C_W]
+    K2, turn, status = _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart,
+                              td, tl, th, town, tq)
+    if status < 0:
+        return n_out, n_seen, status
+    if status == 2:
+        n_out, n_seen = _emit_end(cfg, W, _winners(cfg, scores, reach), f, move, ck, osrc, ooff, omove, oend,
+                                  n_out, src, seen_k, seen_o, n_seen)
+        return n_out, n_seen, 0
+    cf = _lowest(turn)
+    r = cf if cfg[C_ROT] else 0
+    _encode(cfg, K2, own, flag, lo, hi, hands, turn, _NONE, _NONE, scores, reach, r, desc, key)
+    n_out, n_seen = _emit(cfg, W, key, (cf - f) % P, move, _INNER, ck, osrc, ooff, omove, oend, n_out, src,
+                          seen_k, seen_o, n_seen)
+    return n_out, n_seen, 0
+
+
+@njit(cache=True)
+def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_flag, w_lo, w_hi, w_hands,
+                w_scores, w_reach, own, quart, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, a_own,
+                a_quart, td, tl, th, town, tq, desc, key, seen_k, seen_o, order, q_own):
+    """One position's edges appended at n_out. Returns (n_out, owner, degree, status): status 0 done, -1 the
+    analysis' budget (the Python path expands the position; nothing of it is kept), -3 no deal."""
+    P, S = cfg[C_P], cfg[C_S]
+    N = cfg[C_N]
+    start = n_out
+    K, turn, asker, target = _decode(words, cfg, w_doms, w_flag, w_lo, w_hi, w_hands, w_scores, w_reach)
+    got = analyze(w_doms, w_lo, w_hi, K, w_hands, own, quart, MAX_STATES)
+    if got < 0:
+        return start, 0, 0, -1
+    if got == 0:
+        return start, 0, 0, -3
+    Q = N * S * P * 3
+    n_seen = _ZERO
+    if target >= 0:
+        f = target
+        owner = 0
+        # the open question's card
+        ps, pi = -1, -1
+        for k in range(K):
+            for i in range(S):
+                if w_flag[k, i]:
+                    ps, pi = k, i
+        x, y = asker, target
+        m = own[ps, pi]
+        yes = (m >> y) & 1
+        no = m & ~(1 << y)
+        for a in range(2):
+            if (a == 0 and not yes) or (a == 1 and not no):
+                continue
+            _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
+            for k in range(K):
+                for i in range(S):
+                    a_flag[k, i] = 0
+            for p in range(P):
+                a_hands[p] = w_hands[p]
+                a_scores[p] = w_scores[p]
+                a_reach[p] = w_reach[p]
+            if a == 0:
+                a_doms[ps, pi] = 1 << x
+                a_lo[ps, x] += 1
+                a_hi[ps, x] = min(S, a_hi[ps, x] + 1)
+                a_lo[ps, y] = max(0, a_lo[ps, y] - 1)
+                a_hi[ps, y] -= 1
+                a_hands[y] -= 1
+                a_hands[x] += 1
+                order[0], order[1] = x, y
+                n_order = 2
+            else:
+                a_doms[ps, pi] &= ~(1 << y)
+                order[0] = (x + 1) % P if cfg[C_AFTERNO] == 1 else y
+                n_order = 1
+            move = ((ps * S + pi) * P + y) * 3 + 1 + a
+            n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
+                                       n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc, key,
+                                       ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+            if st < 0:
+                return start, 0, 0, st
+        return n_out, owner, n_seen, 0
+    f = _lowest(turn)
+    if turn & (turn - 1):
+        # a shared turn: the free choice of who moves (nobody's: owner -1)
+        for p in range(P):
+            if turn >> p & 1:
+                _encode(cfg, K, own, w_flag, w_lo, w_hi, w_hands, 1 << p, _NONE, _NONE, w_scores, w_reach,
+                        p if cfg[C_ROT] else 0, desc, key)
+                n_out, n_seen = _emit(cfg, cfg[C_W], key, (p - f) % P, Q + N + p, _INNER, ck, osrc, ooff,
+                                      omove, oend, n_out, src, seen_k, seen_o, n_seen)
+        return n_out, -1, n_seen, 0
+    x = f
+    mine = 1 << x
+    D = S + 2 * P
+    # declarations, one per set of an equal description (the key's order: the first of equals)
+    if cfg[C_DECLARE]:
+        for k in range(K):
+            if not _rep(k, w_doms, w_flag, w_lo, w_hi, S, P):
+                continue
+            if not (quart[k] >> x) & 1:
+                continue
+            _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
+            for kk in range(K):
+                for i in range(S):
+                    a_flag[kk, i] = 0
+            for p in range(P):
+                a_hands[p] = w_hands[p]
+                a_scores[p] = w_scores[p]
+                a_reach[p] = w_reach[p]
+            # the set is x's: claimed (whole_set_domains, then the claim)
+            a_hands[x] -= S
+            a_scores[x] += 1
+            a_reach[x] = NEW_REACH
+            for k2 in range(k, K - 1):
+                for i in range(S):
+                    a_doms[k2, i] = a_doms[k2 + 1, i]
+                for q in range(P):
+                    a_lo[k2, q] = a_lo[k2 + 1, q]
+                    a_hi[k2, q] = a_hi[k2 + 1, q]
+            order[0] = x
+            n_out, n_seen, st = _child(cfg, K - 1, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach,
+                                       order, _ONE, f, Q + k, src, a_own, a_quart, td, tl, th, town, tq, desc,
+                                       key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+            if st < 0:
+                return start, 0, 0, st
+    if w_hands[x] == 0:
+        return n_out, 0, n_seen, 0
+    targets = 0
+    for y in range(P):
+        if y != x and w_hands[y] > 0:
+            targets |= 1 << y
+    if targets == 0:
+        return n_out, 0, n_seen, 0
+    silence = cfg[C_CAP] >= 0
+    for s in range(K):
+        if not _rep(s, w_doms, w_flag, w_lo, w_hi, S, P):
+            continue
+        holds = False
+        if not silence:
+            if w_lo[s, x] >= 1:
+                holds = True
+            for i in range(S):
+                if own[s, i] == mine:
+                    holds = True
+        for i in range(S):
+            if i > 0 and w_doms[s, i] == w_doms[s, i - 1] and w_flag[s, i] == w_flag[s, i - 1]:
+                continue  # one card per class (cards are sorted in the key)
+            owners = own[s, i] & ~mine
+            if owners == 0:
+                continue
+            have_q = False  # q_own: the analysis of the asked rows (every open question on this card shares it)
+            if not holds:
+                owners = _asked_owners(cfg, K, s, i, x, w_doms, w_lo, w_hi, w_hands, td, tl, th, town, tq)
+                if owners < 0:
+                    return start, 0, 0, -1
+                if owners == 0:
+                    continue
+                for kk in range(K):
+                    for j in range(S):
+                        q_own[kk, j] = town[kk, j]
+                have_q = True
+            card = s * S + i
+            for y in range(P):
+                if not (targets >> y) & 1:
+                    continue
+                yes = (owners >> y) & 1
+                no = owners & ~(1 << y)
+                if not (cfg[C_FNQ] or yes):
+                    continue
+                # the asked rows
+                _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
+                for kk in range(K):
+                    for j in range(S):
+                        a_flag[kk, j] = 0
+                for p in range(P):
+                    a_hands[p] = w_hands[p]
+                    a_scores[p] = w_scores[p]
+                    a_reach[p] = w_reach[p]
+                _ask(cfg, K, s, i, x, a_doms, a_lo, a_hi)
+                if yes and no:
+                    # the question stays open: the target answers next
+                    a_flag[s, i] = 1
+                    if not have_q:
+                        got = analyze(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, MAX_STATES)
+                        if got < 0:
+                            return start, 0, 0, -1
+                        if got == 0:
+                            return start, 0, 0, -3
+                        have_q = True
+                    r = y if cfg[C_ROT] else 0
+                    _encode(cfg, K, q_own, a_flag, a_lo, a_hi, a_hands, mine, x, y, a_scores, a_reach, r, desc,
+                            key)
+                    n_out, n_seen = _emit(cfg, cfg[C_W], key, (y - f) % P, (card * P + y) * 3, _INNER, ck,
+                                          osrc, ooff, omove, oend, n_out, src, seen_k, seen_o, n_seen)
+                    continue
+                if yes:
+                    a_doms[s, i] = 1 << x
+                    a_lo[s, x] += 1
+                    a_hi[s, x] = min(S, a_hi[s, x] + 1)
+                    a_lo[s, y] = max(0, a_lo[s, y] - 1)
+                    a_hi[s, y] -= 1
+                    a_hands[y] -= 1
+                    a_hands[x] += 1
+                    order[0], order[1] = x, y
+                    n_order = 2
+                    move = (card * P + y) * 3 + 1
+                else:
+                    a_doms[s, i] &= ~(1 << y)
+                    order[0] = (x + 1) % P if cfg[C_AFTERNO] == 1 else y
+                    n_order = 1
+                    move = (card * P + y) * 3 + 2
+                n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
+                                           n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc,
+                                           key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+                if st < 0:
+                    return start, 0, 0, st
+    return n_out, 0, n_seen, 0
+
+
+@njit(cache=True)
+def _rep(k, doms, flag, lo, hi, S, P):
+    """Whether set k is the first of its description (the key's sets are sorted by it)."""
+    if k == 0:
+        return True
+    for i in range(S):
+        if doms[k, i] != doms[k - 1, i] or flag[k, i] != flag[k - 1, i]:
+            return True
+    for p in range(P):
+        if lo[k, p] != lo[k - 1, p] or hi[k, p] != hi[k - 1, p]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def expand_batch(cfg, keys, max_rows):
+    """The edges of ``keys`` (n x W words): (child keys, src, off, move, end, owner, degree, status) with
+    ``max_rows`` rows room a position; status per position: 0 expanded, -1 beyond the analysis' budget
+    (no rows: the Python path expands it), -3 a key without a deal."""
+    P, N, S, W = cfg[C_P], cfg[C_N], cfg[C_S], cfg[C_W]
+    n = keys.shape[0]
+    cap = n * max_rows
+    ck = np.zeros((cap, W), np.uint64)
+    osrc = np.empty(cap, np.int64)
+    ooff = np.empty(cap, np.int8)
+    omove = np.empty(cap, np.int16)
+    oend = np.empty(cap, np.int8)
+    owner = np.empty(n, np.int8)
+    degree = np.empty(n, np.int16)
+    status = np.zeros(n, np.int8)
+    shape_sp = (N, S)
+    shape_pp = (N, P)
+    w_doms, w_flag = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
+    w_lo, w_hi = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
+    a_doms, a_flag = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
+    a_lo, a_hi = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
+    td = np.zeros(shape_sp, np.int64)
+    tl, th = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
+    own, a_own, town = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
+    q_own = np.zeros(shape_sp, np.int64)
+    quart, a_quart, tq = np.zeros(N, np.int64), np.zeros(N, np.int64), np.zeros(N, np.int64)
+    w_hands, w_scores, w_reach = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    a_hands, a_scores, a_reach = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
+    desc = np.zeros((N, S + 2 * P), np.int64)
+    key = np.zeros(W, np.uint64)
+    seen_k = np.zeros((max_rows, W), np.uint64)
+    seen_o = np.zeros(max_rows, np.int64)
+    order = np.zeros(2, np.int64)
+    n_out = _ZERO
+    for j in range(n):
+        n_out2, o, d, st = _expand_one(cfg, keys[j], j, ck, osrc, ooff, omove, oend, n_out, w_doms, w_flag, w_lo,
+                                       w_hi, w_hands, w_scores, w_reach, own, quart, a_doms, a_flag, a_lo, a_hi,
+                                       a_hands, a_scores, a_reach, a_own, a_quart, td, tl, th, town, tq, desc,
+                                       key, seen_k, seen_o, order, q_own)
+        status[j] = st
+        if st < 0:
+            owner[j] = 0
+            degree[j] = 0
+            continue
+        n_out = n_out2
+        owner[j] = o
+        degree[j] = d
+    return ck[:n_out], osrc[:n_out], ooff[:n_out], omove[:n_out], oend[:n_out], owner, degree, status
+
+
+def max_rows(packed: "QuaternityPacked") -> int:
+    """Rows a position may take at most: every question with each answer, every declaration and choice, and
+    a row per winner of a ply that ends the game."""
+    P, N, S = packed.players, packed.sets, packed.set_size
+    return N * S * P * 2 * P + N * P + P + 8
+
+
+__all__ = ["MAX_STATES", "config", "expand_batch", "max_rows"]

@@ -1,0 +1,157 @@
+"""The compiled expansion of Quaternity's packed positions (:mod:`quaternity_cp.quartets.packed_nb`) against the
+Python path (:meth:`QuaternityPacked.expand_python`: the in-memory solver's fast path plays every move), position
+by position: the same rows in the same order (child key, source, seat offset, move number, end), the same owner
+and degree, on whole graphs of small starts of every preset and on every option the solver plays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from quaternity_cp.quartets import packed_nb  # noqa: E402
+from quaternity_cp.quartets.packed import PackedError, QuaternityPacked, pack_key, to_words  # noqa: E402
+from quaternity_cp.quartets.rules import Rules  # noqa: E402
+
+NAMES = ("keys", "src", "off", "move", "end", "owner", "degree")
+PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras")
+
+
+def _compare(packed: QuaternityPacked, limit: int) -> int:
+    """Walks the graph breadth first (by the Python path) up to ``limit`` positions, comparing the compiled
+    kernel's expansion of every layer with the Python path's; returns the positions compared."""
+    nb = QuaternityPacked(packed.players, packed.sets, packed.set_size, packed.rules, packed.only, kernel="numba")
+    start, mover = packed.start()
+    seen = {tuple(start.tolist())}
+    frontier = start.reshape(1, -1)
+    done = 0
+    while len(frontier) and done < limit:
+        frontier = frontier[: limit - done]
+        want = packed.expand_python(frontier)
+        got = nb.expand(frontier)
+        for name in NAMES:
+            a, b = want[name], got[name]
+            assert a.dtype == b.dtype, name
+            if not np.array_equal(a, b):
+                i = int(np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1))[0]) if a.shape == b.shape else 0
+                row = int(want["src"][i]) if name != "owner" and name != "degree" and i < len(want["src"]) else i
+                raise AssertionError(f"{name} differs (row {i}) at {packed.decode(frontier[row])}: "
+                                     f"{a.shape} {b.shape}")
+        done += len(frontier)
+        nxt = []
+        inner = want["end"] == -2
+        for row in want["keys"][inner].tolist():
+            t = tuple(row)
+            if t not in seen:
+                seen.add(t)
+                nxt.append(row)
+        frontier = np.array(nxt, np.uint64).reshape(-1, packed.width)
+    return done
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("start", [(2, 2, 2), (3, 3, 2), (2, 3, 2), (3, 2, 3), (4, 2, 2), (2, 4, 4), (4, 4, 2)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_every_edge_of_small_starts_equals_the_python_path(preset, start):
+    assert _compare(QuaternityPacked(*start, Rules.preset(preset)), 6000) > 1
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_first_layers_of_3x3x3_and_4x4x4_equal_the_python_path(preset):
+    assert _compare(QuaternityPacked(3, 3, 3, Rules.preset(preset)), 2500) == 2500
+    assert _compare(QuaternityPacked(4, 4, 4, Rules.preset(preset)), 1500) == 1500
+
+
+def test_the_value_goal_s_graph_equals_the_python_path():
+    rules = Rules.preset("pythagoras")
+    assert _compare(QuaternityPacked(2, 3, 2, rules, only=True), 10_000) > 1
+    assert _compare(QuaternityPacked(3, 3, 2, rules, only=True), 3000) > 1
+
+
+OPTIONS = st.fixed_dictionaries({
+    "forced_no_question": st.booleans(),
+    "auto_claim": st.booleans(),
+    "declare": st.booleans(),
+    "silence": st.booleans(),
+    "handover": st.sampled_from(["fewest", "seat", "clockwise", "fewest-cards", "most-cards"]),
+    "tie": st.sampled_from(["all-lose", "shared", "first"]),
+    "after_no": st.sampled_from(["asked", "next"]),
+})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=OPTIONS, start=st.sampled_from([(2, 2, 2), (3, 3, 2), (2, 3, 2), (2, 2, 3), (4, 2, 2), (3, 2, 3), (2, 4, 2)]),
+       only=st.booleans())
+def test_every_option_set_equals_the_python_path(options, start, only):
+    rules = Rules.preset("quaternity", **options)
+    assert _compare(QuaternityPacked(*start, rules, only), 1500) >= 1
+
+
+def test_no_option_set_is_left_out():
+    """Every value of every rule option the packed solver plays has a code (a new value fails here first)."""
+    from quaternity_cp.quartets import rules as R
+
+    assert set(packed_nb.HANDOVER_CODES) == set(R.HANDOVERS)
+    assert set(packed_nb.AFTER_NO_CODES) == set(R.AFTER_NOS)
+    assert set(packed_nb.TIE_CODES) == set(R.TIES) - {"random"}
+
+
+def test_a_position_beyond_the_analysis_budget_goes_the_python_way(monkeypatch):
+    """With no analysis within the budget every position takes the Python path, and the rows are the same."""
+    packed = QuaternityPacked(3, 3, 2, Rules.preset("quaternity"))
+    nb = QuaternityPacked(3, 3, 2, Rules.preset("quaternity"), kernel="numba")
+    start, _ = packed.start()
+    keys = packed.expand_python(start.reshape(1, -1))["keys"]
+    want = packed.expand_python(keys)
+    calls = []
+    real = QuaternityPacked.expand_python
+
+    def spy(self, k):
+        calls.append(len(k))
+        return real(self, k)
+
+    monkeypatch.setattr(QuaternityPacked, "expand_python", spy)
+    status = np.full(len(keys), -1, np.int8)
+    status[::2] = 0  # half of them beyond the budget
+    orig = packed_nb.expand_batch
+
+    def partly(cfg, k, rows):
+        ck, src, off, mv, end, owner, degree, st = orig(cfg, k, rows)
+        keep = status[src] == 0
+        return ck[keep], src[keep], off[keep], mv[keep], end[keep], owner, degree, status.copy()
+
+    monkeypatch.setattr(packed_nb, "expand_batch", partly)
+    got = nb.expand(keys)
+    assert calls == [len(keys) - len(keys[::2])]
+    for name in ("keys", "src", "off", "move", "end"):
+        assert np.array_equal(got[name], want[name]), name
+    for name in ("owner", "degree"):
+        assert np.array_equal(got[name], want[name]), name
+
+
+def test_a_key_without_a_deal_is_refused():
+    packed = QuaternityPacked(2, 2, 2, Rules.preset("quaternity"), kernel="numba")
+    start, _ = packed.start()
+    key = list(packed.key_of_words(start.tolist()))
+    key[-5] = (4, 1)  # five cards in hand, four in play
+    bad = np.array(to_words(pack_key(tuple(key), packed.layout), packed.width), np.uint64)
+    with pytest.raises(PackedError, match="no consistent deal"):
+        packed.expand(bad.reshape(1, -1))
+
+
+def test_the_kernel_option_is_checked_and_auto_picks_the_compiled_one():
+    assert QuaternityPacked(2, 2, 2, Rules()).compiled
+    assert not QuaternityPacked(2, 2, 2, Rules(), kernel="python").compiled
+    with pytest.raises(PackedError, match="kernel must be"):
+        QuaternityPacked(2, 2, 2, Rules(), kernel="fast")
+    # the kernel is no part of the graph's identity: a checkpoint built by either is the other's
+    assert QuaternityPacked(2, 2, 2, Rules(), kernel="python") == QuaternityPacked(2, 2, 2, Rules())
+
+
+def test_the_config_reads_the_question_rule_from_effects():
+    for silence, cap in ((False, -1), (True, 1)):
+        cfg = packed_nb.config(QuaternityPacked(2, 2, 2, Rules(silence=silence)))
+        assert (cfg[packed_nb.C_LACKS], cfg[packed_nb.C_LEAST], cfg[packed_nb.C_CAP]) == (1, 1, cap)
