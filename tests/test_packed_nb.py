@@ -155,3 +155,23 @@ def test_the_config_reads_the_question_rule_from_effects():
     for silence, cap in ((False, -1), (True, 1)):
         cfg = packed_nb.config(QuaternityPacked(2, 2, 2, Rules(silence=silence)))
         assert (cfg[packed_nb.C_LACKS], cfg[packed_nb.C_LEAST], cfg[packed_nb.C_CAP]) == (1, 1, cap)
+
+
+def test_the_command_says_when_it_compiles_and_names_the_kernel(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from quaternity_cli.main import main
+
+    monkeypatch.setattr(packed_nb, "cached", lambda: False)
+    out = CliRunner().invoke(main, ["solve", "--start", "2", "2", "2", "--checkpoint", str(tmp_path / "a"),
+                                    "--workers", "0"])
+    assert out.exit_code == 0, out.output
+    assert "compiling the packed positions' kernel" in out.stderr
+    monkeypatch.setattr(packed_nb, "cached", lambda: True)
+    out = CliRunner().invoke(main, ["solve", "--start", "2", "2", "2", "--checkpoint", str(tmp_path / "b"),
+                                    "--workers", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    assert "compiling" not in out.stderr
+    import json
+
+    assert json.loads(out.stdout)["kernel"] == "numba"

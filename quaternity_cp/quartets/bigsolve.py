@@ -356,7 +356,7 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     disk = sum(int(e[0]) for e in built.files.values()) if built.files else 0
     graph = {"checkpoint": folder, "edges": built.edges, "layers": built.layers, "parts": built.parts,
              "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
-             "build_seconds": round(built.seconds, 2), "attractor": attractor,
+             "kernel": "numba" if packed.compiled else "python", "build_seconds": round(built.seconds, 2), "attractor": attractor,
              "attractor_seconds": round(att.seconds, 2), "checkpoint_bytes": disk,
              "bytes_per_position": round(disk / max(1, built.positions), 1), "peak_memory_bytes": _peak_rss(),
              "graph_dropped": not keep_graph}
@@ -390,7 +390,7 @@ def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, s
     res.seconds = time.perf_counter() - began
     graph = {"checkpoint": folder, "edges": stored["edges"], "layers": stored["layers"], "parts": parts,
              "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
-             "build_seconds": stored["build_seconds"], "attractor": None,
+             "kernel": "numba" if packed.compiled else "python", "build_seconds": stored["build_seconds"], "attractor": None,
              "attractor_seconds": stored["attractor_seconds"], "checkpoint_bytes": 0, "bytes_per_position": 0.0,
              "peak_memory_bytes": _peak_rss(), "graph_dropped": True}
     return BigResult(res, graph, seats)

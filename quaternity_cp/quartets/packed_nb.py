@@ -845,6 +845,40 @@ def expand_batch(cfg, keys, max_rows):
     return ck[:n_out], osrc[:n_out], ooff[:n_out], omove[:n_out], oend[:n_out], owner, degree, status
 
 
+def _drop_stale_cache() -> None:
+    """Numba's cache of this module is checked against this file only, while its compiled code holds
+    :func:`.deals_nb.analyze`'s too: when deals_nb.py is newer than this module's cache index files, they are
+    removed (numba then compiles again), so that an edited analysis is never run from a stale cache."""
+    import os
+
+    try:
+        folder = expand_batch._cache._cache_path
+        dep = os.path.getmtime(os.path.join(os.path.dirname(__file__), "deals_nb.py"))
+        for name in os.listdir(folder):
+            if name.startswith("packed_nb.") and name.endswith(".nbi"):
+                path = os.path.join(folder, name)
+                if os.path.getmtime(path) < dep:
+                    os.remove(path)
+    except (AttributeError, OSError):  # numba's internals changed, or no cache: nothing to drop
+        pass
+
+
+_drop_stale_cache()
+
+
+def cached() -> bool:
+    """Whether numba's cache holds this machine's compiled code of the kernel (then its first call only loads
+    it, in about a second; else it compiles, about half a minute once); False when the cache cannot be read."""
+    try:
+        from numba.core.registry import cpu_target
+
+        magic = cpu_target.target_context.codegen().magic_tuple()
+        index = expand_batch._cache._cache_file._load_index()
+        return any(key[1] == magic for key in index)
+    except Exception:  # noqa: BLE001 - numba's internals changed: "not cached" (the answer only words a notice)
+        return False
+
+
 def max_rows(packed: "QuaternityPacked") -> int:
     """Rows a position may take at most: every question with each answer, every declaration and choice, and
     a row per winner of a ply that ends the game."""
@@ -852,4 +886,4 @@ def max_rows(packed: "QuaternityPacked") -> int:
     return N * S * P * 2 * P + N * P + P + 8
 
 
-__all__ = ["MAX_STATES", "config", "expand_batch", "max_rows"]
+__all__ = ["MAX_STATES", "cached", "config", "expand_batch", "max_rows"]

@@ -196,6 +196,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
 
     if not as_json:
         print_header("start of the game", game, rule_set)
+        _kernel_notice(P, N, S, rule_set)
     try:
         out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
                           workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
@@ -261,6 +262,18 @@ def _fail_position(as_json: bool, message: str) -> None:
     else:
         click.echo(f"quaternity: {message}", err=True)
     sys.exit(EXIT_ILLEGAL)
+
+
+def _kernel_notice(P: int, N: int, S: int, rules: Rules) -> None:
+    """Says so when the compiled expansion must be compiled first (once on a machine: numba's cache keeps it)."""
+    from ..packed import QuaternityPacked
+
+    if QuaternityPacked(P, N, S, rules).compiled:
+        from .. import packed_nb
+
+        if not packed_nb.cached():
+            click.echo("  compiling the packed positions' kernel (numba; once on this machine, about a minute)",
+                       err=True)
 
 
 def _progress(as_json: bool) -> tuple[Callable[[dict[str, Any]], None] | None, Callable[[], None]]:
