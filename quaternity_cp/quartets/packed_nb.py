@@ -852,7 +852,7 @@ def _drop_stale_cache() -> None:
     import os
 
     try:
-        folder = expand_batch._cache._cache_path
+        folder = getattr(expand_batch, "_cache")._cache_path
         dep = os.path.getmtime(os.path.join(os.path.dirname(__file__), "deals_nb.py"))
         for name in os.listdir(folder):
             if name.startswith("packed_nb.") and name.endswith(".nbi"):
@@ -873,7 +873,7 @@ def cached() -> bool:
         from numba.core.registry import cpu_target
 
         magic = cpu_target.target_context.codegen().magic_tuple()
-        index = expand_batch._cache._cache_file._load_index()
+        index = getattr(expand_batch, "_cache")._cache_file._load_index()
         return any(key[1] == magic for key in index)
     except Exception:  # noqa: BLE001 - numba's internals changed: "not cached" (the answer only words a notice)
         return False
