@@ -22,8 +22,9 @@ and prints three tables, each figure measured in this run:
    the keys alone (``width`` words of 8 bytes), and the in-memory graph's peak of Python's allocations
    (:mod:`tracemalloc`, above what was held before its build: the graph and the solver's caches) divided by
    its positions. Goal: at most 32 bytes a position.
-2. **positions per second**: the partitioned build's (``Built.seconds``, without tracemalloc) and the in-memory
-   build's (timed in a first build, its memory measured in a second), each on its own count: the packed
+2. **positions per second**: the partitioned build's (``Built.seconds``, without tracemalloc; its expansion
+   compiled, :mod:`quaternity_cp.quartets.packed_nb`), the same build by the Python path (``kernel="python"``:
+   the kernel's gain) and the in-memory build's (timed in a first build, its memory measured in a second), each on its own count: the packed
    solver removes seat rotations and keeps no finished games, so it stores fewer positions of the same start.
    Goal: the partitioned build at least 50 times the in-memory one.
 3. **attractor memory**: the peak of Python's allocations of the whole-graph attractor
@@ -83,6 +84,7 @@ class Row:
     width: int
     file_bytes: int
     build_s: float
+    python_s: float  # the same build by the Python path (kernel="python")
     graph_positions: int  # the in-memory graph's
     graph_s: float
     graph_bytes: int
@@ -167,6 +169,14 @@ def bench(P: int, N: int, S: int, rules: Rules, parts: int) -> Row:
         same = bool(np.array_equal(part.ranks.dense(), whole.ranks)) and part.root == whole.root
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    folder = tempfile.mkdtemp(prefix="solve_scale-")
+    try:  # the same graph by the Python path: the compiled kernel's gain, measured in this run
+        began = time.perf_counter()
+        slow = pt.build(QuaternityPacked(P, N, S, rules, kernel="python"), folder, parts=parts)
+        python_s = slow.seconds if slow.seconds > 0 else time.perf_counter() - began
+        assert (slow.positions, slow.edges) == (built.positions, built.edges)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     make = graph_of(P, N, S, rules)
     gc.collect()
     began = time.perf_counter()
@@ -178,7 +188,7 @@ def bench(P: int, N: int, S: int, rules: Rules, parts: int) -> Row:
     assert len(g2) == count
     del g2
     return Row(f"{P}x{N}x{S}", parts, built.positions, built.edges, packed.width, file_bytes,
-               built.seconds if built.seconds > 0 else wall, count, graph_s, graph_bytes, whole_peak, most, kind, same)
+               built.seconds if built.seconds > 0 else wall, python_s, count, graph_s, graph_bytes, whole_peak, most, kind, same)
 
 
 def smallest_task_peak(rules: Rules, parts: int) -> int:
@@ -224,9 +234,10 @@ def report(rows: list[Row], constant: int, preset: str) -> None:
             f"{r.width * 8}", f"{r.graph_positions:,}", kb(r.graph_bytes),
             f"{r.graph_bytes / r.graph_positions:,.1f}"] for r in rows])
     print(f"2. positions per second (goal: partitioned / in-memory at least {SPEED_GOAL:g}x)")
-    table(["start", "positions", "edges", "partitioned s", "partitioned pos/s", "in-memory positions",
-           "in-memory s", "in-memory pos/s", "ratio"],
+    table(["start", "positions", "edges", "partitioned s", "partitioned pos/s", "Python path s", "kernel gain",
+           "in-memory positions", "in-memory s", "in-memory pos/s", "ratio"],
           [[r.start, f"{r.positions:,}", f"{r.edges:,}", f"{r.build_s:.2f}", f"{r.positions / r.build_s:,.0f}",
+            f"{r.python_s:.2f}", f"{r.python_s / r.build_s:.1f}x",
             f"{r.graph_positions:,}", f"{r.graph_s:.2f}", f"{r.graph_positions / r.graph_s:,.0f}",
             f"{speed(r):.2f}x"] for r in rows])
     print("3. attractor memory, tracemalloc peak (goal: a worker's peak at most whole / parts + "
@@ -273,7 +284,9 @@ def main() -> None:
         parser.error(str(err))
     if not starts:
         parser.error("no start given")
-    print(f"preset {args.preset}, {args.parts} parts, numba: {'yes' if pt.HAVE_NUMBA else 'no'}")
+    kernel = "numba" if QuaternityPacked(2, 2, 2, rules).compiled else "python (numba is not installed)"
+    print(f"preset {args.preset}, {args.parts} parts, numba: {'yes' if pt.HAVE_NUMBA else 'no'}, "
+          f"Quaternity's expansion: {kernel}")
     constant = smallest_task_peak(rules, args.parts)
     rows = []
     for P, N, S in starts:
