@@ -65,6 +65,13 @@ def test_the_first_layers_of_3x3x3_and_4x4x4_equal_the_python_path(preset):
     assert _compare(QuaternityPacked(4, 4, 4, Rules.preset(preset)), 1500) == 1500
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_many_seats_and_long_sets_equal_the_python_path(preset):
+    """Eight seats (9-bit card fields, the widest masks), and sets of six cards."""
+    assert _compare(QuaternityPacked(8, 8, 2, Rules.preset(preset)), 300) == 300
+    assert _compare(QuaternityPacked(3, 2, 6, Rules.preset(preset)), 300) == 300
+
+
 def test_the_value_goal_s_graph_equals_the_python_path():
     rules = Rules.preset("pythagoras")
     assert _compare(QuaternityPacked(2, 3, 2, rules, only=True), 10_000) > 1
