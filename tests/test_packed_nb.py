@@ -182,3 +182,51 @@ def test_the_command_says_when_it_compiles_and_names_the_kernel(tmp_path, monkey
     import json
 
     assert json.loads(out.stdout)["kernel"] == "numba"
+
+
+def _cfg(P: int, **codes: int) -> np.ndarray:
+    cfg = np.zeros(packed_nb.C_LEN, np.int64)
+    cfg[packed_nb.C_P] = P
+    for name, value in codes.items():
+        cfg[getattr(packed_nb, name)] = value
+    return cfg
+
+
+@pytest.mark.parametrize("P", [2, 3, 4])
+def test_the_compiled_hand_over_is_effects_hand_over(P):
+    """Every order, hands and scores of up to four seats, every hand-over option: the compiled hand-over's seats
+    are :func:`effects.hand_over`'s (the one home of the rule)."""
+    import itertools
+
+    from quaternity_cp.quartets import effects
+
+    orders = [(p,) for p in range(P)] + [(p, q) for p in range(P) for q in range(P) if p != q]
+    checked = 0
+    for mode, code in packed_nb.HANDOVER_CODES.items():
+        cfg = _cfg(P, C_HANDOVER=code)
+        for hands in itertools.product(range(3), repeat=P):
+            h = np.array(hands, np.int64)
+            for scores in itertools.product(range(2), repeat=P):
+                sc = np.array(scores, np.int64)
+                for order in orders:
+                    o = np.array(order + (0,) * (2 - len(order)), np.int64)
+                    want = effects.hand_over(order, hands=hands, scores=scores, empty_hand="skip", handover=mode)
+                    got = packed_nb._hand_over(cfg, o, len(order), h, sc)
+                    assert got == sum(1 << p for p in want), (mode, order, hands, scores)
+                    checked += 1
+    assert checked == len(packed_nb.HANDOVER_CODES) * 3 ** P * 2 ** P * len(orders)
+
+
+@pytest.mark.parametrize("P", [2, 3, 4])
+def test_the_compiled_winners_are_outcome_winners(P):
+    import itertools
+
+    from quaternity_cp.quartets import outcome
+
+    for tie, code in packed_nb.TIE_CODES.items():
+        cfg = _cfg(P, C_TIE=code)
+        for scores in itertools.product(range(3), repeat=P):
+            for reached in itertools.product(range(1, 4), repeat=P):
+                want = outcome.winners(scores, tie=tie, reached=reached)
+                got = packed_nb._winners(cfg, np.array(scores, np.int64), np.array(reached, np.int64))
+                assert got == sum(1 << p for p in want), (tie, scores, reached)
