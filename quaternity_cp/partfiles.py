@@ -216,6 +216,13 @@ def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass) -> dict[str
     return parse_npz(path, buf, spec, error)
 
 
+#: numpy parses a .npy header with ``ast.literal_eval``; CPython 3.11's AST constructor keeps its recursion
+#: depth per interpreter, not per thread, so two threads parsing at once (a Dask worker's threads reading part
+#: files) can fail with "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905). The
+#: headers are parsed under this lock.
+_HEADER_LOCK = threading.Lock()
+
+
 def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[str, np.ndarray]:
     """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`read_npz`)."""
     def bad(why: str) -> BaseException:
@@ -245,13 +252,14 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[
             raise bad(f"array {name} runs past the end of the file")
         member = _View(memoryview(buf)[start:start + info.file_size])
         try:
-            version = np.lib.format.read_magic(member)
-            if version == (1, 0):
-                got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
-            elif version == (2, 0):
-                got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
-            else:
-                raise ValueError(f".npy version {version}")
+            with _HEADER_LOCK:  # numpy reads the header with ast.literal_eval: one thread at a time (see the lock)
+                version = np.lib.format.read_magic(member)
+                if version == (1, 0):
+                    got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
+                elif version == (2, 0):
+                    got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
+                else:
+                    raise ValueError(f".npy version {version}")
         except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
             raise bad(f"array {name}: not a readable .npy header ({err})") from None
         if got_dtype.hasobject:

@@ -396,3 +396,24 @@ def test_part_files_are_what_numpy_writes_and_their_fingerprint_is_the_file_s(tm
     spec = {name: (a.dtype, a.shape) for name, a in arrays.items()}
     got = partfiles.read_npz(str(tmp_path / "a.npz"), entry, spec, ValueError)
     assert all(np.array_equal(got[name], a) for name, a in arrays.items())
+
+
+def test_npy_headers_are_parsed_one_thread_at_a_time(tmp_path, monkeypatch):
+    """numpy parses a header with ast.literal_eval, which CPython 3.11 cannot run in two threads at once (a Dask
+    worker's threads failed with "AST constructor recursion depth mismatch"): every header is parsed under the
+    part files' lock."""
+    from quaternity_cp import partfiles
+
+    arrays = {"a": np.arange(5, dtype=np.int64), "b": np.zeros((2, 3), np.uint64)}
+    entry = partfiles.save_npz(str(tmp_path / "a.npz"), 1, 2, **arrays)
+    held = []
+    real = np.lib.format.read_array_header_1_0
+
+    def spy(fp, *args, **kwargs):
+        held.append(partfiles._HEADER_LOCK.locked())
+        return real(fp, *args, **kwargs)
+
+    monkeypatch.setattr(np.lib.format, "read_array_header_1_0", spy)
+    spec = {name: (a.dtype, a.shape) for name, a in arrays.items()}
+    partfiles.read_npz(str(tmp_path / "a.npz"), entry, spec, ValueError)
+    assert held == [True, True]

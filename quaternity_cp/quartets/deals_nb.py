@@ -31,6 +31,8 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from ..errors import QuaternityError
+
 __all__ = ["DEFAULT_MAX_STATES", "StateBudgetExceeded", "analyze", "analyze_py"]
 
 #: the default state budget of :func:`analyze_py`
@@ -61,7 +63,7 @@ R_ANS = 23  # per such first set: the set whose owners were found (-1: none yet)
 R_VMIN = 24  # K rows: per set and digit the least count of its vectors
 
 
-class StateBudgetExceeded(ValueError):
+class StateBudgetExceeded(QuaternityError, ValueError):
     """:func:`analyze_py`: the analysis would pass its ``max_states`` (``analyze`` returned -1)."""
 
 
