@@ -56,7 +56,8 @@ def main() -> None:
     print(f"{'start':>6} {'layer size':>10} {'compiled pos/s':>15} {'Python pos/s':>13} {'ratio':>7}")
     for text in args.starts.split(","):
         try:
-            P, N, S = check_start(*(int(x) for x in text.strip().split("x")), rules)
+            a, b, c = (int(x) for x in text.strip().split("x"))
+            P, N, S = check_start(a, b, c, rules)
         except (PackedError, TypeError, ValueError) as err:
             parser.error(f"{text}: {err}")
         fast = QuaternityPacked(P, N, S, rules, kernel="numba")
