@@ -375,6 +375,19 @@ def _copy_rows(K, S, P, doms, lo, hi, d2, l2, h2):
 
 
 @njit(cache=True)
+def _child_arrays(K, S, P, doms, lo, hi, hands, scores, reach, d2, f2, l2, h2, hands2, scores2, reach2):
+    """A child's arrays: the parent's rows, hands, scores and reach orders copied, no open question."""
+    _copy_rows(K, S, P, doms, lo, hi, d2, l2, h2)
+    for k in range(K):
+        for i in range(S):
+            f2[k, i] = 0
+    for p in range(P):
+        hands2[p] = hands[p]
+        scores2[p] = scores[p]
+        reach2[p] = reach[p]
+
+
+@njit(cache=True)
 def _ask(cfg, K, s, i, x, doms, lo, hi):
     """The question constraints of x asking for card i of set s, in place (what question_rule read)."""
     S = cfg[C_S]
@@ -613,14 +626,8 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
         for a in range(2):
             if (a == 0 and not yes) or (a == 1 and not no):
                 continue
-            _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
-            for k in range(K):
-                for i in range(S):
-                    a_flag[k, i] = 0
-            for p in range(P):
-                a_hands[p] = w_hands[p]
-                a_scores[p] = w_scores[p]
-                a_reach[p] = w_reach[p]
+            _child_arrays(K, S, P, w_doms, w_lo, w_hi, w_hands, w_scores, w_reach, a_doms, a_flag, a_lo, a_hi,
+                          a_hands, a_scores, a_reach)
             if a == 0:
                 a_doms[ps, pi] = 1 << x
                 a_lo[ps, x] += 1
@@ -662,14 +669,8 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                 continue
             if not (quart[k] >> x) & 1:
                 continue
-            _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
-            for kk in range(K):
-                for i in range(S):
-                    a_flag[kk, i] = 0
-            for p in range(P):
-                a_hands[p] = w_hands[p]
-                a_scores[p] = w_scores[p]
-                a_reach[p] = w_reach[p]
+            _child_arrays(K, S, P, w_doms, w_lo, w_hi, w_hands, w_scores, w_reach, a_doms, a_flag, a_lo, a_hi,
+                          a_hands, a_scores, a_reach)
             # the set is x's: claimed (whole_set_domains, then the claim)
             a_hands[x] -= S
             a_scores[x] += 1
@@ -731,14 +732,8 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                 if not (cfg[C_FNQ] or yes):
                     continue
                 # the asked rows
-                _copy_rows(K, S, P, w_doms, w_lo, w_hi, a_doms, a_lo, a_hi)
-                for kk in range(K):
-                    for j in range(S):
-                        a_flag[kk, j] = 0
-                for p in range(P):
-                    a_hands[p] = w_hands[p]
-                    a_scores[p] = w_scores[p]
-                    a_reach[p] = w_reach[p]
+                _child_arrays(K, S, P, w_doms, w_lo, w_hi, w_hands, w_scores, w_reach, a_doms, a_flag, a_lo, a_hi,
+                              a_hands, a_scores, a_reach)
                 _ask(cfg, K, s, i, x, a_doms, a_lo, a_hi)
                 if yes and no:
                     # the question stays open: the target answers next
