@@ -388,6 +388,27 @@ def _child_arrays(K, S, P, doms, lo, hi, hands, scores, reach, d2, f2, l2, h2, h
 
 
 @njit(cache=True)
+def _answer(cfg, s, i, x, y, yes, doms, lo, hi, hands, order):
+    """The answer of y to x's question for card i of set s, in place: a yes moves the card to x (the transfer
+    rule of :func:`.constraints.transfer_bounds`), a no takes y from its owners (:func:`.effects.answer_domain`);
+    the hand-over order of :func:`.effects.next_order` is written into ``order``; returns its length."""
+    S, P = cfg[C_S], cfg[C_P]
+    if yes:
+        doms[s, i] = 1 << x
+        lo[s, x] += 1
+        hi[s, x] = min(S, hi[s, x] + 1)
+        lo[s, y] = max(0, lo[s, y] - 1)
+        hi[s, y] -= 1
+        hands[y] -= 1
+        hands[x] += 1
+        order[0], order[1] = x, y
+        return 2
+    doms[s, i] &= ~(1 << y)
+    order[0] = (x + 1) % P if cfg[C_AFTERNO] == 1 else y
+    return 1
+
+
+@njit(cache=True)
 def _ask(cfg, K, s, i, x, doms, lo, hi):
     """The question constraints of x asking for card i of set s, in place (what question_rule read)."""
     S = cfg[C_S]
@@ -628,20 +649,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                 continue
             _child_arrays(K, S, P, w_doms, w_lo, w_hi, w_hands, w_scores, w_reach, a_doms, a_flag, a_lo, a_hi,
                           a_hands, a_scores, a_reach)
-            if a == 0:
-                a_doms[ps, pi] = 1 << x
-                a_lo[ps, x] += 1
-                a_hi[ps, x] = min(S, a_hi[ps, x] + 1)
-                a_lo[ps, y] = max(0, a_lo[ps, y] - 1)
-                a_hi[ps, y] -= 1
-                a_hands[y] -= 1
-                a_hands[x] += 1
-                order[0], order[1] = x, y
-                n_order = 2
-            else:
-                a_doms[ps, pi] &= ~(1 << y)
-                order[0] = (x + 1) % P if cfg[C_AFTERNO] == 1 else y
-                n_order = 1
+            n_order = _answer(cfg, ps, pi, x, y, a == 0, a_doms, a_lo, a_hi, a_hands, order)
             move = ((ps * S + pi) * P + y) * 3 + 1 + a
             n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
                                        n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc, key,
@@ -751,22 +759,8 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                     n_out, n_seen = _emit(cfg, cfg[C_W], key, (y - f) % P, (card * P + y) * 3, _INNER, ck,
                                           osrc, ooff, omove, oend, n_out, src, seen_k, seen_o, n_seen)
                     continue
-                if yes:
-                    a_doms[s, i] = 1 << x
-                    a_lo[s, x] += 1
-                    a_hi[s, x] = min(S, a_hi[s, x] + 1)
-                    a_lo[s, y] = max(0, a_lo[s, y] - 1)
-                    a_hi[s, y] -= 1
-                    a_hands[y] -= 1
-                    a_hands[x] += 1
-                    order[0], order[1] = x, y
-                    n_order = 2
-                    move = (card * P + y) * 3 + 1
-                else:
-                    a_doms[s, i] &= ~(1 << y)
-                    order[0] = (x + 1) % P if cfg[C_AFTERNO] == 1 else y
-                    n_order = 1
-                    move = (card * P + y) * 3 + 2
+                n_order = _answer(cfg, s, i, x, y, yes != 0, a_doms, a_lo, a_hi, a_hands, order)
+                move = (card * P + y) * 3 + (1 if yes else 2)
                 n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
                                            n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc,
                                            key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
