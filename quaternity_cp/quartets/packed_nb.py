@@ -388,6 +388,24 @@ def _child_arrays(K, S, P, doms, lo, hi, hands, scores, reach, d2, f2, l2, h2, h
 
 
 @njit(cache=True)
+def _claim(k, p, K, S, P, doms, flag, own, lo, hi, hands, scores, reach):
+    """Set k claimed by seat p, in place (``Position``'s claim: p puts down S cards and scores, its reach order is
+    this ply's); the set leaves play, the later sets moving up one row. Returns the sets left in play."""
+    hands[p] -= S
+    scores[p] += 1
+    reach[p] = NEW_REACH
+    for k2 in range(k, K - 1):
+        for i in range(S):
+            doms[k2, i] = doms[k2 + 1, i]
+            flag[k2, i] = flag[k2 + 1, i]
+            own[k2, i] = own[k2 + 1, i]
+        for q in range(P):
+            lo[k2, q] = lo[k2 + 1, q]
+            hi[k2, q] = hi[k2 + 1, q]
+    return K - 1
+
+
+@njit(cache=True)
 def _answer(cfg, s, i, x, y, yes, doms, lo, hi, hands, order):
     """The answer of y to x's question for card i of set s, in place: a yes moves the card to x (the transfer
     rule of :func:`.constraints.transfer_bounds`), a no takes y from its owners (:func:`.effects.answer_domain`);
@@ -487,20 +505,7 @@ def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own
                     if own[k, i] != first:
                         forced = False
                 if forced:
-                    p = _lowest(first)
-                    hands[p] -= S
-                    scores[p] += 1
-                    reach[p] = NEW_REACH
-                    # the set leaves play: the later sets move up one row
-                    for k2 in range(k, K - 1):
-                        for i in range(S):
-                            doms[k2, i] = doms[k2 + 1, i]
-                            flag[k2, i] = flag[k2 + 1, i]
-                            own[k2, i] = own[k2 + 1, i]
-                        for q in range(P):
-                            lo[k2, q] = lo[k2 + 1, q]
-                            hi[k2, q] = hi[k2 + 1, q]
-                    K -= 1
+                    K = _claim(k, _lowest(first), K, S, P, doms, flag, own, lo, hi, hands, scores, reach)
                     claimed_any = True
                 else:
                     k += 1
@@ -680,17 +685,9 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
             _child_arrays(K, S, P, w_doms, w_lo, w_hi, w_hands, w_scores, w_reach, a_doms, a_flag, a_lo, a_hi,
                           a_hands, a_scores, a_reach)
             # the set is x's: claimed (whole_set_domains, then the claim)
-            a_hands[x] -= S
-            a_scores[x] += 1
-            a_reach[x] = NEW_REACH
-            for k2 in range(k, K - 1):
-                for i in range(S):
-                    a_doms[k2, i] = a_doms[k2 + 1, i]
-                for q in range(P):
-                    a_lo[k2, q] = a_lo[k2 + 1, q]
-                    a_hi[k2, q] = a_hi[k2 + 1, q]
+            K1 = _claim(k, x, K, S, P, a_doms, a_flag, a_own, a_lo, a_hi, a_hands, a_scores, a_reach)
             order[0] = x
-            n_out, n_seen, st = _child(cfg, K - 1, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach,
+            n_out, n_seen, st = _child(cfg, K1, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach,
                                        order, _ONE, f, Q + k, src, a_own, a_quart, td, tl, th, town, tq, desc,
                                        key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
             if st < 0:
