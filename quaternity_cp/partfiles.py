@@ -1,7 +1,8 @@
 """A checkpoint's part files: numpy arrays written atomically with their fingerprint, read back strictly.
 
 The partitioned solvers keep their work on disk between steps, one ``.npz``
-file (uncompressed) per part and step, and list each file in their manifest
+file per part and step (stored plain, or each array deflated where the solver
+says so), and list each file in their manifest
 with an **entry** ``[bytes, SHA-256 in hex, positions, edges]`` (the counts say
 which shapes its arrays have). A manifest carries a keyed digest
 (:mod:`quaternity_cp.digest`), so a file is believed only when it is the one the
@@ -12,9 +13,12 @@ manifest describes. This module holds what every such solver does with them:
 * :func:`read_npz` reads one back strictly: a regular file (no link, pipe or
   device) of the size its entry gives, checked before a byte is read; its
   SHA-256 the entry's; a .npz of exactly the arrays a *spec* names, stored
-  plain, each .npy header's dtype and shape the spec's (before any array is
-  made: no decompression, no object arrays, nothing unpickled); the arrays
-  share the file's one buffer;
+  plain (or deflated, where the caller allows it: inflated only when the size
+  a member declares is its array's, and never past it), each .npy header's
+  dtype and shape the spec's (before any array is made: no object arrays,
+  nothing unpickled); plain arrays share the file's one buffer;
+* :func:`to_planes` and :func:`from_planes`: numbers as byte planes (what
+  deflates well);
 * :func:`check_ranges` then checks every id and number in range;
 * :func:`check_present` checks, before anything is allocated, that every file
   a manifest lists is there as a regular file of its size.
@@ -34,6 +38,7 @@ import os
 import stat
 import threading
 import zipfile
+import zlib
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -43,7 +48,7 @@ from .files import not_a_regular_file
 
 __all__ = ["Entry", "Spec", "ErrorClass", "OVERHEAD", "OVERHEAD_PER_ARRAY", "fingerprint", "save_npz",
            "data_bytes", "size_fits", "read_bytes", "parse_npz", "read_npz", "outside", "check_ranges",
-           "check_present", "is_entry"]
+           "check_present", "is_entry", "to_planes", "from_planes", "DEFLATE_RATIO"]
 
 #: an entry of a manifest's files: [bytes, SHA-256 in hex, positions (rows per position), edges (rows per edge)]
 Entry = list[Any]
@@ -54,6 +59,11 @@ ErrorClass = Callable[[str], BaseException]
 
 #: the room a part file takes beyond its arrays' bytes (zip and .npy headers), at most, per array and in all
 OVERHEAD_PER_ARRAY, OVERHEAD = 1024, 4096
+#: deflate shrinks data at most about 1,032-fold: a deflated file of ``size`` bytes holds at most this many times
+#: as many bytes of arrays (what the manifest's counts may claim of it, and what reading it may allocate)
+DEFLATE_RATIO = 1100
+#: deflate's level for part files (1: the fastest; sorted ids and byte planes compress well even there)
+DEFLATE_LEVEL = 1
 
 
 def fingerprint(path: str) -> tuple[int, str]:
@@ -72,15 +82,15 @@ def fingerprint(path: str) -> tuple[int, str]:
     return size, h.hexdigest()
 
 
-def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
-    """``arrays`` to ``path`` (.npz, uncompressed), atomically; returns its manifest entry ``[bytes, SHA-256, n,
-    m]`` (``n`` positions, ``m`` edges)."""
+def save_npz(path: str, n: int, m: int, *, deflate: bool = False, **arrays: np.ndarray) -> Entry:
+    """``arrays`` to ``path`` (.npz, uncompressed, or each member deflated when ``deflate``), atomically; returns
+    its manifest entry ``[bytes, SHA-256, n, m]`` (``n`` positions, ``m`` edges)."""
     from .imports import holding_ctrl_c
 
     tmp = f"{path}.tmp{os.getpid()}-{threading.get_ident()}.npz"  # (a task run twice at once never shares it)
     try:
         with holding_ctrl_c():  # (a Ctrl-C comes after the file, not inside the zip writer)
-            _write_npz(tmp, arrays)
+            _write_npz(tmp, arrays, deflate)
         size, digest = fingerprint(tmp)
         os.replace(tmp, path)
     finally:
@@ -93,11 +103,13 @@ def save_npz(path: str, n: int, m: int, **arrays: np.ndarray) -> Entry:
 WRITE_CHUNK = 1 << 20
 
 
-def _write_npz(path: str, arrays: Mapping[str, np.ndarray]) -> None:
-    """``arrays`` as a .npz (what ``np.savez`` writes: one stored .npy member an array), each array's data
-    written from a view of it, :data:`WRITE_CHUNK` bytes at a time (``np.savez`` makes a copy of each array's
-    bytes first: a task saving its part held it twice)."""
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+def _write_npz(path: str, arrays: Mapping[str, np.ndarray], deflate: bool = False) -> None:
+    """``arrays`` as a .npz (what ``np.savez`` writes: one stored .npy member an array; ``deflate``: what
+    ``np.savez_compressed`` writes, at :data:`DEFLATE_LEVEL`), each array's data written from a view of it,
+    :data:`WRITE_CHUNK` bytes at a time (``np.savez`` makes a copy of each array's bytes first: a task saving its
+    part held it twice)."""
+    method, level = (zipfile.ZIP_DEFLATED, DEFLATE_LEVEL) if deflate else (zipfile.ZIP_STORED, None)
+    with zipfile.ZipFile(path, "w", compression=method, allowZip64=True, compresslevel=level) as archive:
         for name, value in arrays.items():
             a = np.ascontiguousarray(value)
             if a.dtype.hasobject:  # pragma: no cover - the solvers write whole numbers only
@@ -114,11 +126,27 @@ def data_bytes(spec: Spec) -> int:
     return sum(dt.itemsize * math.prod(shape) for dt, shape in spec.values())
 
 
-def size_fits(size: int, spec: Spec) -> bool:
+def size_fits(size: int, spec: Spec, deflated: bool = False) -> bool:
     """Whether a file of ``size`` bytes can be a .npz of exactly the arrays ``spec`` names (their bytes, and at
-    most :data:`OVERHEAD` plus :data:`OVERHEAD_PER_ARRAY` an array of headers)."""
+    most :data:`OVERHEAD` plus :data:`OVERHEAD_PER_ARRAY` an array of headers; ``deflated``: its members may be
+    deflated, so it may hold up to :data:`DEFLATE_RATIO` times its size, and deflate may add a thousandth)."""
     need = data_bytes(spec)
-    return need <= size <= need + OVERHEAD + OVERHEAD_PER_ARRAY * len(spec)
+    room = OVERHEAD + OVERHEAD_PER_ARRAY * len(spec)
+    if deflated:
+        return need <= size * DEFLATE_RATIO and size <= need + need // 1000 + room
+    return need <= size <= need + room
+
+
+def to_planes(a: np.ndarray) -> np.ndarray:
+    """The bytes of the 1-D array ``a`` as planes (uint8, ``itemsize x len(a)``: every value's lowest byte, then
+    every value's next byte, ...): small or sorted numbers then deflate several times better."""
+    a = np.ascontiguousarray(a)
+    return np.ascontiguousarray(a.view(np.uint8).reshape(len(a), a.dtype.itemsize).T)
+
+
+def from_planes(planes: np.ndarray, dtype: "np.dtype[Any]") -> np.ndarray:
+    """The array :func:`to_planes` made of values of ``dtype``."""
+    return np.ascontiguousarray(planes.T).view(dtype).reshape(-1)
 
 
 def is_entry(entry: object) -> bool:
@@ -202,18 +230,19 @@ def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems 
     return len(data)
 
 
-def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass) -> dict[str, np.ndarray]:
+def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: bool = False
+             ) -> dict[str, np.ndarray]:
     """The arrays of the part file ``path``, read strictly: a regular file of the size its manifest ``entry``
     gives (checked before reading), its SHA-256 the entry's, then a .npz of exactly the arrays of ``spec``,
-    each stored uncompressed with its dtype and shape (read from each .npy header before any array is made; no
-    object arrays, nothing unpickled). The arrays share the file's one buffer. A damaged file is refused
-    (``error``, one line naming it)."""
+    each stored uncompressed (or deflated, when ``deflated``: see :func:`parse_npz`) with its dtype and shape
+    (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays of
+    stored members share the file's one buffer. A damaged file is refused (``error``, one line naming it)."""
     size, digest = entry[0], entry[1]
     buf = read_bytes(path, size, error)
     if sha256_hex(buf) != digest:
         raise error(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
                     "or copied from another checkpoint); remove the folder to start again")
-    return parse_npz(path, buf, spec, error)
+    return parse_npz(path, buf, spec, error, deflated)
 
 
 #: numpy parses a .npy header with ``ast.literal_eval``; CPython 3.11's AST constructor keeps its recursion
@@ -223,8 +252,12 @@ def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass) -> dict[str
 _HEADER_LOCK = threading.Lock()
 
 
-def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[str, np.ndarray]:
-    """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`read_npz`)."""
+def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated: bool = False
+              ) -> dict[str, np.ndarray]:
+    """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`read_npz`). ``deflated``: a member
+    may be deflated; it is inflated only when the size it declares is its array's (the spec's bytes and at most
+    :data:`OVERHEAD_PER_ARRAY` of header), and never past that size: a small file that would inflate to more is
+    refused before a byte is inflated."""
     def bad(why: str) -> BaseException:
         return error(f"{path}: {why}; remove the folder to start again")
 
@@ -241,16 +274,27 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[
     for info in infos:
         name = info.filename[:-4]
         dtype, shape = spec[name]
-        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 0x1 or info.file_size != info.compress_size:
-            raise bad(f"array {name} is compressed or encrypted (the program stores its arrays plain)")
+        inflate = deflated and info.compress_type == zipfile.ZIP_DEFLATED
+        if not inflate and (info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size):
+            raise bad(f"array {name} is compressed (the program stores {'these' if deflated else 'its'} arrays "
+                      f"{'plain or deflated' if deflated else 'plain'})")
+        if info.flag_bits & 0x1:
+            raise bad(f"array {name} is encrypted (the program stores its arrays plain or deflated)")
         off = info.header_offset
         local = bytes(buf[off:off + 30])
         if len(local) != 30 or local[:4] != b"PK\x03\x04":
             raise bad(f"array {name}: no zip header where the archive's directory says")
         start = off + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
-        if start + info.file_size > len(buf):
+        if start + info.compress_size > len(buf):
             raise bad(f"array {name} runs past the end of the file")
-        member = _View(memoryview(buf)[start:start + info.file_size])
+        home, at = buf, start
+        if inflate:
+            need = dtype.itemsize * math.prod(shape)
+            if not need <= info.file_size <= need + OVERHEAD_PER_ARRAY:
+                raise bad(f"array {name} declares {info.file_size:,} bytes, where the manifest's counts call for "
+                          f"{need:,} and a header")
+            home, at = _inflate(bad, name, memoryview(buf)[start:start + info.compress_size], info), 0
+        member = _View(memoryview(home)[at:at + info.file_size])
         try:
             with _HEADER_LOCK:  # numpy reads the header with ast.literal_eval: one thread at a time (see the lock)
                 version = np.lib.format.read_magic(member)
@@ -272,8 +316,26 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass) -> dict[
         count = math.prod(shape)
         if header + count * dtype.itemsize != info.file_size:
             raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
-        out[name] = np.frombuffer(buf, dtype=dtype, count=count, offset=start + header).reshape(shape)
+        out[name] = np.frombuffer(home, dtype=dtype, count=count, offset=at + header).reshape(shape)
     return out
+
+
+def _inflate(bad: Callable[[str], BaseException], name: str, raw: memoryview, info: zipfile.ZipInfo) -> bytearray:
+    """A deflated member's bytes, exactly the ``info.file_size`` it declares (never more is inflated), its
+    CRC-32 the one it declares."""
+    engine = zlib.decompressobj(-zlib.MAX_WBITS)
+    try:
+        got = engine.decompress(raw, info.file_size)
+        if len(got) == info.file_size and not engine.eof and engine.decompress(engine.unconsumed_tail, 1):
+            raise bad(f"array {name}: its deflated data holds more than the {info.file_size:,} bytes it declares")
+        ended = engine.eof and not engine.unused_data
+    except zlib.error as err:
+        raise bad(f"array {name}: not readable deflated data ({err})") from None
+    if len(got) != info.file_size or not ended:
+        raise bad(f"array {name}: its deflated data is not the {info.file_size:,} bytes it declares")
+    if zlib.crc32(got) != info.CRC:
+        raise bad(f"array {name}: its CRC-32 is not the one it declares")
+    return bytearray(got)
 
 
 #: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)

@@ -15,7 +15,11 @@ part keeps its positions on disk in the checkpoint folder.
   rebuilt from its files); the new ones become the part's next layer, and every
   edge is stored with its child's part (the predecessor lists the attractor
   needs), in slices of at most :data:`EDGE_ROWS` edges (``edgesLLLL.npz``, then
-  ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time.
+  ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time. The kept
+  files (keys, edges, and the ``out`` files of owners, degrees and ends) are
+  deflated and laid out to deflate well (:data:`LAYOUT`, :func:`_spec`): new
+  positions sorted, edges sorted by child, ids in byte planes; about a third
+  of their plain size (3x4x3: 21 bytes a position against 65).
 
 The tasks run on a *runner*: here, one after the other
 (:func:`~quaternity_cp.retrograde.local_runner`), or on Dask workers
@@ -126,7 +130,8 @@ except ImportError:  # pragma: no cover - depends on the installed extras
 #: positions expanded at a time inside a task (bounds the task's memory)
 CHUNK = 200_000
 #: the most edges of one ``edges`` file: a part's edges of a layer are written in slices of this many (the last
-#: fewer), so that reading one file at a time holds at most about 9 bytes times this (9.4 MB; 17 past 2^31 ids)
+#: fewer), so that reading one file at a time holds at most about 9 bytes times this (9.4 MB; 17 past 2^31 ids),
+#: twice that while a slice is inflated and decoded
 EDGE_ROWS = 1 << 20
 #: the most parts of any graph (each layer writes parts x parts files)
 MAX_PARTS = 256
@@ -138,6 +143,11 @@ MAX_COUNT = 2**53
 MAX_WIDTH = 8
 #: the most move numbers (they are kept in int16)
 MAX_MOVES = 2**15 - 1
+#: the layout of the part files (the manifest's ``layout``): 2, the kept files deflated, keys sorted within a
+#: file, ids in byte planes, sorted ids as their differences (1, which had no such field: every array plain)
+LAYOUT = 2
+#: the kinds of part files kept deflated (an ``in`` file lives one layer: it is written and read plain)
+DEFLATED = frozenset({"keys", "out", "edges"})
 #: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
 MAX_RANK = retrograde.MAX_RANK
 #: the subfolder of a graph's checkpoint where the partitioned attractor keeps its rounds
@@ -352,8 +362,8 @@ def dedup(old: np.ndarray, new: np.ndarray, width: int | None = None) -> tuple[n
 
 
 # -- the parts' files: written with their fingerprints, read back strictly -------------------------------------------
-_U64, _I64, _I32, _I16, _I8 = (np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.int16),
-                                np.dtype(np.int8))
+_U64, _I64, _I32, _I16, _I8, _U8 = (np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int32),
+                                     np.dtype(np.int16), np.dtype(np.int8), np.dtype(np.uint8))
 #: the dtypes of a file's ids: (src, dst)
 Ids = tuple["np.dtype[Any]", "np.dtype[Any]"]
 
@@ -365,19 +375,56 @@ def id_dtype(bound: int) -> "np.dtype[Any]":
 
 def _spec(kind: str, n: int, m: int, width: int, ids: Ids = (_I64, _I64)
           ) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
-    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges: name -> (dtype, shape);
-    ``ids``: the dtypes of its ``src`` and ``dst`` (:meth:`Context.ids`). No move numbers are kept: a move is
-    found again by expanding its position (:func:`best_move`)."""
+    """The arrays of a part file of ``kind`` holding ``n`` positions and ``m`` edges, as stored: name -> (dtype,
+    shape); ``ids``: the dtypes of its ``src`` and ``dst`` (:meth:`Context.ids`). No move numbers are kept: a
+    move is found again by expanding its position (:func:`best_move`).
+
+    Kept files (:data:`DEFLATED`) are deflated, and laid out to deflate well (:func:`_decode` reads them back):
+    a ``keys`` file's keys are sorted; numbers wider than a byte are stored as byte planes
+    (:func:`~quaternity_cp.partfiles.to_planes`: uint8, ``itemsize x count``); sorted ids as their differences
+    (an ``out`` file's ``src``, its plies that end the game in order of position, and an ``edges`` file's
+    ``dst``: its edges are sorted by child)."""
     src, dst = ids
     if kind == "keys":
         return {"keys": (_U64, (n, width))}
     if kind == "in":
         return {"keys": (_U64, (m, width)), "src": (src, (m,)), "off": (_I8, (m,))}
     if kind == "out":
-        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (src, (m,)), "end": (_I8, (m,))}
+        return {"owner": (_I8, (n,)), "degree": (_U8, (2, n)), "src": (_U8, (src.itemsize, m)), "end": (_I8, (m,))}
     if kind == "edges":
-        return {"src": (src, (m,)), "dst": (dst, (m,)), "off": (_I8, (m,))}
+        return {"src": (_U8, (src.itemsize, m)), "dst": (_U8, (dst.itemsize, m)), "off": (_I8, (m,))}
     raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
+
+
+def _differences(a: np.ndarray) -> np.ndarray:
+    """The byte planes of the differences of the sorted ids ``a`` (the first against 0)."""
+    return partfiles.to_planes(np.diff(a, prepend=a.dtype.type(0)) if len(a) else a)
+
+
+def _sums(path: str, name: str, planes: np.ndarray, dtype: "np.dtype[Any]") -> np.ndarray:
+    """The sorted ids whose differences ``planes`` holds (:func:`_differences`); a difference below 0 or a sum
+    past ``dtype`` is refused."""
+    d = partfiles.from_planes(planes, dtype)
+    if not len(d):
+        return d
+    if int(d.min()) < 0:
+        raise PartitionedError(f"{path}: {name} is not in order (this layout keeps it sorted); remove the folder "
+                               "to start again")
+    total = np.cumsum(d, dtype=np.int64)
+    if int(total[-1]) > np.iinfo(dtype).max:
+        raise PartitionedError(f"{path}: {name} runs past {dtype}; remove the folder to start again")
+    return total.astype(dtype)
+
+
+def _decode(path: str, kind: str, data: dict[str, np.ndarray], ids: Ids) -> dict[str, np.ndarray]:
+    """The arrays of a part file as the solver uses them, from the ones stored (see :func:`_spec`)."""
+    if kind == "out":
+        return {"owner": data["owner"], "degree": partfiles.from_planes(data["degree"], _I16),
+                "src": _sums(path, "src", data["src"], ids[0]), "end": data["end"]}
+    if kind == "edges":
+        return {"src": partfiles.from_planes(data["src"], ids[0]), "dst": _sums(path, "dst", data["dst"], ids[1]),
+                "off": data["off"]}
+    return data
 
 
 def rel(kind: str, k: int, layer: int, source: int | None = None, piece: int = 0) -> str:
@@ -407,8 +454,10 @@ def read_part(folder: str, name: str, entry: Entry, kind: str, width: int, ids: 
     """The arrays of the part file ``name`` of ``folder``, read strictly (:func:`quaternity_cp.partfiles.read_npz`:
     its size and SHA-256 the manifest ``entry``'s, exactly the arrays of ``kind`` with the dtypes and shapes its
     counts and ``ids`` call for); a damaged file is refused (:class:`PartitionedError`, one line naming it)."""
-    return partfiles.read_npz(os.path.join(folder, name), entry, _spec(kind, entry[2], entry[3], width, ids),
-                              PartitionedError)
+    path = os.path.join(folder, name)
+    data = partfiles.read_npz(path, entry, _spec(kind, entry[2], entry[3], width, ids), PartitionedError,
+                              deflated=kind in DEFLATED)
+    return _decode(path, kind, data, ids)
 
 
 class Context:
@@ -564,10 +613,10 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     m = sum(len(e["src"]) for e in ends)
     name = rel("out", k, layer - 1)
     written[name] = partfiles.save_npz(
-        os.path.join(folder, name), len(keys), m,
+        os.path.join(folder, name), len(keys), m, deflate=True,
         owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
-        degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
-        src=np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, locals_),
+        degree=partfiles.to_planes(np.concatenate(degrees) if degrees else np.zeros(0, np.int16)),
+        src=_differences(np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, locals_)),
         end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8))
     return len(keys), edges, written
 
@@ -584,25 +633,42 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     ins = [read_checked(folder, files, "in", j, layer, ctx, source=k) for k in range(parts)]
     keys = np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins else np.zeros((0, width), np.uint64)
     ids, fresh = dedup(old, keys, width)
+    base = len(old)
+    del old
+    new = keys[fresh]
+    del keys
+    # the new positions sorted (their ids are their places in this order), the edges sorted by child: both then
+    # deflate several times smaller (see _spec)
+    order = np.lexsort(new.T[::-1]) if len(new) else np.zeros(0, np.int64)
+    new = new[order]
+    place = np.empty(len(order), np.int64)
+    place[order] = np.arange(len(order), dtype=np.int64)
+    del order
+    born = ids >= base
+    ids[born] = base + place[ids[born] - base]
+    del born, place
     written: dict[str, Entry] = {}
-    src = np.concatenate([x["src"] for x in ins]).astype(ctx.ids("in", j, layer)[0], copy=False)
-    off = np.concatenate([x["off"] for x in ins])
-    dst = ids.astype(id_dtype(len(old) + len(fresh)), copy=False)  # (the part's positions up to this layer)
-    del ids
+    by_child = np.argsort(ids, kind="stable")
+    src = np.concatenate([x["src"] for x in ins]).astype(ctx.ids("in", j, layer)[0], copy=False)[by_child]
+    off = np.concatenate([x["off"] for x in ins])[by_child]
+    del ins
+    dst = ids[by_child].astype(id_dtype(base + len(fresh)), copy=False)  # (the part's positions up to this layer)
+    del ids, by_child
     rows = EDGE_ROWS
     for piece, a in enumerate(range(0, max(1, len(dst)), rows)):  # (at least one file, empty or not)
         name = rel("edges", j, layer, piece=piece)
-        written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(dst[a:a + rows]), src=src[a:a + rows],
-                                           dst=dst[a:a + rows], off=off[a:a + rows])
+        written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(dst[a:a + rows]), deflate=True,
+                                           src=partfiles.to_planes(src[a:a + rows]),
+                                           dst=_differences(dst[a:a + rows]), off=off[a:a + rows])
     name = rel("keys", j, layer)
-    written[name] = partfiles.save_npz(os.path.join(folder, name), len(fresh), 0, keys=keys[fresh])
-    return len(fresh), written
+    written[name] = partfiles.save_npz(os.path.join(folder, name), len(new), 0, deflate=True, keys=new)
+    return len(new), written
 
 
 # -- the manifest ----------------------------------------------------------------------------------------------
 def head(packed: Packed, parts: int) -> dict[str, Any]:
     """The manifest's fields that name the graph: its format, the game's identity and the parts."""
-    return {"format": packed.format, **packed.identity(), "parts": parts}
+    return {"format": packed.format, "layout": LAYOUT, **packed.identity(), "parts": parts}
 
 
 #: every key of a manifest (besides its head's)
@@ -633,6 +699,11 @@ def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose:
                                "another one")
     if got != fmt:
         raise PartitionedError(f"{path}: not a checkpoint of this program (format {got!r})")
+    layout = data.get("layout", 1)
+    if layout != LAYOUT:
+        raise PartitionedError(f"{path}: written by {'an older' if layout == 1 else 'another'} version (its part "
+                               f"files are laid out as layout {json.dumps(layout)[:20]}, this version's is "
+                               f"{LAYOUT}); remove the folder or use another one")
     digest = data.pop("digest")
     if not verify_json(digest, data, purpose):
         raise PartitionedError(f"{path}: the checkpoint was changed or damaged, or written under another user's key "
@@ -782,7 +853,7 @@ def _check_manifest(path: str, data: Mapping[str, Any], packed: Packed) -> None:
             raise PartitionedError(f"{path}: files[{name!r}] holds {n} positions where sizes says {sizes[k][ell]}")
         if (kind == "keys" and m) or (kind == "edges" and n):
             raise PartitionedError(f"{path}: files[{name!r}]: counts of the wrong kind")
-        if not partfiles.size_fits(size, _spec(kind, n, m, packed.width, ctx.ids(kind, k, ell))):
+        if not partfiles.size_fits(size, _spec(kind, n, m, packed.width, ctx.ids(kind, k, ell)), kind in DEFLATED):
             raise PartitionedError(f"{path}: files[{name!r}]: {size:,} bytes cannot hold its {n:,} positions and "
                                    f"{m:,} edges")
 
@@ -851,7 +922,7 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
         for k in range(parts):
             keys = root if k == rp else np.zeros((0, packed.width), np.uint64)
             name = rel("keys", k, 0)
-            files[name] = partfiles.save_npz(os.path.join(folder, name), len(keys), 0, keys=keys)
+            files[name] = partfiles.save_npz(os.path.join(folder, name), len(keys), 0, deflate=True, keys=keys)
         man = {**head(packed, parts), "layers": 1, "sizes": [[1 if k == rp else 0] for k in range(parts)],
                "edges": 0, "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0, "files": files}
         _write_manifest(folder, man, purpose)

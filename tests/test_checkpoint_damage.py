@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from quaternity_cp import partfiles
 from quaternity_cp.gofish.cli import gofish
 
 RULE = "after_yes=again"
@@ -124,8 +125,8 @@ def refit(start: Path, rel: str) -> None:
 def a_file(start: Path, kind: str) -> str:
     """A part file of ``kind`` (keys, edges, out) with something in it (found by listing the folder, not from the
     manifest: the same file is damaged whatever the manifest's format)."""
-    for path in sorted(start.glob(f"part*/{kind}*.npz")):
-        if all(len(a) for a in arrays(path).values()):
+    for path in sorted(start.glob(f"part*/{kind}*.npz"), key=lambda p: (-p.stat().st_size, p.name)):  # the largest
+        if all(a.size for a in arrays(path).values()):
             return f"{path.parent.name}/{path.name}"
     raise AssertionError(f"no {kind} file")
 
@@ -163,10 +164,11 @@ def emptied(start, rel):
     (start / rel).write_bytes(b"")
 
 
-def index_out_of_range(start, rel):
-    data = arrays(start / rel)
-    data["dst"][0] = 10**9
-    np.savez(start / rel, **data)
+def a_byte_changed(start, rel):
+    """One byte of the file changed in place (its size kept)."""
+    blob = bytearray((start / rel).read_bytes())
+    blob[len(blob) // 2] ^= 0x40
+    (start / rel).write_bytes(bytes(blob))
 
 
 def object_array(start, rel):
@@ -201,7 +203,7 @@ def zeros(start, rel):
 @pytest.mark.parametrize("damage, kind, words", [
     (cut_short, "edges", "bytes where the manifest says"),
     (emptied, "edges", "0 bytes where the manifest says"),
-    (index_out_of_range, "edges", "SHA-256 is not the one the manifest gives"),
+    (a_byte_changed, "edges", "SHA-256 is not the one the manifest gives"),
     (object_array, "edges", "where the manifest says"),
     (linked_to_dev_zero, "keys", "a symbolic link, not a regular file"),
     (a_pipe, "out", "a pipe (FIFO), not a regular file"),
@@ -262,24 +264,44 @@ def test_a_damaged_part_of_an_unfinished_build_is_refused_by_the_build(tmp_path,
     data = manifest(start)
     assert not data["complete"]
     rel = f"part{data['root'][0]:03d}/keys0000.npz"
-    keys = arrays(start / rel)["keys"]
-    keys[0, 0] ^= 1
-    np.savez(start / rel, keys=keys)
+    a_byte_changed(start, rel)
     line = refused(starts(root, rule="four=named"), str(start / rel))
     assert "SHA-256 is not the one the manifest gives" in line
 
 
 # -- 2. part files edited and their manifest signed again with the user's key (a bug, or someone with the key) --------
+def edges_of(path: Path) -> dict:
+    """An edges file's arrays as the solver uses them (its ids are stored as byte planes, its children sorted and
+    kept as their differences: quaternity_cp.partitioned._spec)."""
+    data = arrays(path)
+    dtype = np.dtype(f"<i{data['src'].shape[0]}")
+    return {"src": partfiles.from_planes(data["src"], dtype), "dst": np.cumsum(partfiles.from_planes(data["dst"], dtype)
+                                                                              ).astype(dtype), "off": data["off"]}
+
+
+def save_edges(path: Path, src, dst, off) -> None:
+    """Edges written back as the solver lays them out (deflated)."""
+    np.savez_compressed(path, src=partfiles.to_planes(src), off=off,
+                        dst=partfiles.to_planes(np.diff(dst, prepend=dst.dtype.type(0))))
+
+
 def keyed_index_out_of_range(start, rel):
-    data = arrays(start / rel)
-    data["dst"][0] = 10**9
-    np.savez(start / rel, **data)
+    data = edges_of(start / rel)
+    data["dst"][-1] = 10**9  # (the last: the children stay in order)
+    save_edges(start / rel, **data)
+
+
+def keyed_children_out_of_order(start, rel):
+    data = edges_of(start / rel)
+    assert len(data["dst"]) > 1
+    data["dst"][0] = data["dst"][-1] + 1  # (the second child then comes before the first)
+    save_edges(start / rel, **data)
 
 
 def keyed_parent_of_another_layer(start, rel):
-    data = arrays(start / rel)
+    data = edges_of(start / rel)
     data["src"][0] = data["src"][0] + 2 * 10**6  # a parent id past every layer
-    np.savez(start / rel, **data)
+    save_edges(start / rel, **data)
 
 
 def keyed_object_array(start, rel):
@@ -299,7 +321,31 @@ def keyed_one_array_more(start, rel):
 
 
 def keyed_compressed(start, rel):
-    np.savez_compressed(start / rel, **arrays(start / rel))
+    """Its arrays compressed by another method than deflate (bzip2)."""
+    data = arrays(start / rel)
+    with zipfile.ZipFile(start / rel, "w", zipfile.ZIP_BZIP2) as zf:
+        for name, a in data.items():
+            out = io.BytesIO()
+            np.lib.format.write_array(out, a)
+            zf.writestr(f"{name}.npy", out.getvalue())
+
+
+def keyed_inflating_past_its_array(start, rel):
+    """A deflated keys array declaring 1 MB (its file about 1 KB, a size the manifest's counts allow): refused
+    before a byte is inflated."""
+    zeros_archive(start / rel, 1)
+
+
+def keyed_deflated_data_damaged(start, rel):
+    """A deflated member whose data no longer inflates to what it declares (its digests made to fit)."""
+    data = arrays(start / rel)
+    np.savez_compressed(start / rel, **data)
+    blob = bytearray((start / rel).read_bytes())
+    with zipfile.ZipFile(start / rel) as zf:
+        info = zf.infolist()[0]
+    at = info.header_offset + 30 + len(info.filename) + len(info.extra) + info.compress_size // 2
+    blob[at] ^= 0xFF
+    (start / rel).write_bytes(bytes(blob))
 
 
 def keyed_huge_shape(start, rel):
@@ -319,11 +365,14 @@ def keyed_emptied(start, rel):
 
 @pytest.mark.parametrize("damage, kind, words", [
     (keyed_index_out_of_range, "edges", "dst holds 1000000000, outside"),
+    (keyed_children_out_of_order, "edges", "dst is not in order"),
     (keyed_parent_of_another_layer, "edges", "src names a position outside layer"),
     (keyed_object_array, "edges", "holds Python objects"),
-    (keyed_float_array, "edges", "is float64, not int32"),  # (ids of a small graph: 4 bytes)
+    (keyed_float_array, "edges", "is float64, not uint8"),  # (ids of a small graph: 4 bytes, as byte planes)
     (keyed_one_array_more, "edges", "holds the arrays"),
     (keyed_compressed, "edges", "is compressed"),
+    (keyed_inflating_past_its_array, "keys", "declares 1,048,"),
+    (keyed_deflated_data_damaged, "out", "array "),
     (keyed_huge_shape, "keys", "has the shape (1000000000000, 2)"),
     (keyed_zip_cut_short, "keys", "not a readable .npz archive"),
     (keyed_emptied, "keys", "cannot hold its"),

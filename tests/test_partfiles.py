@@ -1,0 +1,123 @@
+"""The strict reader of part files with deflated members: what inflates is exactly what the spec calls for.
+
+A deflated member is inflated only when the size it declares is its array's, never past that size; data that
+inflates to more or less, or whose CRC-32 is not the one it declares, is refused in one line naming the file; a
+reader that takes plain files only refuses a deflated one. Byte planes and the writer's round trip are exact.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quaternity_cp import partfiles
+
+SPEC = {"a": (np.dtype(np.int32), (1000,)), "b": (np.dtype(np.uint8), (4, 10))}
+
+
+class Refused(ValueError):
+    pass
+
+
+def arrays():
+    return {"a": np.arange(1000, dtype=np.int32) * 7, "b": np.arange(40, dtype=np.uint8).reshape(4, 10)}
+
+
+def entry_of(path) -> list:
+    size, digest = partfiles.fingerprint(str(path))
+    return [size, digest, 0, 0]
+
+
+def npy(a: np.ndarray) -> bytes:
+    out = io.BytesIO()
+    np.lib.format.write_array(out, a)
+    return out.getvalue()
+
+
+def test_a_deflated_file_is_read_back_exactly_and_smaller(tmp_path):
+    path = tmp_path / "x.npz"
+    entry = partfiles.save_npz(str(path), 0, 0, deflate=True, **arrays())
+    got = partfiles.read_npz(str(path), entry, SPEC, Refused, deflated=True)
+    for name, a in arrays().items():
+        assert np.array_equal(got[name], a) and got[name].dtype == a.dtype
+    plain = partfiles.save_npz(str(tmp_path / "y.npz"), 0, 0, **arrays())
+    assert entry[0] < plain[0]
+    assert partfiles.size_fits(entry[0], SPEC, deflated=True) and not partfiles.size_fits(entry[0], SPEC)
+
+
+def test_a_reader_of_plain_files_refuses_a_deflated_one(tmp_path):
+    path = tmp_path / "x.npz"
+    entry = partfiles.save_npz(str(path), 0, 0, deflate=True, **arrays())
+    with pytest.raises(Refused, match=r"x\.npz: array . is compressed \(the program stores its arrays plain\)"):
+        partfiles.read_npz(str(path), entry, SPEC, Refused)
+
+
+def deflated_member(path, name: str, data: bytes, declared: int, crc: int | None = None) -> None:
+    """A .npz whose one member ``name`` holds ``data`` deflated but declares ``declared`` bytes (and ``crc``)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(name, data)
+    blob = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as zf:
+        info = zf.infolist()[0]
+    for at in (info.header_offset, blob.rfind(b"PK\x01\x02")):  # the local header, then the directory's
+        field = at + (22 if at == info.header_offset else 24)  # uncompressed size
+        struct.pack_into("<I", blob, field, declared)
+        if crc is not None:
+            struct.pack_into("<I", blob, field - 8, crc)
+    path.write_bytes(bytes(blob))
+
+
+ONE = {"a": (np.dtype(np.int32), (1000,))}
+
+
+@pytest.mark.parametrize("payload, declared, words", [
+    (npy(np.zeros(1000, np.int32)) + bytes(10_000_000), None, "holds more than"),  # 10 MB more, declared right
+    (npy(np.zeros(1000, np.int32))[:-100], None, "is not the"),  # less than declared
+    (npy(np.zeros(1_000_000, np.int32)), 4_000_128, "declares 4,000,128 bytes"),  # declared past the spec
+], ids=["more", "less", "declared-past"])
+def test_deflated_data_that_is_not_its_array_is_refused_without_inflating_past_it(tmp_path, payload, declared, words):
+    path = tmp_path / "x.npz"
+    size = len(npy(np.zeros(1000, np.int32)))
+    deflated_member(path, "a.npy", payload, declared if declared is not None else size)
+    with pytest.raises(Refused, match=words) as err:
+        partfiles.read_npz(str(path), entry_of(path), ONE, Refused, deflated=True)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_wrong_crc_is_refused(tmp_path):
+    path = tmp_path / "x.npz"
+    data = npy(np.arange(1000, dtype=np.int32))
+    deflated_member(path, "a.npy", data, len(data), crc=zlib.crc32(data) ^ 1)
+    with pytest.raises(Refused, match="CRC-32"):
+        partfiles.read_npz(str(path), entry_of(path), ONE, Refused, deflated=True)
+
+
+def test_damaged_deflate_data_is_refused(tmp_path):
+    path = tmp_path / "x.npz"
+    partfiles.save_npz(str(path), 0, 0, deflate=True, a=np.arange(1000, dtype=np.int32))
+    blob = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as zf:
+        info = zf.infolist()[0]
+    start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+    for at in range(start, start + info.compress_size):
+        blob[at] ^= 0x55
+    path.write_bytes(bytes(blob))
+    with pytest.raises(Refused, match=r"array a: "):
+        partfiles.read_npz(str(path), entry_of(path), ONE, Refused, deflated=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint64]), st.lists(st.integers(0, 127), max_size=50))
+def test_byte_planes_round_trip(dtype, values):
+    a = np.array(values, dtype=dtype)
+    planes = partfiles.to_planes(a)
+    assert planes.dtype == np.uint8 and planes.shape == (a.dtype.itemsize, len(a))
+    back = partfiles.from_planes(planes, a.dtype)
+    assert back.dtype == a.dtype and np.array_equal(back, a)
