@@ -161,6 +161,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
            "edge_files", "EDGE_ROWS",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
+           "upgrade", "OlderLayout", "LAYOUT",
            "left_of"]
 
 
@@ -681,9 +682,15 @@ def _write_manifest(folder: str, body: dict[str, Any], purpose: str) -> None:
     write_atomic(os.path.join(folder, "manifest.json"), text + "\n")
 
 
-def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose: str) -> dict[str, Any] | None:
+class OlderLayout(PartitionedError):
+    """A checkpoint whose part files are laid out as an older version wrote them (:func:`upgrade` rewrites it)."""
+
+
+def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose: str, upgradable: bool = False
+                   ) -> dict[str, Any] | None:
     """A manifest's content (without its digest) once its format and keyed digest are checked; None when there
-    is no manifest."""
+    is no manifest. ``upgradable``: a manifest of layout 1 is refused as :class:`OlderLayout` (which
+    :func:`upgrade` rewrites)."""
     if not os.path.lexists(path):
         return None
     try:
@@ -700,6 +707,10 @@ def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose:
     if got != fmt:
         raise PartitionedError(f"{path}: not a checkpoint of this program (format {got!r})")
     layout = data.get("layout", 1)
+    if layout == 1 and upgradable:
+        raise OlderLayout(f"{path}: written by an older version (its part files are plain, layout 1; this "
+                          f"version's is {LAYOUT}): go on with --upgrade to rewrite them in place (about a third "
+                          "of their size), or remove the folder or use another one")
     if layout != LAYOUT:
         raise PartitionedError(f"{path}: written by {'an older' if layout == 1 else 'another'} version (its part "
                                f"files are laid out as layout {json.dumps(layout)[:20]}, this version's is "
@@ -720,15 +731,10 @@ def read_manifest(folder: str, packed: Packed, parts: int) -> dict[str, Any] | N
     """The folder's manifest when it is one of ``packed``'s graph in ``parts`` parts, checked field by field; None
     when there is none."""
     path = os.path.join(folder, "manifest.json")
-    data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed))
+    data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), upgradable=True)
     if data is None:
         return None
-    want = head(packed, parts)
-    mine = {k: data.get(k) for k in want}
-    if mine != want:
-        raise PartitionedError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use "
-                               "another folder")
-    _check_manifest(path, data, packed)
+    _check_head(path, data, packed, parts)
     return data
 
 
@@ -895,18 +901,121 @@ def check_parts(parts: object) -> int:
     return parts
 
 
+#: the subfolder where :func:`upgrade` writes the rewritten files before moving them in
+UPGRADE_FOLDER = "upgrade"
+_PART_FILE = re.compile(r"part(\d{3})/(keys|out|edges)(\d{4})(?:-(\d{4}))?\.npz")
+
+
+def _plain_spec(kind: str, n: int, m: int, width: int, ids: Ids) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
+    """The arrays of a part file of layout 1 (every array plain, as the solver uses it)."""
+    src, dst = ids
+    if kind == "out":
+        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (src, (m,)), "end": (_I8, (m,))}
+    if kind == "edges":
+        return {"src": (src, (m,)), "dst": (dst, (m,)), "off": (_I8, (m,))}
+    return _spec(kind, n, m, width, ids)
+
+
+def _relaid(path: str, kind: str, a: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A layout-1 file's arrays as :data:`LAYOUT` stores them (its positions keep their order: the ids the other
+    files give them stay theirs)."""
+    if kind == "out":
+        if len(a["src"]) and bool(np.any(np.diff(a["src"]) < 0)):
+            raise PartitionedError(f"{path}: src is not in order; remove the folder to start again")
+        return {"owner": a["owner"], "degree": partfiles.to_planes(a["degree"]), "src": _differences(a["src"]),
+                "end": a["end"]}
+    if kind == "edges":
+        order = np.argsort(a["dst"], kind="stable")
+        return {"src": partfiles.to_planes(a["src"][order]), "dst": _differences(a["dst"][order]),
+                "off": a["off"][order]}
+    return dict(a)
+
+
+def upgrade(packed: Packed, folder: str, parts: int) -> int:
+    """Rewrite the checkpoint ``folder`` of ``packed``'s graph in ``parts`` parts from layout 1 (plain part files)
+    to :data:`LAYOUT`, in place; returns the files rewritten (0 when it already is). Every file is read strictly
+    (its size and SHA-256 the old manifest's) and rewritten into the subfolder :data:`UPGRADE_FOLDER` with the
+    new manifest; only then are they moved in, the manifest last. Stopped at any point, the folder is either the
+    old checkpoint whole (the next call starts again) or the new one staged (the next call finishes the moves)."""
+    folder = os.path.abspath(folder)
+    path = os.path.join(folder, "manifest.json")
+    staged = os.path.join(folder, UPGRADE_FOLDER)
+    purpose = manifest_purpose(packed)
+    fmt, old_formats = packed.format, _old_formats(packed)
+    if os.path.isfile(os.path.join(staged, "manifest.json")):
+        new = _load_manifest(os.path.join(staged, "manifest.json"), fmt, old_formats, purpose)
+        assert new is not None
+        _check_head(os.path.join(staged, "manifest.json"), new, packed, parts)
+        return _move_in(folder, staged, new)
+    try:
+        read_manifest(folder, packed, parts)  # (no checkpoint, or one of this layout: nothing to do)
+        return 0
+    except OlderLayout:
+        pass
+    data = load_json(read_input(path))
+    digest = data.pop("digest")
+    if not verify_json(digest, data, purpose):
+        raise PartitionedError(f"{path}: the checkpoint was changed or damaged, or written under another user's key "
+                               "(its keyed digest does not match); remove the folder to start again")
+    data["layout"] = LAYOUT
+    _check_head(path, data, packed, parts)
+    files = data["files"]
+    _check_files(folder, files)
+    ctx = Context(packed, data["sizes"])
+    shutil.rmtree(staged, ignore_errors=True)
+    for k in range(parts):
+        os.makedirs(os.path.join(staged, f"part{k:03d}"), exist_ok=True)
+    written: dict[str, Entry] = {}
+    for name in sorted(files):
+        found = _PART_FILE.fullmatch(name)
+        assert found is not None  # (the manifest's names were checked: _check_manifest)
+        kind, k, ell = found.group(2), int(found.group(1)), int(found.group(3))
+        ids = ctx.ids(kind, k, ell)
+        entry = files[name]
+        old = partfiles.read_npz(os.path.join(folder, name), entry, _plain_spec(kind, entry[2], entry[3],
+                                                                                packed.width, ids), PartitionedError)
+        written[name] = partfiles.save_npz(os.path.join(staged, name), entry[2], entry[3], deflate=True,
+                                           **_relaid(os.path.join(folder, name), kind, old))
+        del old
+    _write_manifest(staged, {**data, "files": written}, purpose)
+    return _move_in(folder, staged, {**data, "files": written})
+
+
+def _check_head(path: str, data: Mapping[str, Any], packed: Packed, parts: int) -> None:
+    want = head(packed, parts)
+    mine = {k: data.get(k) for k in want}
+    if mine != want:
+        raise PartitionedError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use "
+                               "another folder")
+    _check_manifest(path, data, packed)
+
+
+def _move_in(folder: str, staged: str, new: Mapping[str, Any]) -> int:
+    """The staged files moved over the old ones, then the staged manifest (see :func:`upgrade`)."""
+    for name in new["files"]:
+        there = os.path.join(staged, name)
+        if os.path.lexists(there):
+            os.replace(there, os.path.join(folder, name))
+    os.replace(os.path.join(staged, "manifest.json"), os.path.join(folder, "manifest.json"))
+    shutil.rmtree(staged, ignore_errors=True)
+    return len(new["files"])
+
+
 def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None, limits: Limits | None = None,
-          progress: Callable[[dict[str, Any]], None] | None = None) -> Built:
+          progress: Callable[[dict[str, Any]], None] | None = None, upgrade_layout: bool = False) -> Built:
     """The graph of ``packed``'s start in ``folder`` (made if missing), going on from its checkpoint when it has
     one, in ``parts`` parts (1..:data:`MAX_PARTS`). ``run`` runs a list of task calls (default: here, one after
     the other; :func:`~quaternity_cp.retrograde.dask_runner` on Dask). ``limits``: ``max_positions`` and
     ``max_seconds``, checked after each layer (past them :class:`BuildStopped`; the layers done stay).
     ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint is refused
-    (:class:`PartitionedError`, one line naming the file)."""
+    (:class:`PartitionedError`, one line naming the file); one of an older layout too (:class:`OlderLayout`),
+    unless ``upgrade_layout``: it is then rewritten first (:func:`upgrade`)."""
     check_packed(packed)
     parts = check_parts(parts)
     user_key()  # (an unusable key file is refused before any work)
     folder = os.path.abspath(folder)
+    if upgrade_layout:
+        upgrade(packed, folder, parts)
     run = run or local_runner
     budget = (limits or Limits()).start()
     os.makedirs(folder, exist_ok=True)
@@ -1325,25 +1434,27 @@ def left_of(limits: Limits | None, began: float) -> Limits | None:
 
 def solve_graph(packed: Packed, folder: str, *, parts: int, workers: int | None = 0, cluster: Any = None,
                 limits: Limits | None = None, progress: Callable[[dict[str, Any]], None] | None = None,
-                attractor: str = "whole") -> tuple[Built, Attractor]:
+                attractor: str = "whole", upgrade_layout: bool = False) -> tuple[Built, Attractor]:
     """``packed``'s graph built in ``folder`` (in ``parts`` parts: on a Dask ``cluster``, on a ``LocalCluster`` of
     ``workers`` processes when ``workers`` is None or > 0, or here when 0), then its attractor: ``"whole"`` (over
     the whole graph in this process) or ``"partitioned"`` (in rounds, part by part, on the same workers,
-    checkpointed; ``limits.max_seconds`` counts on from the build's start)."""
+    checkpointed; ``limits.max_seconds`` counts on from the build's start). ``upgrade_layout``: a checkpoint of
+    an older layout is rewritten first (:func:`upgrade`)."""
     if attractor not in ATTRACTORS:
         raise PartitionedError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
     began = time.perf_counter()
     partitioned = attractor == "partitioned"
     att: Attractor | None = None
     if workers == 0 and cluster is None:
-        built = build(packed, folder, parts=parts, limits=limits, progress=progress)
+        built = build(packed, folder, parts=parts, limits=limits, progress=progress, upgrade_layout=upgrade_layout)
         if partitioned:
             att = attract(built, partitioned=True, limits=left_of(limits, began))
     else:
         from .cluster import dask_client
 
         with dask_client(cluster, workers) as client:
-            built = build(packed, folder, parts=parts, run=dask_runner(client), limits=limits, progress=progress)
+            built = build(packed, folder, parts=parts, run=dask_runner(client), limits=limits, progress=progress,
+                          upgrade_layout=upgrade_layout)
             if partitioned:
                 att = attract(built, partitioned=True, run=dask_runner(client), limits=left_of(limits, began))
     if att is None:

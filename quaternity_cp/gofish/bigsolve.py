@@ -340,7 +340,7 @@ def crosscheck(built: Built, ranks: "np.ndarray | retrograde.Ranks", *, samples:
 def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", folder: str, *, suit_size: int = 4,
           parts: int | None = None, workers: int | None = 0, cluster: Any = None, limits: Limits | None = None,
           progress: Callable[[dict[str, Any]], None] | None = None, keep_graph: bool = True,
-          attractor: str = "whole") -> dict[str, Any]:
+          attractor: str = "whole", upgrade_layout: bool = False) -> dict[str, Any]:
     """The start of ``players`` players (as many suits of ``suit_size``) under ``rules``, solved for every seat in
     the checkpoint ``folder``: the graph built in ``parts`` (default :func:`default_parts`; on a Dask ``cluster``,
     on a ``LocalCluster`` of ``workers`` processes when ``workers`` is None or > 0, or here when 0), then the
@@ -348,7 +348,9 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
     rounds, part by part, on the same workers, checkpointed; ``limits.max_seconds`` counts on from the build's
     start): :func:`quaternity_cp.partitioned.solve_graph`. Returns the answer (also written to ``result.json``
     with a keyed digest, read back when asked again): the same whichever attractor. ``keep_graph=False`` removes
-    the graph's files (and the attractor's) once the answer is written (the manifest and the answer stay)."""
+    the graph's files (and the attractor's) once the answer is written (the manifest and the answer stay).
+    ``upgrade_layout``: a checkpoint of an older layout is rewritten first
+    (:func:`quaternity_cp.partitioned.upgrade`)."""
     if attractor not in ATTRACTORS:
         raise GraphError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
     shape = Shape.of(players, players, suit_size, rules)
@@ -362,7 +364,8 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
         return done
     with _gofish_errors():
         graph, whole = pt.solve_graph(GoFishPacked(shape), folder, parts=parts, workers=workers, cluster=cluster,
-                                      limits=limits, progress=progress, attractor=attractor)
+                                      limits=limits, progress=progress, attractor=attractor,
+                                      upgrade_layout=upgrade_layout)
         built = _gofish_built(graph)
         began = time.perf_counter()
         seats = _seats(built, whole.ranks, whole.root, whole.root_owner)

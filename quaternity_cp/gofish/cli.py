@@ -794,11 +794,14 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
               help="With --checkpoint: the attractor over the whole graph in this process (about 23 bytes a "
                    "position), or partitioned: in rounds, part by part on the workers, checkpointed by rounds (no "
                    "process holds the whole graph; the same answer).")
+@click.option("--upgrade", "upgrade_layout", is_flag=True,
+              help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
+                   "in this version's layout (about a third of its size) before going on.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
 @guarded
 def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
            checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-           as_json: bool, attractor: str = "whole") -> None:
+           as_json: bool, attractor: str = "whole", upgrade_layout: bool = False) -> None:
     """Which seat can force a win from the start of a new game, for every seat and rule set.
 
     Builds each start's game graph once (suits relabelled, cycles resolved
@@ -843,6 +846,8 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         raise InputError("--workers, --cluster and --drop-graph go with --checkpoint (the partitioned solver)")
     if checkpoint is None and attractor != "whole":
         raise InputError("--attractor goes with --checkpoint (the partitioned solver)")
+    if checkpoint is None and upgrade_layout:
+        raise InputError("--upgrade goes with --checkpoint (the partitioned solver)")
     if checkpoint is None and parts is not None:
         raise InputError("--parts goes with --checkpoint (the partitioned solver)")
     part_count = 0
@@ -858,7 +863,7 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         try:
             if checkpoint is not None:
                 data = _partitioned_row(players, suit_size, variant, checkpoint, part_count, workers, cluster,
-                                        limits, as_json, drop_graph, attractor)
+                                        limits, as_json, drop_graph, attractor, upgrade_layout)
             else:
                 row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
                 data = row.to_json(game)
@@ -914,7 +919,8 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
 
 def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
                      workers: int | None, cluster: str | None, limits: Any, quiet: bool,
-                     drop_graph: bool = False, attractor: str = "whole") -> dict[str, Any]:
+                     drop_graph: bool = False, attractor: str = "whole", upgrade_layout: bool = False
+                     ) -> dict[str, Any]:
     """One start solved by the partitioned solver (:mod:`quaternity_cp.gofish.bigsolve`) in a subfolder of
     ``checkpoint`` named after its rules, as a row of the table (first moves in notation)."""
     import os
@@ -935,7 +941,7 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
     try:
         out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
                                 cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph,
-                                attractor=attractor)
+                                attractor=attractor, upgrade_layout=upgrade_layout)
     except GraphStopped as err:
         within = "not proven within the budget: " if err.reason in ("time", "limit") else ""
         message = f"{players} players, rules {variant or 'default'}: {within}{err} ({folder})"

@@ -301,7 +301,7 @@ def _dropped(folder: str) -> bool:
 def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: str, *, goal: str = "win",
                 player: int | None = None, parts: int | None = None, workers: int | None = 0, cluster: Any = None,
                 limits: Limits | None = None, attractor: str = "whole", depth: int = 6, keep_graph: bool = True,
-                progress: Callable[[dict[str, Any]], None] | None = None) -> BigResult:
+                progress: Callable[[dict[str, Any]], None] | None = None, upgrade_layout: bool = False) -> BigResult:
     """The start of a game of ``players`` seats, ``sets`` sets of ``set_size`` cards under ``rules``, solved in the
     checkpoint ``folder`` for ``goal`` and ``player`` (default seat 0, the first to move); see the module's text.
     Raises :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start, goal or option it
@@ -319,7 +319,7 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     if _dropped(folder):
         return _from_result(packed, folder, parts, goal, seat, began)
     built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster, limits=limits,
-                                progress=progress, attractor=attractor)
+                                progress=progress, attractor=attractor, upgrade_layout=upgrade_layout)
     ranker = Ranker(built, att.ranks, packed)
     ctx = packed.context()
     start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state

@@ -78,12 +78,15 @@ DEFAULT_PARTS = 8
 @click.option("--attractor", type=click.Choice(("whole", "partitioned")), default="whole", show_default=True,
               help="With --checkpoint: the attractor over the whole graph in this process, or partitioned: in "
                    "rounds, part by part on the workers, checkpointed by rounds.")
+@click.option("--upgrade", "upgrade_layout", is_flag=True,
+              help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
+                   "in this version's layout (about a third of its size) before going on.")
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
           checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-          attractor: str, as_json: bool, rules: str | None, engine: str | None) -> None:
+          attractor: str, upgrade_layout: bool, as_json: bool, rules: str | None, engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
 
     FILE is a position or a record (the position after its moves is solved);
@@ -105,7 +108,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         raise InputError("give either FILE or --start P N S")
     partitioned_only = {"--parts": parts is not None, "--workers": workers is not None,
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
-                        "--attractor": attractor != "whole"}
+                        "--attractor": attractor != "whole", "--upgrade": upgrade_layout}
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -119,7 +122,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         positions_given = click.get_current_context().get_parameter_source("max_positions") \
             not in (ParameterSource.DEFAULT, None)
         _checkpointed(start, goal, player, depth, max_positions if positions_given else None, max_seconds,
-                      checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules)
+                      checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules, upgrade_layout)
     if start is not None:
         game = Game(*start)
         rule_set = _parse_rules(rules)
@@ -160,7 +163,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
 def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, depth: int,
                   max_positions: int | None, max_seconds: float | None, checkpoint: str, parts: int | None,
                   workers: int | None, cluster: str | None, drop_graph: bool, attractor: str, as_json: bool,
-                  rules: str | None) -> None:
+                  rules: str | None, upgrade_layout: bool = False) -> None:
     """``solve --start P N S --checkpoint FOLDER``: every option checked before any work, then the partitioned
     solver (:func:`quaternity_cp.quartets.bigsolve.solve_start`)."""
     from ... import partitioned as pt
@@ -200,7 +203,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     try:
         out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
                           workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
-                          keep_graph=not drop_graph, progress=progress)
+                          keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
         if stop.reason == "interrupted":
             fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
