@@ -787,7 +787,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
               help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers; the "
                    "checkpoint folder must then be on storage every worker sees.")
 @click.option("--drop-graph", "drop_graph", is_flag=True,
-              help="With --checkpoint: remove each start's graph files once its answer is written (about 9 GB for "
+              help="With --checkpoint: remove each start's graph files once its answer is written (several GB for "
                    "4 players); the answer stays and is read back.")
 @click.option("--attractor", "attractor", type=click.Choice(["whole", "partitioned"]), default="whole",
               show_default=True,
