@@ -15,11 +15,11 @@ part keeps its positions on disk in the checkpoint folder.
   rebuilt from its files); the new ones become the part's next layer, and every
   edge is stored with its child's part (the predecessor lists the attractor
   needs), in slices of at most :data:`EDGE_ROWS` edges (``edgesLLLL.npz``, then
-  ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time. The kept
-  files (keys, edges, and the ``out`` files of owners, degrees and ends) are
-  deflated and laid out to deflate well (:data:`LAYOUT`, :func:`_spec`): new
-  positions sorted, edges sorted by child, ids in byte planes; about a third
-  of their plain size (3x4x3: 21 bytes a position against 65).
+  ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time. Every
+  part file is deflated and laid out to deflate well (:data:`LAYOUT`,
+  :func:`_spec`): new positions sorted, edges sorted by child, ids in byte
+  planes, sorted ids as differences; the kept files take about a third of
+  their plain size (3x4x3: 21 bytes a position against 65).
 
 The tasks run on a *runner*: here, one after the other
 (:func:`~quaternity_cp.retrograde.local_runner`), or on Dask workers
@@ -143,11 +143,12 @@ MAX_COUNT = 2**53
 MAX_WIDTH = 8
 #: the most move numbers (they are kept in int16)
 MAX_MOVES = 2**15 - 1
-#: the layout of the part files (the manifest's ``layout``): 2, the kept files deflated, keys sorted within a
+#: the layout of the part files (the manifest's ``layout``): 2, every file deflated, keys sorted within a kept
 #: file, ids in byte planes, sorted ids as their differences (1, which had no such field: every array plain)
 LAYOUT = 2
-#: the kinds of part files kept deflated (an ``in`` file lives one layer: it is written and read plain)
-DEFLATED = frozenset({"keys", "out", "edges"})
+#: the kinds of part files written deflated: all of them (an ``in`` file lives one layer, but the children of a
+#: layer of a large graph take more room there than anything kept)
+DEFLATED = frozenset({"keys", "out", "edges", "in"})
 #: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
 MAX_RANK = retrograde.MAX_RANK
 #: the subfolder of a graph's checkpoint where the partitioned attractor keeps its rounds
@@ -383,13 +384,13 @@ def _spec(kind: str, n: int, m: int, width: int, ids: Ids = (_I64, _I64)
     Kept files (:data:`DEFLATED`) are deflated, and laid out to deflate well (:func:`_decode` reads them back):
     a ``keys`` file's keys are sorted; numbers wider than a byte are stored as byte planes
     (:func:`~quaternity_cp.partfiles.to_planes`: uint8, ``itemsize x count``); sorted ids as their differences
-    (an ``out`` file's ``src``, its plies that end the game in order of position, and an ``edges`` file's
-    ``dst``: its edges are sorted by child)."""
+    (an ``out`` file's ``src``, its plies that end the game in order of position; an ``in`` file's ``src``, its
+    children in order of parent; an ``edges`` file's ``dst``: its edges are sorted by child)."""
     src, dst = ids
     if kind == "keys":
         return {"keys": (_U64, (n, width))}
     if kind == "in":
-        return {"keys": (_U64, (m, width)), "src": (src, (m,)), "off": (_I8, (m,))}
+        return {"keys": (_U64, (m, width)), "src": (_U8, (src.itemsize, m)), "off": (_I8, (m,))}
     if kind == "out":
         return {"owner": (_I8, (n,)), "degree": (_U8, (2, n)), "src": (_U8, (src.itemsize, m)), "end": (_I8, (m,))}
     if kind == "edges":
@@ -425,6 +426,8 @@ def _decode(path: str, kind: str, data: dict[str, np.ndarray], ids: Ids) -> dict
     if kind == "edges":
         return {"src": partfiles.from_planes(data["src"], ids[0]), "dst": _sums(path, "dst", data["dst"], ids[1]),
                 "off": data["off"]}
+    if kind == "in":
+        return {"keys": data["keys"], "src": _sums(path, "src", data["src"], ids[0]), "off": data["off"]}
     return data
 
 
@@ -606,10 +609,10 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
         got = to[j]
         m = sum(len(g["src"]) for g in got)
         name = rel("in", j, layer, k)
-        written[name] = partfiles.save_npz(
-            os.path.join(folder, name), 0, m,
+        written[name] = partfiles.save_npz(  # (its children in order of parent: src is sorted)
+            os.path.join(folder, name), 0, m, deflate=True,
             keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, width), np.uint64),
-            src=np.concatenate([g["src"] for g in got]) if got else np.zeros(0, parents),
+            src=_differences(np.concatenate([g["src"] for g in got]) if got else np.zeros(0, parents)),
             off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8))
     m = sum(len(e["src"]) for e in ends)
     name = rel("out", k, layer - 1)
