@@ -52,6 +52,7 @@ SPEC = register_game(
             "terminal": f"{__name__}.terminal",  # `quaternity play --game quarto`
             "codec": f"{__name__}.codec:codec_for",  # the research bridges' numbering
             "spiel": f"{__name__}.spiel",  # the OpenSpiel game python_quarto
+            "packed": f"{__name__}.packed:packed_for",  # the graph reachable from a position, for the shared solver
         },
     )
 )

@@ -1,4 +1,4 @@
-"""``quaternity quarto``: the Quarto commands (``check``; ``solve``; ``openings``).
+"""``quaternity quarto``: the Quarto commands (``check``; ``solve``; ``graph``; ``openings``).
 
 The library (quaternity_cp.quarto) is imported inside each command, so that
 other commands do not pay for it.
@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 import click
 
-from ..command import (EXIT_ILLEGAL, EXIT_OK, InputError, Whole, check_output, emit_json, fail, force_option,
-                       guarded, read_text, write_text)
+from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, check_output,
+                       emit_json, fail, force_option, guarded, read_text, write_text)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -294,6 +294,169 @@ def _print_solve(pos, result, data: dict[str, Any]) -> None:
         cut = f" (cut short: {result.pv_stopped})" if result.pv_stopped is not None else ""
         echo(f"Principal variation: {' '.join('[' + m + ']' for m in data['pv'])}{cut}")
     echo(f"Nodes: {result.nodes:,}  time: {result.seconds:.3f} s")
+
+
+# -- the graph of a position, by the shared partitioned solver ----------------------------------------------------
+#: the parts of a graph when none are asked for
+GRAPH_PARTS = 4
+#: the memory a local worker of the graph's build takes at most (a chunk of a layer and its children)
+GRAPH_WORKER_BYTES = 1 << 30
+#: the most local workers
+GRAPH_MAX_WORKERS = 64
+
+
+@quarto.command()
+@click.argument("file")
+@click.option("--checkpoint", required=True, metavar="FOLDER",
+              help="Build the graph in FOLDER: a run stopped by Ctrl-C, a limit or a crash goes on from there.")
+@click.option("--parts", type=Whole(1, 256), default=GRAPH_PARTS, show_default=True, metavar="K",
+              help="The graph's partitions, 1..256 (each layer writes K x K files).")
+@click.option("--workers", type=Whole(0, GRAPH_MAX_WORKERS), default=None, metavar="N",
+              help="Local Dask worker processes (default 0: in this process).")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="A Dask scheduler (tcp://host:8786) instead of local workers; FOLDER must then be on storage "
+                   "every worker sees.")
+@click.option("--attractor", type=click.Choice(("whole", "partitioned")), default="whole", show_default=True,
+              help="The attractor over the whole graph in this process, or partitioned: in rounds, part by part, "
+                   "checkpointed by rounds.")
+@click.option("--max-positions", type=Whole(1), default=None, metavar="N",
+              help="Stop once the graph holds N positions (the value is then 'unproven').")
+@click.option("--max-seconds", type=float, default=None, metavar="T",
+              help="Stop after about T seconds (the value is then 'unproven').")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options
+@guarded
+def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: str | None, attractor: str,
+          max_positions: int | None, max_seconds: float | None, as_json: bool, rules: str | None = None,
+          engine: str | None = None) -> None:
+    """Build the whole game graph reachable from a position and solve it by its attractor.
+
+    FILE is a position or a record (its last position), as for `quarto solve`,
+    with at most 11 empty cells (each position's plies must fit the shared
+    solver's 127). The graph (positions up to symmetry) is built by layers in
+    FOLDER, then ranked: prints the value for the player to move (win, draw or
+    loss), how many plies the winner needs, a best move and the graph's sizes.
+    Exit 0 solved, or stopped by --max-positions or --max-seconds (value
+    'unproven'; run again with the same FOLDER to go on), 1 an illegal record
+    or unreachable position, 2 bad input (a finished game, too many empty
+    cells, a FOLDER of another position), 130 interrupted (the message names
+    the FOLDER to go on from).
+    """
+    import math
+
+    from quaternity_cp import partitioned as pt
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.quarto.formats import check as check_item
+    from quaternity_cp.quarto.packed import QuartoGraphError, packed_for, value_at
+    from quaternity_cp.retrograde import RetroError
+
+    from ..command.workers import check_workers
+
+    if engine is not None:
+        raise InputError(NO_ENGINE)
+    if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
+        raise InputError(f"--max-seconds: expected a finite number of seconds > 0, got {max_seconds!r}")
+    if not checkpoint.strip():
+        raise InputError("--checkpoint: give a folder (an empty name would build in the current folder)")
+    if workers is not None and cluster is not None:
+        raise InputError("give --workers (local processes) or --cluster (a scheduler), not both")
+    if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
+        raise InputError(f"--checkpoint {checkpoint}: not a folder")
+    item = load_quarto(file, rules)
+    checked = check_item(item)
+    if not checked.valid:
+        where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
+        click.echo(f"quaternity: {where}: {checked.message}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    pos = checked.position
+    name = "<stdin>" if file == "-" else file
+    if pos.over:
+        result = "a draw" if pos.winner is None else f"player {pos.winner} won"
+        raise InputError(f"{name}: the game is over ({result}): no move is left to build a graph from")
+    board = [None if p is None else int(p) for p in pos.board.as_tuple()]
+    piece = None if pos.piece is None else int(pos.piece)
+    try:
+        packed = packed_for({"board": board, "piece": piece, "squares": pos.squares})
+    except QuartoGraphError as err:
+        raise InputError(f"{name}: {err}") from None
+    assert piece is not None  # (packed_for refuses a position that is not over with nothing in hand)
+    workers = check_workers(0 if workers is None and cluster is None else workers, cluster,
+                            worker_bytes=GRAPH_WORKER_BYTES, max_workers=GRAPH_MAX_WORKERS)
+    folder = os.path.abspath(checkpoint)
+    try:
+        pt.read_manifest(folder, packed, parts)  # (a checkpoint of another position or parts: before any output)
+    except pt.PartitionedError as err:
+        raise InputError(str(err)) from None
+
+    def progress(step: dict[str, Any]) -> None:
+        if not as_json:
+            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
+                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+
+    if not as_json:
+        _print_position(pos)
+    try:
+        built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster,
+                                    limits=Limits(max_positions=max_positions, max_seconds=max_seconds),
+                                    progress=progress, attractor=attractor)
+        got = value_at(built, att.ranks, board, piece)
+    except pt.BuildStopped as stop:  # (and AttractorStopped)
+        if stop.reason == "interrupted":
+            fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
+        if stop.reason == "failed":
+            fail(f"{stop} ({folder})", EXIT_INPUT)
+        _print_graph(pos, _graph_json(None, None, folder, attractor, parts, stop), as_json, str(stop))
+        sys.exit(EXIT_OK)
+    except KeyboardInterrupt:
+        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", EXIT_INTERRUPTED)
+    except (pt.PartitionedError, RetroError, QuartoGraphError) as err:
+        raise InputError(str(err)) from None
+    except OSError as err:
+        raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
+    _print_graph(pos, _graph_json(built, att, folder, attractor, parts, got), as_json, None)
+    sys.exit(EXIT_OK)
+
+
+def _graph_json(built: Any, att: Any, folder: str, attractor: str, parts: int, got: Any) -> dict[str, Any]:
+    """The JSON of `quarto graph`: the value (``got``: a GraphValue; a BuildStopped when a limit stopped it) and
+    the graph's sizes."""
+    from quaternity_cp.quarto.position import Move
+
+    if built is None:  # stopped by a limit: what the checkpoint holds so far
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(folder) for f in fs)
+        return {"value": "unproven", "best": None, "plies": None, "positions": got.positions, "edges": None,
+                "layers": got.layers, "parts": parts, "build_seconds": None, "attractor_seconds": None,
+                "checkpoint_bytes": size, "bytes_per_position": round(size / max(1, got.positions), 1),
+                "status": got.reason, "attractor": attractor, "checkpoint": folder}
+    disk = sum(int(e[0]) for e in built.files.values())
+    best = None if got.best is None else str(Move(got.best[0], got.best[1]))
+    return {"value": got.value, "best": best, "plies": got.plies, "positions": built.positions,
+            "edges": built.edges, "layers": built.layers, "parts": built.parts,
+            "build_seconds": round(built.seconds, 2), "attractor_seconds": round(att.seconds, 2),
+            "checkpoint_bytes": disk, "bytes_per_position": round(disk / max(1, built.positions), 1),
+            "status": "solved", "attractor": attractor, "checkpoint": folder}
+
+
+def _print_graph(pos: Any, data: dict[str, Any], as_json: bool, stopped: str | None) -> None:
+    if as_json:
+        emit_json(data)
+        return
+    echo = click.echo
+    if stopped is not None:
+        echo(f"Value: unproven ({stopped}; the checkpoint is {data['checkpoint']})")
+        return
+    me, other = pos.to_move, 1 - pos.to_move
+    value = data["value"]
+    if value == "win":
+        echo(f"Value: win for player {me}, the player to move: a forced win in {data['plies']} plies")
+    elif value == "loss":
+        echo(f"Value: loss for player {me}, the player to move: player {other} forces a win in {data['plies']} plies")
+    else:
+        echo(f"Value: draw for player {me}, the player to move: neither player can force a win")
+    echo(f"Best move: {data['best']}")
+    echo(f"Graph: {data['positions']:,} positions, {data['edges']:,} moves, {data['layers']} layers in "
+         f"{data['parts']} parts ({data['bytes_per_position']} bytes a position on disk); build "
+         f"{data['build_seconds']} s, attractor {data['attractor_seconds']} s; checkpoint {data['checkpoint']}")
 
 
 # -- proofs from work units, and the opening table ----------------------------------------------------
