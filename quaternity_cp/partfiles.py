@@ -17,8 +17,6 @@ manifest describes. This module holds what every such solver does with them:
   a member declares is its array's, and never past it), each .npy header's
   dtype and shape the spec's (before any array is made: no object arrays,
   nothing unpickled); plain arrays share the file's one buffer;
-* :func:`to_planes` and :func:`from_planes`: numbers as byte planes (what
-  deflates well);
 * :func:`check_ranges` then checks every id and number in range;
 * :func:`check_present` checks, before anything is allocated, that every file
   a manifest lists is there as a regular file of its size.
@@ -48,7 +46,7 @@ from .files import not_a_regular_file
 
 __all__ = ["Entry", "Spec", "ErrorClass", "OVERHEAD", "OVERHEAD_PER_ARRAY", "fingerprint", "save_npz",
            "data_bytes", "size_fits", "read_bytes", "parse_npz", "read_npz", "outside", "check_ranges",
-           "check_present", "is_entry", "to_planes", "from_planes", "DEFLATE_RATIO"]
+           "check_present", "is_entry", "DEFLATE_RATIO"]
 
 #: an entry of a manifest's files: [bytes, SHA-256 in hex, positions (rows per position), edges (rows per edge)]
 Entry = list[Any]
@@ -62,7 +60,7 @@ OVERHEAD_PER_ARRAY, OVERHEAD = 1024, 4096
 #: deflate shrinks data at most about 1,032-fold: a deflated file of ``size`` bytes holds at most this many times
 #: as many bytes of arrays (what the manifest's counts may claim of it, and what reading it may allocate)
 DEFLATE_RATIO = 1100
-#: deflate's level for part files (1: the fastest; sorted ids and byte planes compress well even there)
+#: deflate's level for part files (1: the fastest; sorted keys and ids as differences deflate well even there)
 DEFLATE_LEVEL = 1
 
 
@@ -135,18 +133,6 @@ def size_fits(size: int, spec: Spec, deflated: bool = False) -> bool:
     if deflated:
         return need <= size * DEFLATE_RATIO and size <= need + need // 1000 + room
     return need <= size <= need + room
-
-
-def to_planes(a: np.ndarray) -> np.ndarray:
-    """The bytes of the 1-D array ``a`` as planes (uint8, ``itemsize x len(a)``: every value's lowest byte, then
-    every value's next byte, ...): small or sorted numbers then deflate several times better."""
-    a = np.ascontiguousarray(a)
-    return np.ascontiguousarray(a.view(np.uint8).reshape(len(a), a.dtype.itemsize).T)
-
-
-def from_planes(planes: np.ndarray, dtype: "np.dtype[Any]") -> np.ndarray:
-    """The array :func:`to_planes` made of values of ``dtype``."""
-    return np.ascontiguousarray(planes.T).view(dtype).reshape(-1)
 
 
 def is_entry(entry: object) -> bool:
@@ -230,19 +216,20 @@ def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems 
     return len(data)
 
 
-def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: bool = False
-             ) -> dict[str, np.ndarray]:
+def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: bool = False,
+             only: "frozenset[str] | None" = None) -> dict[str, np.ndarray]:
     """The arrays of the part file ``path``, read strictly: a regular file of the size its manifest ``entry``
     gives (checked before reading), its SHA-256 the entry's, then a .npz of exactly the arrays of ``spec``,
     each stored uncompressed (or deflated, when ``deflated``: see :func:`parse_npz`) with its dtype and shape
     (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays of
-    stored members share the file's one buffer. A damaged file is refused (``error``, one line naming it)."""
+    stored members share the file's one buffer. ``only``: the arrays to make (every member is still checked to be
+    one the spec names; the others' data is not read). A damaged file is refused (``error``, one line naming it)."""
     size, digest = entry[0], entry[1]
     buf = read_bytes(path, size, error)
     if sha256_hex(buf) != digest:
         raise error(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
                     "or copied from another checkpoint); remove the folder to start again")
-    return parse_npz(path, buf, spec, error, deflated)
+    return parse_npz(path, buf, spec, error, deflated, only)
 
 
 #: numpy parses a .npy header with ``ast.literal_eval``; CPython 3.11's AST constructor keeps its recursion
@@ -252,8 +239,8 @@ def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: b
 _HEADER_LOCK = threading.Lock()
 
 
-def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated: bool = False
-              ) -> dict[str, np.ndarray]:
+def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated: bool = False,
+              only: "frozenset[str] | None" = None) -> dict[str, np.ndarray]:
     """The arrays ``spec`` names from the .npz archive in ``buf`` (see :func:`read_npz`). ``deflated``: a member
     may be deflated; it is inflated only when the size it declares is its array's (the spec's bytes and at most
     :data:`OVERHEAD_PER_ARRAY` of header), and never past that size: a small file that would inflate to more is
@@ -274,6 +261,8 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
     for info in infos:
         name = info.filename[:-4]
         dtype, shape = spec[name]
+        if only is not None and name not in only:
+            continue
         inflate = deflated and info.compress_type == zipfile.ZIP_DEFLATED
         if not inflate and (info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size):
             raise bad(f"array {name} is compressed (the program stores {'these' if deflated else 'its'} arrays "
@@ -320,22 +309,42 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
     return out
 
 
+#: bytes inflated at a time into a member's buffer (the buffer is made once, of the size the member declares),
+#: and bytes of deflated data handed to zlib at a time: what inflating holds beside the buffer stays this small
+INFLATE_CHUNK = 1 << 14
+
+
 def _inflate(bad: Callable[[str], BaseException], name: str, raw: memoryview, info: zipfile.ZipInfo) -> bytearray:
-    """A deflated member's bytes, exactly the ``info.file_size`` it declares (never more is inflated), its
-    CRC-32 the one it declares."""
+    """A deflated member's bytes, exactly the ``info.file_size`` it declares (never more is inflated: its buffer
+    is made once, of that size, and filled :data:`INFLATE_CHUNK` bytes at a time), its CRC-32 the one it
+    declares."""
     engine = zlib.decompressobj(-zlib.MAX_WBITS)
+    size = info.file_size
+    out = bytearray(size)
+    at = fed = crc = 0
+    left: Any = b""
     try:
-        got = engine.decompress(raw, info.file_size)
-        if len(got) == info.file_size and not engine.eof and engine.decompress(engine.unconsumed_tail, 1):
-            raise bad(f"array {name}: its deflated data holds more than the {info.file_size:,} bytes it declares")
-        ended = engine.eof and not engine.unused_data
+        while not engine.eof:
+            if not left:
+                if fed >= len(raw):
+                    break
+                left = raw[fed:fed + INFLATE_CHUNK]
+                fed += len(left)
+            room = size - at
+            got = engine.decompress(left, min(INFLATE_CHUNK, room) if room else 1)
+            left = engine.unconsumed_tail
+            if len(got) > room:
+                raise bad(f"array {name}: its deflated data holds more than the {size:,} bytes it declares")
+            out[at:at + len(got)] = got
+            crc = zlib.crc32(got, crc)
+            at += len(got)
     except zlib.error as err:
         raise bad(f"array {name}: not readable deflated data ({err})") from None
-    if len(got) != info.file_size or not ended:
-        raise bad(f"array {name}: its deflated data is not the {info.file_size:,} bytes it declares")
-    if zlib.crc32(got) != info.CRC:
+    if at != size or not engine.eof or engine.unused_data or left or fed < len(raw):
+        raise bad(f"array {name}: its deflated data is not the {size:,} bytes it declares")
+    if crc != info.CRC:
         raise bad(f"array {name}: its CRC-32 is not the one it declares")
-    return bytearray(got)
+    return out
 
 
 #: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)

@@ -17,9 +17,9 @@ part keeps its positions on disk in the checkpoint folder.
   needs), in slices of at most :data:`EDGE_ROWS` edges (``edgesLLLL.npz``, then
   ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time. Every
   part file is deflated and laid out to deflate well (:data:`LAYOUT`,
-  :func:`_spec`): new positions sorted, edges sorted by child, ids in byte
-  planes, sorted ids as differences; the kept files take about a third of
-  their plain size (3x4x3: 21 bytes a position against 65).
+  :func:`_spec`): new positions sorted, edges sorted by child, sorted ids as
+  their differences; the kept files take about a third of their plain size
+  (3x4x3: 23 bytes a position against 65).
 
 The tasks run on a *runner*: here, one after the other
 (:func:`~quaternity_cp.retrograde.local_runner`), or on Dask workers
@@ -144,7 +144,7 @@ MAX_WIDTH = 8
 #: the most move numbers (they are kept in int16)
 MAX_MOVES = 2**15 - 1
 #: the layout of the part files (the manifest's ``layout``): 2, every file deflated, keys sorted within a kept
-#: file, ids in byte planes, sorted ids as their differences (1, which had no such field: every array plain)
+#: file, sorted ids as their differences (1, which had no such field: every array plain)
 LAYOUT = 2
 #: the kinds of part files written deflated: all of them (an ``in`` file lives one layer, but the children of a
 #: layer of a large graph take more room there than anything kept)
@@ -381,53 +381,48 @@ def _spec(kind: str, n: int, m: int, width: int, ids: Ids = (_I64, _I64)
     shape); ``ids``: the dtypes of its ``src`` and ``dst`` (:meth:`Context.ids`). No move numbers are kept: a
     move is found again by expanding its position (:func:`best_move`).
 
-    Kept files (:data:`DEFLATED`) are deflated, and laid out to deflate well (:func:`_decode` reads them back):
-    a ``keys`` file's keys are sorted; numbers wider than a byte are stored as byte planes
-    (:func:`~quaternity_cp.partfiles.to_planes`: uint8, ``itemsize x count``); sorted ids as their differences
-    (an ``out`` file's ``src``, its plies that end the game in order of position; an ``in`` file's ``src``, its
-    children in order of parent; an ``edges`` file's ``dst``: its edges are sorted by child)."""
+    Every file is deflated (:data:`DEFLATED`), and laid out to deflate well (:func:`_decode` reads them back): a
+    kept ``keys`` file's keys are sorted; sorted ids are stored as their differences (an ``out`` file's ``src``,
+    its plies that end the game in order of position; an ``in`` file's ``src``, its children in order of parent;
+    an ``edges`` file's ``dst``: its edges are sorted by child), summed again in place when read: reading a file
+    holds its arrays once (byte planes would deflate a tenth smaller, but need a copy to read back)."""
     src, dst = ids
     if kind == "keys":
         return {"keys": (_U64, (n, width))}
     if kind == "in":
-        return {"keys": (_U64, (m, width)), "src": (_U8, (src.itemsize, m)), "off": (_I8, (m,))}
+        return {"keys": (_U64, (m, width)), "src": (src, (m,)), "off": (_I8, (m,))}
     if kind == "out":
-        return {"owner": (_I8, (n,)), "degree": (_U8, (2, n)), "src": (_U8, (src.itemsize, m)), "end": (_I8, (m,))}
+        return {"owner": (_I8, (n,)), "degree": (_I16, (n,)), "src": (src, (m,)), "end": (_I8, (m,))}
     if kind == "edges":
-        return {"src": (_U8, (src.itemsize, m)), "dst": (_U8, (dst.itemsize, m)), "off": (_I8, (m,))}
+        return {"src": (src, (m,)), "dst": (dst, (m,)), "off": (_I8, (m,))}
     raise ValueError(kind)  # pragma: no cover - the callers name the kinds above
 
 
 def _differences(a: np.ndarray) -> np.ndarray:
-    """The byte planes of the differences of the sorted ids ``a`` (the first against 0)."""
-    return partfiles.to_planes(np.diff(a, prepend=a.dtype.type(0)) if len(a) else a)
+    """The differences of the sorted ids ``a`` (the first against 0)."""
+    return np.diff(a, prepend=a.dtype.type(0)) if len(a) else a
 
 
-def _sums(path: str, name: str, planes: np.ndarray, dtype: "np.dtype[Any]") -> np.ndarray:
-    """The sorted ids whose differences ``planes`` holds (:func:`_differences`); a difference below 0 or a sum
-    past ``dtype`` is refused."""
-    d = partfiles.from_planes(planes, dtype)
+def _sums(path: str, name: str, d: np.ndarray) -> np.ndarray:
+    """The sorted ids whose differences ``d`` holds (:func:`_differences`), summed in place (``d`` is a file's
+    own buffer); a difference below 0 or a sum past its dtype is refused."""
     if not len(d):
         return d
     if int(d.min()) < 0:
         raise PartitionedError(f"{path}: {name} is not in order (this layout keeps it sorted); remove the folder "
                                "to start again")
-    total = np.cumsum(d, dtype=np.int64)
-    if int(total[-1]) > np.iinfo(dtype).max:
-        raise PartitionedError(f"{path}: {name} runs past {dtype}; remove the folder to start again")
-    return total.astype(dtype)
+    np.cumsum(d, dtype=d.dtype, out=d)  # (in its own type, no temporary: each difference is at most the type's
+    if int(d.min()) < 0:  # top, so a sum that runs past it first shows as a negative one)
+        raise PartitionedError(f"{path}: {name} runs past {d.dtype}; remove the folder to start again")
+    return d
 
 
 def _decode(path: str, kind: str, data: dict[str, np.ndarray], ids: Ids) -> dict[str, np.ndarray]:
-    """The arrays of a part file as the solver uses them, from the ones stored (see :func:`_spec`)."""
-    if kind == "out":
-        return {"owner": data["owner"], "degree": partfiles.from_planes(data["degree"], _I16),
-                "src": _sums(path, "src", data["src"], ids[0]), "end": data["end"]}
-    if kind == "edges":
-        return {"src": partfiles.from_planes(data["src"], ids[0]), "dst": _sums(path, "dst", data["dst"], ids[1]),
-                "off": data["off"]}
-    if kind == "in":
-        return {"keys": data["keys"], "src": _sums(path, "src", data["src"], ids[0]), "off": data["off"]}
+    """The arrays of a part file as the solver uses them, from the ones stored (see :func:`_spec`; ``data`` may
+    hold some of them only, see :func:`read_part`): its differences summed, in place."""
+    name = {"out": "src", "edges": "dst", "in": "src"}.get(kind)
+    if name in data:
+        data[name] = _sums(path, name, data[name])
     return data
 
 
@@ -453,14 +448,14 @@ def part_dir(folder: str, k: int) -> str:
     return os.path.join(folder, f"part{k:03d}")
 
 
-def read_part(folder: str, name: str, entry: Entry, kind: str, width: int, ids: Ids = (_I64, _I64)
-              ) -> dict[str, np.ndarray]:
+def read_part(folder: str, name: str, entry: Entry, kind: str, width: int, ids: Ids = (_I64, _I64),
+              only: "frozenset[str] | None" = None) -> dict[str, np.ndarray]:
     """The arrays of the part file ``name`` of ``folder``, read strictly (:func:`quaternity_cp.partfiles.read_npz`:
     its size and SHA-256 the manifest ``entry``'s, exactly the arrays of ``kind`` with the dtypes and shapes its
     counts and ``ids`` call for); a damaged file is refused (:class:`PartitionedError`, one line naming it)."""
     path = os.path.join(folder, name)
     data = partfiles.read_npz(path, entry, _spec(kind, entry[2], entry[3], width, ids), PartitionedError,
-                              deflated=kind in DEFLATED)
+                              deflated=kind in DEFLATED, only=only)
     return _decode(path, kind, data, ids)
 
 
@@ -510,28 +505,36 @@ class Context:
                                        "start again")
 
 
+#: the arrays a first reading of an ``edges`` file needs (the children, to count each one's predecessors)
+_DST = frozenset({"dst"})
+
+
 def read_checked(folder: str, files: Mapping[str, Entry], kind: str, k: int, layer: int, ctx: Context,
-                 source: int | None = None, entry: Entry | None = None, piece: int = 0) -> dict[str, np.ndarray]:
+                 source: int | None = None, entry: Entry | None = None, piece: int = 0,
+                 only: "frozenset[str] | None" = None) -> dict[str, np.ndarray]:
     """A part file read strictly (:func:`read_part`), its ids and numbers range-checked against ``ctx``
-    (``piece``: a slice of an ``edges`` file, see :func:`edge_files`)."""
+    (``piece``: a slice of an ``edges`` file, see :func:`edge_files`; ``only``: the arrays to read and check, by
+    default all)."""
     name = rel(kind, k, layer, source, piece)
     if entry is None:
         if name not in files:
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
         entry = files[name]
     path = os.path.join(folder, name)
-    data = read_part(folder, name, entry, kind, ctx.width, ctx.ids(kind, k, layer))
+    data = read_part(folder, name, entry, kind, ctx.width, ctx.ids(kind, k, layer), only)
     P = ctx.P
 
     def check(ranges: Mapping[str, tuple[Any, Any]]) -> None:
-        partfiles.check_ranges(path, data, ranges, PartitionedError, ids="its layer's ids")
+        partfiles.check_ranges(path, data, {n: r for n, r in ranges.items() if n in data}, PartitionedError,
+                               ids="its layer's ids")
 
     if kind == "out":
         check({"owner": (-1, P), "degree": (0, ctx.fanout + 1), "end": (-1, P),
                "src": (int(ctx.cum[k, layer]), int(ctx.cum[k, layer + 1]))})
     elif kind == "edges":
         check({"dst": (0, int(ctx.cum[k, layer + 1])), "off": (0, P)})
-        ctx.parents(path, data["src"], layer - 1)
+        if "src" in data:
+            ctx.parents(path, data["src"], layer - 1)
     elif kind == "in":
         check({"off": (0, P)})
         ctx.parents(path, data["src"], layer - 1, only=source)
@@ -619,7 +622,7 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     written[name] = partfiles.save_npz(
         os.path.join(folder, name), len(keys), m, deflate=True,
         owner=np.concatenate(owners) if owners else np.zeros(0, np.int8),
-        degree=partfiles.to_planes(np.concatenate(degrees) if degrees else np.zeros(0, np.int16)),
+        degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
         src=_differences(np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, locals_)),
         end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8))
     return len(keys), edges, written
@@ -662,8 +665,8 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     for piece, a in enumerate(range(0, max(1, len(dst)), rows)):  # (at least one file, empty or not)
         name = rel("edges", j, layer, piece=piece)
         written[name] = partfiles.save_npz(os.path.join(folder, name), 0, len(dst[a:a + rows]), deflate=True,
-                                           src=partfiles.to_planes(src[a:a + rows]),
-                                           dst=_differences(dst[a:a + rows]), off=off[a:a + rows])
+                                           src=src[a:a + rows], dst=_differences(dst[a:a + rows]),
+                                           off=off[a:a + rows])
     name = rel("keys", j, layer)
     written[name] = partfiles.save_npz(os.path.join(folder, name), len(new), 0, deflate=True, keys=new)
     return len(new), written
@@ -925,12 +928,10 @@ def _relaid(path: str, kind: str, a: Mapping[str, np.ndarray]) -> dict[str, np.n
     if kind == "out":
         if len(a["src"]) and bool(np.any(np.diff(a["src"]) < 0)):
             raise PartitionedError(f"{path}: src is not in order; remove the folder to start again")
-        return {"owner": a["owner"], "degree": partfiles.to_planes(a["degree"]), "src": _differences(a["src"]),
-                "end": a["end"]}
+        return {"owner": a["owner"], "degree": a["degree"], "src": _differences(a["src"]), "end": a["end"]}
     if kind == "edges":
         order = np.argsort(a["dst"], kind="stable")
-        return {"src": partfiles.to_planes(a["src"][order]), "dst": _differences(a["dst"][order]),
-                "off": a["off"][order]}
+        return {"src": a["src"][order], "dst": _differences(a["dst"][order]), "off": a["off"][order]}
     return dict(a)
 
 
@@ -1315,7 +1316,7 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
             eend.append(out["end"][keep])
         for ell in range(1, built.layers):
             for piece in range(len(edge_files(files, k, ell))):
-                dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)["dst"]
+                dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece, only=_DST)["dst"]
                 counts[base[k] + 1: base[k + 1] + 1] += np.bincount(dst, minlength=int(built.sizes[k]))
     indptr = np.cumsum(counts)
     del counts
@@ -1381,7 +1382,7 @@ def attractor_part(folder: str, packed: Packed, k: int, layers: int, sizes: list
     # files): the part's edges are held once, never beside a sorted copy
     start = np.zeros(n + 1, np.int64)
     for ell, piece in slices:
-        dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece)["dst"]
+        dst = read_checked(folder, files, "edges", k, ell, ctx, piece=piece, only=_DST)["dst"]
         _count_into(dst, start)  # (no temporary per position)
         del dst
     np.cumsum(start, out=start)

@@ -29,7 +29,6 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from quaternity_cp import partfiles
 from quaternity_cp.gofish.cli import gofish
 
 RULE = "after_yes=again"
@@ -271,18 +270,15 @@ def test_a_damaged_part_of_an_unfinished_build_is_refused_by_the_build(tmp_path,
 
 # -- 2. part files edited and their manifest signed again with the user's key (a bug, or someone with the key) --------
 def edges_of(path: Path) -> dict:
-    """An edges file's arrays as the solver uses them (its ids are stored as byte planes, its children sorted and
-    kept as their differences: quaternity_cp.partitioned._spec)."""
+    """An edges file's arrays as the solver uses them (its children sorted and kept as their differences:
+    quaternity_cp.partitioned._spec)."""
     data = arrays(path)
-    dtype = np.dtype(f"<i{data['src'].shape[0]}")
-    return {"src": partfiles.from_planes(data["src"], dtype), "dst": np.cumsum(partfiles.from_planes(data["dst"], dtype)
-                                                                              ).astype(dtype), "off": data["off"]}
+    return {"src": data["src"], "dst": np.cumsum(data["dst"]).astype(data["dst"].dtype), "off": data["off"]}
 
 
 def save_edges(path: Path, src, dst, off) -> None:
     """Edges written back as the solver lays them out (deflated)."""
-    np.savez_compressed(path, src=partfiles.to_planes(src), off=off,
-                        dst=partfiles.to_planes(np.diff(dst, prepend=dst.dtype.type(0))))
+    np.savez_compressed(path, src=src, off=off, dst=np.diff(dst, prepend=dst.dtype.type(0)))
 
 
 def keyed_index_out_of_range(start, rel):
@@ -296,6 +292,13 @@ def keyed_children_out_of_order(start, rel):
     assert len(data["dst"]) > 1
     data["dst"][0] = data["dst"][-1] + 1  # (the second child then comes before the first)
     save_edges(start / rel, **data)
+
+
+def keyed_children_past_their_type(start, rel):
+    """A last difference that carries the children's sum past int32 (it would wrap to a small id)."""
+    data = arrays(start / rel)
+    data["dst"][-1] = 2**31 - 1
+    np.savez_compressed(start / rel, **data)
 
 
 def keyed_parent_of_another_layer(start, rel):
@@ -366,9 +369,10 @@ def keyed_emptied(start, rel):
 @pytest.mark.parametrize("damage, kind, words", [
     (keyed_index_out_of_range, "edges", "dst holds 1000000000, outside"),
     (keyed_children_out_of_order, "edges", "dst is not in order"),
+    (keyed_children_past_their_type, "edges", "dst runs past int32"),
     (keyed_parent_of_another_layer, "edges", "src names a position outside layer"),
     (keyed_object_array, "edges", "holds Python objects"),
-    (keyed_float_array, "edges", "is float64, not uint8"),  # (ids of a small graph: 4 bytes, as byte planes)
+    (keyed_float_array, "edges", "is float64, not int32"),  # (ids of a small graph: 4 bytes)
     (keyed_one_array_more, "edges", "holds the arrays"),
     (keyed_compressed, "edges", "is compressed"),
     (keyed_inflating_past_its_array, "keys", "declares 1,048,"),
