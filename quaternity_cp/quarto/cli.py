@@ -187,7 +187,6 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
     import math
 
     from quaternity_cp.budget import INTERRUPTED, Limits
-    from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.solver import SolveResult, solve as solve_position
 
     from ..command.interrupts import Interrupts
@@ -200,13 +199,7 @@ def solve(file: str, as_json: bool, max_seconds, kernel, split, workers, cluster
         raise InputError("--workers, --cluster and --checkpoint go with --split")
     if split is not None:
         _check_split(kernel, checkpoint, file)
-    item = load_quarto(file, rules)
-    checked = check_item(item)
-    if not checked.valid:
-        where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
-        click.echo(f"quaternity: {where}: {checked.message}", err=True)
-        sys.exit(EXIT_ILLEGAL)
-    pos = checked.position
+    pos = _legal_position(file, rules)
     board = [None if p is None else int(p) for p in pos.board.as_tuple()]
     piece = None if pos.piece is None else int(pos.piece)
     if split is not None and checkpoint is not None and not pos.over:  # a wrong checkpoint before any output
@@ -346,7 +339,6 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
 
     from quaternity_cp import partitioned as pt
     from quaternity_cp.budget import Limits
-    from quaternity_cp.quarto.formats import check as check_item
     from quaternity_cp.quarto.packed import QuartoGraphError, packed_for, value_at
     from quaternity_cp.retrograde import RetroError
 
@@ -362,13 +354,7 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
         raise InputError("give --workers (local processes) or --cluster (a scheduler), not both")
     if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
         raise InputError(f"--checkpoint {checkpoint}: not a folder")
-    item = load_quarto(file, rules)
-    checked = check_item(item)
-    if not checked.valid:
-        where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
-        click.echo(f"quaternity: {where}: {checked.message}", err=True)
-        sys.exit(EXIT_ILLEGAL)
-    pos = checked.position
+    pos = _legal_position(file, rules)
     name = "<stdin>" if file == "-" else file
     if pos.over:
         result = "a draw" if pos.winner is None else f"player {pos.winner} won"
@@ -460,6 +446,19 @@ def _print_graph(pos: Any, data: dict[str, Any], as_json: bool, stopped: str | N
 
 
 # -- proofs from work units, and the opening table ----------------------------------------------------
+def _legal_position(file: str, rules):
+    """FILE's position (a record's, after its moves) under ``rules``; an illegal record or an impossible position
+    is said in one line, exit 1."""
+    from quaternity_cp.quarto.formats import check as check_item
+
+    checked = check_item(load_quarto(file, rules))
+    if not checked.valid:
+        where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
+        click.echo(f"quaternity: {where}: {checked.message}", err=True)
+        sys.exit(EXIT_ILLEGAL)
+    return checked.position
+
+
 def _check_split(kernel: str, checkpoint, file: str) -> None:
     """Before any work: the fast kernel is there, and the checkpoint file can be written (it may exist)."""
     from quaternity_cp.quarto.solver import fast_available
