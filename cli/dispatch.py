@@ -245,7 +245,7 @@ class FileDoor(Door):
         else:
             others = [f"'quaternity {name}'" for name, part in (("check", "check"), ("report", "report"))
                       if part in spec.parts]
-        instead = " or ".join(others)
+        instead = " or ".join(others) if len(others) < 3 else f"{', '.join(others[:-1])} or {others[-1]}"
         return f"{self.kind(found)}; 'quaternity {self.name}' does not apply to it" + (
             f": use {instead}" if instead else "")
 

@@ -51,7 +51,7 @@ def test_commands_without_a_meaning_for_quarto_name_the_ones_to_use(command):
         res = run(command[0], file, *command[1:], input=stdin)
         assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
         assert res.output.startswith(f"quaternity: {name}: a Quarto record; 'quaternity {command[0]}' does not "
-                                     "apply to it: use 'quaternity quarto check' or ")
+                                     "apply to it: use 'quaternity quarto check', ")
         assert "'quaternity quarto solve'" in res.output
 
 

@@ -96,7 +96,7 @@ def test_a_command_the_game_does_not_have_names_those_it_has():
     res = run("analyze", RECORDS["quarto"])
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert res.output == (f"quaternity: {RECORDS['quarto']}: a Quarto record; 'quaternity analyze' does not apply "
-                          "to it: use 'quaternity quarto check' or 'quaternity quarto solve'\n")
+                          "to it: use 'quaternity quarto check', 'quaternity quarto graph' or 'quaternity quarto solve'\n")
 
 
 def test_an_option_the_games_command_does_not_take_is_refused_naming_its_help():
