@@ -502,3 +502,25 @@ def test_a_dropped_graph_answers_from_its_stored_result_and_a_changed_one_is_ref
     assert "result.json" in refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
     assert "not both" in refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "x", "--workers", 1,
                                  "--cluster", "tcp://127.0.0.1:1")
+
+
+def test_the_key_index_finds_every_position_and_nothing_else(tmp_path):
+    """KeyIndex (a part's keys ordered once by a hash, found by binary search and checked word for word) gives the
+    dense id of every position of a graph, as lookup does, and -1 for keys not in it, hashes colliding or not."""
+    packed = packed_for({"players": 3, "sets": 2, "set_size": 3})
+    built = pt.build(packed, str(tmp_path / "ck"), parts=3)
+    index = pt.KeyIndex(built)
+    every = np.concatenate([pt.keys_of(built, k) for k in range(built.parts)])
+    dense = np.arange(built.positions)
+    assert np.array_equal(index.find(every), dense) and np.array_equal(pt.lookup(built, every), dense)
+    others = every.copy()
+    others[:, -1] ^= np.uint64(1 << 63)  # (outside what a key of this start holds)
+    assert (index.find(others) == -1).all()
+    # a key whose hash equals a position's but whose words differ is not taken for it
+    real = pt._row_hash
+    try:
+        pt._row_hash = lambda keys: np.zeros(len(keys), np.uint64)  # every hash the same
+        collide = pt.KeyIndex(built)
+        assert np.array_equal(collide.find(every[:50]), dense[:50]) and (collide.find(others[:50]) == -1).all()
+    finally:
+        pt._row_hash = real

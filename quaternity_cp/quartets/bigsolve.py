@@ -95,25 +95,17 @@ def default_parts(players: int, sets: int, set_size: int) -> int:
 
 class Ranker:
     """The ranks of any position of a built graph, by the solver's canonical key: its packed key found in its part
-    (each part's keys read once)."""
+    (:class:`quaternity_cp.partitioned.KeyIndex`: each part's keys read and ordered once)."""
 
     def __init__(self, built: pt.Built, ranks: Any, packed: QuaternityPacked):
         self.built, self.ranks, self.packed = built, ranks, packed
-        self.base = pt.bases(built)
-        self._keys: dict[int, np.ndarray] = {}
+        self.index = pt.KeyIndex(built)
 
     def dense(self, key: tuple[Any, ...]) -> tuple[int, int]:
         """The dense id of the position of canonical key ``key`` (not over) and its frame seat; -1: not in the
         graph."""
         words, f = self.packed.key_words(key)
-        row = np.array([words], np.uint64)
-        k = int(pt.part_of(row, self.built.parts)[0])
-        old = self._keys.get(k)
-        if old is None:
-            old = self._keys[k] = pt.keys_of(self.built, k)
-        ids, _ = pt.dedup(old, row, self.packed.width)
-        i = int(ids[0])
-        return (i + int(self.base[k]) if i < len(old) else -1), f
+        return int(self.index.find(np.array([words], np.uint64))[0]), f
 
     def rank(self, node: Any, seat: int) -> int:
         """The plies in which ``seat`` forces its goal from ``node`` (a :class:`.solver.core.Node`); -1: it
