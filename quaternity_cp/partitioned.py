@@ -143,9 +143,10 @@ MAX_COUNT = 2**53
 MAX_WIDTH = 8
 #: the most move numbers (they are kept in int16)
 MAX_MOVES = 2**15 - 1
-#: the layout of the part files (the manifest's ``layout``): 2, every file deflated, keys sorted within a kept
-#: file, sorted ids as their differences (1, which had no such field: every array plain)
-LAYOUT = 2
+#: the layout of the part files (the manifest's ``layout``): 3, every file deflated, keys sorted within a kept
+#: file, sorted ids as their differences (1, which had no such field: every array plain, rewritten by
+#: :func:`upgrade`; 2, a development layout that kept ids as byte planes: refused)
+LAYOUT = 3
 #: the kinds of part files written deflated: all of them (an ``in`` file lives one layer, but the children of a
 #: layer of a large graph take more room there than anything kept)
 DEFLATED = frozenset({"keys", "out", "edges", "in"})

@@ -206,3 +206,16 @@ def test_upgrade_goes_with_checkpoint():
     assert "--upgrade" in line and "--checkpoint" in line
     line = one_line(*run("gofish", "starts", "--players", 2, "--upgrade"))
     assert "--upgrade goes with --checkpoint" in line
+
+
+def test_a_checkpoint_of_the_development_layout_is_refused_even_with_upgrade(tmp_path):
+    """Layout 2 (ids as byte planes) was written only by development commits: refused, never rewritten."""
+    code, out, err = solve_323(tmp_path / "ck")
+    assert code == 0, err
+    path = tmp_path / "ck" / "manifest.json"
+    data = json.loads(path.read_text())
+    data["layout"] = 2
+    path.write_text(json.dumps(data))
+    for extra in ((), ("--upgrade",)):
+        line = one_line(*solve_323(tmp_path / "ck", *extra))
+        assert "layout 2" in line and f"this version's is {pt.LAYOUT}" in line and "remove the folder" in line
