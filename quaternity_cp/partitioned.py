@@ -364,6 +364,107 @@ def dedup(old: np.ndarray, new: np.ndarray, width: int | None = None) -> tuple[n
     return ids, fresh[:count]
 
 
+@jit
+def _order_rows(a: np.ndarray, i: int, b: np.ndarray, j: int) -> int:
+    """-1, 0 or 1: row ``i`` of ``a`` before, equal to or after row ``j`` of ``b`` (word by word, as numbers)."""
+    for w in range(a.shape[1]):
+        x = a[i, w]
+        y = b[j, w]
+        if x < y:
+            return -1
+        if x > y:
+            return 1
+    return 0
+
+
+@jit
+def rows_sorted(a: np.ndarray) -> bool:
+    """Whether the rows of ``a`` are strictly increasing (:func:`_order_rows`): a kept ``keys`` file is."""
+    for i in range(1, a.shape[0]):
+        if _order_rows(a, i - 1, a, i) >= 0:
+            return False
+    return True
+
+
+@jit
+def join_kernel(wanted: np.ndarray, found: np.ndarray, rows: np.ndarray, order: np.ndarray, base: int) -> int:
+    """Each row of ``wanted`` (strictly increasing) that ``rows`` holds gets ``base`` plus its row number in
+    ``found`` (a row already found is skipped). ``rows`` is read in increasing order: as it is, or through
+    ``order`` when that is not empty. One pass over both; returns how many were found."""
+    n = rows.shape[0]
+    by = order.shape[0] > 0
+    i = 0
+    j = 0
+    hits = 0
+    while i < wanted.shape[0] and j < n:
+        r = order[j] if by else j
+        c = _order_rows(wanted, i, rows, r)
+        if c < 0:
+            i += 1
+        elif c > 0:
+            j += 1
+        else:
+            if found[i] < 0:
+                found[i] = base + r
+                hits += 1
+            i += 1
+            j += 1
+    return hits
+
+
+def join_dict(wanted: np.ndarray, found: np.ndarray, rows: np.ndarray, order: np.ndarray, base: int) -> int:
+    """:func:`join_kernel` with a dictionary (without numba)."""
+    index = {tuple(row): i for i, row in enumerate(rows.tolist())}
+    hits = 0
+    for i, row in enumerate(wanted.tolist()):
+        got = index.get(tuple(row))
+        if got is not None and found[i] < 0:
+            found[i] = base + got
+            hits += 1
+    return hits
+
+
+def lex_order(rows: np.ndarray) -> np.ndarray:
+    """The order that sorts ``rows`` word by word (the first word first), as a kept ``keys`` file is sorted."""
+    return np.lexsort(rows.T[::-1]) if len(rows) else np.zeros(0, np.int64)
+
+
+class Joined:
+    """Keys' ids in a part whose earlier positions are read one layer at a time: the distinct keys sorted once,
+    then joined with each layer's sorted ``keys`` file in one pass (:func:`join_kernel`). Equals
+    :func:`dedup` against all the earlier keys with the new positions then sorted, without ever holding the
+    earlier keys together, or a table of them."""
+
+    def __init__(self, keys: np.ndarray, width: int):
+        self.width = width
+        local, reps = dedup(np.zeros((0, width), np.uint64), keys, width)
+        distinct = np.ascontiguousarray(keys, np.uint64).reshape(-1, width)[reps]
+        order = lex_order(distinct)
+        self.keys = distinct[order]  # (strictly increasing)
+        rank = np.empty(len(order), np.int64)
+        rank[order] = np.arange(len(order), dtype=np.int64)
+        self.of_row = rank[local]  # each given key's place among the distinct ones
+        self.found = np.full(len(order), -1, np.int64)
+
+    def join(self, rows: np.ndarray, base: int) -> int:
+        """Finds the distinct keys among ``rows`` (one layer's positions of the part; their ids from ``base``)."""
+        rows = np.ascontiguousarray(rows, np.uint64).reshape(-1, self.width)
+        if not len(rows) or not len(self.keys):
+            return 0
+        if HAVE_NUMBA:
+            order = np.zeros(0, np.int64) if rows_sorted(rows) else lex_order(rows)
+            return int(join_kernel(self.keys, self.found, rows, order, base))
+        return join_dict(self.keys, self.found, rows, np.zeros(0, np.int64), base)
+
+    def finish(self, base: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(ids, new)``: every given key's id, the keys not found numbered on from ``base`` in their sorted
+        order, and those new keys (sorted)."""
+        fresh = self.found < 0
+        ids = self.found.copy()
+        ids[fresh] = base + np.arange(int(fresh.sum()), dtype=np.int64)
+        return ids[self.of_row], self.keys[fresh]
+
+
 # -- the parts' files: written with their fingerprints, read back strictly -------------------------------------------
 _U64, _I64, _I32, _I16, _I8, _U8 = (np.dtype(np.uint64), np.dtype(np.int64), np.dtype(np.int32),
                                      np.dtype(np.int16), np.dtype(np.int8), np.dtype(np.uint8))
@@ -637,30 +738,28 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     expand tasks wrote them). Returns how many positions are new, and the entries of the files written."""
     width = packed.width
     ctx = Context(packed, sizes)
-    old = keys_upto(folder, width, j, layer, files)
     ins = [read_checked(folder, files, "in", j, layer, ctx, source=k) for k in range(parts)]
-    keys = np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins else np.zeros((0, width), np.uint64)
-    ids, fresh = dedup(old, keys, width)
-    base = len(old)
-    del old
-    new = keys[fresh]
-    del keys
-    # the new positions sorted (their ids are their places in this order), the edges sorted by child: both then
-    # deflate several times smaller (see _spec)
-    order = np.lexsort(new.T[::-1]) if len(new) else np.zeros(0, np.int64)
-    new = new[order]
-    place = np.empty(len(order), np.int64)
-    place[order] = np.arange(len(order), dtype=np.int64)
-    del order
-    born = ids >= base
-    ids[born] = base + place[ids[born] - base]
-    del born, place
+    joined = Joined(np.concatenate([x["keys"].reshape(-1, width) for x in ins]) if ins
+                    else np.zeros((0, width), np.uint64), width)
+    for x in ins:
+        del x["keys"]
+    # the part's earlier positions, one layer at a time (each kept file sorted: one pass joins it); the new
+    # positions are then numbered in their sorted order, so the kept file deflates several times smaller
+    base = 0
+    for ell in range(layer):
+        name = rel("keys", j, ell)
+        if name not in files:
+            raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
+        joined.join(read_part(folder, name, files[name], "keys", width)["keys"], base)
+        base += files[name][2]
+    ids, new = joined.finish(base)
+    del joined
     written: dict[str, Entry] = {}
     by_child = np.argsort(ids, kind="stable")
     src = np.concatenate([x["src"] for x in ins]).astype(ctx.ids("in", j, layer)[0], copy=False)[by_child]
     off = np.concatenate([x["off"] for x in ins])[by_child]
     del ins
-    dst = ids[by_child].astype(id_dtype(base + len(fresh)), copy=False)  # (the part's positions up to this layer)
+    dst = ids[by_child].astype(id_dtype(base + len(new)), copy=False)  # (the part's positions up to this layer)
     del ids, by_child
     rows = EDGE_ROWS
     for piece, a in enumerate(range(0, max(1, len(dst)), rows)):  # (at least one file, empty or not)

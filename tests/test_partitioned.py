@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from quaternity_cp import partitioned as pt
 from quaternity_cp.budget import Limits
@@ -417,3 +419,51 @@ def test_npy_headers_are_parsed_one_thread_at_a_time(tmp_path, monkeypatch):
     spec = {name: (a.dtype, a.shape) for name, a in arrays.items()}
     partfiles.read_npz(str(tmp_path / "a.npz"), entry, spec, ValueError)
     assert held == [True, True]
+
+
+# -- the merge's join: the part's earlier positions read one layer at a time ---------------------------------------
+@pytest.mark.parametrize("numba", [True, False])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_the_layer_by_layer_join_equals_a_dictionary_over_every_earlier_key(numba, data, monkeypatch):
+    """Joined (distinct keys sorted once, joined with each layer's keys) against a dictionary of all the earlier
+    keys: every key's id, the new ones numbered on in sorted order. Words drawn from a few values (many equal
+    keys, rows equal in their first words); layers sorted, as the merge keeps them, or not (an upgraded
+    checkpoint's), with and without numba."""
+    if numba and not pt.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    monkeypatch.setattr(pt, "HAVE_NUMBA", numba)
+    w = data.draw(st.integers(1, 3))
+    word = st.sampled_from([0, 1, 2, 2**63, 2**64 - 1])
+    row = st.tuples(*[word] * w)
+    earlier = data.draw(st.lists(row, max_size=40, unique=True))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(earlier)), max_size=4)))
+    layers = [earlier[a:b] for a, b in zip([0] + cuts, cuts + [len(earlier)])]
+    if data.draw(st.booleans()):
+        layers = [sorted(x) for x in layers]
+    given_ = data.draw(st.lists(st.one_of(st.sampled_from(earlier) if earlier else row, row), max_size=60))
+    index = {r: i for i, r in enumerate(x for layer in layers for x in layer)}
+    new = sorted({r for r in given_ if r not in index})
+    want = [index[r] if r in index else len(index) + new.index(r) for r in given_]
+    joined = pt.Joined(np.array(given_, np.uint64).reshape(-1, w), w)
+    base = 0
+    for layer in layers:
+        joined.join(np.array(layer, np.uint64).reshape(-1, w), base)
+        base += len(layer)
+    ids, keys = joined.finish(base)
+    assert ids.tolist() == want
+    assert [tuple(r) for r in keys.tolist()] == new
+
+
+def test_a_kept_keys_file_is_sorted_and_read_by_one_pass(tmp_path):
+    """Every keys file a build keeps is strictly increasing (rows_sorted), so the join needs no sort of it."""
+    built = pt.build(Toy(TOP), str(tmp_path / "g"), parts=3)
+    seen = 0
+    for k in range(3):
+        for ell in range(built.layers):
+            name = pt.rel("keys", k, ell)
+            keys = pt.read_part(built.folder, name, built.files[name], "keys", 1)["keys"].reshape(-1, 1)
+            assert pt.rows_sorted(keys)
+            seen += len(keys) > 1
+    assert seen
+    assert not pt.rows_sorted(np.array([[2], [1]], np.uint64)) and not pt.rows_sorted(np.array([[1], [1]], np.uint64))
