@@ -16,7 +16,10 @@ manifest describes. This module holds what every such solver does with them:
   plain (or deflated, where the caller allows it: inflated only when the size
   a member declares is its array's, and never past it), each .npy header's
   dtype and shape the spec's (before any array is made: no object arrays,
-  nothing unpickled); plain arrays share the file's one buffer;
+  nothing unpickled); plain arrays share the file's one buffer; a file that
+  may hold deflated arrays is streamed (its directory first, then every byte
+  into its SHA-256 and into its array's buffer, through one small buffer: its
+  deflated bytes are never held whole);
 * :func:`check_ranges` then checks every id and number in range;
 * :func:`check_present` checks, before anything is allocated, that every file
   a manifest lists is there as a regular file of its size.
@@ -171,10 +174,10 @@ class _View(io.RawIOBase):
         return len(got)
 
 
-def read_bytes(path: str, size: int, error: ErrorClass) -> bytearray:
-    """The ``size`` bytes of the regular file ``path`` (refused, naming it: missing, not a regular file -- a
-    symbolic link, a pipe, a device, a folder --, or of another size), read without following a link and
-    without blocking."""
+def _open_checked(path: str, size: int, error: ErrorClass) -> int:
+    """A descriptor of the regular file ``path``, opened without following a link and without blocking, checked
+    to be of ``size`` bytes (refused, naming it: missing, not a regular file -- a symbolic link, a pipe, a
+    device, a folder --, or of another size)."""
     kind = not_a_regular_file(path)
     if kind is not None:
         raise error(f"{path}: {kind}, not a regular file; the checkpoint's part files are regular files")
@@ -193,15 +196,31 @@ def read_bytes(path: str, size: int, error: ErrorClass) -> bytearray:
         if info.st_size != size:
             raise error(f"{path}: {info.st_size:,} bytes where the manifest says {size:,} (cut short, "
                         "emptied or replaced); remove the folder to start again")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _fill(fd: int, view: memoryview) -> int:
+    """Bytes read from ``fd`` into ``view`` until it is full or the file ends."""
+    got = 0
+    while got < len(view):
+        n = os.readv(fd, [view[got:]]) if hasattr(os, "readv") else _read_into(fd, view[got:])
+        if n <= 0:
+            break
+        got += n
+    return got
+
+
+def read_bytes(path: str, size: int, error: ErrorClass) -> bytearray:
+    """The ``size`` bytes of the regular file ``path`` (refused, naming it: missing, not a regular file -- a
+    symbolic link, a pipe, a device, a folder --, or of another size), read without following a link and
+    without blocking."""
+    fd = _open_checked(path, size, error)
+    try:
         buf = bytearray(size)
-        view = memoryview(buf)
-        got = 0
-        while got < size:
-            n = os.readv(fd, [view[got:]]) if hasattr(os, "readv") else _read_into(fd, view[got:])
-            if n <= 0:
-                break
-            got += n
-        if got != size or os.read(fd, 1):
+        if _fill(fd, memoryview(buf)) != size or os.read(fd, 1):
             raise error(f"{path}: it changed size while being read")
         return buf
     except OSError as err:
@@ -224,12 +243,18 @@ def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: b
     (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays of
     stored members share the file's one buffer. ``only``: the arrays to make (every member is still checked to be
     one the spec names; the others' data is not read). A damaged file is refused (``error``, one line naming it)."""
+    if deflated:
+        return _read_streamed(path, entry, spec, error, only)
     size, digest = entry[0], entry[1]
     buf = read_bytes(path, size, error)
     if sha256_hex(buf) != digest:
-        raise error(f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged "
-                    "or copied from another checkpoint); remove the folder to start again")
+        raise error(_changed(path))
     return parse_npz(path, buf, spec, error, deflated, only)
+
+
+def _changed(path: str) -> str:
+    return (f"{path}: its SHA-256 is not the one the manifest gives (the file was changed, damaged or copied from "
+            "another checkpoint); remove the folder to start again")
 
 
 #: numpy parses a .npy header with ``ast.literal_eval``; CPython 3.11's AST constructor keeps its recursion
@@ -245,11 +270,35 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
     may be deflated; it is inflated only when the size it declares is its array's (the spec's bytes and at most
     :data:`OVERHEAD_PER_ARRAY` of header), and never past that size: a small file that would inflate to more is
     refused before a byte is inflated."""
+    bad = _bad(path, error)
+    view = memoryview(buf)
+    out: dict[str, np.ndarray] = {}
+    for name, info, start, inflate in _members(bad, _View(view), len(buf), spec, deflated, only):
+        home, at = buf, start
+        if inflate:
+            sink = _Inflater(bad, name, info)
+            for a in range(start, start + info.compress_size, INFLATE_CHUNK):
+                sink.feed(view[a:min(a + INFLATE_CHUNK, start + info.compress_size)])
+            home, at = sink.finish(), 0
+        out[name] = _array(bad, name, info, home, at, spec[name])
+    return out
+
+
+def _bad(path: str, error: ErrorClass) -> Callable[[str], BaseException]:
     def bad(why: str) -> BaseException:
         return error(f"{path}: {why}; remove the folder to start again")
+    return bad
 
+
+def _members(bad: Callable[[str], BaseException], raw: io.RawIOBase, length: int, spec: Spec, deflated: bool,
+             only: "frozenset[str] | None") -> list[tuple[str, zipfile.ZipInfo, int, bool]]:
+    """The members of the .npz archive ``raw`` (a seekable file of ``length`` bytes) to read: (array name, its
+    zip entry, where its data starts, whether it is deflated), checked: exactly the arrays ``spec`` names, stored
+    (or deflated, when ``deflated``: declaring the size its array and a header take), none encrypted, each local
+    header where the directory says and its data inside the file. Only the directory and local headers are
+    read."""
     try:
-        archive = zipfile.ZipFile(_View(memoryview(buf)))
+        archive = zipfile.ZipFile(raw)
         infos = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, KeyError) as err:
         raise bad(f"not a readable .npz archive ({err})") from None
@@ -257,7 +306,7 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
     want = sorted(f"{name}.npy" for name in spec)
     if sorted(names) != want:
         raise bad(f"holds the arrays {sorted(names)}, not {want}")
-    out: dict[str, np.ndarray] = {}
+    out = []
     for info in infos:
         name = info.filename[:-4]
         dtype, shape = spec[name]
@@ -270,43 +319,146 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
         if info.flag_bits & 0x1:
             raise bad(f"array {name} is encrypted (the program stores its arrays plain or deflated)")
         off = info.header_offset
-        local = bytes(buf[off:off + 30])
-        if len(local) != 30 or local[:4] != b"PK\x03\x04":
+        raw.seek(off)
+        local = raw.read(30) if 0 <= off <= length else b""
+        if local is None or len(local) != 30 or local[:4] != b"PK\x03\x04":
             raise bad(f"array {name}: no zip header where the archive's directory says")
         start = off + 30 + int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
-        if start + info.compress_size > len(buf):
+        if start + info.compress_size > length:
             raise bad(f"array {name} runs past the end of the file")
-        home, at = buf, start
         if inflate:
             need = dtype.itemsize * math.prod(shape)
             if not need <= info.file_size <= need + OVERHEAD_PER_ARRAY:
                 raise bad(f"array {name} declares {info.file_size:,} bytes, where the manifest's counts call for "
                           f"{need:,} and a header")
-            home, at = _inflate(bad, name, memoryview(buf)[start:start + info.compress_size], info), 0
-        member = _View(memoryview(home)[at:at + info.file_size])
-        try:
-            with _HEADER_LOCK:  # numpy reads the header with ast.literal_eval: one thread at a time (see the lock)
-                version = np.lib.format.read_magic(member)
-                if version == (1, 0):
-                    got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
-                elif version == (2, 0):
-                    got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
-                else:
-                    raise ValueError(f".npy version {version}")
-        except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
-            raise bad(f"array {name}: not a readable .npy header ({err})") from None
-        if got_dtype.hasobject:
-            raise bad(f"array {name} holds Python objects (refused: nothing in a checkpoint is unpickled)")
-        if got_dtype != dtype or fortran:
-            raise bad(f"array {name} is {got_dtype}{' (Fortran order)' if fortran else ''}, not {dtype}")
-        if tuple(got_shape) != shape:
-            raise bad(f"array {name} has the shape {tuple(got_shape)}, where the manifest's counts call for {shape}")
-        header = member.tell()
-        count = math.prod(shape)
-        if header + count * dtype.itemsize != info.file_size:
-            raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
-        out[name] = np.frombuffer(home, dtype=dtype, count=count, offset=at + header).reshape(shape)
+        out.append((name, info, start, inflate))
     return out
+
+
+def _array(bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo, home: bytearray, at: int,
+           want: tuple["np.dtype[Any]", tuple[int, ...]]) -> np.ndarray:
+    """The array of the member whose .npy bytes are ``home[at:at + info.file_size]``, its header's dtype and shape
+    ``want``'s (no object arrays, nothing unpickled); a view of ``home``."""
+    dtype, shape = want
+    member = _View(memoryview(home)[at:at + info.file_size])
+    try:
+        with _HEADER_LOCK:  # numpy reads the header with ast.literal_eval: one thread at a time (see the lock)
+            version = np.lib.format.read_magic(member)
+            if version == (1, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_1_0(member)
+            elif version == (2, 0):
+                got_shape, fortran, got_dtype = np.lib.format.read_array_header_2_0(member)
+            else:
+                raise ValueError(f".npy version {version}")
+    except (ValueError, SyntaxError, TypeError, EOFError, OSError) as err:
+        raise bad(f"array {name}: not a readable .npy header ({err})") from None
+    if got_dtype.hasobject:
+        raise bad(f"array {name} holds Python objects (refused: nothing in a checkpoint is unpickled)")
+    if got_dtype != dtype or fortran:
+        raise bad(f"array {name} is {got_dtype}{' (Fortran order)' if fortran else ''}, not {dtype}")
+    if tuple(got_shape) != shape:
+        raise bad(f"array {name} has the shape {tuple(got_shape)}, where the manifest's counts call for {shape}")
+    header = member.tell()
+    count = math.prod(shape)
+    if header + count * dtype.itemsize != info.file_size:
+        raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
+    return np.frombuffer(home, dtype=dtype, count=count, offset=at + header).reshape(shape)
+
+
+class _FileView(io.RawIOBase):
+    """A read-only, seekable file over a descriptor of ``length`` bytes, read with ``pread`` (for :mod:`zipfile`
+    reading an archive's directory: nothing else of the file is read through it)."""
+
+    def __init__(self, fd: int, length: int):
+        self.fd, self.length, self.pos = fd, length, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.pos
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        base = {0: 0, 1: self.pos, 2: self.length}[whence]
+        self.pos = max(0, base + offset)
+        return self.pos
+
+    def readinto(self, buffer: Any) -> int:
+        want = max(0, min(len(buffer), self.length - self.pos))
+        got = os.pread(self.fd, want, self.pos) if want else b""
+        buffer[:len(got)] = got
+        self.pos += len(got)
+        return len(got)
+
+
+#: bytes of a deflated file read at a time: its SHA-256 and its members' inflating are fed from one buffer of
+#: this size, so reading a file holds its arrays and this, never the file's deflated bytes whole
+STREAM_CHUNK = 1 << 16
+
+
+def _read_streamed(path: str, entry: Entry, spec: Spec, error: ErrorClass,
+                   only: "frozenset[str] | None") -> dict[str, np.ndarray]:
+    """:func:`read_npz` of a file whose members may be deflated, read once from start to end through one
+    :data:`STREAM_CHUNK` buffer: its directory first (the members to inflate and where their data lies, checked
+    as :func:`parse_npz` checks them), then every byte into its SHA-256 and each member's bytes into its own
+    buffer (inflated, or copied when stored), of the size the spec calls for. The refusals are
+    :func:`parse_npz`'s, a changed SHA-256 first, whatever else is wrong."""
+    size, digest = entry[0], entry[1]
+    bad = _bad(path, error)
+    fd = _open_checked(path, size, error)
+    try:
+        early: BaseException | None = None
+        members: list[tuple[str, zipfile.ZipInfo, int, bool]] = []
+        try:
+            members = _members(bad, _FileView(fd, size), size, spec, True, only)
+        except Exception as err:  # (reported after the SHA-256: a changed file is named as changed)
+            early = err
+        sinks = [(start, start + info.compress_size, _Inflater(bad, name, info) if inflate
+                  else _Copy(bad, name, info)) for name, info, start, inflate in members]
+        failed: dict[int, BaseException] = {}
+        done: dict[int, bytearray] = {}
+        h = hashlib.sha256()
+        buf = bytearray(max(1, min(STREAM_CHUNK, size)))
+        view = memoryview(buf)
+        os.lseek(fd, 0, os.SEEK_SET)
+        pos = 0
+        while pos < size:
+            got = _fill(fd, view[:min(len(buf), size - pos)])
+            if got <= 0:
+                raise error(f"{path}: it changed size while being read")
+            chunk = view[:got]
+            h.update(chunk)
+            for i, (a, b, sink) in enumerate(sinks):
+                lo, hi = max(a, pos), min(b, pos + got)
+                if i in failed or i in done or lo > hi:  # (not in this chunk)
+                    continue
+                try:
+                    if hi > lo:
+                        sink.feed(chunk[lo - pos:hi - pos])
+                    if b <= pos + got:  # (its data all fed: finished now, its inflater freed)
+                        done[i] = sink.finish()
+                except Exception as err:
+                    failed[i] = err
+            pos += got
+        if os.read(fd, 1):
+            raise error(f"{path}: it changed size while being read")
+        if h.hexdigest() != digest:
+            raise error(_changed(path))
+        if early is not None:
+            raise early
+        out: dict[str, np.ndarray] = {}
+        for i, (name, info, _start, _inflate) in enumerate(members):
+            if i in failed:
+                raise failed[i]
+            out[name] = _array(bad, name, info, done[i], 0, spec[name])
+        return out
+    except OSError as err:
+        raise error(f"{path}: cannot read it ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
 
 
 #: bytes inflated at a time into a member's buffer (the buffer is made once, of the size the member declares),
@@ -314,37 +466,63 @@ def parse_npz(path: str, buf: bytearray, spec: Spec, error: ErrorClass, deflated
 INFLATE_CHUNK = 1 << 14
 
 
-def _inflate(bad: Callable[[str], BaseException], name: str, raw: memoryview, info: zipfile.ZipInfo) -> bytearray:
+class _Inflater:
     """A deflated member's bytes, exactly the ``info.file_size`` it declares (never more is inflated: its buffer
     is made once, of that size, and filled :data:`INFLATE_CHUNK` bytes at a time), its CRC-32 the one it
-    declares."""
-    engine = zlib.decompressobj(-zlib.MAX_WBITS)
-    size = info.file_size
-    out = bytearray(size)
-    at = fed = crc = 0
-    left: Any = b""
-    try:
-        while not engine.eof:
-            if not left:
-                if fed >= len(raw):
-                    break
-                left = raw[fed:fed + INFLATE_CHUNK]
-                fed += len(left)
-            room = size - at
-            got = engine.decompress(left, min(INFLATE_CHUNK, room) if room else 1)
-            left = engine.unconsumed_tail
-            if len(got) > room:
-                raise bad(f"array {name}: its deflated data holds more than the {size:,} bytes it declares")
-            out[at:at + len(got)] = got
-            crc = zlib.crc32(got, crc)
-            at += len(got)
-    except zlib.error as err:
-        raise bad(f"array {name}: not readable deflated data ({err})") from None
-    if at != size or not engine.eof or engine.unused_data or left or fed < len(raw):
-        raise bad(f"array {name}: its deflated data is not the {size:,} bytes it declares")
-    if crc != info.CRC:
-        raise bad(f"array {name}: its CRC-32 is not the one it declares")
-    return out
+    declares: fed its deflated data in pieces (:meth:`feed`), then :meth:`finish`."""
+
+    def __init__(self, bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo):
+        self.bad, self.name, self.size, self.crc_wanted = bad, name, info.file_size, info.CRC
+        self.engine: Any = None  # (made at the first feed, dropped at finish: one member's inflater at a time)
+        self.out = bytearray(self.size)
+        self.at = self.crc = 0
+        self.extra = False  # (deflated data past its end)
+
+    def feed(self, data: Any) -> None:
+        if self.engine is None:
+            self.engine = zlib.decompressobj(-zlib.MAX_WBITS)
+        engine, size, name = self.engine, self.size, self.name
+        try:
+            for a in range(0, len(data), INFLATE_CHUNK):
+                left: Any = data[a:a + INFLATE_CHUNK]
+                while left:
+                    if engine.eof:
+                        self.extra = True
+                        return
+                    room = size - self.at
+                    got = engine.decompress(left, min(INFLATE_CHUNK, room) if room else 1)
+                    left = engine.unconsumed_tail
+                    if len(got) > room:
+                        raise self.bad(f"array {name}: its deflated data holds more than the {size:,} bytes it "
+                                       "declares")
+                    self.out[self.at:self.at + len(got)] = got
+                    self.crc = zlib.crc32(got, self.crc)
+                    self.at += len(got)
+        except zlib.error as err:
+            raise self.bad(f"array {name}: not readable deflated data ({err})") from None
+
+    def finish(self) -> bytearray:
+        engine, self.engine = self.engine, None
+        if engine is None or self.at != self.size or not engine.eof or engine.unused_data or self.extra:
+            raise self.bad(f"array {self.name}: its deflated data is not the {self.size:,} bytes it declares")
+        if self.crc != self.crc_wanted:
+            raise self.bad(f"array {self.name}: its CRC-32 is not the one it declares")
+        return self.out
+
+
+class _Copy:
+    """A stored member's bytes copied into a buffer of its size (the feeding :class:`_Inflater` has)."""
+
+    def __init__(self, bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo):
+        self.out = bytearray(info.file_size)
+        self.at = 0
+
+    def feed(self, data: Any) -> None:
+        self.out[self.at:self.at + len(data)] = data
+        self.at += len(data)
+
+    def finish(self) -> bytearray:
+        return self.out
 
 
 #: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)

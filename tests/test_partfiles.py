@@ -109,3 +109,55 @@ def test_damaged_deflate_data_is_refused(tmp_path):
     path.write_bytes(bytes(blob))
     with pytest.raises(Refused, match=r"array a: "):
         partfiles.read_npz(str(path), entry_of(path), ONE, Refused, deflated=True)
+
+
+def test_a_deflated_file_is_streamed_not_held_whole(tmp_path):
+    """Reading a deflated file holds its arrays and one small buffer, never the file's deflated bytes: with data
+    that does not deflate (the file about as large as its arrays), the reader's peak stays well under the arrays
+    plus the file. The arrays span many read buffers and come back exactly."""
+    import tracemalloc
+
+    rng = np.random.default_rng(7)
+    big = {"a": rng.integers(0, 2**31, 300_000, dtype=np.int32),  # 1.2 MB that deflate cannot shrink
+           "b": rng.integers(0, 255, (4, 10), dtype=np.uint8)}
+    spec = {"a": (np.dtype(np.int32), (300_000,)), "b": (np.dtype(np.uint8), (4, 10))}
+    path = tmp_path / "x.npz"
+    entry = partfiles.save_npz(str(path), 0, 0, deflate=True, **big)
+    arrays_bytes = partfiles.data_bytes(spec)
+    assert entry[0] > arrays_bytes * 0.9  # (the file is about as large as its arrays)
+    tracemalloc.start()
+    try:
+        got = partfiles.read_npz(str(path), entry, spec, Refused, deflated=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    for name, a in big.items():
+        assert np.array_equal(got[name], a)
+    assert peak < arrays_bytes + entry[0] // 2, (peak, arrays_bytes, entry[0])
+    assert peak < arrays_bytes + 4 * partfiles.STREAM_CHUNK
+
+
+def test_a_stored_member_beside_deflated_ones_is_read_from_the_stream(tmp_path):
+    """A file where deflated members are allowed may still store one plain (as the writer of older layouts did):
+    it is copied out of the same stream, exactly."""
+    path = tmp_path / "x.npz"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("a.npy", npy(arrays()["a"]), compress_type=zipfile.ZIP_DEFLATED)
+        zf.writestr("b.npy", npy(arrays()["b"]), compress_type=zipfile.ZIP_STORED)
+    got = partfiles.read_npz(str(path), entry_of(path), SPEC, Refused, deflated=True)
+    for name, a in arrays().items():
+        assert np.array_equal(got[name], a)
+
+
+def test_a_changed_file_is_named_changed_before_what_else_is_wrong(tmp_path):
+    """A byte changed in a deflated member, or in the archive's directory: the SHA-256 is what is refused first
+    (the entry was the file's before the change), whatever the change breaks besides."""
+    path = tmp_path / "x.npz"
+    entry = partfiles.save_npz(str(path), 0, 0, deflate=True, **arrays())
+    blob = path.read_bytes()
+    for at in (60, len(blob) - 30):  # (inside the first member's data; inside the directory)
+        damaged = bytearray(blob)
+        damaged[at] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        with pytest.raises(Refused, match="SHA-256 is not the one the manifest gives"):
+            partfiles.read_npz(str(path), entry, SPEC, Refused, deflated=True)
