@@ -101,7 +101,7 @@ import re
 import shutil
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -1239,37 +1239,85 @@ def _row_hash(keys: np.ndarray) -> np.ndarray:
 
 
 class KeyIndex:
-    """The dense ids of positions of ``built``'s graph, for many lookups: each part's keys read once (when a key
-    of that part is first asked), ordered by a hash of their words, then found by binary search and checked word
-    for word (:func:`lookup` instead builds a table of the part's keys at every call: fine for one batch, slow
-    for a position at a time in a graph of millions). Holds about (width x 8 + 16) bytes a position of each part
-    asked."""
+    """The dense ids of positions of ``built``'s graph, for many lookups: each part's keys hashed once (when a key
+    of that part is first asked), one layer's file at a time, ordered by their hashes, then found by binary
+    search (:func:`lookup` instead builds a table of the part's keys at every call: fine for one batch, slow for
+    a position at a time in a graph of millions).
 
-    def __init__(self, built: Built):
+    By default a key found by its hash is checked word for word, so a key not in the graph gets -1: the index
+    holds about (width x 8 + 12) bytes a position of each part asked. ``members_only``: the keys asked are known
+    to be positions of the graph (the children of its positions, as an answer's strategy follows them): a hash
+    that no other position of the part shares names its position, and only the positions whose hashes collide
+    keep their words; the index holds about 12 bytes a position (a key *not* in the graph may then be given the
+    id of a position whose 64-bit hash it shares)."""
+
+    def __init__(self, built: Built, members_only: bool = False):
         self.built, self.width, self.base = built, built.packed.width, bases(built)
-        self._parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.members_only = members_only
+        self._parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def _part(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _layers(self, k: int) -> Iterator[tuple[int, np.ndarray]]:
+        """Part ``k``'s keys, a layer at a time (with the id of its first position in the part)."""
+        built, base = self.built, 0
+        for ell in range(built.layers):
+            name = rel("keys", k, ell)
+            if name not in built.files:
+                raise PartitionedError(f"{os.path.join(built.folder, name)}: not listed in the checkpoint's manifest")
+            keys = read_part(built.folder, name, built.files[name], "keys", self.width)["keys"].reshape(-1, self.width)
+            yield base, keys
+            base += len(keys)
+
+    def _part(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(the hashes sorted, the ids in that order, the ids whose words are kept (sorted), their words)."""
         got = self._parts.get(k)
-        if got is None:
-            keys = keys_of(self.built, k)
-            h = _row_hash(keys)
-            order = np.argsort(h, kind="stable")
-            got = self._parts[k] = (h[order], order, keys)
+        if got is not None:
+            return got
+        hashes, kept = [], []
+        for _base, keys in self._layers(k):
+            hashes.append(_row_hash(keys))
+            if not self.members_only:
+                kept.append(keys)
+        h = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
+        del hashes
+        n = len(h)
+        order = np.argsort(h, kind="stable").astype(id_dtype(n))
+        h = h[order]
+        if not self.members_only:
+            words = np.concatenate(kept) if kept else np.zeros((0, self.width), np.uint64)
+            ids = np.arange(n, dtype=id_dtype(n))
+        else:
+            shared = np.zeros(n, bool)
+            same = h[1:] == h[:-1]
+            shared[1:] |= same
+            shared[:-1] |= same
+            ids = np.sort(order[shared])
+            words = np.zeros((len(ids), self.width), np.uint64)
+            if len(ids):
+                for base, keys in self._layers(k):  # (the words of the positions whose hashes collide: few if any)
+                    lo, hi = np.searchsorted(ids, [base, base + len(keys)])
+                    words[lo:hi] = keys[ids[lo:hi] - base]
+        got = self._parts[k] = (h, order, ids, words)
         return got
 
     def find(self, keys: np.ndarray) -> np.ndarray:
-        """The dense ids of ``keys`` (n x width words; -1 for one not in the graph)."""
+        """The dense ids of ``keys`` (n x width words; -1 for one not in the graph: see ``members_only``)."""
         keys = np.asarray(keys, np.uint64).reshape(-1, self.width)
         out = np.full(len(keys), -1, np.int64)
         where = part_of(keys, self.built.parts)
         for i, key in enumerate(keys):
-            hashes, order, mine = self._part(int(where[i]))
+            k = int(where[i])
+            hashes, order, ids, words = self._part(k)
             h = _row_hash(key.reshape(1, -1))[0]
             j = int(np.searchsorted(hashes, h))
+            if j >= len(hashes) or hashes[j] != h:
+                continue
+            if self.members_only and (j + 1 == len(hashes) or hashes[j + 1] != h):
+                out[i] = int(order[j]) + int(self.base[k])  # (the one position of the part with this hash)
+                continue
             while j < len(hashes) and hashes[j] == h:
-                if np.array_equal(mine[order[j]], key):
-                    out[i] = int(order[j]) + int(self.base[int(where[i])])
+                at = int(np.searchsorted(ids, order[j]))
+                if at < len(ids) and ids[at] == order[j] and np.array_equal(words[at], key):
+                    out[i] = int(order[j]) + int(self.base[k])
                     break
                 j += 1
         return out

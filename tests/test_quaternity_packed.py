@@ -522,5 +522,18 @@ def test_the_key_index_finds_every_position_and_nothing_else(tmp_path):
         pt._row_hash = lambda keys: np.zeros(len(keys), np.uint64)  # every hash the same
         collide = pt.KeyIndex(built)
         assert np.array_equal(collide.find(every[:50]), dense[:50]) and (collide.find(others[:50]) == -1).all()
+        # members only: every hash shared, so every position keeps its words and is still found exactly
+        members = pt.KeyIndex(built, members_only=True)
+        assert np.array_equal(members.find(every[:50]), dense[:50])
+        # some hashes shared: those positions found by their words, the others by their hash alone
+        pt._row_hash = lambda keys: real(keys) & np.uint64(0xFF)  # (256 hashes for about 130 positions a part)
+        paired = pt.KeyIndex(built, members_only=True)
+        assert np.array_equal(paired.find(every), dense)
+        assert 0 < sum(len(paired._part(k)[3]) for k in range(built.parts)) < built.positions
     finally:
         pt._row_hash = real
+    members = pt.KeyIndex(built, members_only=True)
+    assert np.array_equal(members.find(every), dense)
+    held = [members._part(k) for k in range(built.parts)]
+    assert sum(len(words) for _h, _o, _ids, words in held) == 0  # (no hash shared: no key's words kept)
+    assert all(order.dtype == np.int32 for _h, order, _ids, _w in held)

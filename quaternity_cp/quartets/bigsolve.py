@@ -95,11 +95,12 @@ def default_parts(players: int, sets: int, set_size: int) -> int:
 
 class Ranker:
     """The ranks of any position of a built graph, by the solver's canonical key: its packed key found in its part
-    (:class:`quaternity_cp.partitioned.KeyIndex`: each part's keys read and ordered once)."""
+    (:class:`quaternity_cp.partitioned.KeyIndex`: each part's keys hashed and ordered once, about 12 bytes a
+    position held: the positions it asks are the graph's, its start and the children of its positions)."""
 
     def __init__(self, built: pt.Built, ranks: Any, packed: QuaternityPacked):
         self.built, self.ranks, self.packed = built, ranks, packed
-        self.index = pt.KeyIndex(built)
+        self.index = pt.KeyIndex(built, members_only=True)  # (every key it asks is a graph position's)
 
     def dense(self, key: tuple[Any, ...]) -> tuple[int, int]:
         """The dense id of the position of canonical key ``key`` (not over) and its frame seat; -1: not in the
