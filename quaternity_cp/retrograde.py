@@ -647,6 +647,10 @@ class Ranks:
         self._cache: OrderedDict[int, np.ndarray] = OrderedDict()
         self._keep = max(1, cache)
 
+    def keep(self, parts: int) -> None:
+        """Keep the last ``parts`` parts read (at least one; 2 bytes a seat and position each)."""
+        self._keep = max(1, int(parts))
+
     @property
     def parts(self) -> int:
         return len(self.sizes)

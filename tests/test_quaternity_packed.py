@@ -537,3 +537,31 @@ def test_the_key_index_finds_every_position_and_nothing_else(tmp_path):
     held = [members._part(k) for k in range(built.parts)]
     assert sum(len(words) for _h, _o, _ids, words in held) == 0  # (no hash shared: no key's words kept)
     assert all(order.dtype == np.int32 for _h, order, _ids, _w in held)
+
+
+def test_the_answer_reads_each_part_s_ranks_once(tmp_path, monkeypatch):
+    """With the partitioned attractor the ranks are read a part at a time; the answer's strategy hops between
+    parts, and each part's ranks are read once (the Ranker keeps every part it read), its answers the whole
+    attractor's."""
+    from quaternity_cp import retrograde
+
+    reads: list[str] = []
+    real = retrograde._read
+
+    def counting(folder, name, *args, **kwargs):
+        if "state" in os.path.basename(name):
+            reads.append(name)
+        return real(folder, name, *args, **kwargs)
+
+    here = solved(tmp_path / "here")
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--json",
+                         "--attractor", "partitioned")
+    assert code == 0, err
+    monkeypatch.setattr(retrograde, "_read", counting)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--json",
+                         "--attractor", "partitioned")  # (the graph and its ranks done: the answer alone)
+    assert code == 0, err
+    there = json.loads(out)
+    for key in ("verdict", "plies", "seats", "strategy", "defense"):
+        assert there[key] == here[key], key
+    assert reads and len(reads) == len(set(reads)), reads

@@ -100,6 +100,8 @@ class Ranker:
 
     def __init__(self, built: pt.Built, ranks: Any, packed: QuaternityPacked):
         self.built, self.ranks, self.packed = built, ranks, packed
+        if hasattr(ranks, "keep"):  # (the partitioned attractor's ranks, read a part at a time: a strategy hops
+            ranks.keep(built.parts)  # between parts, so every part read is kept, 2 bytes a seat, less than the index)
         self.index = pt.KeyIndex(built, members_only=True)  # (every key it asks is a graph position's)
 
     def dense(self, key: tuple[Any, ...]) -> tuple[int, int]:
