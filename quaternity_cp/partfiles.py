@@ -146,12 +146,11 @@ def is_entry(entry: object) -> bool:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in (entry[0], entry[2], entry[3])))
 
 
-class _View(io.RawIOBase):
-    """A read-only, seekable file over a buffer (no copy), for :mod:`zipfile` and the .npy header reader."""
+class _Seekable(io.RawIOBase):
+    """A read-only, seekable file of ``length`` bytes (its subclasses read them)."""
 
-    def __init__(self, view: memoryview):
-        self.view = view
-        self.pos = 0
+    length = 0
+    pos = 0
 
     def readable(self) -> bool:
         return True
@@ -163,9 +162,16 @@ class _View(io.RawIOBase):
         return self.pos
 
     def seek(self, offset: int, whence: int = 0) -> int:
-        base = {0: 0, 1: self.pos, 2: len(self.view)}[whence]
+        base = {0: 0, 1: self.pos, 2: self.length}[whence]
         self.pos = max(0, base + offset)
         return self.pos
+
+
+class _View(_Seekable):
+    """A read-only, seekable file over a buffer (no copy), for :mod:`zipfile` and the .npy header reader."""
+
+    def __init__(self, view: memoryview):
+        self.view, self.length, self.pos = view, len(view), 0
 
     def readinto(self, buffer: Any) -> int:
         got = self.view[self.pos:self.pos + len(buffer)]
@@ -365,26 +371,12 @@ def _array(bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo
     return np.frombuffer(home, dtype=dtype, count=count, offset=at + header).reshape(shape)
 
 
-class _FileView(io.RawIOBase):
+class _FileView(_Seekable):
     """A read-only, seekable file over a descriptor of ``length`` bytes, read with ``pread`` (for :mod:`zipfile`
     reading an archive's directory: nothing else of the file is read through it)."""
 
     def __init__(self, fd: int, length: int):
         self.fd, self.length, self.pos = fd, length, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self.pos
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        base = {0: 0, 1: self.pos, 2: self.length}[whence]
-        self.pos = max(0, base + offset)
-        return self.pos
 
     def readinto(self, buffer: Any) -> int:
         want = max(0, min(len(buffer), self.length - self.pos))
