@@ -1,0 +1,56 @@
+"""A graph's size from its first layers, by the shape of a graph built whole: ``python benchmarks/layer_model.py
+--layers 1,3,6,45,...``.
+
+The partitioned solver builds a graph by layers; a start too large to build shows only its first ones. This
+script carries the measured layers on with the ratios of a reference graph built whole (by default 4x4x3 under
+quaternity: 281,287,990 positions in 45 layers, docs/solver.md), from the first of its ratios below four-fold,
+after ``--delay`` more layers at the last measured ratio, and prints the total, the peak and the layers. It is a
+model, not a measurement: docs/solver.md says where it is used and what it assumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+#: 4x4x3 under quaternity, the whole graph: positions new in each layer (the manifest's sizes summed)
+REFERENCE = [1, 3, 6, 42, 100, 540, 2436, 11337, 48859, 225774, 824390, 2382461, 5095217, 8748598, 13160236,
+             18125698, 22645497, 26253639, 27846489, 27757329, 26269811, 23652179, 20347363, 16694057, 13019792,
+             9667721, 6822671, 4590247, 2940070, 1807976, 1066505, 602718, 330900, 176253, 89268, 44364, 21138,
+             9627, 4227, 1545, 642, 186, 57, 21]
+
+
+def slowing(reference: list[int], below: float = 4.0) -> list[float]:
+    """The reference's layer-to-layer ratios from the first one below ``below`` (past its first layers)."""
+    ratios = [b / a for a, b in zip(reference, reference[1:])]
+    first = next(i for i, r in enumerate(ratios) if i > 5 and r < below)
+    return ratios[first:]
+
+
+def carry_on(layers: list[int], delay: int = 0, reference: list[int] = REFERENCE) -> tuple[float, float, int]:
+    """(total, peak, layers) of ``layers`` carried on: ``delay`` layers at the last ratio, then the reference's
+    slowing, until a layer holds less than one position."""
+    if len(layers) < 2 or layers[-2] <= 0:
+        raise ValueError("give at least two layers, the one before the last not empty")
+    out = [float(x) for x in layers]
+    for r in [layers[-1] / layers[-2]] * delay + slowing(reference):
+        out.append(out[-1] * r)
+        if out[-1] < 1:
+            out.pop()
+            break
+    return sum(out), max(out), len(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--layers", required=True, help="positions new in each layer, comma-separated")
+    parser.add_argument("--delay", type=int, default=0, help="layers at the last ratio before the slowing")
+    args = parser.parse_args()
+    layers = [int(x) for x in args.layers.split(",")]
+    for delay in sorted({0, args.delay}):
+        total, peak, n = carry_on(layers, delay)
+        print(f"after {delay} more layer(s) at {layers[-1] / layers[-2]:.2f}-fold: {total:.2e} positions, "
+              f"the largest layer {peak:.2e}, {n} layers")
+
+
+if __name__ == "__main__":
+    main()
