@@ -11,8 +11,10 @@ part keeps its positions on disk in the checkpoint folder.
   expanded (:meth:`Packed.expand`), and each child goes to the file of the part
   it belongs to; plies that end the game stay with their parent.
 * **Merge** (one task per part and layer): the part's incoming children are
-  matched against the positions it already has (:func:`dedup`: a hash table
-  rebuilt from its files); the new ones become the part's next layer, and every
+  matched against the positions it already has (:class:`Joined`: the distinct
+  children sorted once, then joined with each earlier layer's sorted ``keys``
+  file in one pass, one file at a time); the new ones become the part's next
+  layer, and every
   edge is stored with its child's part (the predecessor lists the attractor
   needs), in slices of at most :data:`EDGE_ROWS` edges (``edgesLLLL.npz``, then
   ``edgesLLLL-0001.npz``, ...): a reader holds one slice at a time. Every
