@@ -478,7 +478,7 @@ def test_a_killed_worker_s_task_runs_again_and_the_graph_is_the_fresh_one(tmp_pa
 
     rules = Rules.preset("quaternity")
     marker = str(tmp_path / "killed")
-    packed = _KillsItsWorkerOnce(3, 2, 3, rules, False, marker)
+    packed = _KillsItsWorkerOnce(3, 2, 3, rules, False, marker=marker)
     with dask_client(None, 2) as client:
         built = pt.build(packed, str(tmp_path / "dask"), parts=3, run=dask_runner(client))
     assert os.path.exists(marker)  # a worker was killed
