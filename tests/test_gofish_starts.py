@@ -160,6 +160,44 @@ def test_the_two_player_again_start_example_is_solved_as_the_docs_say():
     assert json.loads(result.stdout)["verdict"] == "no"
 
 
+def test_sigterm_to_the_command_alone_stops_a_dask_build_and_its_workers(tmp_path):
+    """A batch system's SIGTERM, sent to the command's process only (not its group): exit 143, one line naming
+    the folder, no traceback, no worker process left behind, and the layers done kept for the next run."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
+            str(tmp_path), "--workers", "2"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.strip().startswith("layer 7:"):
+            proc.send_signal(signal.SIGTERM)
+            break
+    rest = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert proc.returncode == 143, (seen, rest)
+    assert "Traceback" not in "".join(seen) + rest
+    last = rest.strip().splitlines()[-1]
+    assert last.startswith("quaternity: 4 players, rules default: ") and "interrupt" in last, last
+    assert str(tmp_path / "p4-s4-default") in last
+
+    def left() -> list[str]:
+        rows = subprocess.run(["ps", "-eo", "pgid=,args="], capture_output=True, text=True).stdout.splitlines()
+        return [r for r in rows if r.split(None, 1)[0] == str(proc.pid)]
+
+    deadline = time.monotonic() + 60  # the workers' own exit follows the command's by a moment
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left()
+    manifest = json.loads((tmp_path / "p4-s4-default" / "manifest.json").read_text())
+    assert manifest["layers"] >= 7 and not manifest["complete"]
+
+
 def test_ctrl_c_at_the_terminal_stops_a_dask_build_in_one_line(tmp_path):
     """Ctrl-C at a terminal reaches the whole process group, the Dask workers too: the command still ends with
     exit 130 and its one line, no worker prints a traceback, and no worker process is left behind."""

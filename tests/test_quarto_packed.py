@@ -11,6 +11,7 @@ resistance), which is what the attractor's ranks count.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 from pathlib import Path
@@ -448,3 +449,24 @@ def test_ctrl_c_exits_130_naming_the_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(pt, "solve_graph", stopped)
     result = run(path, "--checkpoint", tmp_path / "ck")
     assert result.exit_code == 130 and str(tmp_path / "ck") in result.stderr
+
+
+def test_sigterm_exits_143_naming_the_folder(tmp_path, monkeypatch):
+    import signal
+
+    board, hand = random_position(random.Random(6), 4)
+    path = position_file(tmp_path / "p.json", board, hand)
+    real = pt.solve_graph
+
+    def terminated(*args, **kwargs):  # a real SIGTERM to this process, in the middle of the build
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*args, **kwargs)
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(pt, "solve_graph", terminated)
+    result = run(path, "--checkpoint", tmp_path / "ck")
+    assert result.exit_code == 143 and str(tmp_path / "ck") in result.stderr, result.output
+    assert "Traceback" not in result.output and signal.getsignal(signal.SIGTERM) is before
+    monkeypatch.setattr(pt, "solve_graph", real)
+    done = run(path, "--checkpoint", tmp_path / "ck", "--json")
+    assert done.exit_code == 0 and json.loads(done.stdout)["value"] == VALUE[ref_solve(board, hand)[0]]

@@ -319,6 +319,33 @@ def test_ctrl_c_exits_130_naming_the_folder_and_the_next_run_goes_on(tmp_path, m
     assert solved(tmp_path / "ck")["positions"] == solved(tmp_path / "fresh")["positions"]
 
 
+def test_sigterm_stops_the_build_as_ctrl_c_does_with_exit_143(tmp_path, monkeypatch):
+    """A batch system ends a job with SIGTERM: a real one, sent to this process in the middle of the build, stops
+    it with one line naming the folder and exit 143; the handler before it is back; the next run goes on."""
+    import signal
+
+    calls = {"n": 0}
+    real = QuaternityPacked.expand
+
+    def terminated(self, keys):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(self, keys)
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(QuaternityPacked, "expand", terminated)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    assert code == 143 and str(tmp_path / "ck") in err and "Traceback" not in err, (code, err)
+    lines = err.strip().splitlines()  # the layers done, then the one line
+    assert all(line.strip().startswith("layer ") for line in lines[:-1]) and "interrupted" in lines[-1]
+    assert signal.getsignal(signal.SIGTERM) is before
+    manifest = json.loads((tmp_path / "ck" / "manifest.json").read_text())
+    assert 1 <= manifest["layers"] and not manifest["complete"]
+    monkeypatch.setattr(QuaternityPacked, "expand", real)
+    assert solved(tmp_path / "ck")["positions"] == solved(tmp_path / "fresh")["positions"]
+
+
 def test_a_failed_task_stops_with_the_layers_kept_and_the_next_run_goes_on(tmp_path):
     from quaternity_cp.quartets.bigsolve import packed_of
 

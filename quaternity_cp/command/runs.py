@@ -1,9 +1,11 @@
-"""What the commands that run many games share (``quaternity tournament``, a game's experiments): a progress
-bar that says how fast games finish, stopping on SIGINT and SIGTERM, and the exit code of the signal.
+"""What the commands that run many games or a long resumable build share (``quaternity tournament``, a game's
+experiments, the solvers on a checkpoint folder): a progress bar that says how fast games finish, stopping on
+SIGINT and SIGTERM, and the exit code of the signal.
 
 A run stops at once on SIGINT (Ctrl-C) and SIGTERM: the runner ends its worker processes; the command prints
 what the games finished so far show, or nothing when it needs every game, and exits 130 (SIGINT) or 143
-(SIGTERM).
+(SIGTERM). A build on a checkpoint folder (:class:`Stops`) does the same: a batch system's SIGTERM at the end of
+a job's time stops it as Ctrl-C does, its workers closed and the folder named, and the next run goes on.
 """
 
 from __future__ import annotations
@@ -85,6 +87,31 @@ def signal_code(received: list[int]) -> int:
     return 128 + (received[0] if received else signal.SIGINT)
 
 
+class Stops:
+    """``with stops:`` around a resumable build: SIGINT and SIGTERM stop it (:func:`signals_stop`: the first
+    raises KeyboardInterrupt, which the build turns into its own "interrupted" stop and its cluster closes on;
+    a later one is noted, so that the closing is not cut short); :attr:`code` is then the exit code, 130 or
+    143."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self._block: contextlib.AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> Stops:
+        self._block = signals_stop(self.received)
+        self._block.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        block, self._block = self._block, None
+        return block.__exit__(*exc) if block is not None else None
+
+    @property
+    def code(self) -> int:
+        """The exit code of the signal that stopped the block (130 also for a KeyboardInterrupt without one)."""
+        return signal_code(self.received)
+
+
 def check_cluster_wait(cluster: str | None, cluster_wait: float | None) -> None:
     """``--cluster-wait``: only with ``--cluster``, a number of seconds >= 0."""
     if cluster_wait is None:
@@ -100,5 +127,5 @@ def pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
-__all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "check_cluster_wait",
-           "pct"]
+__all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "Stops",
+           "check_cluster_wait", "pct"]

@@ -29,6 +29,7 @@ import click
 from ..command import common as _common
 from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text
 from ..command.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
+from ..command.runs import Stops
 
 if TYPE_CHECKING:
     from quaternity_cp.budget import Budget
@@ -816,7 +817,9 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
     rotation; --max-positions then defaults to 2,000,000,000 and there is no
     default time limit (a stopped build goes on from its last layer). Every
     file of the folder is checked before it is believed (docs/gofish.md): a
-    damaged, edited or foreign one is refused (exit 2), naming it.
+    damaged, edited or foreign one is refused (exit 2), naming it. Ctrl-C
+    (exit 130) or SIGTERM (exit 143, a batch system's end of a job) stops the
+    build with one line naming the folder; the next run goes on from it.
     """
     from quaternity_cp.budget import Limits
     from quaternity_cp.gofish.solver import SolverLimitError
@@ -938,16 +941,21 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
             click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
                        f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
 
+    stops = Stops()
     try:
-        out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
-                                cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph,
-                                attractor=attractor, upgrade_layout=upgrade_layout)
+        with stops:
+            out = solve_partitioned(players, variant, folder, suit_size=suit_size, parts=parts, workers=workers,
+                                    cluster=cluster, limits=limits, progress=progress, keep_graph=not drop_graph,
+                                    attractor=attractor, upgrade_layout=upgrade_layout)
     except GraphStopped as err:
         within = "not proven within the budget: " if err.reason in ("time", "limit") else ""
         message = f"{players} players, rules {variant or 'default'}: {within}{err} ({folder})"
         if err.reason == "interrupted":
-            _common.fail(message, 130)
+            _common.fail(message, stops.code)
         raise InputError(message) from None
+    except KeyboardInterrupt:  # past the build (the answer's lines): the folder keeps what is done
+        _common.fail(f"{players} players, rules {variant or 'default'}: interrupted; the checkpoint is {folder}: "
+                     "run the same command again to go on", stops.code)
     except OSError as err:
         raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
     game = GoFish(players, players, suit_size, variant or None)

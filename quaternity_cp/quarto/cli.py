@@ -12,8 +12,9 @@ from typing import Any, Callable
 
 import click
 
-from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, check_output,
+from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, InputError, Whole, check_output,
                        emit_json, fail, force_option, guarded, read_text, write_text)
+from ..command.runs import Stops
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -332,8 +333,9 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
     Exit 0 solved, or stopped by --max-positions or --max-seconds (value
     'unproven'; run again with the same FOLDER to go on), 1 an illegal record
     or unreachable position, 2 bad input (a finished game, too many empty
-    cells, a FOLDER of another position), 130 interrupted (the message names
-    the FOLDER to go on from).
+    cells, a FOLDER of another position), 130 interrupted by Ctrl-C and 143 by
+    SIGTERM (a batch system's end of a job; the message names the FOLDER to go
+    on from).
     """
     import math
 
@@ -381,20 +383,22 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
 
     if not as_json:
         _print_position(pos)
+    stops = Stops()
     try:
-        built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster,
-                                    limits=Limits(max_positions=max_positions, max_seconds=max_seconds),
-                                    progress=progress, attractor=attractor)
-        got = value_at(built, att.ranks, board, piece)
+        with stops:
+            built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster,
+                                        limits=Limits(max_positions=max_positions, max_seconds=max_seconds),
+                                        progress=progress, attractor=attractor)
+            got = value_at(built, att.ranks, board, piece)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
         if stop.reason == "interrupted":
-            fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
+            fail(f"interrupted: {stop}; the checkpoint is {folder}", stops.code)
         if stop.reason == "failed":
             fail(f"{stop} ({folder})", EXIT_INPUT)
         _print_graph(pos, _graph_json(None, None, folder, attractor, parts, stop), as_json, str(stop))
         sys.exit(EXIT_OK)
     except KeyboardInterrupt:
-        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", EXIT_INTERRUPTED)
+        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", stops.code)
     except (pt.PartitionedError, RetroError, QuartoGraphError) as err:
         raise InputError(str(err)) from None
     except OSError as err:

@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
+from ...command.runs import Stops
 from ...errors import QuaternityError
 from ..game import Game
 from ..position import Position
@@ -102,7 +103,9 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     1 an illegal record or an invalid position, 2 bad input, 130 interrupted
     (Ctrl-C: the verdict known is printed first, "unproven" when the search
     was stopped; a second Ctrl-C does not cut it short; with --checkpoint the
-    message names the folder the next run goes on from).
+    message names the folder the next run goes on from), with --checkpoint
+    also 143 after SIGTERM (a batch system's end of a job: the build stops as
+    after Ctrl-C).
     """
     if (file is None) == (start is None):
         raise InputError("give either FILE or --start P N S")
@@ -200,13 +203,15 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     if not as_json:
         print_header("start of the game", game, rule_set)
         _kernel_notice(P, N, S, rule_set)
+    stops = Stops()
     try:
-        out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
-                          workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
-                          keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout)
+        with stops:
+            out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
+                              workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
+                              keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
         if stop.reason == "interrupted":
-            fail(f"interrupted: {stop}; the checkpoint is {folder}", EXIT_INTERRUPTED)
+            fail(f"interrupted: {stop}; the checkpoint is {folder}", stops.code)
         if stop.reason == "failed":
             fail(f"{stop} ({folder})", EXIT_INPUT)
         res = SolveResult(goal, seat, None, Status(stop.reason), game, rule_set, engine="partitioned")
@@ -218,7 +223,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
             click.echo(f"Result: {res.summary()}: {stop} ({folder})")
         sys.exit(EXIT_OK)
     except KeyboardInterrupt:
-        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", EXIT_INTERRUPTED)
+        fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", stops.code)
     except (pt.PartitionedError, RetroError, PackedError, BigSolveError) as err:
         raise InputError(str(err)) from None
     except OSError as err:
