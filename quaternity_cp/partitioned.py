@@ -1643,7 +1643,9 @@ def solve_graph(packed: Packed, folder: str, *, parts: int, workers: int | None 
     ``workers`` processes when ``workers`` is None or > 0, or here when 0), then its attractor: ``"whole"`` (over
     the whole graph in this process) or ``"partitioned"`` (in rounds, part by part, on the same workers,
     checkpointed; ``limits.max_seconds`` counts on from the build's start). ``upgrade_layout``: a checkpoint of
-    an older layout is rewritten first (:func:`upgrade`)."""
+    an older layout is rewritten first (:func:`upgrade`). ``progress`` gets the build's dict after each layer
+    (key ``layer``, see :func:`build`), then the partitioned attractor's after each round (key ``round``, see
+    :func:`quaternity_cp.retrograde.attract`)."""
     if attractor not in ATTRACTORS:
         raise PartitionedError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
     began = time.perf_counter()
@@ -1652,7 +1654,7 @@ def solve_graph(packed: Packed, folder: str, *, parts: int, workers: int | None 
     if workers == 0 and cluster is None:
         built = build(packed, folder, parts=parts, limits=limits, progress=progress, upgrade_layout=upgrade_layout)
         if partitioned:
-            att = attract(built, partitioned=True, limits=left_of(limits, began))
+            att = attract(built, partitioned=True, limits=left_of(limits, began), progress=progress)
     else:
         from .cluster import dask_client
 
@@ -1660,7 +1662,8 @@ def solve_graph(packed: Packed, folder: str, *, parts: int, workers: int | None 
             built = build(packed, folder, parts=parts, run=dask_runner(client), limits=limits, progress=progress,
                           upgrade_layout=upgrade_layout)
             if partitioned:
-                att = attract(built, partitioned=True, run=dask_runner(client), limits=left_of(limits, began))
+                att = attract(built, partitioned=True, run=dask_runner(client), limits=left_of(limits, began),
+                              progress=progress)
     if att is None:
         att = attract(built)
     return built, att

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 
 import numpy as np
@@ -364,6 +365,24 @@ def test_a_failed_task_stops_with_the_layers_kept_and_the_next_run_goes_on(tmp_p
     resumed = pt.build(packed, str(tmp_path / "a"), parts=3)
     fresh = pt.build(packed, str(tmp_path / "b"), parts=3)
     assert (resumed.positions, resumed.edges, resumed.layers) == (fresh.positions, fresh.edges, fresh.layers)
+
+
+def test_the_progress_lines_are_the_layers_then_the_attractor_s_rounds(tmp_path):
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0,
+                         "--attractor", "partitioned")
+    assert code == 0, err
+    lines = [line.strip() for line in err.strip().splitlines()]
+    layers = [line for line in lines if line.startswith("layer ")]
+    rounds = [line for line in lines if line.startswith("ranking, round ")]
+    assert layers and rounds and lines == layers + rounds, lines
+    manifest = json.loads((tmp_path / "ck" / "attractor" / "manifest.json").read_text())
+    assert [line.split(":")[0] for line in rounds] == [f"ranking, round {t}" for t in range(1, manifest["rounds"] + 1)]
+    totals = [int(re.search(r"ranked, ([\d,]+) in all", line).group(1).replace(",", "")) for line in rounds]
+    assert totals == sorted(totals) and totals[-1] == manifest["ranked"]
+    # --json keeps standard error for errors: no progress there
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck2", "--workers", 0,
+                         "--attractor", "partitioned", "--json")
+    assert code == 0 and err == "", err
 
 
 @pytest.mark.slow

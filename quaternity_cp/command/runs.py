@@ -15,6 +15,7 @@ import math
 import signal
 from typing import Any, Callable, Iterator
 
+import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
@@ -112,6 +113,23 @@ class Stops:
         return signal_code(self.received)
 
 
+def graph_progress(shown: bool) -> Callable[[dict[str, Any]], None]:
+    """The progress of a solve on a checkpoint folder, one line on standard error per step (none unless
+    ``shown``): each layer of the build, then each round of the partitioned attractor."""
+
+    def show(step: dict[str, Any]) -> None:
+        if not shown:
+            return
+        if "layer" in step:
+            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
+                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+        elif "round" in step:
+            click.echo(f"  ranking, round {step['round'] + 1}: {step['ranked']:,} (position, seat) pairs ranked, "
+                       f"{step['total']:,} in all, {step['seconds']:.0f} s", err=True)
+
+    return show
+
+
 def check_cluster_wait(cluster: str | None, cluster_wait: float | None) -> None:
     """``--cluster-wait``: only with ``--cluster``, a number of seconds >= 0."""
     if cluster_wait is None:
@@ -128,4 +146,4 @@ def pct(x: float | None) -> str:
 
 
 __all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "Stops",
-           "check_cluster_wait", "pct"]
+           "graph_progress", "check_cluster_wait", "pct"]

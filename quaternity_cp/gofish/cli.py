@@ -29,7 +29,7 @@ import click
 from ..command import common as _common
 from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text
 from ..command.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
-from ..command.runs import Stops
+from ..command.runs import Stops, graph_progress
 
 if TYPE_CHECKING:
     from quaternity_cp.budget import Budget
@@ -936,10 +936,7 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
     folder = os.path.join(checkpoint, f"p{players}-s{suit_size}-{name}")
     began = time.perf_counter()
 
-    def progress(step: dict[str, Any]) -> None:
-        if not quiet:
-            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
-                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+    progress = graph_progress(not quiet)
 
     stops = Stops()
     try:

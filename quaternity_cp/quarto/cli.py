@@ -14,7 +14,7 @@ import click
 
 from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, InputError, Whole, check_output,
                        emit_json, fail, force_option, guarded, read_text, write_text)
-from ..command.runs import Stops
+from ..command.runs import Stops, graph_progress
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -376,10 +376,7 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
     except pt.PartitionedError as err:
         raise InputError(str(err)) from None
 
-    def progress(step: dict[str, Any]) -> None:
-        if not as_json:
-            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
-                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+    progress = graph_progress(not as_json)
 
     if not as_json:
         _print_position(pos)

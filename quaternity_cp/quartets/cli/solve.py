@@ -17,7 +17,7 @@ from click.core import ParameterSource
 
 from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
-from ...command.runs import Stops
+from ...command.runs import Stops, graph_progress
 from ...errors import QuaternityError
 from ..game import Game
 from ..position import Position
@@ -195,10 +195,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     limits = Limits(max_positions, max_seconds)
     folder = os.path.abspath(checkpoint)
 
-    def progress(step: dict[str, Any]) -> None:
-        if not as_json:
-            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
-                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+    progress = graph_progress(not as_json)
 
     if not as_json:
         print_header("start of the game", game, rule_set)
