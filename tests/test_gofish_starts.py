@@ -117,19 +117,8 @@ def test_checkpoint_build_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
 
     args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
             str(tmp_path), "--workers", "0"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    lines = []
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        lines.append(line)
-        if line.strip().startswith("layer 6:"):
-            proc.send_signal(signal.SIGINT)
-            break
-    rest = proc.stderr.read()
-    proc.wait(timeout=300)
-    assert proc.returncode == 130, (lines, rest)
-    assert "Traceback" not in rest
-    last = rest.strip().splitlines()[-1]
+    proc, err, last = _stopped_at_layer(tmp_path, 0, 6, lambda p: p.send_signal(signal.SIGINT))
+    assert proc.returncode == 130, err
     assert last.startswith("quaternity: 4 players, rules default: ") and "interrupt" in last and "run again" in last
     manifest = json.loads((tmp_path / "p4-s4-default" / "manifest.json").read_text())
     done = manifest["layers"]
@@ -160,74 +149,67 @@ def test_the_two_player_again_start_example_is_solved_as_the_docs_say():
     assert json.loads(result.stdout)["verdict"] == "no"
 
 
-def test_sigterm_to_the_command_alone_stops_a_dask_build_and_its_workers(tmp_path):
-    """A batch system's SIGTERM, sent to the command's process only (not its group): exit 143, one line naming
-    the folder, no traceback, no worker process left behind, and the layers done kept for the next run."""
-    import signal
+def _stopped_at_layer(tmp_path, workers, layer, stop, **popen):
+    """``gofish starts`` for 4 players, ``stop(proc)`` called once it reports ``layer``: (exit code, standard
+    error, its last line); no traceback in it."""
     import subprocess
     import sys
-    import time
 
     args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
-            str(tmp_path), "--workers", "2"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
+            str(tmp_path), "--workers", str(workers)]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, **popen)
     assert proc.stderr is not None
     seen = []
     for line in proc.stderr:
         seen.append(line)
-        if line.strip().startswith("layer 7:"):
-            proc.send_signal(signal.SIGTERM)
+        if line.strip().startswith(f"layer {layer}:"):
+            stop(proc)
             break
-    rest = proc.stderr.read()
+    err = "".join(seen) + proc.stderr.read()
     proc.wait(timeout=120)
-    assert proc.returncode == 143, (seen, rest)
-    assert "Traceback" not in "".join(seen) + rest
-    last = rest.strip().splitlines()[-1]
-    assert last.startswith("quaternity: 4 players, rules default: ") and "interrupt" in last, last
-    assert str(tmp_path / "p4-s4-default") in last
+    assert "Traceback" not in err, err
+    return proc, err, err.strip().splitlines()[-1]
+
+
+def _no_process_left(group: int) -> None:
+    """No process of the process group ``group`` is left (the workers' own exit follows the command's by a
+    moment: up to a minute)."""
+    import subprocess
+    import time
 
     def left() -> list[str]:
         rows = subprocess.run(["ps", "-eo", "pgid=,args="], capture_output=True, text=True).stdout.splitlines()
-        return [r for r in rows if r.split(None, 1)[0] == str(proc.pid)]
+        return [r for r in rows if r.split(None, 1)[0] == str(group)]
 
-    deadline = time.monotonic() + 60  # the workers' own exit follows the command's by a moment
+    deadline = time.monotonic() + 60
     while left() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not left()
+
+
+def test_sigterm_to_the_command_alone_stops_a_dask_build_and_its_workers(tmp_path):
+    """A batch system's SIGTERM, sent to the command's process only (not its group): exit 143, one line naming
+    the folder, no traceback, no worker process left behind, and the layers done kept for the next run."""
+    import signal
+
+    proc, err, last = _stopped_at_layer(tmp_path, 2, 4, lambda p: p.send_signal(signal.SIGTERM),
+                                        start_new_session=True)
+    assert proc.returncode == 143, err
+    assert last.startswith("quaternity: 4 players, rules default: ") and "interrupt" in last, last
+    assert str(tmp_path / "p4-s4-default") in last
+    _no_process_left(proc.pid)
     manifest = json.loads((tmp_path / "p4-s4-default" / "manifest.json").read_text())
-    assert manifest["layers"] >= 7 and not manifest["complete"]
+    assert manifest["layers"] >= 4 and not manifest["complete"]
 
 
 def test_ctrl_c_at_the_terminal_stops_a_dask_build_in_one_line(tmp_path):
     """Ctrl-C at a terminal reaches the whole process group, the Dask workers too: the command still ends with
     exit 130 and its one line, no worker prints a traceback, and no worker process is left behind."""
     import signal
-    import subprocess
-    import sys
 
-    args = [sys.executable, "-m", "quaternity_cli", "gofish", "starts", "--players", "4", "--checkpoint",
-            str(tmp_path), "--workers", "2"]
-    proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    assert proc.stderr is not None
-    seen = []
-    for line in proc.stderr:
-        seen.append(line)
-        if line.strip().startswith("layer 8:"):
-            os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: every process of the group
-            break
-    rest = proc.stderr.read()
-    proc.wait(timeout=120)
-    assert proc.returncode == 130, (seen, rest)
-    assert "Traceback" not in "".join(seen) + rest
-    assert rest.strip().splitlines()[-1].startswith("quaternity: 4 players, rules default: ")
-    import time
-
-    def left() -> list[str]:
-        rows = subprocess.run(["ps", "-eo", "pgid=,args="], capture_output=True, text=True).stdout.splitlines()
-        return [r for r in rows if r.split(None, 1)[0] == str(proc.pid)]
-
-    deadline = time.monotonic() + 60  # the workers' own exit follows the command's by a moment
-    while left() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not left()
+    proc, err, last = _stopped_at_layer(tmp_path, 2, 8, lambda p: os.killpg(p.pid, signal.SIGINT),
+                                        start_new_session=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.returncode == 130, err
+    assert last.startswith("quaternity: 4 players, rules default: ")
+    _no_process_left(proc.pid)
