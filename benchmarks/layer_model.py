@@ -12,7 +12,8 @@ or a position wider than its 512 bits): breadth first with the in-memory solver 
 solver.core.Context`, its canonical keys: sets relabelled and equal cards merged, seats *not* rotated, so a layer
 holds up to P times the packed solver's positions), finished games not counted, as the packed solver keeps none.
 It stops before a layer would pass ``--max-positions`` new positions or once ``--max-seconds`` have passed
-(checked at every position), and models from the layers it finished.
+(checked at every position), and models from the layers it finished. ``--sample-gofish PLAYERS SUIT_SIZE`` does the
+same for Quantum Go Fish's start (its default rules, as many suits as players), with its in-memory solver's keys.
 """
 
 from __future__ import annotations
@@ -88,21 +89,70 @@ def sample(players: int, sets: int, set_size: int, preset: str, max_positions: i
     return layers
 
 
+def sample_gofish(players: int, suit_size: int, max_positions: int, max_seconds: float,
+                  log: Callable[[str], None] | None = None) -> list[int]:
+    """:func:`sample` for Quantum Go Fish's start under its default rules (``players`` players, as many suits of
+    ``suit_size`` cards, as ``gofish starts`` has them): the in-memory solver's keys (suits relabelled, seats
+    *not* rotated: a layer holds up to ``players`` times the packed graph's positions), finished games not
+    counted."""
+    from dataclasses import replace
+
+    from quaternity_cp.gofish.game import GoFish, History
+    from quaternity_cp.gofish.solver import _canonical, _scratch
+
+    game = _scratch(GoFish(players, players, suit_size, None))
+    root = game.state
+    seen = {_canonical(game, root)[0]}
+    frontier = [root]
+    layers = [1]
+    start = time.monotonic()
+    while frontier:
+        nxt = []
+        for st in frontier:
+            if time.monotonic() - start > max_seconds:
+                return layers
+            for _move, child in game.successors(st):
+                if child.outcome is not None:
+                    continue
+                key = _canonical(game, child)[0]
+                if key in seen:
+                    continue
+                if len(seen) >= max_positions:
+                    return layers
+                seen.add(key)
+                nxt.append(replace(child, moves=History()))
+            st.cache.clear()
+        if not nxt:
+            break
+        layers.append(len(nxt))
+        frontier = nxt
+        if log is not None:
+            log(f"layer {len(layers) - 1}: {len(nxt):,} new, {len(seen):,} in all, "
+                f"{time.monotonic() - start:.0f} s")
+    return layers
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--layers", help="positions new in each layer, comma-separated")
     parser.add_argument("--sample", nargs=3, type=int, metavar=("P", "N", "S"),
                         help="count the start's first layers with the in-memory solver")
+    parser.add_argument("--sample-gofish", nargs=2, type=int, metavar=("PLAYERS", "SUIT_SIZE"),
+                        help="count Quantum Go Fish's start's first layers with its in-memory solver")
     parser.add_argument("--preset", default="quaternity", help="with --sample: the rule preset")
     parser.add_argument("--max-positions", type=int, default=2_000_000, help="with --sample")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="with --sample")
     parser.add_argument("--delay", type=int, default=0, help="layers at the last ratio before the slowing")
     args = parser.parse_args()
-    if (args.layers is None) == (args.sample is None):
-        parser.error("give --layers or --sample")
+    if sum(x is not None for x in (args.layers, args.sample, args.sample_gofish)) != 1:
+        parser.error("give one of --layers, --sample and --sample-gofish")
     if args.sample is not None:
         P, N, S = args.sample
         layers = sample(P, N, S, args.preset, args.max_positions, args.max_seconds, log=print)
+        print("layers: " + ",".join(str(x) for x in layers))
+    elif args.sample_gofish is not None:
+        players, suit_size = args.sample_gofish
+        layers = sample_gofish(players, suit_size, args.max_positions, args.max_seconds, log=print)
         print("layers: " + ",".join(str(x) for x in layers))
     else:
         layers = [int(x) for x in args.layers.split(",")]

@@ -63,3 +63,15 @@ def test_the_model_carries_the_reference_on_from_its_own_layers(model):
     assert total == pytest.approx(sum(ref))
     with pytest.raises(ValueError):
         model.carry_on([5])
+
+
+@pytest.mark.parametrize("players, suit_size", [(2, 4), (3, 2)])
+def test_the_go_fish_sample_holds_the_in_memory_graph_s_positions(model, players, suit_size):
+    from quaternity_cp.gofish.game import GoFish
+    from quaternity_cp.gofish.solver import build_graph
+
+    layers = model.sample_gofish(players, suit_size, 10**6, 600.0)
+    graph = build_graph(GoFish(players, players, suit_size, None))
+    ends = sum(1 for key in graph.keys if key[0] == "end")  # the finished games, one node per winner
+    assert layers[0] == 1 and all(layers) and sum(layers) == graph.size - ends
+    assert model.sample_gofish(players, suit_size, sum(layers[:2]), 600.0) == layers[:2]
