@@ -51,6 +51,20 @@ def test_parts_out_of_range_are_refused_before_any_work(tmp_path, parts, words):
     assert not folder.exists()  # nothing was made
 
 
+def test_progress_lines_go_with_json_only_when_asked_and_with_the_checkpoint_only(tmp_path):
+    args = ["starts", "--players", "2", "--rule", "after_yes=again", "--checkpoint", str(tmp_path / "ck"), "--workers", "0"]
+    code, out, err = run(*args, "--json")
+    assert code == 0 and err == "", err
+    code, again, err = run(*args[:-3], str(tmp_path / "ck2"), "--workers", "0", "--json", "--progress")
+    rows = json.loads(again)["starts"]
+    assert code == 0 and rows[0]["seats"] == json.loads(out)["starts"][0]["seats"], again
+    lines = err.strip().splitlines()
+    assert lines and all(line.strip().startswith("layer ") for line in lines), err
+    assert len(lines) == rows[0]["layers"] - 1, (lines, rows[0])  # (layer 0, the start, has no line)
+    line = one_line(run("starts", "--players", "2", "--rule", "after_yes=again", "--no-progress"))
+    assert line == "quaternity: --progress/--no-progress goes with --checkpoint (the partitioned solver's layers)"
+
+
 def test_the_bounds_of_parts_follow_the_start(tmp_path):
     from quaternity_cp.gofish import bigsolve as bs
     from quaternity_cp.gofish.cli import MAX_PARTS

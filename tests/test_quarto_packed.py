@@ -375,6 +375,11 @@ def test_the_command_s_value_best_move_and_keys(tmp_path):
     assert json.loads(solved.stdout)["value"] == data["value"]
     check_best(board, hand, False, value, plies, parse_move(data["best"]))
     assert data["positions"] > 0 and data["edges"] >= data["positions"] - 1 and data["checkpoint_bytes"] > 0
+    assert result.stderr == ""  # --json: no progress lines, unless asked for (--progress: a layer line each)
+    shown = run(path, "--checkpoint", tmp_path / "ck2", "--parts", 2, "--json", "--progress")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["value"] == data["value"], shown.output
+    lines = shown.stderr.strip().splitlines()
+    assert len(lines) == data["layers"] - 1 and all(line.strip().startswith("layer ") for line in lines), lines
     # a symmetric image of the position goes on in the same folder, its best move named in its own frame
     image, moved = symmetry.apply(board, hand, symmetry.board_maps()[5], symmetry.trait_maps()[77])
     other = position_file(tmp_path / "q.json", tuple(image), moved)

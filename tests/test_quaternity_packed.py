@@ -383,6 +383,21 @@ def test_the_progress_lines_are_the_layers_then_the_attractor_s_rounds(tmp_path)
     code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck2", "--workers", 0,
                          "--attractor", "partitioned", "--json")
     assert code == 0 and err == "", err
+    # ... unless asked for (a batch job keeping the JSON and a log): the same lines, the same JSON
+    code, out3, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck3", "--workers", 0,
+                          "--attractor", "partitioned", "--json", "--progress")
+    untimed = [re.sub(r", [\d,]+ s$", "", line) for line in lines]  # (the seconds may differ)
+    assert code == 0 and [re.sub(r", [\d,]+ s$", "", line.strip()) for line in err.strip().splitlines()] \
+        == untimed, err
+    first, again = json.loads(out), json.loads(out3)
+    for key in ("verdict", "plies", "positions", "edges", "layers", "seats", "strategy", "defense"):
+        assert again[key] == first[key], key
+    # and --no-progress keeps the text output's standard error empty
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--no-progress")
+    assert code == 0 and err == "" and "Result: no" in out, (out, err)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--progress")
+    assert code == 2 and err.strip() == "quaternity: --progress/--no-progress goes with --checkpoint (the "\
+        "partitioned solver)", err
 
 
 @pytest.mark.slow

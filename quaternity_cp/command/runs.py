@@ -113,9 +113,21 @@ class Stops:
         return signal_code(self.received)
 
 
-def graph_progress(shown: bool) -> Callable[[dict[str, Any]], None]:
-    """The progress of a solve on a checkpoint folder, one line on standard error per step (none unless
-    ``shown``): each layer of the build, then each round of the partitioned attractor."""
+def progress_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--progress/--no-progress`` of a solve on a checkpoint folder: its layer and round lines on standard
+    error, shown by default unless the output is ``--json`` (whose standard error then stays empty); a batch
+    job that keeps the JSON and wants a log of the hours of build asks for them with ``--json --progress``."""
+    return click.option("--progress/--no-progress", "show_progress", default=None,
+                        help="Print a line on standard error per layer of the build and per round of the "
+                             "ranking (default: yes, but not with --json).")(f)
+
+
+def graph_progress(shown: bool, asked: bool | None = None) -> Callable[[dict[str, Any]], None]:
+    """The progress of a solve on a checkpoint folder, one line on standard error per step: each layer of the
+    build, then each round of the partitioned attractor. ``asked`` is :func:`progress_option`'s value (None: not
+    given); without it the lines are shown when ``shown`` (the output is not JSON)."""
+    if asked is not None:
+        shown = asked
 
     def show(step: dict[str, Any]) -> None:
         if not shown:
@@ -146,4 +158,4 @@ def pct(x: float | None) -> str:
 
 
 __all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "Stops",
-           "graph_progress", "check_cluster_wait", "pct"]
+           "graph_progress", "progress_option", "check_cluster_wait", "pct"]

@@ -29,7 +29,7 @@ import click
 from ..command import common as _common
 from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text
 from ..command.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
-from ..command.runs import Stops, graph_progress
+from ..command.runs import Stops, graph_progress, progress_option
 
 if TYPE_CHECKING:
     from quaternity_cp.budget import Budget
@@ -799,10 +799,12 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: a row per rule set.")
+@progress_option
 @guarded
 def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: int, max_seconds: float | None,
            checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-           as_json: bool, attractor: str = "whole", upgrade_layout: bool = False) -> None:
+           as_json: bool, attractor: str = "whole", upgrade_layout: bool = False,
+           show_progress: bool | None = None) -> None:
     """Which seat can force a win from the start of a new game, for every seat and rule set.
 
     Builds each start's game graph once (suits relabelled, cycles resolved
@@ -853,6 +855,8 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         raise InputError("--upgrade goes with --checkpoint (the partitioned solver)")
     if checkpoint is None and parts is not None:
         raise InputError("--parts goes with --checkpoint (the partitioned solver)")
+    if checkpoint is None and show_progress is not None:
+        raise InputError("--progress/--no-progress goes with --checkpoint (the partitioned solver's layers)")
     part_count = 0
     if checkpoint is not None:
         part_count, workers = _checkpoint_options(players, suit_size, variants, checkpoint, parts, workers, cluster)
@@ -866,7 +870,7 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         try:
             if checkpoint is not None:
                 data = _partitioned_row(players, suit_size, variant, checkpoint, part_count, workers, cluster,
-                                        limits, as_json, drop_graph, attractor, upgrade_layout)
+                                        limits, as_json, drop_graph, attractor, upgrade_layout, show_progress)
             else:
                 row, game = solve_start_rules(players, variant, suit_size=suit_size, limits=limits)
                 data = row.to_json(game)
@@ -922,8 +926,8 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
 
 def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
                      workers: int | None, cluster: str | None, limits: Any, quiet: bool,
-                     drop_graph: bool = False, attractor: str = "whole", upgrade_layout: bool = False
-                     ) -> dict[str, Any]:
+                     drop_graph: bool = False, attractor: str = "whole", upgrade_layout: bool = False,
+                     show_progress: bool | None = None) -> dict[str, Any]:
     """One start solved by the partitioned solver (:mod:`quaternity_cp.gofish.bigsolve`) in a subfolder of
     ``checkpoint`` named after its rules, as a row of the table (first moves in notation)."""
     import os
@@ -936,7 +940,7 @@ def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], chec
     folder = os.path.join(checkpoint, f"p{players}-s{suit_size}-{name}")
     began = time.perf_counter()
 
-    progress = graph_progress(not quiet)
+    progress = graph_progress(not quiet, show_progress)
 
     stops = Stops()
     try:

@@ -14,7 +14,7 @@ import click
 
 from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, InputError, Whole, check_output,
                        emit_json, fail, force_option, guarded, read_text, write_text)
-from ..command.runs import Stops, graph_progress
+from ..command.runs import Stops, graph_progress, progress_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -318,11 +318,12 @@ GRAPH_MAX_WORKERS = 64
 @click.option("--max-seconds", type=float, default=None, metavar="T",
               help="Stop after about T seconds (the value is then 'unproven').")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@progress_option
 @rules_options
 @guarded
 def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: str | None, attractor: str,
-          max_positions: int | None, max_seconds: float | None, as_json: bool, rules: str | None = None,
-          engine: str | None = None) -> None:
+          max_positions: int | None, max_seconds: float | None, as_json: bool, show_progress: bool | None = None,
+          rules: str | None = None, engine: str | None = None) -> None:
     """Build the whole game graph reachable from a position and solve it by its attractor.
 
     FILE is a position or a record (its last position), as for `quarto solve`,
@@ -376,7 +377,7 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
     except pt.PartitionedError as err:
         raise InputError(str(err)) from None
 
-    progress = graph_progress(not as_json)
+    progress = graph_progress(not as_json, show_progress)
 
     if not as_json:
         _print_position(pos)

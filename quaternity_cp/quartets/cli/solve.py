@@ -17,7 +17,7 @@ from click.core import ParameterSource
 
 from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
-from ...command.runs import Stops, graph_progress
+from ...command.runs import Stops, graph_progress, progress_option
 from ...errors import QuaternityError
 from ..game import Game
 from ..position import Position
@@ -82,12 +82,14 @@ DEFAULT_PARTS = 8
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
+@progress_option
 @common_options
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
           checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-          attractor: str, upgrade_layout: bool, as_json: bool, rules: str | None, engine: str | None) -> None:
+          attractor: str, upgrade_layout: bool, show_progress: bool | None, as_json: bool, rules: str | None,
+          engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
 
     FILE is a position or a record (the position after its moves is solved);
@@ -111,7 +113,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         raise InputError("give either FILE or --start P N S")
     partitioned_only = {"--parts": parts is not None, "--workers": workers is not None,
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
-                        "--attractor": attractor != "whole", "--upgrade": upgrade_layout}
+                        "--attractor": attractor != "whole", "--upgrade": upgrade_layout,
+                        "--progress/--no-progress": show_progress is not None}
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -125,7 +128,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         positions_given = click.get_current_context().get_parameter_source("max_positions") \
             not in (ParameterSource.DEFAULT, None)
         _checkpointed(start, goal, player, depth, max_positions if positions_given else None, max_seconds,
-                      checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules, upgrade_layout)
+                      checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules, upgrade_layout,
+                      show_progress)
     if start is not None:
         game = Game(*start)
         rule_set = _parse_rules(rules)
@@ -166,7 +170,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
 def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, depth: int,
                   max_positions: int | None, max_seconds: float | None, checkpoint: str, parts: int | None,
                   workers: int | None, cluster: str | None, drop_graph: bool, attractor: str, as_json: bool,
-                  rules: str | None, upgrade_layout: bool = False) -> None:
+                  rules: str | None, upgrade_layout: bool = False, show_progress: bool | None = None) -> None:
     """``solve --start P N S --checkpoint FOLDER``: every option checked before any work, then the partitioned
     solver (:func:`quaternity_cp.quartets.bigsolve.solve_start`)."""
     from ... import partitioned as pt
@@ -195,7 +199,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     limits = Limits(max_positions, max_seconds)
     folder = os.path.abspath(checkpoint)
 
-    progress = graph_progress(not as_json)
+    progress = graph_progress(not as_json, show_progress)
 
     if not as_json:
         print_header("start of the game", game, rule_set)
