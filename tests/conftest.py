@@ -50,7 +50,25 @@ def pytest_unconfigure(config):
     shutil.rmtree(getattr(config, "_quaternity_data_folder", ""), ignore_errors=True)
 
 
+#: The test modules that run the numba kernels (Quaternity's packed expansion and its deal analysis, Go Fish's
+#: packed graph, Quarto's search, the partitioned solver's merge): on a fresh checkout each kernel compiles
+#: once per process, 10 to 35 s each, about 75 s in all. The two worker processes of ``-n 2`` would both
+#: compile them; one group (``--dist loadgroup`` in pyproject.toml) runs them all in one worker, whose compiled
+#: code (numba's cache) the other finds when a test of its own needs it, while it runs the other tests.
+COMPILED_KERNEL_MODULES = frozenset({
+    "test_packed_nb.py", "test_quaternity_packed.py", "test_deals_nb.py", "test_layout_upgrade.py",
+    "test_gofish_bigsolve.py", "test_gofish_starts.py", "test_retrograde.py", "test_checkpoint_damage.py",
+    "test_gofish_options.py", "test_gofish_crosscheck.py", "test_gofish_sizes.py", "test_solver_interrupt.py",
+    "test_quarto_fast.py", "test_quarto_packed.py", "test_layer_model.py",
+})
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config, items):
+    group = pytest.mark.xdist_group("compiled-kernels")
+    for item in items:
+        if item.path.name in COMPILED_KERNEL_MODULES:
+            item.add_marker(group)
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")
