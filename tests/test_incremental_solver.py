@@ -66,6 +66,36 @@ def test_lazy_win_solve_equals_the_full_graph(case, seed):
             assert full.defense is not None
 
 
+@pytest.mark.parametrize("case,seed", [c for c in CASES if c[0][0] != (4, 4, 2)])
+def test_both_ways_of_widening_give_the_whole_graph_s_answer_and_a_strategy_that_meets_only_explored_moves(
+        case, seed):
+    """The widening where the player's strategy meets an opponent (one reply at a time, the default) and the
+    widening of every opponent node of the attractor (the benchmark's baseline) give the whole graph's verdict
+    and rank at the root; a yes's strategy, printed to the end, is the whole graph's (every reply of the
+    opponents it meets is in it)."""
+    from quaternity_cp.quartets.solver.api import opponent_order
+
+    size, preset = case
+    rng = random.Random(seed + 100)
+    pos = random_position(size, preset, rng, rng.randint(0, 5))
+    if pos.over:
+        return
+    for player in range(pos.game.players):
+        ok, plies, _ = full_win(pos, player)
+        for widen in ("strategy", "attractor"):
+            ctx = Context(pos.game, pos.rules, "sets")
+            graph = GameGraph(ctx, cannot_win(pos.rules, player))
+            rid, rank = graph.build_lazy(ctx.describe(pos.state), player, order=opponent_order(ctx, player),
+                                         widen=widen)
+            assert (rid in rank, rank.get(rid)) == (ok, plies), (widen, player)
+        res = solve(pos, "win", player, depth=40)
+        if ok:
+            assert res.strategy == solve(pos, "win", player, depth=40, lazy=False).strategy
+    with pytest.raises(ValueError, match="widen"):
+        GameGraph(Context(pos.game, pos.rules, "sets")).build_lazy(Context(pos.game, pos.rules, "sets").describe(
+            pos.state), 0, widen="everything")
+
+
 def test_lazy_win_solve_explores_fewer_positions_on_a_no():
     pos = Position(Game(4, 4, 2))
     res = solve(pos, "win", 0, depth=0)
