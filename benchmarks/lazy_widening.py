@@ -16,9 +16,11 @@ each game for seat 0:
 - ``attractor`` (the earlier way, the baseline): every opponent node inside the attractor gets all its moves.
 
 Both are exact (tests/test_incremental_solver.py checks them against the whole graph); what differs is how
-much of the graph they explore. A row prints both answers (which must agree), positions, widening rounds and
+much of the graph they explore. A row prints the answer (the two must agree), positions, widening rounds and
 seconds, and the ratios attractor / strategy (above 1: the strategy way explores fewer positions, or takes less
-time; "-" when a run takes under 0.05 s). A run stopped by a limit is "unproven" and its ratio a lower or upper bound only. The geometric mean of
+time; "-" when a run takes under 0.05 s). A run stopped by a limit has its positions and seconds at the stop:
+its ratio is then a bound, marked ">" (the baseline stopped: at least this) or "<" (the strategy way stopped),
+and the answer column gives the other's. The geometric mean of
 the position ratios over the rows both proved closes the table.
 """
 
@@ -100,7 +102,12 @@ def main() -> None:
         rows.append({"start": text, "answer": answer, "attractor": base, "strategy": new,
                      "position_ratio": round(pr, 3), "seconds_ratio": None if sr is None else round(sr, 3)})
         label = f"{size[0]}x{size[1]}x{size[2]} {preset}"
-        print(f"{label:<22} {answer:>9} | {base['positions']:>10,} {new['positions']:>10,} {pr:>6.2f} | "
+        # a side stopped by a limit: its positions are a floor, the ratio a bound (> or <), the answer the other's
+        bound = ">" if base["answer"] == "unproven" else "<" if new["answer"] == "unproven" else ""
+        if base["answer"] == "unproven" and new["answer"] == "unproven":
+            bound = "?"
+        print(f"{label:<22} {answer:>9} | {base['positions']:>10,} {new['positions']:>10,} "
+              f"{bound + format(pr, '.2f'):>6} | "
               f"{base['rounds']:>4} {new['rounds']:>4} | {base['seconds']:>7.1f} {new['seconds']:>7.1f} "
               f"{'-' if sr is None else format(sr, '.2f'):>6}",
               flush=True)
