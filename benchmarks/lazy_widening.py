@@ -5,6 +5,7 @@ Not a test. Run from the project root::
     python benchmarks/lazy_widening.py                      # the default starts, 300 s and 5 million positions each
     python benchmarks/lazy_widening.py --starts 3x6x3:pythagoras 4x3x4:quaternity --max-seconds 120
     python benchmarks/lazy_widening.py --json out.json      # also every row as JSON
+    python benchmarks/lazy_widening.py --ranks              # ranks updated round to round against recomputed
 
 The in-memory ``win`` solve (:meth:`quaternity_cp.quartets.solver.graph.GameGraph.build_lazy`) explores every
 move of the player and, at first, one move of each opponent; while the player's attractor holds the start it
@@ -22,6 +23,12 @@ time; "-" when a run takes under 0.05 s). A run stopped by a limit has its posit
 its ratio is then a bound, marked ">" (the baseline stopped: at least this) or "<" (the strategy way stopped),
 and the answer column gives the other's. The geometric mean of
 the position ratios over the rows both proved closes the table.
+
+``--ranks`` compares instead two ways of ranking each round, both widening the solver's way: the earlier one
+builds the predecessor lists and the whole attractor again every round; the solver's keeps the lists and ranks
+again only the positions added and the ancestors of a widened one (``incremental=True``, checked against the
+whole attractor every round by tests/test_incremental_solver.py). The answer, positions and rounds must be the
+same; a row prints the seconds spent ranking and in all, and their ratios earlier / updated.
 """
 
 from __future__ import annotations
@@ -53,30 +60,35 @@ def parse_start(text: str) -> tuple[tuple[int, int, int], str]:
     return (p, n, s), preset or "quaternity"
 
 
-def run(size: tuple[int, int, int], preset: str, widen: str, max_seconds: float, max_positions: int
-        ) -> dict[str, Any]:
+def run(size: tuple[int, int, int], preset: str, widen: str, max_seconds: float, max_positions: int,
+        incremental: bool = True) -> dict[str, Any]:
     pos = Position(Game(*size), Rules.preset(preset))
     ctx = Context(pos.game, pos.rules, "sets")
     graph = GameGraph(ctx, cannot_win(pos.rules, 0))
-    rounds = 0
-    ranks = graph.win_ranks
-
-    def counted(player: int) -> dict[int, int]:
-        nonlocal rounds
-        rounds += 1
-        return ranks(player)
-
-    graph.win_ranks = counted  # type: ignore[method-assign]
+    ranking = 0.0  # the seconds spent ranking, whichever way (the kept predecessor lists' upkeep aside)
+    inside = False
+    for name in ("win_ranks", "attractor", "_rerank"):
+        def timed(*args: Any, _f: Any = getattr(graph, name)) -> Any:
+            nonlocal ranking, inside
+            if inside:  # win_ranks's own attractor: counted in win_ranks
+                return _f(*args)
+            inside, t = True, time.perf_counter()
+            try:
+                return _f(*args)
+            finally:
+                inside = False
+                ranking += time.perf_counter() - t
+        setattr(graph, name, timed)
     budget = Budget(Limits(max_positions, max_seconds))
     began = time.perf_counter()
     try:
         rid, rank = graph.build_lazy(ctx.search_root(ctx.describe(pos.state)), 0, order=opponent_order(ctx, 0),
-                                     budget=budget, widen=widen)
+                                     budget=budget, widen=widen, incremental=incremental)
         answer = ("yes" if rid in rank else "no")
     except Stopped:
         answer = "unproven"
-    return {"answer": answer, "positions": len(graph), "rounds": rounds,
-            "seconds": round(time.perf_counter() - began, 2)}
+    return {"answer": answer, "positions": len(graph), "rounds": graph.rounds,
+            "seconds": round(time.perf_counter() - began, 2), "ranking_seconds": round(ranking, 2)}
 
 
 def main() -> None:
@@ -85,7 +97,14 @@ def main() -> None:
     ap.add_argument("--max-seconds", type=float, default=300.0)
     ap.add_argument("--max-positions", type=int, default=5_000_000)
     ap.add_argument("--json", default=None, metavar="FILE")
+    ap.add_argument("--ranks", action="store_true",
+                    help="compare instead the ranks updated round to round (the solver's way) with the whole "
+                         "attractor and its predecessor lists computed again every round (the earlier way), "
+                         "both widening where the strategy meets the opponents")
     args = ap.parse_args()
+    if args.ranks:
+        compare_ranks(args)
+        return
     rows = []
     print(f"{'start':<22} {'answer':>9} | {'positions':>21} {'ratio':>6} | {'rounds':>9} | {'seconds':>15} {'ratio':>6}")
     print(f"{'':<22} {'':>9} | {'attractor':>10} {'strategy':>10} {'':>6} | {'att':>4} {'str':>4} | "
@@ -115,6 +134,42 @@ def main() -> None:
     if proved:
         mean = math.exp(sum(math.log(r["position_ratio"]) for r in proved) / len(proved))
         print(f"geometric mean of the position ratios over the {len(proved)} starts both proved: {mean:.2f}")
+    if args.json:
+        tmp = args.json + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(rows, f, indent=1)
+        os.replace(tmp, args.json)
+
+
+def compare_ranks(args: argparse.Namespace) -> None:
+    """``--ranks``: each start solved with the ranks computed again every round, then updated round to round."""
+    rows = []
+    print(f"{'start':<22} {'answer':>9} {'positions':>10} {'rounds':>6} | {'ranking seconds':>17} {'ratio':>6} | "
+          f"{'seconds':>15} {'ratio':>6}")
+    print(f"{'':<22} {'':>9} {'':>10} {'':>6} | {'earlier':>8} {'updated':>8} {'':>6} | "
+          f"{'earlier':>7} {'updated':>7} {'':>6}")
+    for text in args.starts:
+        size, preset = parse_start(text)
+        base = run(size, preset, "strategy", args.max_seconds, args.max_positions, incremental=False)
+        new = run(size, preset, "strategy", args.max_seconds, args.max_positions, incremental=True)
+        both = "unproven" not in (base["answer"], new["answer"])
+        if both and (base["answer"], base["positions"], base["rounds"]) != (
+                new["answer"], new["positions"], new["rounds"]):
+            raise SystemExit(f"{text}: the two ways disagree ({base} against {new})")
+        rr = base["ranking_seconds"] / new["ranking_seconds"] if new["ranking_seconds"] >= 0.01 else None
+        sr = base["seconds"] / new["seconds"] if min(base["seconds"], new["seconds"]) >= 0.05 else None
+        rows.append({"start": text, "earlier": base, "updated": new, "ranking_ratio": rr, "seconds_ratio": sr})
+        label = f"{size[0]}x{size[1]}x{size[2]} {preset}"
+        answer = new["answer"] if new["answer"] != "unproven" else base["answer"]
+        print(f"{label:<22} {answer:>9} {new['positions']:>10,} {new['rounds']:>6} | "
+              f"{base['ranking_seconds']:>8.2f} {new['ranking_seconds']:>8.2f} "
+              f"{'-' if rr is None else format(rr, '.1f'):>6} | {base['seconds']:>7.1f} {new['seconds']:>7.1f} "
+              f"{'-' if sr is None else format(sr, '.2f'):>6}", flush=True)
+    timed = [r for r in rows if r["seconds_ratio"] is not None and "unproven" not in (
+        r["earlier"]["answer"], r["updated"]["answer"])]
+    if timed:
+        mean = math.exp(sum(math.log(r["seconds_ratio"]) for r in timed) / len(timed))
+        print(f"geometric mean of the seconds ratios over the {len(timed)} starts both proved: {mean:.2f}")
     if args.json:
         tmp = args.json + ".tmp"
         with open(tmp, "w") as f:

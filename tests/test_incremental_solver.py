@@ -133,3 +133,48 @@ def test_generating_opponent_moves_until_the_first_explores_the_same_graph(case,
     assert calls <= calls2
     if seed is None:
         assert calls < calls2
+
+
+class _CheckedGraph(GameGraph):
+    """Each round's ranks, updated from the last round's, compared with the whole attractor of the graph then."""
+
+    reranks = 0
+
+    def _rerank(self, rank, pred, player, grown, new_from):
+        out = super()._rerank(rank, pred, player, grown, new_from)
+        assert out == self.win_ranks(player), ("round", self.rounds)
+        assert [sorted(p) for p in pred] == [sorted(p) for p in self.predecessors()]
+        self.reranks += 1
+        return out
+
+
+@pytest.mark.parametrize("start,preset,seed", [((3, 3, 3), "quaternity", None), ((4, 4, 3), "pythagoras", None)]
+                         + [(c[0][0], c[0][1], c[1]) for c in CASES if c[0][0] != (4, 4, 2)])
+def test_each_round_s_ranks_updated_from_the_last_equal_the_whole_attractor(start, preset, seed):
+    """The lazy solve ranks again only the positions added and the ancestors of a widened one; every round's
+    ranks equal the whole attractor's on the graph of that round, its kept predecessor lists equal the graph's,
+    and the answer equals the earlier way's (every round from scratch), rounds and positions included."""
+    from quaternity_cp.quartets.solver.api import opponent_order
+
+    if seed is None:
+        pos = Position(Game(*start), Rules.preset(preset))
+    else:
+        rng = random.Random(seed + 200)
+        pos = random_position(start, preset, rng, rng.randint(0, 5))
+        if pos.over:
+            return
+    reranked = 0
+    for player in range(pos.game.players) if seed is not None else [0]:
+        answers = []
+        for graph in (_CheckedGraph, GameGraph):
+            ctx = Context(pos.game, pos.rules, "sets")
+            g = graph(ctx, cannot_win(pos.rules, player))
+            rid, rank = g.build_lazy(ctx.search_root(ctx.describe(pos.state)), player,
+                                     order=opponent_order(ctx, player), incremental=graph is _CheckedGraph)
+            answers.append((rid in rank, rank.get(rid), g.rounds, len(g), rank))
+            if graph is _CheckedGraph:
+                assert g.reranks == g.rounds - 1
+                reranked += g.reranks
+        assert answers[0] == answers[1]
+    if seed is None:
+        assert reranked >= 2  # the starts take several rounds: the update is what is checked

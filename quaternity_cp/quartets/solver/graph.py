@@ -41,6 +41,7 @@ class GameGraph:
         self.succ: list[tuple[int, ...]] = []
         self.winners: dict[int, tuple[int, ...]] = {}
         self.expanded = 0
+        self.rounds = 0  # the lazy build's rounds of ranking
         self.budget = Budget()  # the limits of the build under way (a new position beyond them stops it)
 
     def __len__(self) -> int:
@@ -128,6 +129,7 @@ class GameGraph:
         progress: ProgressFn | None = None,
         every: float = 0.5,
         widen: str = "strategy",
+        incremental: bool = True,
     ) -> tuple[int, dict[int, int]]:
         """Decide whether ``player`` can force reaching a finished game it wins, exploring lazily
         (within ``budget``).
@@ -163,6 +165,16 @@ class GameGraph:
         inside the attractor, every opponent node inside it gets all its moves,
         and the answer is a yes once none has moves left. Returns the root's id
         and the ranks.
+
+        Each round's ranks are updated from the last round's (``incremental``,
+        the default): a position's rank depends only on what is reachable from
+        it, so only the positions added since and the ancestors of a widened
+        position are ranked again, from the ranks of the positions they reach
+        that kept theirs (:meth:`_rerank`); the predecessor lists are kept from
+        round to round too. ``incremental=False`` is the earlier way, the
+        benchmark's baseline: every round builds the predecessor lists and the
+        whole attractor again (the same ranks).
+        ``self.rounds`` counts the rounds.
         """
         if widen not in ("strategy", "attractor"):
             raise ValueError(f"widen: 'strategy' or 'attractor', not {widen!r}")
@@ -173,6 +185,11 @@ class GameGraph:
         rid = self._add(root)
         todo: list[tuple[int, Node]] = [(rid, root)]
         later: dict[int, tuple[Node, list | None]] = {}  # opponent nodes with moves not yet explored
+        pred: list[list[int]] = []  # the predecessors of every node, kept up to date round by round
+        ranked_upto = 0  # the nodes below this have their edges in ``pred`` and were ranked in the last round
+        grown: list[tuple[int, int]] = []  # (node, successors it had) for the nodes widened since the last ranks
+        rank: dict[int, int] | None = None
+        self.rounds = 0
         start = last = time.monotonic()
 
         while True:
@@ -199,7 +216,24 @@ class GameGraph:
                         last = now
                         progress({"positions": len(self), "expanded": self.expanded, "frontier": len(todo),
                                   "seconds": now - start, "engine_calls": ctx.calls})
-            rank = self.win_ranks(player)
+            self.rounds += 1
+            n = len(self.mover)
+            if not incremental:
+                rank = self.win_ranks(player)
+            else:
+                pred.extend([] for _ in range(n - len(pred)))
+                for i in range(ranked_upto, n):
+                    for j in self.succ[i]:
+                        pred[j].append(i)
+                for i, had in grown:
+                    for j in self.succ[i][had:]:
+                        pred[j].append(i)
+                if rank is None:
+                    rank = self.attractor([i for i, w in self.winners.items() if player in w],
+                                          lambda u: self.mover[u] == player, pred)
+                else:
+                    rank = self._rerank(rank, pred, player, [i for i, _ in grown], ranked_upto)
+            ranked_upto, grown = n, []
             if rid not in rank:
                 return rid, rank
             if widen == "strategy":
@@ -218,7 +252,74 @@ class GameGraph:
                     later[i] = (node, rest[1:])  # strategy still meets this node
                     rest = rest[:1]
                 more = self._play_all(node, rest, todo)
-                self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))
+                grown.append((i, len(self.succ[i])))
+                self.succ[i] = tuple(dict.fromkeys(self.succ[i] + tuple(more)))  # the new ones last
+
+    def _rerank(self, rank: dict[int, int], pred: list[list[int]], player: int, grown: list[int],
+                new_from: int) -> dict[int, int]:
+        """The win ranks of ``player`` after the nodes ``grown`` got more successors and the nodes from
+        ``new_from`` on were added, from ``rank``, the ranks before (updated in place and returned).
+
+        A node's rank (the plies within which the player forces a win from it, or none) depends only on
+        the nodes it reaches. The nodes whose reach changed are the new ones and the ancestors of a grown
+        node (a new node's predecessors are new or grown): only those are ranked again, by the attractor's
+        backward sweep seeded with the ranks of the nodes they reach that kept theirs, taken in order of
+        rank with the nodes the sweep ranks (both in order of rank: the same ranks as the whole attractor)."""
+        mover, succ, winners = self.mover, self.succ, self.winners
+        check_time = self.budget.check_time
+        dirty = set(range(new_from, len(mover)))
+        stack = list(grown)
+        dirty.update(grown)
+        steps = 0
+        while stack:  # every ancestor of a grown node
+            v = stack.pop()
+            steps += 1
+            if not steps & 0xFFFF:
+                check_time()
+            for u in pred[v]:
+                if u not in dirty:
+                    dirty.add(u)
+                    stack.append(u)
+        queue: deque[int] = deque()
+        left: dict[int, int] = {}
+        seeds: set[int] = set()
+        for v in dirty:
+            rank.pop(v, None)
+        for v in dirty:
+            if mover[v] == -2:
+                if player in winners[v]:
+                    rank[v] = 0
+                    queue.append(v)
+                continue
+            if mover[v] != player:
+                left[v] = len(succ[v])
+            for c in succ[v]:
+                if c not in dirty and c in rank:
+                    seeds.add(c)
+        order = sorted(seeds, key=rank.__getitem__)
+        k = 0
+        while queue or k < len(order):
+            if queue and (k == len(order) or rank[queue[0]] <= rank[order[k]]):
+                v = queue.popleft()
+            else:
+                v = order[k]
+                k += 1
+            steps += 1
+            if not steps & 0xFFFF:
+                check_time()
+            r = rank[v] + 1
+            for u in pred[v]:
+                if u in rank or u not in dirty:
+                    continue
+                if mover[u] == player:
+                    rank[u] = r
+                    queue.append(u)
+                else:
+                    left[u] -= 1
+                    if left[u] == 0:
+                        rank[u] = r
+                        queue.append(u)
+        return rank
 
     def _strategy_meets(self, rid: int, rank: dict[int, int], player: int, later: dict) -> list[int]:
         """The nodes of ``later`` (moves left unexplored) that the player's strategy meets from the root ``rid``,
