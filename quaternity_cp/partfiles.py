@@ -477,13 +477,17 @@ class _Inflater:
         try:
             for a in range(0, len(data), INFLATE_CHUNK):
                 left: Any = data[a:a + INFLATE_CHUNK]
-                while left:
+                full = False  # the last call gave all the bytes it was allowed: zlib may hold more
+                while left or full:
                     if engine.eof:
-                        self.extra = True
-                        return
+                        if left:
+                            self.extra = True
+                            return
+                        break
                     room = size - self.at
-                    got = engine.decompress(left, min(INFLATE_CHUNK, room) if room else 1)
-                    left = engine.unconsumed_tail
+                    cap = min(INFLATE_CHUNK, room) if room else 1
+                    got = engine.decompress(left, cap)
+                    left, full = engine.unconsumed_tail, len(got) == cap
                     if len(got) > room:
                         raise self.bad(f"array {name}: its deflated data holds more than the {size:,} bytes it "
                                        "declares")
