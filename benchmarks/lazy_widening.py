@@ -131,14 +131,20 @@ def main() -> None:
               f"{'-' if sr is None else format(sr, '.2f'):>6}",
               flush=True)
     proved = [r for r in rows if "unproven" not in (r["attractor"]["answer"], r["strategy"]["answer"])]
-    if proved:
-        mean = math.exp(sum(math.log(r["position_ratio"]) for r in proved) / len(proved))
-        print(f"geometric mean of the position ratios over the {len(proved)} starts both proved: {mean:.2f}")
-    if args.json:
-        tmp = args.json + ".tmp"
+    close(rows, [r["position_ratio"] for r in proved], "position", args.json)
+
+
+def close(rows: list[dict[str, Any]], ratios: list[float], what: str, path: str | None) -> None:
+    """The table's last line, the geometric mean of ``ratios`` (the rows both ways proved), and the rows as JSON
+    to ``path`` (written whole, then moved into place)."""
+    if ratios:
+        mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print(f"geometric mean of the {what} ratios over the {len(ratios)} starts both proved: {mean:.2f}")
+    if path:
+        tmp = path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(rows, f, indent=1)
-        os.replace(tmp, args.json)
+        os.replace(tmp, path)
 
 
 def compare_ranks(args: argparse.Namespace) -> None:
@@ -165,16 +171,8 @@ def compare_ranks(args: argparse.Namespace) -> None:
               f"{base['ranking_seconds']:>8.2f} {new['ranking_seconds']:>8.2f} "
               f"{'-' if rr is None else format(rr, '.1f'):>6} | {base['seconds']:>7.1f} {new['seconds']:>7.1f} "
               f"{'-' if sr is None else format(sr, '.2f'):>6}", flush=True)
-    timed = [r for r in rows if r["seconds_ratio"] is not None and "unproven" not in (
-        r["earlier"]["answer"], r["updated"]["answer"])]
-    if timed:
-        mean = math.exp(sum(math.log(r["seconds_ratio"]) for r in timed) / len(timed))
-        print(f"geometric mean of the seconds ratios over the {len(timed)} starts both proved: {mean:.2f}")
-    if args.json:
-        tmp = args.json + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(rows, f, indent=1)
-        os.replace(tmp, args.json)
+    close(rows, [r["seconds_ratio"] for r in rows if r["seconds_ratio"] is not None and "unproven" not in (
+        r["earlier"]["answer"], r["updated"]["answer"])], "seconds", args.json)
 
 
 if __name__ == "__main__":

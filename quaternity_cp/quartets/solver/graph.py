@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
+from typing import Any
 
 from ...budget import Budget
 from .core import Context, Node, ProgressFn
@@ -296,30 +297,8 @@ class GameGraph:
             for c in succ[v]:
                 if c not in dirty and c in rank:
                     seeds.add(c)
-        order = sorted(seeds, key=rank.__getitem__)
-        k = 0
-        while queue or k < len(order):
-            if queue and (k == len(order) or rank[queue[0]] <= rank[order[k]]):
-                v = queue.popleft()
-            else:
-                v = order[k]
-                k += 1
-            steps += 1
-            if not steps & 0xFFFF:
-                check_time()
-            r = rank[v] + 1
-            for u in pred[v]:
-                if u in rank or u not in dirty:
-                    continue
-                if mover[u] == player:
-                    rank[u] = r
-                    queue.append(u)
-                else:
-                    left[u] -= 1
-                    if left[u] == 0:
-                        rank[u] = r
-                        queue.append(u)
-        return rank
+        return self._sweep(rank, queue, pred, lambda u: mover[u] == player, left,
+                           sorted(seeds, key=rank.__getitem__), dirty)
 
     def _strategy_meets(self, rid: int, rank: dict[int, int], player: int, later: dict) -> list[int]:
         """The nodes of ``later`` (moves left unexplored) that the player's strategy meets from the root ``rid``,
@@ -371,16 +350,29 @@ class GameGraph:
             if t not in rank:
                 rank[t] = 0
                 queue.append(t)
+        return self._sweep(rank, queue, pred, existential, left)
+
+    def _sweep(self, rank: dict[int, int], queue: deque[int], pred: list[list[int]],
+               existential: Callable[[int], bool], left: Any, ranked: Sequence[int] = (),
+               inside: Container[int] | None = None) -> dict[int, int]:
+        """The attractor's backward sweep: the nodes of ``queue`` (ranked, in order of rank) and of ``ranked``
+        (ranked before, in order of rank, their predecessors still to visit), taken together in order of rank,
+        rank their predecessors (within ``inside`` when given): an existential one at once, any other once its
+        ``left`` successors are all ranked, one more than the node that completes it. Returns ``rank``."""
         check_time = self.budget.check_time
-        steps = 0
-        while queue:
-            v = queue.popleft()
+        steps = k = 0
+        while queue or k < len(ranked):
+            if queue and (k == len(ranked) or rank[queue[0]] <= rank[ranked[k]]):
+                v = queue.popleft()
+            else:
+                v = ranked[k]
+                k += 1
             steps += 1
             if not steps & 0xFFFF:
                 check_time()
             r = rank[v] + 1
             for u in pred[v]:
-                if u in rank:
+                if u in rank or (inside is not None and u not in inside):
                     continue
                 if existential(u):
                     rank[u] = r
