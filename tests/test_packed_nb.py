@@ -97,6 +97,49 @@ def test_every_option_set_equals_the_python_path(options, start, only):
     assert _compare(QuaternityPacked(*start, rules, only), 1500) >= 1
 
 
+def _both_ways(packed: QuaternityPacked, limit: int) -> tuple[int, int]:
+    """Walks the graph breadth first by the compiled kernel up to ``limit`` positions, each layer expanded with
+    and without the reuse of the asked position's analysis (``C_REUSE``); asserts equal rows. Returns the
+    positions compared and the forced answers among their edges (move numbers 1 and 2 modulo 3 of questions)."""
+    cfg = packed_nb.config(packed)
+    plain = cfg.copy()
+    plain[packed_nb.C_REUSE] = 0
+    rows = packed_nb.max_rows(packed)
+    start, _ = packed.start()
+    seen = {tuple(start.tolist())}
+    frontier = start.reshape(1, -1)
+    done = forced = 0
+    questions = packed.sets * packed.set_size * packed.players * 3
+    while len(frontier) and done < limit:
+        frontier = frontier[: limit - done]
+        got = packed_nb.expand_batch(cfg, frontier, rows)
+        want = packed_nb.expand_batch(plain, frontier, rows)
+        for a, b, name in zip(got, want, ("keys", "src", "off", "move", "end", "owner", "degree", "status")):
+            assert np.array_equal(a, b), name
+        assert (got[7] == 0).all()
+        moves = got[3]
+        forced += int(((moves < questions) & (moves % 3 > 0)).sum())
+        done += len(frontier)
+        nxt = []
+        for row in got[0][got[4] == -2].tolist():
+            t = tuple(row)
+            if t not in seen:
+                seen.add(t)
+                nxt.append(row)
+        frontier = np.array(nxt, np.uint64).reshape(-1, packed.width)
+    return done, forced
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("start", [(4, 4, 4), (3, 4, 3), (4, 8, 2)], ids=lambda s: "x".join(map(str, s)))
+def test_reusing_the_asked_analysis_changes_no_edge_of_deep_layers(preset, start):
+    """A forced answer's child takes the asked position's analysis (packed_nb._expand_one); computed again
+    instead, every row is the same, on layers deeper than the Python path's comparison reaches, which hold
+    many forced answers."""
+    done, forced = _both_ways(QuaternityPacked(*start, Rules.preset(preset), kernel="numba"), 8000)
+    assert done == 8000 and forced > 1000
+
+
 def test_no_option_set_is_left_out():
     """Every value of every rule option the packed solver plays has a code (a new value fails here first)."""
     from quaternity_cp.quartets import rules as R

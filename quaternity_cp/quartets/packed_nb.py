@@ -9,7 +9,11 @@ module does the same on the packed words, in compiled code (:func:`expand_batch`
   question's card flagged) and every seat's lower and upper bounds; hands; the seats on turn; the open
   question; the scores and, under ``tie = first``, the order the scores were reached;
 - the possible owners of every card and the possible quartets come from the exact analysis of
-  :mod:`.deals_nb` (the deals consistent with the domains, hands and bounds);
+  :mod:`.deals_nb` (the deals consistent with the domains, hands and bounds); a question whose answer is
+  forced leaves the deals of the position with the question asked (a forced no takes an owner no deal
+  gives the card, a forced yes moves the card one deal for one), so its child takes that analysis rather
+  than one of its own (one analysis per card asked, however many seats it may be asked of; ``C_REUSE``
+  off computes each child's, the benchmark's baseline);
 - the moves are generated in the in-memory solver's order (:mod:`.solver.kernel`): one set per equal
   description, one card per equal class, the questions of a card to each seat that may be asked, with
   the answer when it is forced; the answers of an open question; the free choices of a shared turn;
@@ -49,7 +53,8 @@ MAX_STATES = 1 << 16
 C_P, C_N, C_S, C_W, C_CB, C_BB, C_HB, C_SB, C_SCB = range(9)
 C_FIRST, C_ROT, C_DECLARE, C_AUTO, C_SILENCE, C_FNQ, C_HANDOVER, C_AFTERNO, C_TIE, C_ONLY = range(9, 19)
 C_LACKS, C_LEAST, C_CAP = 19, 20, 21
-C_LEN = 22
+C_REUSE = 22  # 1: a forced answer's child takes the asked position's analysis (see _expand_one); 0: computes it
+C_LEN = 23
 
 HANDOVER_CODES = {"fewest": 0, "seat": 1, "clockwise": 2, "fewest-cards": 3, "most-cards": 4}
 AFTER_NO_CODES = {"asked": 0, "next": 1}
@@ -90,6 +95,7 @@ def config(packed: "QuaternityPacked") -> np.ndarray:
     cfg[C_LACKS] = int(lacks)
     cfg[C_LEAST] = least
     cfg[C_CAP] = -1 if cap is None else cap
+    cfg[C_REUSE] = 1
     return cfg
 
 
@@ -484,17 +490,20 @@ def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq):
 
 
 @njit(cache=True)
-def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart, td, tl, th, town, tq):
+def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart, td, tl, th, town, tq,
+           known):
     """Automatic claims, then the hand-over (kernel._after) on the child's arrays, in place. Returns (K, turn
-    mask, status): status 1 a position, 2 over, -1 beyond the budget. ``own``/``quart`` then hold the
-    analysis of the sets in play."""
+    mask, status): status 1 a position, 2 over, -1 beyond the budget. ``own`` then holds the owners of the
+    sets in play (``quart`` is scratch). ``known``: ``own`` holds them already (the child's analysis is
+    known), so they are not computed again."""
     P, S = cfg[C_P], cfg[C_S]
     if K > 0:
-        got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
-        if got < 0:
-            return K, 0, -1
-        if got == 0:
-            return K, 0, -3  # no deal left: never for a legal move
+        if known == 0:
+            got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
+            if got < 0:
+                return K, 0, -1
+            if got == 0:
+                return K, 0, -3  # no deal left: never for a legal move
         if cfg[C_AUTO]:
             claimed_any = False
             k = 0
@@ -598,13 +607,13 @@ def _emit_end(cfg, W, wmask, f, move, ck, osrc, ooff, omove, oend, n_out, src, s
 @njit(cache=True)
 def _child(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, f, move, src,
            own, quart, td, tl, th, town, tq, desc, key,
-           ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen):
+           ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, known):
     """Plays the rest of a move whose rows are in the arrays (claims, hand-over), emits its edge. Returns
-    (n_out, n_seen, status)."""
+    (n_out, n_seen, status). ``known``: see :func:`_after`."""
     P = cfg[C_P]
     W = cfg[C_W]
     K2, turn, status = _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart,
-                              td, tl, th, town, tq)
+                              td, tl, th, town, tq, known)
     if status < 0:
         return n_out, n_seen, status
     if status == 2:
@@ -658,7 +667,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
             move = ((ps * S + pi) * P + y) * 3 + 1 + a
             n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
                                        n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc, key,
-                                       ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+                                       ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, _ZERO)
             if st < 0:
                 return start, 0, 0, st
         return n_out, owner, n_seen, 0
@@ -689,7 +698,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
             order[0] = x
             n_out, n_seen, st = _child(cfg, K1, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach,
                                        order, _ONE, f, Q + k, src, a_own, a_quart, td, tl, th, town, tq, desc,
-                                       key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+                                       key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, _ZERO)
             if st < 0:
                 return start, 0, 0, st
     if w_hands[x] == 0:
@@ -756,11 +765,31 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                     n_out, n_seen = _emit(cfg, cfg[C_W], key, (y - f) % P, (card * P + y) * 3, _INNER, ck,
                                           osrc, ooff, omove, oend, n_out, src, seen_k, seen_o, n_seen)
                     continue
+                # A forced answer's child has the asked position's deals: a forced no takes from the card
+                # an owner no deal of it gives the card; a forced yes moves the card, which every deal of it
+                # gives to y, to x (with the transfer's bounds, one deal for one, the other cards where they
+                # were). So the child's owners are the asked position's (q_own), the card's at x after a
+                # yes: one analysis per card asked, whatever the number of its forced answers and open
+                # questions (the asked rows are analysed here when the card's owners came from the
+                # position's own analysis).
+                if not have_q and cfg[C_REUSE] == 1:
+                    got = analyze(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, MAX_STATES)
+                    if got < 0:
+                        return start, 0, 0, -1
+                    have_q = got > 0
                 n_order = _answer(cfg, s, i, x, y, yes != 0, a_doms, a_lo, a_hi, a_hands, order)
                 move = (card * P + y) * 3 + (1 if yes else 2)
+                known = _ZERO
+                if have_q and cfg[C_REUSE] == 1:
+                    known = _ONE
+                    for kk in range(K):
+                        for j in range(S):
+                            a_own[kk, j] = q_own[kk, j]
+                    if yes:
+                        a_own[s, i] = mine
                 n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
                                            n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc,
-                                           key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen)
+                                           key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, known)
                 if st < 0:
                     return start, 0, 0, st
     return n_out, 0, n_seen, 0
