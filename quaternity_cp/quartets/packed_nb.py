@@ -12,8 +12,10 @@ module does the same on the packed words, in compiled code (:func:`expand_batch`
   :mod:`.deals_nb` (the deals consistent with the domains, hands and bounds); a question whose answer is
   forced leaves the deals of the position with the question asked (a forced no takes an owner no deal
   gives the card, a forced yes moves the card one deal for one), so its child takes that analysis rather
-  than one of its own (one analysis per card asked, however many seats it may be asked of; ``C_REUSE``
-  off computes each child's, the benchmark's baseline);
+  than one of its own (one analysis per card asked, however many seats it may be asked of); and a set
+  claimed automatically was every deal's at its seat, so the deals left are those deals without it and the
+  other sets keep their owners (no analysis after a claim; ``C_REUSE`` off computes both, the benchmark's
+  baseline);
 - the moves are generated in the in-memory solver's order (:mod:`.solver.kernel`): one set per equal
   description, one card per equal class, the questions of a card to each seat that may be asked, with
   the answer when it is forced; the answers of an open question; the free choices of a shared turn;
@@ -518,7 +520,9 @@ def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own
                     claimed_any = True
                 else:
                     k += 1
-            if claimed_any and K > 0:
+            # A claimed set was every deal's at its seat: the deals left are those deals without it, one
+            # for one, so the other sets' owners stay (moved up a row with their sets by _claim).
+            if claimed_any and K > 0 and cfg[C_REUSE] == 0:
                 got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
                 if got < 0:
                     return K, 0, -1
