@@ -341,11 +341,29 @@ def _members(bad: Callable[[str], BaseException], raw: io.RawIOBase, length: int
     return out
 
 
+def _expected_header(dtype: "np.dtype[Any]", shape: tuple[int, ...]) -> bytes:
+    """The .npy header (magic, version 1.0, padded dict) that :func:`write_npz` writes for an array of ``dtype``
+    and ``shape``: a member that begins with these bytes declares exactly them, so its header need not be parsed
+    (numpy's parser runs ``ast.literal_eval``, a large part of reading a small part file); any other header is
+    parsed and checked field by field."""
+    out = io.BytesIO()
+    np.lib.format.write_array_header_1_0(out, {"descr": np.lib.format.dtype_to_descr(dtype),
+                                               "fortran_order": False, "shape": tuple(map(int, shape))})
+    return out.getvalue()
+
+
 def _array(bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo, home: bytearray, at: int,
            want: tuple["np.dtype[Any]", tuple[int, ...]]) -> np.ndarray:
     """The array of the member whose .npy bytes are ``home[at:at + info.file_size]``, its header's dtype and shape
     ``want``'s (no object arrays, nothing unpickled); a view of ``home``."""
     dtype, shape = want
+    expected = _expected_header(dtype, shape)
+    if memoryview(home)[at:at + len(expected)] == expected:  # the header this module writes for them: no parse
+        header = len(expected)
+        count = math.prod(shape)
+        if header + count * dtype.itemsize != info.file_size:
+            raise bad(f"array {name}: {info.file_size - header:,} bytes of data for {count:,} values of {dtype}")
+        return np.frombuffer(home, dtype=dtype, count=count, offset=at + header).reshape(shape)
     member = _View(memoryview(home)[at:at + info.file_size])
     try:
         with _HEADER_LOCK:  # numpy reads the header with ast.literal_eval: one thread at a time (see the lock)

@@ -180,3 +180,28 @@ def test_a_changed_file_is_named_changed_before_what_else_is_wrong(tmp_path):
         path.write_bytes(bytes(damaged))
         with pytest.raises(Refused, match="SHA-256 is not the one the manifest gives"):
             partfiles.read_npz(str(path), entry, SPEC, Refused, deflated=True)
+
+
+@pytest.mark.parametrize("deflate", [False, True])
+def test_the_header_this_module_writes_is_read_without_numpy_s_parser(tmp_path, monkeypatch, deflate):
+    """A member whose .npy header is byte for byte the one written for the spec's dtype and shape is read without
+    parsing it (numpy's parser runs ast.literal_eval); a header written otherwise (version 2.0, the same fields)
+    is parsed, and still read."""
+    path = tmp_path / "x.npz"
+    entry = partfiles.save_npz(str(path), 0, 0, deflate=deflate, **arrays())
+    parsed = []
+    real = np.lib.format.read_array_header_1_0
+    monkeypatch.setattr(np.lib.format, "read_array_header_1_0", lambda fp: parsed.append(1) or real(fp))
+    got = partfiles.read_npz(str(path), entry, SPEC, Refused, deflated=deflate)
+    assert parsed == [] and all(np.array_equal(got[k], v) for k, v in arrays().items())
+    other = tmp_path / "v2.npz"
+    with zipfile.ZipFile(other, "w") as archive:
+        for name, a in arrays().items():
+            out = io.BytesIO()
+            np.lib.format.write_array(out, a, version=(2, 0))
+            archive.writestr(f"{name}.npy", out.getvalue())
+    got = partfiles.read_npz(str(other), entry_of(other), SPEC, Refused)
+    assert all(np.array_equal(got[k], v) for k, v in arrays().items())
+    monkeypatch.setattr(np.lib.format, "read_array_header_2_0", lambda fp: (_ for _ in ()).throw(ValueError("parsed")))
+    with pytest.raises(Refused, match="not a readable .npy header"):
+        partfiles.read_npz(str(other), entry_of(other), SPEC, Refused)
