@@ -528,6 +528,78 @@ class QuaternityPacked:
         return {"sets": sets, "hands": list(hands), "turn": list(turn), "asker": asker, "target": target,
                 "scores": list(scores)}
 
+    # -- the lazy win solve's hooks (:mod:`quaternity_cp.lazywin`) -----------------------------------------------
+    def _fields(self, keys: np.ndarray) -> dict[str, np.ndarray]:
+        """Per key: the seats in the key's numbering of the frame (the mover: the open question's target, else the
+        lowest seat on turn), the open question's asker (-1: none), the scores and the sets in play."""
+        lay = self.layout
+        P, N = lay.P, lay.N
+        k = np.ascontiguousarray(keys, np.uint64).reshape(-1, self.width)
+
+        def field(at: int, bits: int) -> np.ndarray:
+            w, s = divmod(at, 64)
+            v = k[:, w] >> np.uint64(s)
+            if s + bits > 64:
+                v = v | (k[:, w + 1] << np.uint64(64 - s))
+            return (v & np.uint64((1 << bits) - 1)).astype(np.int64)
+
+        in_play = np.zeros(len(k), np.int64)
+        for j in range(N):
+            in_play += field(j * lay.set_bits, lay.card) != 0
+        at = N * lay.set_bits + P * lay.hand
+        turn = field(at, P)
+        at += P
+        asker = field(at, lay.seat) - 1
+        target = field(at + lay.seat, lay.seat) - 1
+        at += 2 * lay.seat
+        scores = np.stack([field(at + q * lay.score, lay.score) for q in range(P)], axis=1)
+        low = np.zeros(len(k), np.int64)  # the lowest seat on turn
+        for q in range(P - 1, -1, -1):
+            low = np.where(turn >> q & 1 == 1, q, low)
+        frame = np.where(target >= 0, target, low)
+        return {"frame": frame, "asker": asker, "scores": scores, "in_play": in_play}
+
+    def _player(self, f: dict[str, np.ndarray], seats: np.ndarray) -> np.ndarray:
+        """The player's seat in the keys' numbering, from its seat counted from each key's mover."""
+        s = np.asarray(seats, np.int64).reshape(-1)
+        return s if self.rotated else (s + f["frame"]) % self.players
+
+    def doomed(self, keys: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Per key: whether the player (``seats``: its seat counted from the key's mover) can no longer be a
+        winner, the in-memory solve's ``cannot_win`` (:func:`.solver.api.cannot_be_winner`) of its scores and
+        sets in play."""
+        from .solver.api import cannot_be_winner
+
+        f = self._fields(keys)
+        me = self._player(f, seats)
+        rows = np.column_stack([f["scores"], f["in_play"], me])
+        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+        tie = self.rules.tie
+        P = self.players
+        hit = np.array([cannot_be_winner(tie, tuple(int(x) for x in u[:P]), int(u[P]), int(u[P + 1]))
+                        for u in uniq.tolist()], np.bool_)
+        return hit[np.asarray(inverse).reshape(-1)]
+
+    def order(self, keys: np.ndarray, seats: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """Per move (with the key and the player's seat of the position it is played at): its place in the
+        in-memory solve's opponent order (:func:`.solver.api.opponent_order`, lower first): a shared turn given
+        to another seat, a declaration, a no to the player's question or a yes to another's, 0; a shared turn
+        given to the player, the other answer, a question whose answer is a forced yes, 1; a question to the
+        player 2; any other question 3."""
+        f = self._fields(keys)
+        me = self._player(f, seats)
+        mv = np.asarray(moves, np.int64).reshape(-1)
+        P, N, S = self.players, self.sets, self.set_size
+        Q = N * S * P * 3
+        answer = mv % 3
+        target = (mv // 3) % P
+        pending = f["asker"] >= 0
+        ask = np.where(answer == 1, 1, np.where(target == me, 2, 3))
+        reply = np.where(f["asker"] == me, np.where(answer == 2, 0, 1), np.where(answer == 1, 0, 1))
+        question = np.where(pending, reply, ask)
+        choice = np.where(mv - Q - N == me, 1, 0)
+        return np.where(mv < Q, question, np.where(mv < Q + N, 0, choice)).astype(np.int8)
+
     def move_of(self, number: int, key: Key) -> Any:
         """The move numbered ``number`` at the position of canonical key ``key`` (decoded frame)."""
         from .solver.moves import Choice

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -317,12 +317,7 @@ def _solve_graph(ctx: Context, root: Node, player: int, goal: str, result: Solve
 
 def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
     """Positions where ``player`` can no longer be a winner, whatever happens (pruned for the win goal):
-    even with every unclaimed set its score stays below the best other score, or only equals it
-    while a tie does not make it a winner (``all-lose``; ``first``: the other reached it earlier; ``random``:
-    the draw may go to the other). The tie rule is :func:`quaternity_cp.quartets.outcome.winners`, asked for the
-    player's best end against the best other score, the tie settled against the player."""
-    from ..outcome import winners as winners_of  # here: only this function of the module is the tie rule's
-
+    :func:`cannot_be_winner` of the position's scores and sets left."""
     tie = rules.tie
     memo: dict[tuple, bool] = {}
 
@@ -331,14 +326,24 @@ def cannot_win(rules: Rules, player: int) -> Callable[[Node], bool]:
         key = (scores, node.sets_left)
         hit = memo.get(key)
         if hit is None:
-            best = max([s for q, s in enumerate(scores) if q != player])
-            top = scores[player] + key[1]
-            # seat 0: the player with every set left; seat 1: the best other, who reached its score
-            # first and wins the draw
-            hit = memo[key] = 0 not in winners_of((top, best), tie=tie, reached=(1, 0), tie_break=1)
+            hit = memo[key] = cannot_be_winner(tie, scores, key[1], player)
         return hit
 
     return doomed
+
+
+def cannot_be_winner(tie: str, scores: Sequence[int], sets_left: int, player: int) -> bool:
+    """Whether ``player`` can no longer be a winner with these ``scores`` and ``sets_left`` sets unclaimed: even
+    with every unclaimed set its score stays below the best other score, or only equals it while a tie does not
+    make it a winner (``all-lose``; ``first``: the other reached it earlier; ``random``: the draw may go to the
+    other). The tie rule is :func:`quaternity_cp.quartets.outcome.winners`, asked for the player's best end
+    against the best other score, the tie settled against the player."""
+    from ..outcome import winners as winners_of  # here: only this function of the module is the tie rule's
+
+    best = max([s for q, s in enumerate(scores) if q != player])
+    top = scores[player] + sets_left
+    # seat 0: the player with every set left; seat 1: the best other, who reached its score first and wins the draw
+    return 0 not in winners_of((top, best), tie=tie, reached=(1, 0), tie_break=1)
 
 
 def _children(ctx: Context, graph: GameGraph, node: Node):

@@ -1,0 +1,542 @@
+"""One seat's forced win, decided lazily over a game's packed positions: the in-memory lazy solve at a few dozen
+bytes a position.
+
+:meth:`quaternity_cp.quartets.solver.graph.GameGraph.build_lazy` decides whether one
+seat (the *player*) can force being a winner without building the whole graph:
+the player's positions get every move, every other position first gets only the
+reply its opponents' order puts first, and the attractor of the player's wins on
+that partial graph is exact in two ways (outside it at the start: no; inside,
+with every opponent position the player's strategy meets fully explored: yes);
+otherwise each opponent position the strategy meets gets its next reply, and the
+attractor is computed again. This module runs the same rounds over the positions
+of a game's part ``packed`` (:class:`quaternity_cp.partitioned.Packed`: fixed-width
+keys with the game's symmetries removed, expanded a batch at a time by compiled
+code), so that a position costs its key, a slot of a hash table and a few
+counters (about 60 bytes with a 4-word key) and an explored move 8 bytes, instead
+of the Python objects of the in-memory graph (0.5 to 1.7 KB a position).
+
+**Positions.** A node is a packed key with the player's seat counted from the key's
+mover (``seat``): where a game rotates seats, one key stands for a position seen
+from every seat, so the player's place is part of the node. Node 0 is "the
+player has won", node 1 "the game ended without the player winning" (both
+finished games, never expanded); the start is node 2. A ply that ends the game
+is an edge to one of them: to node 0 when any of its rows names the player
+among the winners (a ply won by several seats is one row per winner). The
+player decides a node when the part's ``owner`` of it is the player's seat; any
+other node (another seat's, or a free choice of who moves, ``owner`` -1) is
+decided against the player.
+
+**What a game may add.** Two optional methods of the packed part, each given
+the keys of some positions and the player's seat counted from each key's mover:
+
+* ``doomed(keys, seats)`` (bool per key): positions from which the player can
+  never be a winner, whatever happens (taken as finished games it does not win,
+  as the in-memory solve's ``cannot_win`` does);
+* ``order(keys, seats, move)`` (per edge row: the key and the player's seat of
+  the position it leaves, and its move number; a small number per row, lower
+  first): the opponents' replies most likely to keep the player from winning
+  first (the in-memory solve's opponent order).
+
+Without them every position is expanded and replies are taken in the part's
+order: slower, the same answer.
+
+**Rounds.** Each round expands the positions added (batches of
+:data:`BATCH`; an opponent's distinct successors are put in its order and the
+first kept, the rest counted), ranks the partial graph (every rank again, over
+arrays, :func:`_rank`), and walks the player's strategy from the start
+(:func:`_meets`: at the player's nodes the first successor of least rank, at the
+others every explored one). An opponent node it meets with replies left is
+expanded again and its next reply in order added. A reply is never stored
+before it is needed, so a node's later replies are found by expanding it again
+(the part's expansion is deterministic).
+
+The answer: ``yes`` with the plies of the player's forced win (exact: the
+restricted opponents cannot make the player's least rank larger, and the
+strategy's every reply is explored), ``no``, or unproven when a limit
+(:class:`~quaternity_cp.budget.Limits`: positions stored, seconds) stops it.
+Memory grows with the positions and explored moves only; every array is one of
+:class:`LazyWin`'s, and :meth:`LazyWin.nbytes` counts them.
+
+This module names no game; tests/test_lazywin.py compares its answers with the
+partitioned solver's ranks of every position and seat, and with the in-memory
+lazy solve, on small starts of every preset.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .budget import Budget, Limits, Stopped
+from .partitioned import HAVE_NUMBA, Packed, _expanded, check_packed, jit
+
+#: positions expanded at a time
+BATCH = 20_000
+#: the node "the player has won" and the node "the game ended without the player winning"
+WIN, LOST = 0, 1
+#: the start's node
+ROOT = 2
+#: ids are kept in 4 bytes
+MAX_NODES = 2**31 - 2
+
+ProgressFn = Callable[[dict[str, Any]], None]
+
+
+@jit
+def _hash(keys: np.ndarray, i: int, seat: int) -> Any:
+    h = np.uint64(seat + 1) * np.uint64(0x9E3779B97F4A7C15)
+    for w in range(keys.shape[1]):
+        h = (h ^ keys[i, w]) * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@jit
+def _equal(a: np.ndarray, i: int, b: np.ndarray, j: int) -> bool:
+    for w in range(a.shape[1]):
+        if a[i, w] != b[j, w]:
+            return False
+    return True
+
+
+@jit
+def _place(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, n: int) -> None:
+    """Every node from 2 to n into an empty ``table`` (a rehash)."""
+    mask = np.uint64(table.shape[0] - 1)
+    for i in range(ROOT, n):
+        h = _hash(keys, i, seats[i]) & mask
+        while table[h] >= 0:
+            h = (h + np.uint64(1)) & mask
+        table[h] = i
+
+
+@jit
+def _find_or_add(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, n: int, ck: np.ndarray,
+                 cs: np.ndarray, rows: np.ndarray, ids: np.ndarray) -> int:
+    """The node of each row ``rows[t]`` of (``ck``, ``cs``) into ``ids[t]``, new ones added from ``n`` on (room
+    for all of them is there). Returns the new count of nodes."""
+    mask = np.uint64(table.shape[0] - 1)
+    for t in range(rows.shape[0]):
+        r = rows[t]
+        s = cs[r]
+        h = _hash(ck, r, s) & mask
+        while True:
+            v = table[h]
+            if v < 0:
+                for w in range(keys.shape[1]):
+                    keys[n, w] = ck[r, w]
+                seats[n] = s
+                table[h] = n
+                ids[t] = n
+                n += 1
+                break
+            if seats[v] == s and _equal(keys, v, ck, r):
+                ids[t] = v
+                break
+            h = (h + np.uint64(1)) & mask
+    return n
+
+
+@jit
+def _find(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, ck: np.ndarray, cs: np.ndarray,
+          ids: np.ndarray) -> None:
+    """The node of each row of (``ck``, ``cs``), -1 when it is not in the graph."""
+    mask = np.uint64(table.shape[0] - 1)
+    for r in range(ck.shape[0]):
+        s = cs[r]
+        h = _hash(ck, r, s) & mask
+        ids[r] = -1
+        while True:
+            v = table[h]
+            if v < 0:
+                break
+            if seats[v] == s and _equal(keys, v, ck, r):
+                ids[r] = v
+                break
+            h = (h + np.uint64(1)) & mask
+
+
+@jit
+def _select(src: np.ndarray, term: np.ndarray, ck: np.ndarray, cs: np.ndarray, score: np.ndarray,
+            mine: np.ndarray, nth: np.ndarray, sel: np.ndarray, total: np.ndarray, buf: np.ndarray) -> int:
+    """The rows each expanded position keeps. Rows come grouped by ``src`` (0..len(mine)-1); ``term`` is a
+    finished game's node (WIN, LOST) or -1 for a position (``ck``, ``cs``). A position's distinct successors (one
+    finished game per node, one position per key and seat), in order of ``score`` then row: all of them where
+    ``mine`` (the player decides), else only the one numbered ``nth`` (when there is one). ``total``: the
+    distinct successors of each position. The kept rows go to ``sel``; returns how many. ``buf``: room for the
+    most rows of one position."""
+    count = 0
+    m = src.shape[0]
+    a = 0
+    while a < m:
+        b = a
+        while b < m and src[b] == src[a]:
+            b += 1
+        p = src[a]
+        k = 0  # the distinct rows of this position, in order
+        for r in range(a, b):
+            # insert r by (score, row) among buf[:k], unless it repeats one of them
+            dup = False
+            t = 0
+            q = 0
+            for t in range(k):
+                q = buf[t]
+                if term[r] >= 0 or term[q] >= 0:
+                    if term[r] == term[q]:
+                        dup = True
+                        break
+                elif cs[r] == cs[q] and _equal(ck, r, ck, q):
+                    dup = True
+                    break
+            if dup:
+                # a repeat with a lower score than the one kept moves it forward
+                if score[r] < score[q]:
+                    buf[t] = r
+                    while t > 0 and score[buf[t - 1]] > score[buf[t]]:
+                        x = buf[t - 1]
+                        buf[t - 1] = buf[t]
+                        buf[t] = x
+                        t -= 1
+                continue
+            t = k
+            buf[t] = r
+            k += 1
+            while t > 0 and score[buf[t - 1]] > score[r]:
+                buf[t] = buf[t - 1]
+                t -= 1
+            buf[t] = r
+        total[p] = k
+        if mine[p]:
+            for t in range(k):
+                sel[count] = buf[t]
+                count += 1
+        elif nth[p] < k:
+            sel[count] = buf[nth[p]]
+            count += 1
+        a = b
+    return count
+
+
+@jit
+def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray) -> None:
+    """The player's rank of every node (-1: it cannot force a win there) on the graph of edges ``es -> ed``:
+    node WIN is 0, a node the player decides one more than its least ranked successor, any other one more than
+    its last successor ranked once all are (the attractor, breadth first, so in order of rank)."""
+    m = es.shape[0]
+    left = np.zeros(n, np.int32)
+    indptr = np.zeros(n + 1, np.int64)
+    for e in range(m):
+        left[es[e]] += 1
+        indptr[ed[e] + 1] += 1
+    for i in range(n):
+        indptr[i + 1] += indptr[i]
+    fill = indptr[:n].copy()
+    pred = np.empty(m, np.int32)
+    for e in range(m):
+        d = ed[e]
+        pred[fill[d]] = es[e]
+        fill[d] += 1
+    for i in range(n):
+        rank[i] = -1
+    queue = np.empty(n, np.int32)
+    rank[WIN] = 0
+    queue[0] = WIN
+    head, tail = 0, 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        r = rank[v] + 1
+        for e in range(indptr[v], indptr[v + 1]):
+            u = pred[e]
+            if rank[u] >= 0:
+                continue
+            if not mine[u]:
+                left[u] -= 1
+                if left[u] != 0:
+                    continue
+            rank[u] = r
+            queue[tail] = u
+            tail += 1
+
+
+@jit
+def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray, more: np.ndarray,
+           out: np.ndarray) -> int:
+    """The opponent nodes with replies left (``more``) that the player's strategy meets from the start (inside
+    its attractor): at the player's nodes the first successor of least rank (in the order the edges were added),
+    at the others every successor. Into ``out``; returns how many."""
+    m = es.shape[0]
+    indptr = np.zeros(n + 1, np.int64)
+    for e in range(m):
+        indptr[es[e] + 1] += 1
+    for i in range(n):
+        indptr[i + 1] += indptr[i]
+    fill = indptr[:n].copy()
+    succ = np.empty(m, np.int32)
+    for e in range(m):
+        s = es[e]
+        succ[fill[s]] = ed[e]
+        fill[s] += 1
+    seen = np.zeros(n, np.uint8)
+    stack = np.empty(n, np.int32)
+    stack[0] = ROOT
+    seen[ROOT] = 1
+    top = 1
+    count = 0
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        if v == WIN or v == LOST:
+            continue
+        if mine[v]:
+            best = -1
+            for e in range(indptr[v], indptr[v + 1]):
+                c = succ[e]
+                if rank[c] >= 0 and (best < 0 or rank[c] < rank[best]):
+                    best = c
+            if best >= 0 and not seen[best]:
+                seen[best] = 1
+                stack[top] = best
+                top += 1
+            continue
+        if more[v]:
+            out[count] = v
+            count += 1
+        for e in range(indptr[v], indptr[v + 1]):
+            c = succ[e]
+            if not seen[c]:
+                seen[c] = 1
+                stack[top] = c
+                top += 1
+    return count
+
+
+@dataclass
+class LazyResult:
+    """What :func:`solve_win` found: ``verdict`` True (the player forces a win, in ``plies``), False (it cannot)
+    or None (unproven: ``stopped`` says which limit)."""
+
+    verdict: bool | None
+    plies: int | None
+    positions: int
+    edges: int
+    expanded: int
+    rounds: int
+    seconds: float
+    nbytes: int
+    stopped: str | None = None
+
+
+class LazyWin:
+    """The partial graph of one seat's lazy win solve (see the module's text); :meth:`solve` runs it."""
+
+    def __init__(self, packed: Packed, player: int, *, batch: int = BATCH):
+        self.packed = check_packed(packed)
+        P, W = packed.seats, packed.width
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < P:
+            raise ValueError(f"player must be a seat 0..{P - 1}, not {player!r}")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be a whole number >= 1, not {batch!r}")
+        self.player, self.batch = player, batch
+        self.P, self.W = P, W
+        self.n = ROOT
+        self.m = 0
+        cap = 1 << 12
+        self.keys = np.zeros((cap, W), np.uint64)
+        self.seats = np.zeros(cap, np.int8)
+        self.mine = np.zeros(cap, np.bool_)
+        self.nth = np.zeros(cap, np.int16)  # an opponent's replies explored
+        self.total = np.zeros(cap, np.int16)  # its distinct replies
+        self.table = np.full(1 << 13, -1, np.int32)
+        self.es = np.zeros(cap, np.int32)
+        self.ed = np.zeros(cap, np.int32)
+        self.rank = np.full(0, -1, np.int32)
+        self.expanded = 0
+        self.rounds = 0
+        self.doomed = getattr(packed, "doomed", None)
+        self.order = getattr(packed, "order", None)
+
+    # -- storage ------------------------------------------------------------------------------------------------
+    def nbytes(self) -> int:
+        """The bytes of every array the graph holds (the ranks' temporaries come and go with each round)."""
+        return sum(a.nbytes for a in (self.keys, self.seats, self.mine, self.nth, self.total, self.table, self.es,
+                                      self.ed, self.rank))
+
+    def _room(self, nodes: int, edges: int) -> None:
+        need = self.n + nodes
+        if need > MAX_NODES:
+            raise Stopped("limit")
+        if need > len(self.seats):
+            cap = max(need, len(self.seats) + len(self.seats) // 2)
+            self.keys = _grown(self.keys, cap)
+            self.seats = _grown(self.seats, cap)
+            self.mine = _grown(self.mine, cap)
+            self.nth = _grown(self.nth, cap)
+            self.total = _grown(self.total, cap)
+        if 2 * need > len(self.table):
+            size = len(self.table)
+            while 2 * need > size:
+                size *= 2
+            self.table = np.full(size, -1, np.int32)
+            _place(self.table, self.keys, self.seats, self.n)
+        if self.m + edges > len(self.es):
+            cap = max(self.m + edges, len(self.es) + len(self.es) // 2)
+            self.es = _grown(self.es, cap)
+            self.ed = _grown(self.ed, cap)
+
+    def lookup(self, keys: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The node of each key (rows of ``width`` words) with the player's seat counted from its mover; -1 when
+        it is not in the graph."""
+        ck = np.ascontiguousarray(keys, np.uint64).reshape(-1, self.W)
+        ids = np.empty(len(ck), np.int64)
+        _find(self.table, self.keys, self.seats, ck, np.asarray(seats, np.int8).reshape(-1), ids)
+        return ids
+
+    # -- the rounds ---------------------------------------------------------------------------------------------
+    def _expand(self, nodes: np.ndarray, budget: Budget, widen: bool) -> np.ndarray:
+        """Expand ``nodes`` and add the successors each keeps (all of them at the player's nodes, the next reply
+        in order at the others: the first when not ``widen``); returns the nodes added."""
+        P = self.P
+        out = _expanded(self.packed, self.keys[nodes])
+        self.expanded += len(nodes)
+        src = np.asarray(out["src"], np.int64)
+        pseat = self.seats[nodes].astype(np.int64)
+        end = np.asarray(out["end"], np.int64)
+        rows = len(src)
+        term = np.full(rows, -1, np.int64)
+        over = end >= -1
+        if over.any():
+            won = over & (end == pseat[src])
+            term[over] = LOST
+            if won.any():  # a ply won by the player: every row of that ply (one per winner) is its win
+                plies = src * (self.packed.moves + 1) + np.asarray(out["move"], np.int64)
+                term[over & np.isin(plies, plies[won])] = WIN
+        cs = ((pseat[src] - np.asarray(out["off"], np.int64)) % P).astype(np.int8)
+        ck = np.ascontiguousarray(out["keys"], np.uint64).reshape(rows, self.W)
+        inner = np.flatnonzero(term < 0)
+        if self.doomed is not None and len(inner):
+            d = np.asarray(self.doomed(ck[inner], cs[inner]), np.bool_)
+            term[inner[d]] = LOST
+        if not widen:
+            owner = np.asarray(out["owner"], np.int64)
+            mine = owner == pseat
+            self.mine[nodes] = mine
+        else:
+            mine = np.zeros(len(nodes), np.bool_)
+        score = np.zeros(rows, np.int8)
+        if self.order is not None:
+            opp = ~mine[src]
+            if opp.any():
+                at = np.flatnonzero(opp)
+                parents = nodes[src[at]]
+                score[at] = np.asarray(self.order(self.keys[parents], self.seats[parents],
+                                                  np.asarray(out["move"], np.int64)[at]), np.int8)
+        nth = self.nth[nodes].astype(np.int64) if widen else np.zeros(len(nodes), np.int64)
+        sel = np.empty(rows, np.int64)
+        total = np.zeros(len(nodes), np.int64)
+        buf = np.empty(int(np.bincount(src).max()) if rows else 1, np.int64)
+        k = _select(src, term, ck, cs, score, mine, nth, sel, total, buf)
+        sel = sel[:k]
+        if not widen:
+            self.total[nodes] = np.minimum(total, np.iinfo(np.int16).max)
+            self.nth[nodes] = np.where(mine, total, np.minimum(total, 1))
+        else:
+            self.nth[nodes] += 1
+        fresh = np.flatnonzero(term[sel] < 0)
+        before = self.n
+        budget.check_positions(before + len(fresh) - ROOT)
+        self._room(len(fresh), k)
+        dst = term[sel].copy()
+        if len(fresh):
+            ids = np.empty(len(fresh), np.int64)
+            self.n = _find_or_add(self.table, self.keys, self.seats, self.n, ck, cs, sel[fresh], ids)
+            dst[fresh] = ids
+        m = self.m
+        self.es[m:m + k] = nodes[src[sel]]
+        self.ed[m:m + k] = dst
+        self.m = m + k
+        return np.arange(before, self.n, dtype=np.int64)
+
+    def solve(self, limits: Limits | None = None, progress: ProgressFn | None = None) -> LazyResult:
+        """Decide whether the player forces being a winner from the part's start (within ``limits``)."""
+        budget = Budget(limits)
+        began = time.monotonic()
+        key, mover = self.packed.start()
+        stopped = None
+        verdict: bool | None = None
+        plies = None
+        try:
+            if mover < 0:  # the game is over before it begins: nobody wins it by a move
+                verdict = False
+            else:
+                seat = (self.player - mover) % self.P
+                self._room(1, 0)
+                ck = np.asarray(key, np.uint64).reshape(1, self.W)
+                cs = np.array([seat], np.int8)
+                self.n = _find_or_add(self.table, self.keys, self.seats, self.n, ck, cs, np.zeros(1, np.int64),
+                                      np.empty(1, np.int64))
+                if self.doomed is not None and bool(np.asarray(self.doomed(ck, cs))[0]):
+                    verdict = False
+                else:
+                    verdict, plies = self._rounds(budget, progress, began)
+        except Stopped as stop:
+            stopped = str(stop.reason)
+            verdict = None
+        return LazyResult(verdict, plies, self.n - ROOT, self.m, self.expanded, self.rounds,
+                          time.monotonic() - began, self.nbytes(), stopped)
+
+    def _rounds(self, budget: Budget, progress: ProgressFn | None, began: float) -> tuple[bool, int | None]:
+        todo = [np.array([ROOT], np.int64)]
+        while True:
+            while todo:
+                nodes = todo.pop()
+                for lo in range(0, len(nodes), self.batch):
+                    budget.check_time()
+                    added = self._expand(nodes[lo:lo + self.batch], budget, False)
+                    if len(added):
+                        todo.append(added)
+                    if progress is not None:
+                        progress({"positions": self.n - ROOT, "expanded": self.expanded, "edges": self.m,
+                                  "rounds": self.rounds, "seconds": time.monotonic() - began,
+                                  "bytes": self.nbytes()})
+            budget.check_time()
+            self.rounds += 1
+            n, m = self.n, self.m
+            if len(self.rank) < n:
+                self.rank = np.full(len(self.seats), -1, np.int32)
+            _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n])
+            if self.rank[ROOT] < 0:
+                return False, None
+            more = self.nth[:n] < self.total[:n]
+            more[:ROOT] = False
+            out = np.empty(n, np.int32)
+            k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out)
+            if k == 0:
+                return True, int(self.rank[ROOT])
+            meets = out[:k].astype(np.int64)
+            del out, more
+            for lo in range(0, k, self.batch):
+                budget.check_time()
+                added = self._expand(meets[lo:lo + self.batch], budget, True)
+                if len(added):
+                    todo.append(added)
+
+
+def _grown(a: np.ndarray, cap: int) -> np.ndarray:
+    out = np.zeros((cap,) + a.shape[1:], a.dtype)
+    out[:len(a)] = a
+    return out
+
+
+def solve_win(packed: Packed, player: int, *, limits: Limits | None = None, progress: ProgressFn | None = None,
+              batch: int = BATCH) -> tuple[LazyResult, LazyWin]:
+    """Whether seat ``player`` (absolute, as :meth:`Packed.start` counts seats) forces being a winner from the
+    packed part's start; the result and the partial graph (its ranks answer for every position in it)."""
+    lazy = LazyWin(packed, player, batch=batch)
+    return lazy.solve(limits, progress), lazy
+
+
+__all__ = ["BATCH", "WIN", "LOST", "ROOT", "HAVE_NUMBA", "LazyResult", "LazyWin", "solve_win"]
