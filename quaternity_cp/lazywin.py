@@ -104,13 +104,13 @@ def _equal(a: np.ndarray, i: int, b: np.ndarray, j: int) -> bool:
 
 @jit
 def _place(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, n: int) -> None:
-    """Every node from 2 to n into an empty ``table`` (a rehash)."""
+    """Every node from 2 to n into an empty ``table`` (a rehash; a slot holds its node + 1, 0 when empty)."""
     mask = np.uint64(table.shape[0] - 1)
     for i in range(ROOT, n):
         h = _hash(keys, i, seats[i]) & mask
-        while table[h] >= 0:
+        while table[h] != 0:
             h = (h + np.uint64(1)) & mask
-        table[h] = i
+        table[h] = i + 1
 
 
 @jit
@@ -124,12 +124,12 @@ def _find_or_add(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, n: int,
         s = cs[r]
         h = _hash(ck, r, s) & mask
         while True:
-            v = table[h]
+            v = table[h] - 1
             if v < 0:
                 for w in range(keys.shape[1]):
                     keys[n, w] = ck[r, w]
                 seats[n] = s
-                table[h] = n
+                table[h] = n + 1
                 ids[t] = n
                 n += 1
                 break
@@ -150,7 +150,7 @@ def _find(table: np.ndarray, keys: np.ndarray, seats: np.ndarray, ck: np.ndarray
         h = _hash(ck, r, s) & mask
         ids[r] = -1
         while True:
-            v = table[h]
+            v = table[h] - 1
             if v < 0:
                 break
             if seats[v] == s and _equal(keys, v, ck, r):
@@ -333,7 +333,7 @@ class LazyResult:
 class LazyWin:
     """The partial graph of one seat's lazy win solve (see the module's text); :meth:`solve` runs it."""
 
-    def __init__(self, packed: Packed, player: int, *, batch: int = BATCH):
+    def __init__(self, packed: Packed, player: int, *, batch: int = BATCH, expect: int | None = None):
         self.packed = check_packed(packed)
         P, W = packed.seats, packed.width
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < P:
@@ -344,15 +344,20 @@ class LazyWin:
         self.P, self.W = P, W
         self.n = ROOT
         self.m = 0
-        cap = 1 << 12
+        # room for ``expect`` positions at once (the position limit: zeroed pages cost nothing until written, and
+        # the arrays are never copied to grow), else grown by half as needed
+        cap = max(1 << 12, min(expect + ROOT + 1, MAX_NODES) if expect else 0)
         self.keys = np.zeros((cap, W), np.uint64)
         self.seats = np.zeros(cap, np.int8)
         self.mine = np.zeros(cap, np.bool_)
         self.nth = np.zeros(cap, np.int16)  # an opponent's replies explored
         self.total = np.zeros(cap, np.int16)  # its distinct replies
-        self.table = np.full(1 << 13, -1, np.int32)
-        self.es = np.zeros(cap, np.int32)
-        self.ed = np.zeros(cap, np.int32)
+        size = 1 << 13
+        while size < 2 * cap:
+            size *= 2
+        self.table = np.zeros(size, np.int32)  # node + 1, 0: empty
+        self.es = np.zeros(2 * cap, np.int32)
+        self.ed = np.zeros(2 * cap, np.int32)
         self.rank = np.full(0, -1, np.int32)
         self.expanded = 0
         self.rounds = 0
@@ -380,7 +385,7 @@ class LazyWin:
             size = len(self.table)
             while 2 * need > size:
                 size *= 2
-            self.table = np.full(size, -1, np.int32)
+            self.table = np.zeros(size, np.int32)
             _place(self.table, self.keys, self.seats, self.n)
         if self.m + edges > len(self.es):
             cap = max(self.m + edges, len(self.es) + len(self.es) // 2)
@@ -535,7 +540,7 @@ def solve_win(packed: Packed, player: int, *, limits: Limits | None = None, prog
               batch: int = BATCH) -> tuple[LazyResult, LazyWin]:
     """Whether seat ``player`` (absolute, as :meth:`Packed.start` counts seats) forces being a winner from the
     packed part's start; the result and the partial graph (its ranks answer for every position in it)."""
-    lazy = LazyWin(packed, player, batch=batch)
+    lazy = LazyWin(packed, player, batch=batch, expect=limits.max_positions if limits is not None else None)
     return lazy.solve(limits, progress), lazy
 
 
