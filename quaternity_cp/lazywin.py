@@ -317,7 +317,7 @@ def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nd
 @dataclass
 class LazyResult:
     """What :func:`solve_win` found: ``verdict`` True (the player forces a win, in ``plies``), False (it cannot)
-    or None (unproven: ``stopped`` says which limit)."""
+    or None (unproven: ``stopped`` says why: ``limit`` (positions), ``time`` or ``interrupted``)."""
 
     verdict: bool | None
     plies: int | None
@@ -352,10 +352,7 @@ class LazyWin:
         self.mine = np.zeros(cap, np.bool_)
         self.nth = np.zeros(cap, np.int16)  # an opponent's replies explored
         self.total = np.zeros(cap, np.int16)  # its distinct replies
-        size = 1 << 13
-        while size < 2 * cap:
-            size *= 2
-        self.table = np.zeros(size, np.int32)  # node + 1, 0: empty
+        self.table = np.zeros(1 << 13, np.int32)  # node + 1, 0: empty (doubled, and filled again, as nodes come)
         self.es = np.zeros(2 * cap, np.int32)
         self.ed = np.zeros(2 * cap, np.int32)
         self.rank = np.full(0, -1, np.int32)
@@ -366,9 +363,11 @@ class LazyWin:
 
     # -- storage ------------------------------------------------------------------------------------------------
     def nbytes(self) -> int:
-        """The bytes of every array the graph holds (the ranks' temporaries come and go with each round)."""
-        return sum(a.nbytes for a in (self.keys, self.seats, self.mine, self.nth, self.total, self.table, self.es,
-                                      self.ed, self.rank))
+        """The bytes of the graph's arrays in use: its nodes' and edges' rows and the hash table (room kept for
+        more, never written yet, takes no memory; the ranks' temporaries come and go with each round)."""
+        n, m = self.n, self.m
+        return sum(a[:n].nbytes for a in (self.keys, self.seats, self.mine, self.nth, self.total, self.rank)) \
+            + self.table.nbytes + self.es[:m].nbytes + self.ed[:m].nbytes
 
     def _room(self, nodes: int, edges: int) -> None:
         need = self.n + nodes
@@ -489,6 +488,9 @@ class LazyWin:
                     verdict, plies = self._rounds(budget, progress, began)
         except Stopped as stop:
             stopped = str(stop.reason)
+            verdict = None
+        except KeyboardInterrupt:  # (Ctrl-C: what is known is returned, unproven; the graph stays as it was)
+            stopped = "interrupted"
             verdict = None
         return LazyResult(verdict, plies, self.n - ROOT, self.m, self.expanded, self.rounds,
                           time.monotonic() - began, self.nbytes(), stopped)

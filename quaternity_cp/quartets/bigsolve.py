@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import partitioned as pt
-from ..budget import SOLVED, Limits
+from ..budget import SOLVED, Limits, Status
 from ..digest import read_signed, user_key, write_signed
 from ..errors import QuaternityError
 from .game import Game
@@ -363,6 +363,71 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     return BigResult(res, graph, seats)
 
 
+class LazyRanker:
+    """The ranks of a lazy win solve's partial graph (:class:`quaternity_cp.lazywin.LazyWin`), read as
+    :func:`tree` reads a :class:`Ranker`'s, for its one seat. A position the partial graph does not hold is one
+    the player cannot win from when the game's ``doomed`` test says so; else its rank is unknown: -1 for the
+    strategy (the player never moves there), :data:`UNKNOWN` for the defence (no reply is chosen there)."""
+
+    def __init__(self, lazy: Any, packed: QuaternityPacked, winning: bool):
+        self.lazy, self.packed, self.winning = lazy, packed, winning
+
+    def rank(self, node: Any, seat: int) -> int:
+        if node.over:
+            return 0 if seat in tuple(node.winners) else -1
+        words, f = self.packed.key_words(node.key)
+        p = (seat - f) % self.packed.players
+        key = np.array([words], np.uint64)
+        i = int(self.lazy.lookup(key, np.array([p], np.int8))[0])
+        if i < 0:
+            if bool(self.packed.doomed(key, np.array([p], np.int8))[0]):
+                return -1
+            return -1 if self.winning else UNKNOWN
+        return int(self.lazy.rank[i])
+
+
+#: the rank :class:`LazyRanker` gives a position the defence must not choose (not explored: not known to be safe)
+UNKNOWN = 1 << 30
+
+
+def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: int | None = None,
+               limits: Limits | None = None, depth: int = 6,
+               progress: Callable[[dict[str, Any]], None] | None = None) -> BigResult:
+    """Whether ``player`` (default seat 0) forces being a winner from the start of a game of ``players`` seats,
+    ``sets`` sets of ``set_size`` cards under ``rules``, decided lazily over packed positions
+    (:func:`quaternity_cp.lazywin.solve_win`, the compiled expansion): the in-memory solver's lazy win solve at a
+    fraction of its memory. The strategy (a yes) or the defence (a no) is read from the partial graph's ranks by
+    :func:`tree`. Stopped by ``limits`` or Ctrl-C, the verdict is unproven (``status``). Raises
+    :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start or seat it does not
+    take."""
+    from ..lazywin import solve_win
+
+    seat = check_goal("win", player, players)
+    packed = packed_of(players, sets, set_size, rules, "win")
+    began = time.perf_counter()
+    out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
+    ctx = packed.context()
+    game = ctx.game
+    status = SOLVED if out.verdict is not None else Status(out.stopped)
+    res = SolveResult("win", seat, out.verdict, status, game, rules, engine="lazy-packed")
+    if out.verdict is not None:
+        start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state
+        res.plies = out.plies
+        res.strategy = tree(packed, LazyRanker(lazy, packed, True), start, seat, depth, True) if out.verdict \
+            else None
+        res.defense = None if out.verdict else tree(packed, LazyRanker(lazy, packed, False), start, seat, depth,
+                                                    False)
+    res.positions = out.positions
+    res.expanded = out.expanded
+    res.seconds = time.perf_counter() - began
+    graph = {"solver": "lazy", "edges": out.edges, "rounds": out.rounds, "key_bits": packed.layout.bits,
+             "key_words": packed.width, "players_rotated": packed.rotated,
+             "kernel": "numba" if packed.compiled else "python", "solve_seconds": round(out.seconds, 2),
+             "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"]}
+    seats = {str(seat): {"wins": out.verdict, "plies": out.plies}} if out.verdict is not None else {}
+    return BigResult(res, graph, seats)
+
+
 def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, seat: int, began: float) -> BigResult:
     """The answer of a folder whose graph was dropped, from its result.json (no strategy tree: the graph is
     gone)."""
@@ -392,4 +457,4 @@ def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, s
 
 
 __all__ = ["max_parts", "default_parts", "DEFAULT_PARTS", "GOALS", "BigSolveError", "BigResult", "PackedError", "Ranker", "check_goal",
-           "check_parts", "packed_of", "solve_start", "tree", "frame_of"]
+           "check_parts", "packed_of", "solve_start", "solve_lazy", "LazyRanker", "UNKNOWN", "tree", "frame_of"]

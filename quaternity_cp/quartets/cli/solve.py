@@ -29,6 +29,8 @@ from .common import common_options, default_engine, load, rules_option
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
 #: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
+#: --max-positions of a --packed solve when not given (about 2 GB: 100 to 200 bytes a position at its peak)
+PACKED_MAX_POSITIONS = 10_000_000
 #: the memory a local worker of the partitioned solver takes at most (the solver's caches and a chunk of a layer)
 WORKER_BYTES = 600 * 2**20
 #: the most local workers
@@ -79,6 +81,11 @@ DEFAULT_PARTS = 8
 @click.option("--attractor", type=click.Choice(("whole", "partitioned")), default="whole", show_default=True,
               help="With --checkpoint: the attractor over the whole graph in this process, or partitioned: in "
                    "rounds, part by part on the workers, checkpointed by rounds.")
+@click.option("--packed", "lazy_packed", is_flag=True,
+              help="With --start and the goal win: decide the player's forced win lazily over packed positions "
+                   "(the compiled expansion; about a tenth of the default solve's memory a position, several "
+                   f"times its speed; --max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 2 GB; "
+                   "docs/solver.md).")
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
@@ -88,8 +95,8 @@ DEFAULT_PARTS = 8
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
           checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-          attractor: str, upgrade_layout: bool, show_progress: bool | None, as_json: bool, rules: str | None,
-          engine: str | None) -> None:
+          attractor: str, lazy_packed: bool, upgrade_layout: bool, show_progress: bool | None, as_json: bool,
+          rules: str | None, engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
 
     FILE is a position or a record (the position after its moves is solved);
@@ -115,6 +122,23 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
                         "--attractor": attractor != "whole", "--upgrade": upgrade_layout,
                         "--progress/--no-progress": show_progress is not None}
+    if lazy_packed:
+        if checkpoint is not None:
+            raise InputError("--packed and --checkpoint are two solvers: give one")
+        if start is None:
+            raise InputError("--packed solves the start of a game: give --start P N S, not FILE")
+        if goal != "win":
+            raise InputError(f"--packed decides the goal win, not {goal}")
+        if max_questions is not None:
+            raise InputError("--max-questions goes with the quartet goal, which --packed does not solve")
+        given = [name for name, on in partitioned_only.items() if on and name != "--progress/--no-progress"]
+        if given:
+            raise InputError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with --checkpoint "
+                             "(the partitioned solver)")
+        positions_given = click.get_current_context().get_parameter_source("max_positions") \
+            not in (ParameterSource.DEFAULT, None)
+        _lazy_packed(start, player, depth, max_positions if positions_given else PACKED_MAX_POSITIONS,
+                     max_seconds, as_json, rules, show_progress)
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -242,6 +266,51 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
                    f"{g['parts']} parts ({g['bytes_per_position']} bytes a position on disk); build "
                    f"{g['build_seconds']} s, attractor {g['attractor_seconds']} s; checkpoint {g['checkpoint']}")
     sys.exit(EXIT_OK)
+
+
+def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, max_positions: int,
+                 max_seconds: float | None, as_json: bool, rules: str | None, show_progress: bool | None) -> None:
+    """``solve --start P N S --packed``: the lazy win solve over packed positions
+    (:func:`quaternity_cp.quartets.bigsolve.solve_lazy`)."""
+    from ..bigsolve import BigSolveError, check_goal as check_big_goal, packed_of, solve_lazy
+    from ..packed import PackedError
+
+    rule_set = _parse_rules(rules)
+    P, N, S = start
+    try:
+        packed_of(P, N, S, rule_set, "win")
+        game = Game(P, N, S)
+        seat = check_big_goal("win", _seat(game, player), P)
+    except (PackedError, BigSolveError) as err:
+        raise InputError(str(err)) from None
+    shown = (not as_json) if show_progress is None else show_progress
+    last = [0.0]
+
+    def progress(step: dict[str, Any]) -> None:
+        if step["seconds"] - last[0] >= 10:
+            last[0] = step["seconds"]
+            if shown:
+                click.echo(f"  {step['positions']:,} positions, {step['edges']:,} moves, round {step['rounds'] + 1}, "
+                           f"{step['seconds']:.0f} s", err=True)
+
+    if not as_json:
+        print_header("start of the game", game, rule_set)
+        _kernel_notice(P, N, S, rule_set)
+    signal_started()
+    with Interrupts() as ctrl_c:
+        out = ctrl_c.run(solve_lazy, P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds),
+                         depth=depth, progress=progress)
+        res = out.result
+        if as_json:
+            emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
+                       "player_names": list(game.player_names), **out.to_json()})
+        else:
+            print_result(game, res)
+            g = out.graph
+            click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
+                       f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.0f} MB of arrays")
+    interrupted = ctrl_c.interrupted or res.status == INTERRUPTED
+    sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
 
 
 def _seat(game: Game, player: str | None) -> int | None:

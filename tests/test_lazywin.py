@@ -1,0 +1,234 @@
+"""The lazy win solve over packed positions (quaternity_cp.lazywin and ``quaternity solve --start --packed``)
+against independent references:
+
+* the shared layer's toy game (tests/test_partitioned.py: cycles, a seat that chooses for the other, shared
+  ends): every start and seat against the brute-force attractor written there, under any order of the replies;
+* Quaternity's small starts of every preset that deals nothing, every seat: the verdict and the plies against the
+  partitioned solver's whole graph ranked for every seat, and against the in-memory lazy solve;
+* the Quaternity hooks (``doomed``, ``order``) read from the packed words against the in-memory solver's own
+  functions on the decoded positions;
+* the strategy and defence trees read from the partial graph, the limits, Ctrl-C and the command's contract.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quaternity_cp import lazywin
+from quaternity_cp.budget import Limits
+from quaternity_cp.quartets.packed import QuaternityPacked, frame_of, state_of_key
+from quaternity_cp.quartets.rules import Rules
+
+from test_partitioned import TOP, Toy, brute_ranks, pack
+
+PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras")
+STARTS = ((2, 4, 2), (2, 4, 4), (3, 2, 3), (3, 3, 2), (3, 3, 3), (4, 4, 2), (3, 6, 2), (2, 8, 4))
+
+
+@dataclass(frozen=True)
+class OrderedToy(Toy):
+    """The toy with an order of its replies drawn from ``seed`` (every move number a random score)."""
+
+    seed: int = 0
+
+    def order(self, keys, seats, moves):
+        rng = random.Random(self.seed)
+        table = [rng.randrange(4) for _ in range(self.moves)]
+        return np.array([table[m] for m in np.asarray(moves).tolist()], np.int8)
+
+
+@pytest.mark.parametrize("pile", range(1, TOP + 1))
+def test_the_toy_game_s_every_start_and_seat_equals_the_brute_force_attractor(pile):
+    brute = brute_ranks()
+    for seat in (0, 1):
+        res, lazy = lazywin.solve_win(Toy(pile), seat)
+        want = brute.get((pile, 1, 0, 0, seat))
+        assert res.verdict == (want is not None), (pile, seat)
+        assert res.plies == want
+        assert res.stopped is None and res.positions >= 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(pile=st.integers(3, TOP), seed=st.integers(0, 10**6), seat=st.integers(0, 1))
+def test_the_toy_s_answer_does_not_depend_on_the_order_of_the_replies(pile, seed, seat):
+    want = brute_ranks().get((pile, 1, 0, 0, seat))
+    res, _ = lazywin.solve_win(OrderedToy(pile, seed=seed), seat, batch=3)
+    assert res.verdict == (want is not None)
+    assert res.plies == want
+
+
+def test_a_reply_left_for_later_is_explored_when_the_strategy_meets_it():
+    """Not vacuous: on the toy, some starts take more than one round (a reply explored later)."""
+    rounds = [lazywin.solve_win(OrderedToy(p, seed=s), seat)[0].rounds
+              for p in range(3, TOP + 1) for s in range(5) for seat in (0, 1)]
+    assert max(rounds) > 1
+
+
+def test_the_graph_s_positions_are_found_again_and_others_are_not():
+    res, lazy = lazywin.solve_win(Toy(TOP), 0)
+    keys = lazy.keys[lazywin.ROOT:lazy.n]
+    seats = lazy.seats[lazywin.ROOT:lazy.n]
+    assert (lazy.lookup(keys, seats) == np.arange(lazywin.ROOT, lazy.n)).all()
+    assert (lazy.lookup(keys, 1 - seats) != np.arange(lazywin.ROOT, lazy.n)).all()
+    assert lazy.lookup(np.array([[pack(TOP + 50, 0, 0)]], np.uint64), np.array([0], np.int8))[0] == -1
+
+
+def _partitioned_seats(tmp_path, P, N, S, preset):
+    from quaternity_cp.quartets.bigsolve import solve_start
+
+    out = solve_start(P, N, S, Rules.preset(preset), str(tmp_path / f"{P}{N}{S}{preset}"), workers=0, depth=0)
+    return out.seats
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_seat_of_small_starts_equals_the_partitioned_whole_graph(tmp_path, preset):
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.position import Position
+    from quaternity_cp.quartets.solver import solve
+
+    rules = Rules.preset(preset)
+    yes = 0
+    for P, N, S in STARTS:
+        seats = _partitioned_seats(tmp_path, P, N, S, preset)
+        packed = QuaternityPacked(P, N, S, rules)
+        for seat in range(P):
+            res, _ = lazywin.solve_win(packed, seat)
+            want = seats[str(seat)]
+            assert res.verdict == want["wins"], (P, N, S, preset, seat)
+            assert res.plies == want["plies"], (P, N, S, preset, seat)
+            yes += bool(res.verdict)
+            if seat == 0:
+                ref = solve(Position(Game(P, N, S), rules), "win", seat, depth=0)
+                assert ref.result == res.verdict and ref.plies == res.plies
+    assert yes >= 3
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
+    """``doomed`` and ``order`` of QuaternityPacked, from bits of the packed words, against the in-memory solve's
+    ``cannot_win`` and opponent order on the decoded positions: every position and move of the first layers of
+    two starts, every seat."""
+    from quaternity_cp.quartets.solver.api import cannot_win, opponent_order
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for P, N, S in ((3, 3, 3), (4, 4, 2)):
+        packed = QuaternityPacked(P, N, S, rules)
+        ctx = packed.context()
+        keys = packed.start()[0].reshape(1, -1)
+        seen = set()
+        layer = keys
+        for _ in range(7):
+            out = packed.expand(layer)
+            inner = out["end"] == -2
+            kids = np.unique(out["keys"][inner], axis=0)
+            kids = np.array([k for k in kids if tuple(k) not in seen], np.uint64).reshape(-1, packed.width)
+            seen.update(tuple(k) for k in kids)
+            for row_i, row in enumerate(layer):
+                key = packed.key_of_words(row.tolist())
+                node = ctx.describe(state_of_key(key, ctx.game, rules))
+                f = frame_of(key)
+                rows = np.flatnonzero(out["src"] == row_i)
+                for me in range(P):  # the player's seat in the key's numbering
+                    seat_rel = me if packed.rotated else (me - f) % P  # counted from the key's mover
+                    got = bool(packed.doomed(row.reshape(1, -1), np.array([seat_rel], np.int8))[0])
+                    assert got == cannot_win(rules, me)(node), (key, me)
+                    if len(rows):
+                        mv = out["move"][rows].astype(np.int64)
+                        got_o = packed.order(np.repeat(row.reshape(1, -1), len(rows), 0),
+                                             np.full(len(rows), seat_rel, np.int8), mv)
+                        order = opponent_order(ctx, me)
+                        want_o = [order.score(node, packed.move_of(int(m), key)) for m in mv]
+                        assert got_o.tolist() == want_o, (key, me)
+                        checked += len(rows)
+            layer = kids[:400]
+            if not len(layer):
+                break
+    assert checked > 1000
+
+
+def test_a_stopped_solve_is_unproven_and_says_why():
+    packed = QuaternityPacked(3, 3, 3, Rules.preset("quaternity"))
+    res, _ = lazywin.solve_win(packed, 0, limits=Limits(max_positions=50))
+    assert res.verdict is None and res.stopped == "limit" and res.positions < 50
+
+    def stop(step):
+        raise KeyboardInterrupt
+
+    res, _ = lazywin.LazyWin(packed, 0, batch=10), None
+    out = res.solve(progress=stop)
+    assert out.verdict is None and out.stopped == "interrupted"
+
+
+def _cli(*args):
+    from quaternity_cli.main import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def _dead_ends(tree, winning):
+    """Player's positions of a strategy tree with no move shown (a strategy read wrongly from the graph)."""
+    bad = 0
+    if not isinstance(tree, dict) or "moves" not in tree:
+        return 0
+    if winning and not tree["moves"]:
+        bad += 1
+    for m in tree["moves"]:
+        bad += _dead_ends(m["next"], winning)
+    return bad
+
+
+@pytest.mark.parametrize("preset, start, verdict", [("blind", "2 8 4", "yes"), ("quaternity", "2 8 4", "yes"),
+                                                     ("pythagoras", "3 3 3", "no"), ("quaternity-seat", "4 4 2", "no")])
+def test_the_command_s_answer_and_its_tree(preset, start, verdict):
+    r = _cli("solve", "--start", *start.split(), "--rules", preset, "--packed", "--json", "--depth", "40")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["verdict"] == verdict and out["proven"] is True and out["status"] == "solved"
+    assert out["solver"] == "lazy" and out["positions"] > 0 and out["edges"] > 0
+    if verdict == "yes":
+        assert out["plies"] > 0 and out["strategy"]["moves"]
+        assert _dead_ends(out["strategy"], True) == 0
+        leaves = []
+
+        def walk(t):
+            if "moves" in t:
+                for m in t["moves"]:
+                    walk(m["next"])
+            else:
+                leaves.append(t)
+        walk(out["strategy"])
+        assert leaves and all(t.get("end") == "over" and out["player"] in t["winners"] for t in leaves)
+    else:
+        assert out["plies"] is None and out["defense"]["moves"]
+
+
+def test_the_command_stops_at_its_limit_with_unproven():
+    r = _cli("solve", "--start", "3", "3", "3", "--packed", "--json", "--max-positions", "30")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["verdict"] == "unproven" and out["proven"] is False and out["status"] == "limit"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--start", "3", "3", "3", "--packed", "--checkpoint", "x"], "two solvers"),
+    (["examples/position.json", "--packed"], "give --start"),
+    (["--start", "3", "3", "3", "--packed", "--goal", "value"], "goal win"),
+    (["--start", "3", "3", "3", "--packed", "--workers", "2"], "--checkpoint"),
+    (["--start", "3", "4", "4", "--packed"], "cannot be dealt"),
+    (["--start", "3", "3", "3", "--packed", "--player", "7"], "--player"),
+    (["--start", "3", "3", "3", "--packed", "--rules", "classic"], "dealt"),
+])
+def test_bad_input_to_the_packed_solve_is_one_line_and_exit_2(args, words):
+    r = _cli("solve", *args)
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.strip().splitlines() if x]
+    assert len(lines) == 1 and words in lines[0], r.output
