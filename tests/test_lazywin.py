@@ -111,6 +111,47 @@ def test_every_seat_of_small_starts_equals_the_partitioned_whole_graph(tmp_path,
     assert yes >= 3
 
 
+OPTIONS = st.fixed_dictionaries({
+    "forced_no_question": st.booleans(),
+    "auto_claim": st.booleans(),
+    "declare": st.booleans(),
+    "silence": st.booleans(),
+    "handover": st.sampled_from(["fewest", "seat", "clockwise", "fewest-cards", "most-cards"]),
+    "tie": st.sampled_from(["all-lose", "shared", "first"]),
+    "after_no": st.sampled_from(["asked", "next"]),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(options=OPTIONS, start=st.sampled_from([(2, 2, 2), (3, 3, 2), (2, 3, 2), (2, 2, 3), (4, 2, 2), (3, 2, 3),
+                                               (2, 4, 2), (2, 2, 4)]),
+       seat=st.integers(0, 3))
+def test_every_option_set_equals_the_in_memory_solve(options, start, seat):
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.position import Position
+    from quaternity_cp.quartets.solver import solve
+
+    rules = Rules.preset("quaternity", **options)
+    seat %= start[0]
+    res, _ = lazywin.solve_win(QuaternityPacked(*start, rules), seat)
+    ref = solve(Position(Game(*start), rules), "win", seat, depth=0)
+    assert (res.verdict, res.plies) == (ref.result, ref.plies), (options, start, seat)
+
+
+def test_a_ply_won_by_several_seats_is_a_win_of_each():
+    """Not vacuous: under tie = shared, a start where the player's only forced win ends in a shared win (one
+    row per winner of one ply, all of them its win)."""
+    rules = Rules.preset("quaternity", tie="shared", auto_claim=False, declare=True, handover="fewest",
+                         forced_no_question=False, silence=False, after_no="asked")
+    res, _ = lazywin.solve_win(QuaternityPacked(2, 2, 2, rules), 0)
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.position import Position
+    from quaternity_cp.quartets.solver import solve
+
+    ref = solve(Position(Game(2, 2, 2), rules), "win", 0, depth=0)
+    assert ref.result is True and res.verdict is True and res.plies == ref.plies
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
     """``doomed`` and ``order`` of QuaternityPacked, from bits of the packed words, against the in-memory solve's
