@@ -32,10 +32,10 @@ the keys of some positions and the player's seat counted from each key's mover:
 * ``doomed(keys, seats)`` (bool per key): positions from which the player can
   never be a winner, whatever happens (taken as finished games it does not win,
   as the in-memory solve's ``cannot_win`` does);
-* ``order(keys, seats, move)`` (per edge row: the key and the player's seat of
-  the position it leaves, and its move number; a small number per row, lower
-  first): the opponents' replies most likely to keep the player from winning
-  first (the in-memory solve's opponent order).
+* ``order(keys, seats, src, move)`` (per edge row: the position it leaves, a
+  row of ``keys`` and ``seats``, and its move number; a small number per row,
+  lower first): the opponents' replies most likely to keep the player from
+  winning first (the in-memory solve's opponent order).
 
 Without them every position is expanded and replies are taken in the part's
 order: slower, the same answer.
@@ -64,6 +64,7 @@ lazy solve, on small starts of every preset.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -75,6 +76,8 @@ from .partitioned import HAVE_NUMBA, Packed, _expanded, check_packed, jit
 
 #: positions expanded at a time
 BATCH = 20_000
+#: at most about this many edge rows expanded at a time (a game of many moves a position takes smaller batches)
+ROWS = 1 << 20
 #: the node "the player has won" and the node "the game ended without the player winning"
 WIN, LOST = 0, 1
 #: the start's node
@@ -340,13 +343,14 @@ class LazyWin:
             raise ValueError(f"player must be a seat 0..{P - 1}, not {player!r}")
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a whole number >= 1, not {batch!r}")
-        self.player, self.batch = player, batch
+        self.player = player
+        self.batch = max(1, min(batch, ROWS // packed.max_degree))  # (a batch's edge rows stay near ROWS)
         self.P, self.W = P, W
         self.n = ROOT
         self.m = 0
         # room for ``expect`` positions at once (the position limit: zeroed pages cost nothing until written, and
         # the arrays are never copied to grow), else grown by half as needed
-        cap = max(1 << 12, min(expect + ROOT + 1, MAX_NODES) if expect else 0)
+        cap = max(1 << 12, min(expect + ROOT + 1, MAX_NODES, _most_reserved(W)) if expect else 0)
         self.keys = np.zeros((cap, W), np.uint64)
         self.seats = np.zeros(cap, np.int8)
         self.mine = np.zeros(cap, np.bool_)
@@ -435,8 +439,7 @@ class LazyWin:
             opp = ~mine[src]
             if opp.any():
                 at = np.flatnonzero(opp)
-                parents = nodes[src[at]]
-                score[at] = np.asarray(self.order(self.keys[parents], self.seats[parents],
+                score[at] = np.asarray(self.order(self.keys[nodes], self.seats[nodes], src[at],
                                                   np.asarray(out["move"], np.int64)[at]), np.int8)
         nth = self.nth[nodes].astype(np.int64) if widen else np.zeros(len(nodes), np.int64)
         sel = np.empty(rows, np.int64)
@@ -512,8 +515,8 @@ class LazyWin:
             budget.check_time()
             self.rounds += 1
             n, m = self.n, self.m
-            if len(self.rank) < n:
-                self.rank = np.full(len(self.seats), -1, np.int32)
+            if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
+                self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
             _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n])
             if self.rank[ROOT] < 0:
                 return False, None
@@ -530,6 +533,16 @@ class LazyWin:
                 added = self._expand(meets[lo:lo + self.batch], budget, True)
                 if len(added):
                     todo.append(added)
+
+
+def _most_reserved(width: int) -> int:
+    """The most nodes reserved at once: half of this machine's memory in node and edge rows (a reservation
+    larger than the memory is refused by the system, however little of it is written)."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
+        memory = 2**32
+    return max(1 << 12, memory // 2 // (8 * width + 22))
 
 
 def _grown(a: np.ndarray, cap: int) -> np.ndarray:

@@ -39,7 +39,7 @@ class OrderedToy(Toy):
 
     seed: int = 0
 
-    def order(self, keys, seats, moves):
+    def order(self, keys, seats, src, moves):
         rng = random.Random(self.seed)
         table = [rng.randrange(4) for _ in range(self.moves)]
         return np.array([table[m] for m in np.asarray(moves).tolist()], np.int8)
@@ -184,8 +184,8 @@ def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
                     assert got == cannot_win(rules, me)(node), (key, me)
                     if len(rows):
                         mv = out["move"][rows].astype(np.int64)
-                        got_o = packed.order(np.repeat(row.reshape(1, -1), len(rows), 0),
-                                             np.full(len(rows), seat_rel, np.int8), mv)
+                        got_o = packed.order(row.reshape(1, -1), np.array([seat_rel], np.int8),
+                                             np.zeros(len(rows), np.int64), mv)
                         order = opponent_order(ctx, me)
                         want_o = [order.score(node, packed.move_of(int(m), key)) for m in mv]
                         assert got_o.tolist() == want_o, (key, me)

@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 
 #: a canonical key of the in-memory solver (:meth:`quaternity_cp.quartets.solver.core.Context.describe`)
 Key = tuple[Any, ...]
+#: (rules' tie, seats, score bits) -> {a code of scores, sets in play and the player's seat: whether it cannot win}
+_DOOMED: dict[tuple[str, int, int], dict[int, bool]] = {}
 #: the widest packed position (bits): 8 words, the shared layer's most
 MAX_BITS = 512
 #: 1: keys as described in this module's text; 2: the shared layer's files without move numbers, ids in 4 bytes
@@ -440,8 +442,10 @@ class QuaternityPacked:
             ck, src, off, mv, end, owner, degree, status = packed_nb.expand_batch(cfg, chunk, rows)
             if (status == -3).any():
                 raise PackedError("a packed position has no consistent deal (a damaged or foreign key)")
-            out = {"keys": ck, "src": src + lo, "off": off, "move": mv, "end": end, "owner": owner,
-                   "degree": degree}
+            # (the kernel's rows are views of buffers sized for the most rows a chunk may take, about a hundred
+            # times what it uses: copied, so that a batch of many chunks holds its rows, not every buffer)
+            out = {"keys": ck.copy(), "src": src + lo, "off": off.copy(), "move": mv.copy(), "end": end.copy(),
+                   "owner": owner, "degree": degree}
             slow = np.flatnonzero(status == -1)
             if len(slow):  # beyond the compiled analysis' budget: the Python path, its rows in place
                 py = self.expand_python(chunk[slow])
@@ -572,22 +576,40 @@ class QuaternityPacked:
 
         f = self._fields(keys)
         me = self._player(f, seats)
-        rows = np.column_stack([f["scores"], f["in_play"], me])
-        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+        P, sb = self.players, self.layout.score
         tie = self.rules.tie
-        P = self.players
-        hit = np.array([cannot_be_winner(tie, tuple(int(x) for x in u[:P]), int(u[P]), int(u[P + 1]))
-                        for u in uniq.tolist()], np.bool_)
+        if 10 + P * sb > 63:  # (too many seats and sets for one number: the rows themselves, slower)
+            rows = np.column_stack([f["scores"], f["in_play"], me])
+            uniq_rows, inverse = np.unique(rows, axis=0, return_inverse=True)
+            hit = np.array([cannot_be_winner(tie, tuple(u[:P]), u[P], u[P + 1]) for u in uniq_rows.tolist()],
+                           np.bool_)
+            return hit[np.asarray(inverse).reshape(-1)]
+        code = f["in_play"] | me << 7  # (sets in play <= 64, seats < 8, then each score in sb bits)
+        for q in range(P):
+            code = code | f["scores"][:, q] << (10 + q * sb)
+        uniq, inverse = np.unique(code, return_inverse=True)
+        memo = _DOOMED.setdefault((tie, P, sb), {})
+        hit = np.empty(len(uniq), np.bool_)
+        for j, c in enumerate(uniq.tolist()):
+            got = memo.get(c)
+            if got is None:
+                if len(memo) >= 1 << 16:
+                    memo.clear()
+                scores = tuple((c >> (10 + q * sb)) & ((1 << sb) - 1) for q in range(P))
+                got = memo[c] = cannot_be_winner(tie, scores, c & 0x7F, (c >> 7) & 0x7)
+            hit[j] = got
         return hit[np.asarray(inverse).reshape(-1)]
 
-    def order(self, keys: np.ndarray, seats: np.ndarray, moves: np.ndarray) -> np.ndarray:
-        """Per move (with the key and the player's seat of the position it is played at): its place in the
-        in-memory solve's opponent order (:func:`.solver.api.opponent_order`, lower first): a shared turn given
-        to another seat, a declaration, a no to the player's question or a yes to another's, 0; a shared turn
-        given to the player, the other answer, a question whose answer is a forced yes, 1; a question to the
-        player 2; any other question 3."""
+    def order(self, keys: np.ndarray, seats: np.ndarray, src: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """Per move ``moves[r]`` played at the position ``src[r]`` of ``keys`` (the player's seat there counted from
+        its mover: ``seats``): its place in the in-memory solve's opponent order (:func:`.solver.api.opponent_order`,
+        lower first): a shared turn given to another seat, a declaration, a no to the player's question or a yes
+        to another's, 0; a shared turn given to the player, the other answer, a question whose answer is a forced
+        yes, 1; a question to the player 2; any other question 3."""
         f = self._fields(keys)
-        me = self._player(f, seats)
+        src = np.asarray(src, np.int64).reshape(-1)
+        me = self._player(f, seats)[src]
+        f = {"asker": f["asker"][src]}
         mv = np.asarray(moves, np.int64).reshape(-1)
         P, N, S = self.players, self.sets, self.set_size
         Q = N * S * P * 3
