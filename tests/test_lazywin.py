@@ -273,3 +273,12 @@ def test_bad_input_to_the_packed_solve_is_one_line_and_exit_2(args, words):
     assert r.exit_code == 2, r.output
     lines = [x for x in r.output.strip().splitlines() if x]
     assert len(lines) == 1 and words in lines[0], r.output
+
+
+def test_two_ctrl_c_during_a_packed_solve_still_print_the_verdict():
+    from test_solver_interrupt import interrupt_twice_once_started
+
+    code, out = interrupt_twice_once_started(["solve", "--start", "4", "4", "4", "--packed", "--max-positions",
+                                              "5000000"])  # minutes of search
+    assert code == 130, out
+    assert "Result: unproven (interrupted)" in out and "Lazy graph: " in out

@@ -285,8 +285,12 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         raise InputError(str(err)) from None
     shown = (not as_json) if show_progress is None else show_progress
     last = [0.0]
+    started: list[bool] = []
 
     def progress(step: dict[str, Any]) -> None:
+        if not started:  # (the tests' event: the search runs, inside the Ctrl-C guard)
+            started.append(True)
+            signal_started()
         if step["seconds"] - last[0] >= 10:
             last[0] = step["seconds"]
             if shown:
@@ -296,7 +300,6 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
     if not as_json:
         print_header("start of the game", game, rule_set)
         _kernel_notice(P, N, S, rule_set)
-    signal_started()
     with Interrupts() as ctrl_c:
         out = ctrl_c.run(solve_lazy, P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds),
                          depth=depth, progress=progress)
