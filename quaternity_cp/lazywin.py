@@ -72,7 +72,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .budget import Budget, Limits, Stopped
-from .partitioned import HAVE_NUMBA, Packed, _expanded, check_packed, jit
+from .partitioned import HAVE_NUMBA, Packed, check_packed, expand_checked, jit
 
 #: positions expanded at a time
 BATCH = 20_000
@@ -408,7 +408,7 @@ class LazyWin:
         """Expand ``nodes`` and add the successors each keeps (all of them at the player's nodes, the next reply
         in order at the others: the first when not ``widen``); returns the nodes added."""
         P = self.P
-        out = _expanded(self.packed, self.keys[nodes])
+        out = expand_checked(self.packed, self.keys[nodes])
         self.expanded += len(nodes)
         src = np.asarray(out["src"], np.int64)
         pseat = self.seats[nodes].astype(np.int64)

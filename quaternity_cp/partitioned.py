@@ -163,7 +163,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
            "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
-           "edge_files", "EDGE_ROWS",
+           "edge_files", "EDGE_ROWS", "expand_checked",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "upgrade", "OlderLayout", "LAYOUT", "KeyIndex",
            "left_of"]
@@ -656,7 +656,7 @@ def keys_upto(folder: str, width: int, k: int, layers: int, files: Mapping[str, 
     return np.concatenate(chunks).reshape(-1, width) if chunks else np.zeros((0, width), np.uint64)
 
 
-def _expanded(packed: Packed, keys: np.ndarray) -> Mapping[str, np.ndarray]:
+def expand_checked(packed: Packed, keys: np.ndarray) -> Mapping[str, np.ndarray]:
     """:meth:`Packed.expand` of ``keys``, its arrays' shapes and kinds checked (a part that breaks its contract is
     refused here, not written to the checkpoint)."""
     out = packed.expand(keys)
@@ -694,7 +694,7 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     degrees: list[np.ndarray] = []
     edges = 0
     for lo in range(0, len(keys), CHUNK):
-        out = _expanded(packed, keys[lo:lo + CHUNK])
+        out = expand_checked(packed, keys[lo:lo + CHUNK])
         edges += len(out["src"])
         owners.append(out["owner"].astype(np.int8, copy=False))
         degrees.append(out["degree"].astype(np.int16, copy=False))
@@ -1335,7 +1335,7 @@ def best_move(built: Built, rank: "np.ndarray | retrograde.Ranks", key: np.ndarr
     k = int(rank[me, r])
     if k <= 0:
         return None
-    out = _expanded(packed, np.asarray(key, np.uint64).reshape(1, packed.width))
+    out = expand_checked(packed, np.asarray(key, np.uint64).reshape(1, packed.width))
     if int(out["owner"][0]) != r:
         return None
     inside = out["end"] == -2
