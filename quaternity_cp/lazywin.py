@@ -72,6 +72,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .budget import Budget, Limits, Stopped
+from .imports import holding_ctrl_c
 from .partitioned import HAVE_NUMBA, Packed, check_packed, expand_checked, jit
 
 #: positions expanded at a time
@@ -400,7 +401,8 @@ class LazyWin:
         it is not in the graph."""
         ck = np.ascontiguousarray(keys, np.uint64).reshape(-1, self.W)
         ids = np.empty(len(ck), np.int64)
-        _find(self.table, self.keys, self.seats, ck, np.asarray(seats, np.int8).reshape(-1), ids)
+        with holding_ctrl_c():
+            _find(self.table, self.keys, self.seats, ck, np.asarray(seats, np.int8).reshape(-1), ids)
         return ids
 
     # -- the rounds ---------------------------------------------------------------------------------------------
@@ -505,7 +507,8 @@ class LazyWin:
                 nodes = todo.pop()
                 for lo in range(0, len(nodes), self.batch):
                     budget.check_time()
-                    added = self._expand(nodes[lo:lo + self.batch], budget, False)
+                    with holding_ctrl_c():  # (a Ctrl-C inside compiled code would be lost: it waits for the batch)
+                        added = self._expand(nodes[lo:lo + self.batch], budget, False)
                     if len(added):
                         todo.append(added)
                     if progress is not None:
@@ -517,20 +520,23 @@ class LazyWin:
             n, m = self.n, self.m
             if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
                 self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
-            _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n])
+            with holding_ctrl_c():
+                _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n])
             if self.rank[ROOT] < 0:
                 return False, None
             more = self.nth[:n] < self.total[:n]
             more[:ROOT] = False
             out = np.empty(n, np.int32)
-            k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out)
+            with holding_ctrl_c():
+                k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out)
             if k == 0:
                 return True, int(self.rank[ROOT])
             meets = out[:k].astype(np.int64)
             del out, more
             for lo in range(0, k, self.batch):
                 budget.check_time()
-                added = self._expand(meets[lo:lo + self.batch], budget, True)
+                with holding_ctrl_c():
+                    added = self._expand(meets[lo:lo + self.batch], budget, True)
                 if len(added):
                     todo.append(added)
 

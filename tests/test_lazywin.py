@@ -282,3 +282,19 @@ def test_two_ctrl_c_during_a_packed_solve_still_print_the_verdict():
                                               "5000000"])  # minutes of search
     assert code == 130, out
     assert "Result: unproven (interrupted)" in out and "Lazy graph: " in out
+
+
+def test_ctrl_c_in_the_tree_cuts_the_tree_not_the_verdict(monkeypatch):
+    from quaternity_cp.quartets import bigsolve
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bigsolve, "tree", stopped)
+    out = bigsolve.solve_lazy(2, 4, 4, Rules.preset("quaternity"), player=0)
+    assert out.result.result is True and out.result.plies == 8 and out.result.strategy is None
+    assert out.result.tree_stopped == "interrupted"
+    r = _cli("solve", "--start", "2", "4", "4", "--packed", "--json")
+    assert r.exit_code == 130
+    data = json.loads(r.output)
+    assert data["verdict"] == "yes" and data["plies"] == 8 and data["tree_stopped"] == "interrupted"

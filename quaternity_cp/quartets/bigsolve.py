@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import partitioned as pt
-from ..budget import SOLVED, Limits, Status
+from ..budget import INTERRUPTED, SOLVED, Limits, Status
 from ..digest import read_signed, user_key, write_signed
 from ..errors import QuaternityError
 from .game import Game
@@ -413,10 +413,14 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     if out.verdict is not None:
         start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state
         res.plies = out.plies
-        res.strategy = tree(packed, LazyRanker(lazy, packed, True), start, seat, depth, True) if out.verdict \
-            else None
-        res.defense = None if out.verdict else tree(packed, LazyRanker(lazy, packed, False), start, seat, depth,
-                                                    False)
+        try:  # (Ctrl-C once the verdict is known cuts the tree, not the verdict)
+            grown = tree(packed, LazyRanker(lazy, packed, bool(out.verdict)), start, seat, depth, bool(out.verdict))
+        except KeyboardInterrupt:
+            grown, res.tree_stopped = None, INTERRUPTED
+        if out.verdict:
+            res.strategy = grown
+        else:
+            res.defense = grown
     res.positions = out.positions
     res.expanded = out.expanded
     res.seconds = time.perf_counter() - began

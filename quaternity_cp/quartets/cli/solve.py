@@ -312,7 +312,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
             g = out.graph
             click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
                        f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.0f} MB of arrays")
-    interrupted = ctrl_c.interrupted or res.status == INTERRUPTED
+    interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
     sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
 
 
