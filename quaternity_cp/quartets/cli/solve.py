@@ -29,7 +29,8 @@ from .common import common_options, default_engine, load, rules_option
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
 #: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
-#: --max-positions of a --packed solve when not given (about 2 GB: 100 to 200 bytes a position at its peak)
+#: --max-positions of a --packed solve when not given (about 1.2 GB: 4x4x4 blind, 10.3 million positions, peaked at
+#: 1.16 GB)
 PACKED_MAX_POSITIONS = 10_000_000
 #: the memory a local worker of the partitioned solver takes at most (the solver's caches and a chunk of a layer)
 WORKER_BYTES = 600 * 2**20
@@ -83,8 +84,8 @@ DEFAULT_PARTS = 8
                    "rounds, part by part on the workers, checkpointed by rounds.")
 @click.option("--packed", "lazy_packed", is_flag=True,
               help="With --start and the goal win: decide the player's forced win lazily over packed positions "
-                   "(the compiled expansion; about a tenth of the default solve's memory a position, several "
-                   f"times its speed; --max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 2 GB; "
+                   "(the compiled expansion; a fifth to a tenth of the default solve's memory a position, about twice "
+                   f"its speed with up to 6 seats; --max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; "
                    "docs/solver.md).")
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
