@@ -170,7 +170,7 @@ def _mapped(move: Any, seats: list[int], cards: list[int], S: int) -> Any:
     return Choice(seats[move.seat])
 
 
-def tree(packed: QuaternityPacked, ranker: Ranker, start: State, side: int, depth: int, winning: bool,
+def tree(packed: QuaternityPacked, ranker: "Ranker | LazyRanker", start: State, side: int, depth: int, winning: bool,
          cap: int = 400) -> dict[str, Any]:
     """The strategy tree of ``side`` forcing its goal from ``start`` (``winning``: its moves, one rank closer each,
     and every reply), or the defence against it (every move of ``side``; for the others one reply that keeps
@@ -408,7 +408,7 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
     ctx = packed.context()
     game = ctx.game
-    status = SOLVED if out.verdict is not None else Status(out.stopped)
+    status = SOLVED if out.verdict is not None else Status(out.stopped or INTERRUPTED)
     res = SolveResult("win", seat, out.verdict, status, game, rules, engine="lazy-packed")
     if out.verdict is not None:
         start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state

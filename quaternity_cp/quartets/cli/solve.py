@@ -138,7 +138,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
                              "(the partitioned solver)")
         positions_given = click.get_current_context().get_parameter_source("max_positions") \
             not in (ParameterSource.DEFAULT, None)
-        _lazy_packed(start, player, depth, max_positions if positions_given else PACKED_MAX_POSITIONS,
+        _lazy_packed(start, player, depth,
+                     max_positions if positions_given and max_positions is not None else PACKED_MAX_POSITIONS,
                      max_seconds, as_json, rules, show_progress)
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
