@@ -225,24 +225,34 @@ def _select(src: np.ndarray, term: np.ndarray, ck: np.ndarray, cs: np.ndarray, s
 
 
 @jit
+def _lists(n: int, key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each node's list of the ``value`` of the edges whose ``key`` it is, in the order of the edges: the lists'
+    bounds (``indptr``, n + 1) and their items, one array (the successors of the nodes by ``es -> ed``, or their
+    predecessors by ``ed -> es``)."""
+    m = key.shape[0]
+    indptr = np.zeros(n + 1, np.int64)
+    for e in range(m):
+        indptr[key[e] + 1] += 1
+    for i in range(n):
+        indptr[i + 1] += indptr[i]
+    fill = indptr[:n].copy()
+    items = np.empty(m, np.int32)
+    for e in range(m):
+        k = key[e]
+        items[fill[k]] = value[e]
+        fill[k] += 1
+    return indptr, items
+
+
+@jit
 def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray) -> None:
     """The player's rank of every node (-1: it cannot force a win there) on the graph of edges ``es -> ed``:
     node WIN is 0, a node the player decides one more than its least ranked successor, any other one more than
     its last successor ranked once all are (the attractor, breadth first, so in order of rank)."""
-    m = es.shape[0]
     left = np.zeros(n, np.int32)
-    indptr = np.zeros(n + 1, np.int64)
-    for e in range(m):
+    for e in range(es.shape[0]):
         left[es[e]] += 1
-        indptr[ed[e] + 1] += 1
-    for i in range(n):
-        indptr[i + 1] += indptr[i]
-    fill = indptr[:n].copy()
-    pred = np.empty(m, np.int32)
-    for e in range(m):
-        d = ed[e]
-        pred[fill[d]] = es[e]
-        fill[d] += 1
+    indptr, pred = _lists(n, ed, es)
     for i in range(n):
         rank[i] = -1
     queue = np.empty(n, np.int32)
@@ -272,18 +282,7 @@ def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nd
     """The opponent nodes with replies left (``more``) that the player's strategy meets from the start (inside
     its attractor): at the player's nodes the first successor of least rank (in the order the edges were added),
     at the others every successor. Into ``out``; returns how many."""
-    m = es.shape[0]
-    indptr = np.zeros(n + 1, np.int64)
-    for e in range(m):
-        indptr[es[e] + 1] += 1
-    for i in range(n):
-        indptr[i + 1] += indptr[i]
-    fill = indptr[:n].copy()
-    succ = np.empty(m, np.int32)
-    for e in range(m):
-        s = es[e]
-        succ[fill[s]] = ed[e]
-        fill[s] += 1
+    indptr, succ = _lists(n, es, ed)
     seen = np.zeros(n, np.uint8)
     stack = np.empty(n, np.int32)
     stack[0] = ROOT

@@ -5,7 +5,8 @@
   hand sizes (some not summing to the cards in play).
 - :func:`feasible_constraints`: states that keep at least one deal, built from a
   random deal by adding only constraints that deal satisfies.
-- :data:`RULE_OPTIONS`: every rule option with its values.
+- :data:`RULE_OPTIONS`: every rule option with its values; :data:`SOLVER_OPTIONS`: the option sets the
+  exact solvers play.
 
 Both keep the number of candidate deals (see
 :func:`quaternity_cp.quartets.engines.brute.candidate_deals`) under ``budget`` by
@@ -37,6 +38,19 @@ RULE_OPTIONS = {
     "after_no": AFTER_NOS,
     "dealt": (False, True),
 }
+
+
+#: Option sets the exact solvers play (no dealt cards, no empty-handed askers, no random ties), drawn over every
+#: other option's values: the packed kernel's and the lazy packed solve's property tests draw from it.
+SOLVER_OPTIONS = st.fixed_dictionaries({
+    "forced_no_question": st.booleans(),
+    "auto_claim": st.booleans(),
+    "declare": st.booleans(),
+    "silence": st.booleans(),
+    "handover": st.sampled_from(["fewest", "seat", "clockwise", "fewest-cards", "most-cards"]),
+    "tie": st.sampled_from(["all-lose", "shared", "first"]),
+    "after_no": st.sampled_from(["asked", "next"]),
+})
 
 
 @st.composite

@@ -27,6 +27,7 @@ from quaternity_cp.budget import Limits
 from quaternity_cp.quartets.packed import QuaternityPacked, frame_of, state_of_key
 from quaternity_cp.quartets.rules import Rules
 
+from strategies import SOLVER_OPTIONS as OPTIONS
 from test_partitioned import TOP, Toy, brute_ranks, pack
 
 PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras")
@@ -123,17 +124,6 @@ def _against_the_whole_graph(tmp_path, preset, starts) -> int:
                 ref = solve(Position(Game(P, N, S), rules), "win", seat, depth=0)
                 assert ref.result == res.verdict and ref.plies == res.plies
     return yes
-
-
-OPTIONS = st.fixed_dictionaries({
-    "forced_no_question": st.booleans(),
-    "auto_claim": st.booleans(),
-    "declare": st.booleans(),
-    "silence": st.booleans(),
-    "handover": st.sampled_from(["fewest", "seat", "clockwise", "fewest-cards", "most-cards"]),
-    "tie": st.sampled_from(["all-lose", "shared", "first"]),
-    "after_no": st.sampled_from(["asked", "next"]),
-})
 
 
 @settings(max_examples=60, deadline=None)

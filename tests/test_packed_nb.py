@@ -15,6 +15,7 @@ pytest.importorskip("numba")
 from quaternity_cp.quartets import packed_nb  # noqa: E402
 from quaternity_cp.quartets.packed import PackedError, QuaternityPacked, pack_key, to_words  # noqa: E402
 from quaternity_cp.quartets.rules import Rules  # noqa: E402
+from strategies import SOLVER_OPTIONS  # noqa: E402
 
 NAMES = ("keys", "src", "off", "move", "end", "owner", "degree")
 PRESETS = ("quaternity", "quaternity-seat", "blind", "pythagoras")
@@ -78,15 +79,7 @@ def test_the_value_goal_s_graph_equals_the_python_path():
     assert _compare(QuaternityPacked(3, 3, 2, rules, only=True), 3000) > 1
 
 
-OPTIONS = st.fixed_dictionaries({
-    "forced_no_question": st.booleans(),
-    "auto_claim": st.booleans(),
-    "declare": st.booleans(),
-    "silence": st.booleans(),
-    "handover": st.sampled_from(["fewest", "seat", "clockwise", "fewest-cards", "most-cards"]),
-    "tie": st.sampled_from(["all-lose", "shared", "first"]),
-    "after_no": st.sampled_from(["asked", "next"]),
-})
+OPTIONS = SOLVER_OPTIONS
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
