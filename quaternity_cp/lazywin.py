@@ -400,7 +400,7 @@ class LazyWin:
         it is not in the graph."""
         ck = np.ascontiguousarray(keys, np.uint64).reshape(-1, self.W)
         ids = np.empty(len(ck), np.int64)
-        with holding_ctrl_c():
+        with holding_ctrl_c(), np.errstate(over="ignore"):
             _find(self.table, self.keys, self.seats, ck, np.asarray(seats, np.int8).reshape(-1), ids)
         return ids
 
@@ -470,6 +470,10 @@ class LazyWin:
 
     def solve(self, limits: Limits | None = None, progress: ProgressFn | None = None) -> LazyResult:
         """Decide whether the player forces being a winner from the part's start (within ``limits``)."""
+        with np.errstate(over="ignore"):  # (the keys' hashes wrap around by design: quiet without numba too)
+            return self._solve(limits, progress)
+
+    def _solve(self, limits: Limits | None, progress: ProgressFn | None) -> LazyResult:
         budget = Budget(limits)
         began = time.monotonic()
         key, mover = self.packed.start()

@@ -313,7 +313,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
             print_result(game, res)
             g = out.graph
             click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
-                       f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.0f} MB of arrays")
+                       f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.1f} MB of arrays")
     interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
     sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
 
