@@ -315,7 +315,10 @@ def compare_with_reference(P, S, rules, folder, monkeypatch):
 
 CASES = ([pytest.param(2, 4, r, id=f"2p-s4-{rid(r)}") for r in VARIANTS]
          + [pytest.param(3, 2, r, id=f"3p-s2-{rid(r)}") for r in VARIANTS]
-         + [pytest.param(3, 3, r, id=f"3p-s3-{rid(r)}") for r in VARIANTS]
+         # (every variant is compared at 2p-s4 and 3p-s2; at 3p-s3, 1 to 3 s each, three of them unless --runslow)
+         + [pytest.param(3, 3, r, id=f"3p-s3-{rid(r)}",
+                         marks=() if r in ({}, {"after_yes": "again"}, {"four": "some"}) else pytest.mark.slow)
+            for r in VARIANTS]
          + [pytest.param(4, 2, r, id=f"4p-s2-{rid(r)}",
                          marks=() if r in ({"ask_void": "forbid"}, {"no_initial_four": True}) else pytest.mark.slow)
             for r in VARIANTS])
