@@ -392,18 +392,21 @@ UNKNOWN = 1 << 30
 
 def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: int | None = None,
                limits: Limits | None = None, depth: int = 6,
-               progress: Callable[[dict[str, Any]], None] | None = None) -> BigResult:
+               progress: Callable[[dict[str, Any]], None] | None = None, threads: int = 1) -> BigResult:
     """Whether ``player`` (default seat 0) forces being a winner from the start of a game of ``players`` seats,
     ``sets`` sets of ``set_size`` cards under ``rules``, decided lazily over packed positions
     (:func:`quaternity_cp.lazywin.solve_win`, the compiled expansion): the in-memory solver's lazy win solve at a
     fraction of its memory. The strategy (a yes) or the defence (a no) is read from the partial graph's ranks by
     :func:`tree`. Stopped by ``limits`` or Ctrl-C, the verdict is unproven (``status``). Raises
     :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start or seat it does not
-    take."""
+    take. ``threads``: the compiled expansion's threads (:attr:`.packed.QuaternityPacked.threads`; the answer is
+    the same for any number)."""
+    from dataclasses import replace
+
     from ..lazywin import solve_win
 
     seat = check_goal("win", player, players)
-    packed = packed_of(players, sets, set_size, rules, "win")
+    packed = replace(packed_of(players, sets, set_size, rules, "win"), threads=threads)
     began = time.perf_counter()
     out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
     ctx = packed.context()
@@ -426,7 +429,8 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     res.seconds = time.perf_counter() - began
     graph = {"solver": "lazy", "edges": out.edges, "rounds": out.rounds, "key_bits": packed.layout.bits,
              "key_words": packed.width, "players_rotated": packed.rotated,
-             "kernel": "numba" if packed.compiled else "python", "solve_seconds": round(out.seconds, 2),
+             "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
+             "solve_seconds": round(out.seconds, 2),
              "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"]}
     seats = {str(seat): {"wins": out.verdict, "plies": out.plies}} if out.verdict is not None else {}
     return BigResult(res, graph, seats)

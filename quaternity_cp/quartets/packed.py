@@ -344,6 +344,9 @@ class QuaternityPacked:
     #: ``auto``: the compiled expansion (:mod:`.packed_nb`) when numba is installed, else the Python path;
     #: ``python``: the Python path (the reference); ``numba``: the compiled one (numba required)
     kernel: str = field(default="auto", compare=False)
+    #: threads of the compiled kernel in one :meth:`expand` (its chunks of :data:`EXPAND_CHUNK` positions side by
+    #: side: the kernel releases the GIL); the rows are the same, in the same order, for any number
+    threads: int = field(default=1, compare=False)
     layout: Layout = field(init=False, repr=False, compare=False)
 
     name = "quaternity"
@@ -354,6 +357,12 @@ class QuaternityPacked:
         object.__setattr__(self, "layout", Layout(self.players, self.sets, self.set_size, self.rules.tie == "first"))
         if self.kernel not in ("auto", "python", "numba"):
             raise PackedError(f"kernel must be auto, python or numba, not {self.kernel!r}")
+        from ..threads import check_threads
+
+        try:
+            check_threads(self.threads)
+        except ValueError as e:
+            raise PackedError(str(e)) from None
 
     @property
     def compiled(self) -> bool:
@@ -434,12 +443,23 @@ class QuaternityPacked:
             return self.expand_python(keys)
         from . import packed_nb
 
+        from ..threads import ordered_map
+
         cfg = _config(self)
         rows = packed_nb.max_rows(self)
         parts: list[dict[str, np.ndarray]] = []
-        for lo in range(0, len(keys), EXPAND_CHUNK):
-            chunk = keys[lo:lo + EXPAND_CHUNK]
-            ck, src, off, mv, end, owner, degree, status = packed_nb.expand_batch(cfg, chunk, rows)
+
+        # (on threads, a batch of fewer than threads x EXPAND_CHUNK keys is cut into one chunk a thread, of 16 at
+        # least: the rows are the same however the keys are cut)
+        size = EXPAND_CHUNK if self.threads == 1 else max(16, min(EXPAND_CHUNK, -(-len(keys) // self.threads)))
+
+        def run(lo: int) -> tuple[np.ndarray, ...]:
+            return tuple(packed_nb.expand_batch(cfg, keys[lo:lo + size], rows))
+
+        starts = range(0, len(keys), size)
+        for lo, got in zip(starts, ordered_map(run, starts, min(self.threads, len(starts)))):
+            chunk = keys[lo:lo + size]
+            ck, src, off, mv, end, owner, degree, status = got
             if (status == -3).any():
                 raise PackedError("a packed position has no consistent deal (a damaged or foreign key)")
             # (the kernel's rows are views of buffers sized for the most rows a chunk may take, about a hundred

@@ -813,11 +813,12 @@ def _rep(k, doms, flag, lo, hi, S, P):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def expand_batch(cfg, keys, max_rows):
     """The edges of ``keys`` (n x W words): (child keys, src, off, move, end, owner, degree, status) with
     ``max_rows`` rows room a position; status per position: 0 expanded, -1 beyond the analysis' budget
-    (no rows: the Python path expands it), -3 a key without a deal."""
+    (no rows: the Python path expands it), -3 a key without a deal. It releases the GIL (every buffer is its
+    own): calls from several threads run side by side (``QuaternityPacked.threads``)."""
     P, N, S, W = cfg[C_P], cfg[C_N], cfg[C_S], cfg[C_W]
     n = keys.shape[0]
     cap = n * max_rows

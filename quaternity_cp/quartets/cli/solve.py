@@ -19,6 +19,7 @@ from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, Inpu
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
 from ...command.runs import Stops, graph_progress, progress_option
 from ...errors import QuaternityError
+from ...threads import MAX_THREADS, available_cores
 from ..game import Game
 from ..position import Position
 from ..replay import replay
@@ -87,6 +88,9 @@ DEFAULT_PARTS = 8
                    "(the compiled expansion; a fifth to a tenth of the default solve's memory a position, about twice "
                    f"its speed with up to 6 seats; --max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; "
                    "docs/solver.md).")
+@click.option("--threads", type=Whole(1, MAX_THREADS), default=None, metavar="N",
+              help="With --packed: threads of the compiled expansion (default: every core this process may use; "
+                   "the answer is the same for any number).")
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
@@ -96,8 +100,8 @@ DEFAULT_PARTS = 8
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
           checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
-          attractor: str, lazy_packed: bool, upgrade_layout: bool, show_progress: bool | None, as_json: bool,
-          rules: str | None, engine: str | None) -> None:
+          attractor: str, lazy_packed: bool, threads: int | None, upgrade_layout: bool, show_progress: bool | None,
+          as_json: bool, rules: str | None, engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
 
     FILE is a position or a record (the position after its moves is solved);
@@ -123,6 +127,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
                         "--attractor": attractor != "whole", "--upgrade": upgrade_layout,
                         "--progress/--no-progress": show_progress is not None}
+    if threads is not None and not lazy_packed:
+        raise InputError("--threads goes with --packed (the partitioned solver's parallelism is --workers)")
     if lazy_packed:
         if checkpoint is not None:
             raise InputError("--packed and --checkpoint are two solvers: give one")
@@ -140,7 +146,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             not in (ParameterSource.DEFAULT, None)
         _lazy_packed(start, player, depth,
                      max_positions if positions_given and max_positions is not None else PACKED_MAX_POSITIONS,
-                     max_seconds, as_json, rules, show_progress)
+                     max_seconds, as_json, rules, show_progress, available_cores() if threads is None else threads)
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -271,7 +277,8 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
 
 
 def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, max_positions: int,
-                 max_seconds: float | None, as_json: bool, rules: str | None, show_progress: bool | None) -> None:
+                 max_seconds: float | None, as_json: bool, rules: str | None, show_progress: bool | None,
+                 threads: int) -> None:
     """``solve --start P N S --packed``: the lazy win solve over packed positions
     (:func:`quaternity_cp.quartets.bigsolve.solve_lazy`)."""
     from ..bigsolve import BigSolveError, check_goal as check_big_goal, packed_of, solve_lazy
@@ -304,7 +311,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         _kernel_notice(P, N, S, rule_set)
     with Interrupts() as ctrl_c:
         out = ctrl_c.run(solve_lazy, P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds),
-                         depth=depth, progress=progress)
+                         depth=depth, progress=progress, threads=threads)
         res = out.result
         if as_json:
             emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,

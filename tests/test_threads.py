@@ -1,0 +1,143 @@
+"""The compiled expansion on threads: :func:`quaternity_cp.threads.ordered_map` keeps the order and bounds the work
+in flight; Quaternity's packed expansion and the lazy solve over it give the same rows and answers on any number
+of threads; the command's ``--threads``."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from quaternity_cp import lazywin
+from quaternity_cp.quartets.packed import PackedError, QuaternityPacked
+from quaternity_cp.quartets.rules import Rules
+from quaternity_cp.threads import MAX_THREADS, available_cores, check_threads, ordered_map
+
+
+def test_ordered_map_keeps_the_order_and_bounds_the_calls_in_flight():
+    started: list[int] = []
+    lock = threading.Lock()
+    release = [threading.Event() for _ in range(40)]
+
+    def fn(i: int) -> int:
+        with lock:
+            started.append(i)
+        assert release[i].wait(30)  # (an event, not a clock: each waits until the consumer lets it go)
+        return i * i
+
+    for i in range(40):
+        if i % 3 or i == 0:
+            release[i].set()  # (the others wait until the consumer has taken the result before them)
+    got = []
+    for k, value in enumerate(ordered_map(fn, range(40), 3)):
+        got.append(value)
+        with lock:
+            assert len(started) <= k + 1 + 3, (k, started)  # k + 1 taken, at most 3 (the threads) more started
+        if k + 1 < 40:
+            release[k + 1].set()
+    assert got == [i * i for i in range(40)]
+    assert sorted(started) == list(range(40))
+
+
+def test_ordered_map_on_one_thread_runs_in_the_caller_s_thread():
+    seen = list(ordered_map(lambda i: (i, threading.current_thread()), range(5), 1))
+    assert [i for i, _ in seen] == list(range(5))
+    assert {t for _, t in seen} == {threading.current_thread()}
+
+
+def test_ordered_map_passes_an_error_on_and_cancels_what_did_not_start():
+    calls: list[int] = []
+
+    def fn(i: int) -> int:
+        calls.append(i)
+        if i == 2:
+            raise ZeroDivisionError("two")
+        return i
+
+    with pytest.raises(ZeroDivisionError):
+        list(ordered_map(fn, range(1000), 2))
+    assert len(calls) < 1000
+
+
+@pytest.mark.parametrize("bad", [0, -1, MAX_THREADS + 1, 1.5, True, "2", None])
+def test_bad_thread_counts_are_refused(bad):
+    with pytest.raises(ValueError, match="threads"):
+        check_threads(bad)
+    with pytest.raises(PackedError, match="threads"):
+        QuaternityPacked(3, 3, 2, Rules.preset("quaternity"), threads=bad)
+
+
+def test_available_cores_is_at_least_one():
+    assert available_cores() >= 1
+
+
+def test_the_kernel_releases_the_gil():
+    pytest.importorskip("numba")
+    from quaternity_cp.quartets import packed_nb
+
+    assert packed_nb.expand_batch.targetoptions.get("nogil") is True
+
+
+def _layers(packed: QuaternityPacked, count: int) -> list[np.ndarray]:
+    """The keys of the first ``count`` layers (each layer's distinct child keys, finished games not kept)."""
+    from quaternity_cp.partitioned import expand_checked
+
+    keys = packed.start()[0].reshape(1, -1)
+    out = []
+    for _ in range(count):
+        out.append(keys)
+        got = expand_checked(packed, keys)
+        inner = np.asarray(got["end"]) < -1
+        keys = np.unique(np.asarray(got["keys"])[inner], axis=0)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["quaternity", "blind", "quaternity-seat", "pythagoras"])
+def test_the_rows_are_the_same_on_any_number_of_threads(preset):
+    pytest.importorskip("numba")
+    one = QuaternityPacked(4, 4, 3, Rules.preset(preset))
+    assert one.compiled
+    layers = _layers(one, 7)
+    assert sum(len(k) for k in layers) > 1000  # (several chunks a layer: the threads have work side by side)
+    for threads in (2, 3, 8):
+        many = replace(one, threads=threads)
+        for keys in layers:
+            a, b = one.expand(keys), many.expand(keys)
+            assert a.keys() == b.keys()
+            for name in a:
+                assert np.array_equal(np.asarray(a[name]), np.asarray(b[name])), (threads, name, len(keys))
+
+
+@pytest.mark.parametrize("start,preset,seat", [((4, 8, 2), "quaternity", 0), ((3, 3, 3), "blind", 1),
+                                               ((2, 4, 4), "pythagoras", 0), ((4, 6, 2), "quaternity-seat", 2)])
+def test_the_lazy_solve_is_the_same_on_threads(start, preset, seat):
+    pytest.importorskip("numba")
+    one = QuaternityPacked(*start, Rules.preset(preset))
+    a, la = lazywin.solve_win(one, seat)
+    b, lb = lazywin.solve_win(replace(one, threads=3), seat)
+    assert (a.verdict, a.plies, a.positions, a.edges, a.rounds, a.expanded) == \
+        (b.verdict, b.plies, b.positions, b.edges, b.rounds, b.expanded)
+    assert np.array_equal(la.keys[:la.n], lb.keys[:lb.n]) and np.array_equal(la.ed[:la.m], lb.ed[:lb.m])
+
+
+def test_the_command_s_threads():
+    from quaternity_cli.main import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "--start", "3", "3", "3", "--rules", "blind", "--packed", "--threads", "2",
+                               "--json", "--depth", "0"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["verdict"] == "no" and data["threads"] in (1, 2)  # (1 without numba: the Python path)
+    base = json.loads(runner.invoke(main, ["solve", "--start", "3", "3", "3", "--rules", "blind", "--packed",
+                                           "--threads", "1", "--json", "--depth", "0"]).output)
+    assert {k: data[k] for k in ("verdict", "positions", "edges", "rounds")} == \
+        {k: base[k] for k in ("verdict", "positions", "edges", "rounds")}
+    for args, word in ((["--threads", "0", "--packed"], "--threads"), (["--threads", "2"], "--packed"),
+                       (["--threads", str(MAX_THREADS + 1), "--packed"], "--threads")):
+        bad = runner.invoke(main, ["solve", "--start", "3", "3", "3", *args])
+        assert bad.exit_code == 2 and word in bad.output and "Traceback" not in bad.output, bad.output
