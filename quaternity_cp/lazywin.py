@@ -85,6 +85,9 @@ WIN, LOST = 0, 1
 ROOT = 2
 #: ids are kept in 4 bytes
 MAX_NODES = 2**31 - 2
+#: the widest key (words): wider than the partitioned solver's (it writes no part files; a node's key is its
+#: words in the table, so a wide key costs memory, nothing else)
+MAX_WIDTH = 24
 
 ProgressFn = Callable[[dict[str, Any]], None]
 
@@ -337,14 +340,17 @@ class LazyWin:
     """The partial graph of one seat's lazy win solve (see the module's text); :meth:`solve` runs it."""
 
     def __init__(self, packed: Packed, player: int, *, batch: int = BATCH, expect: int | None = None):
-        self.packed = check_packed(packed)
+        self.packed = check_packed(packed, MAX_WIDTH)
         P, W = packed.seats, packed.width
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < P:
             raise ValueError(f"player must be a seat 0..{P - 1}, not {player!r}")
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be a whole number >= 1, not {batch!r}")
         self.player = player
-        self.batch = max(1, min(batch, ROWS // packed.max_degree))  # (a batch's edge rows stay near ROWS)
+        self.batch = batch
+        # (a batch's edge rows stay near ROWS: the most rows a position gave on average in a batch so far, at least
+        # the game's bound on plies, decides how many positions a batch takes)
+        self.rate = float(packed.max_degree)
         self.P, self.W = P, W
         self.n = ROOT
         self.m = 0
@@ -415,6 +421,7 @@ class LazyWin:
         pseat = self.seats[nodes].astype(np.int64)
         end = np.asarray(out["end"], np.int64)
         rows = len(src)
+        self.rate = max(self.rate, rows / max(len(nodes), 1))
         term = np.full(rows, -1, np.int64)
         over = end >= -1
         if over.any():
@@ -503,15 +510,22 @@ class LazyWin:
         return LazyResult(verdict, plies, self.n - ROOT, self.m, self.expanded, self.rounds,
                           time.monotonic() - began, self.nbytes(), stopped)
 
+    def _step(self) -> int:
+        """Positions the next batch takes: at most ``batch``, and about :data:`ROWS` edge rows."""
+        return max(1, min(self.batch, int(ROWS / max(self.rate, 1.0))))
+
     def _rounds(self, budget: Budget, progress: ProgressFn | None, began: float) -> tuple[bool, int | None]:
         todo = [np.array([ROOT], np.int64)]
         while True:
             while todo:
                 nodes = todo.pop()
-                for lo in range(0, len(nodes), self.batch):
+                lo = 0
+                while lo < len(nodes):
                     budget.check_time()
+                    hi = lo + self._step()
                     with holding_ctrl_c():  # (a Ctrl-C inside compiled code would be lost: it waits for the batch)
-                        added = self._expand(nodes[lo:lo + self.batch], budget, False)
+                        added = self._expand(nodes[lo:hi], budget, False)
+                    lo = hi
                     if len(added):
                         todo.append(added)
                     if progress is not None:
@@ -536,10 +550,13 @@ class LazyWin:
                 return True, int(self.rank[ROOT])
             meets = out[:k].astype(np.int64)
             del out, more
-            for lo in range(0, k, self.batch):
+            lo = 0
+            while lo < k:
                 budget.check_time()
+                hi = lo + self._step()
                 with holding_ctrl_c():
-                    added = self._expand(meets[lo:lo + self.batch], budget, True)
+                    added = self._expand(meets[lo:hi], budget, True)
+                lo = hi
                 if len(added):
                     todo.append(added)
 

@@ -246,12 +246,13 @@ class Packed(Protocol):
         """A position as plain numbers, for display."""
 
 
-def check_packed(packed: object) -> Packed:
-    """``packed`` when it keeps the contract's sizes (:class:`Packed`); else :class:`PartitionedError`."""
+def check_packed(packed: object, max_width: int = MAX_WIDTH) -> Packed:
+    """``packed`` when it keeps the contract's sizes (:class:`Packed`; keys of at most ``max_width`` words: the
+    lazy win solve, which writes no part files, takes wider ones); else :class:`PartitionedError`."""
     if not isinstance(packed, Packed):
         raise PartitionedError(f"{type(packed).__name__} is not a packed part (name, format, width, seats, moves, "
                                "max_degree, identity, start, expand, decode)")
-    for attr, lo, hi in (("width", 1, MAX_WIDTH), ("seats", 1, retrograde.MAX_SEATS), ("moves", 1, MAX_MOVES),
+    for attr, lo, hi in (("width", 1, max_width), ("seats", 1, retrograde.MAX_SEATS), ("moves", 1, MAX_MOVES),
                          ("max_degree", 1, retrograde.MAX_DEGREE)):
         v = getattr(packed, attr)
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:

@@ -142,6 +142,25 @@ def test_every_option_set_equals_the_in_memory_solve(options, start, seat):
     assert (res.verdict, res.plies) == (ref.result, ref.plies), (options, start, seat)
 
 
+@pytest.mark.parametrize("start,preset,seat", [((9, 3, 3), "quaternity", 0), ((9, 3, 3), "pythagoras", 8),
+                                               ((10, 5, 2), "blind", 0), ((10, 5, 2), "quaternity", 9),
+                                               ((10, 5, 2), "quaternity-seat", 9), ((12, 6, 2), "quaternity", 0),
+                                               ((12, 6, 2), "pythagoras", 11), ((12, 6, 2), "blind", 11)])
+def test_more_than_eight_seats_equal_the_in_memory_solve(start, preset, seat):
+    """Starts past the partitioned solver's 8 seats (the lazy solve takes 16, keys up to 24 words)."""
+    from quaternity_cp.quartets.game import Game
+    from quaternity_cp.quartets.packed import MAX_BITS
+    from quaternity_cp.quartets.position import Position
+    from quaternity_cp.quartets.solver import solve
+
+    rules = Rules.preset(preset)
+    packed = QuaternityPacked(*start, rules)
+    res, lazy = lazywin.solve_win(packed, seat)
+    ref = solve(Position(Game(*start), rules), "win", seat, depth=0)
+    assert ref.proven and (res.verdict, res.plies) == (ref.result, ref.plies)
+    assert lazy.W == packed.width and (packed.width > MAX_BITS // 64 or start[0] > 8)
+
+
 def test_a_ply_won_by_several_seats_is_a_win_of_each():
     """Not vacuous: under tie = shared, a start where the player's only forced win ends in a shared win (one
     row per winner of one ply, all of them its win)."""
@@ -161,17 +180,56 @@ def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
     """``doomed`` and ``order`` of QuaternityPacked, from bits of the packed words, against the in-memory solve's
     ``cannot_win`` and opponent order on the decoded positions: every position and move of the first layers of
     two starts, every seat."""
-    from quaternity_cp.quartets.solver.api import cannot_win, opponent_order
+    checked, doomed = _hooks(Rules.preset(preset), ((3, 3, 3), (4, 4, 2)), 7, 400)
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_hooks_of_more_than_eight_seats(preset):
+    """``doomed`` with 9 and 10 seats (a seat takes 4 bits: the code of scores, seat and sets in play is laid out
+    by the seat's bits) against ``cannot_win``, every seat of every position of seeded random games played to
+    their end (where seats have scored and some cannot win any more)."""
+    from quaternity_cp.quartets.solver.api import cannot_win
 
     rules = Rules.preset(preset)
-    checked = 0
-    for P, N, S in ((3, 3, 3), (4, 4, 2)):
+    rng = np.random.default_rng(41)
+    checked = doomed = 0
+    for P, N, S in ((9, 3, 3), (10, 5, 2), (9, 9, 2)):
+        packed = QuaternityPacked(P, N, S, rules)
+        ctx = packed.context()
+        for _ in range(12):
+            row = packed.start()[0]
+            for _ in range(200):
+                key = packed.key_of_words(row.tolist())
+                node = ctx.describe(state_of_key(key, ctx.game, rules))
+                f = frame_of(key)
+                for me in range(P):
+                    seat_rel = me if packed.rotated else (me - f) % P
+                    got = bool(packed.doomed(row.reshape(1, -1), np.array([seat_rel], np.int8))[0])
+                    assert got == cannot_win(rules, me)(node), (key, me)
+                    doomed += got
+                    checked += 1
+                out = packed.expand(row.reshape(1, -1))
+                inner = np.flatnonzero(out["end"] == -2)
+                if not len(inner):
+                    break
+                row = out["keys"][inner[rng.integers(len(inner))]]
+    assert checked > 1000 and doomed > 0, (checked, doomed)
+
+
+def _hooks(rules: Rules, starts, layers: int, width: int) -> tuple[int, int]:
+    """Compares the hooks on the first ``layers`` layers (``width`` positions each) of ``starts``; returns the
+    moves compared and the (position, seat) pairs found doomed."""
+    from quaternity_cp.quartets.solver.api import cannot_win, opponent_order
+
+    checked = doomed = 0
+    for P, N, S in starts:
         packed = QuaternityPacked(P, N, S, rules)
         ctx = packed.context()
         keys = packed.start()[0].reshape(1, -1)
         seen = set()
         layer = keys
-        for _ in range(7):
+        for _ in range(layers):
             out = packed.expand(layer)
             inner = out["end"] == -2
             kids = np.unique(out["keys"][inner], axis=0)
@@ -186,6 +244,7 @@ def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
                     seat_rel = me if packed.rotated else (me - f) % P  # counted from the key's mover
                     got = bool(packed.doomed(row.reshape(1, -1), np.array([seat_rel], np.int8))[0])
                     assert got == cannot_win(rules, me)(node), (key, me)
+                    doomed += got
                     if len(rows):
                         mv = out["move"][rows].astype(np.int64)
                         got_o = packed.order(row.reshape(1, -1), np.array([seat_rel], np.int8),
@@ -194,10 +253,10 @@ def test_the_hooks_read_from_the_words_equal_the_in_memory_solver_s(preset):
                         want_o = [order.score(node, packed.move_of(int(m), key)) for m in mv]
                         assert got_o.tolist() == want_o, (key, me)
                         checked += len(rows)
-            layer = kids[:400]
+            layer = kids[:width]
             if not len(layer):
                 break
-    assert checked > 1000
+    return checked, doomed
 
 
 def test_a_stopped_solve_is_unproven_and_says_why():
@@ -256,6 +315,13 @@ def test_the_command_s_answer_and_its_tree(preset, start, verdict):
         assert out["plies"] is None and out["defense"]["moves"]
 
 
+def test_the_command_takes_more_than_eight_seats():
+    r = _cli("solve", "--start", "10", "5", "2", "--rules", "blind", "--packed", "--json", "--depth", "2")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["verdict"] == "no" and out["players"] == 10 and out["key_words"] == 7 and out["defense"]["moves"]
+
+
 def test_the_command_stops_at_its_limit_with_unproven():
     r = _cli("solve", "--start", "3", "3", "3", "--packed", "--json", "--max-positions", "30")
     assert r.exit_code == 0, r.output
@@ -271,6 +337,8 @@ def test_the_command_stops_at_its_limit_with_unproven():
     (["--start", "3", "4", "4", "--packed"], "cannot be dealt"),
     (["--start", "3", "3", "3", "--packed", "--player", "7"], "--player"),
     (["--start", "3", "3", "3", "--packed", "--rules", "classic"], "dealt"),
+    (["--start", "17", "17", "2", "--packed"], "at most 16 players"),
+    (["--start", "9", "3", "3", "--checkpoint", "x"], "solve --packed takes up to 16"),
 ])
 def test_bad_input_to_the_packed_solve_is_one_line_and_exit_2(args, words):
     r = _cli("solve", *args)

@@ -73,6 +73,14 @@ def test_many_seats_and_long_sets_equal_the_python_path(preset):
     assert _compare(QuaternityPacked(3, 2, 6, Rules.preset(preset)), 300) == 300
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_more_than_eight_seats_equal_the_python_path(preset):
+    """The lazy win solve's starts past the partitioned solver's: 9 to 12 seats (13-bit card fields), keys of up
+    to 17 words (12x12x2 under blind: 1,064 bits)."""
+    for start in ((9, 3, 3), (10, 5, 2), (12, 12, 2)):
+        assert _compare(QuaternityPacked(*start, Rules.preset(preset)), 200) == 200
+
+
 def test_the_value_goal_s_graph_equals_the_python_path():
     rules = Rules.preset("pythagoras")
     assert _compare(QuaternityPacked(2, 3, 2, rules, only=True), 10_000) > 1

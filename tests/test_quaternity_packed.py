@@ -226,6 +226,22 @@ def test_starts_it_cannot_take_are_refused(start, words):
         check_start(2, 2, 2, Rules.preset("classic"))
 
 
+@pytest.mark.parametrize("start", [(9, 9, 2), (12, 12, 2), (11, 11, 2), (16, 8, 2)])
+def test_the_lazy_solve_takes_more_seats_and_wider_keys(start):
+    rules = Rules.preset("blind")
+    with pytest.raises(PackedError, match=r"solve --packed takes up to"):
+        check_start(*start, rules)
+    assert check_start(*start, rules, lazy=True) == start
+
+
+@pytest.mark.parametrize("start, words", [((17, 17, 2), "at most 16 players"), ((16, 48, 2), "more than the packed "
+                                                                                               "width of 1536")])
+def test_the_lazy_solve_s_limits(start, words):
+    with pytest.raises(PackedError, match=words) as err:
+        check_start(*start, Rules.preset("quaternity"), lazy=True)
+    assert "solve --packed takes" not in str(err.value)
+
+
 # -- the command -------------------------------------------------------------------------------------------------
 def run(*args):
     result = CliRunner().invoke(main, [str(a) for a in args])

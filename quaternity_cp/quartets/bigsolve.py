@@ -49,10 +49,12 @@ class BigSolveError(QuaternityError, ValueError):
     line."""
 
 
-def packed_of(players: int, sets: int, set_size: int, rules: Rules, goal: str = "win") -> QuaternityPacked:
+def packed_of(players: int, sets: int, set_size: int, rules: Rules, goal: str = "win", lazy: bool = False
+              ) -> QuaternityPacked:
     """The packed graph a goal is read from: the value goal's counts a shared win as nobody's (only when the rules
-    share wins: else the win goal's graph serves both, in the same checkpoint)."""
-    check_start(players, sets, set_size, rules)
+    share wins: else the win goal's graph serves both, in the same checkpoint). ``lazy``: for the lazy win solve
+    (more seats and wider keys than the partitioned solver's, :func:`.packed.check_start`)."""
+    check_start(players, sets, set_size, rules, lazy)
     return QuaternityPacked(players, sets, set_size, rules, goal == "value" and rules.tie == "shared")
 
 
@@ -406,7 +408,7 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     from ..lazywin import solve_win
 
     seat = check_goal("win", player, players)
-    packed = replace(packed_of(players, sets, set_size, rules, "win"), threads=threads)
+    packed = replace(packed_of(players, sets, set_size, rules, "win", lazy=True), threads=threads)
     began = time.perf_counter()
     out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
     ctx = packed.context()

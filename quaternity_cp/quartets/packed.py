@@ -56,10 +56,15 @@ if TYPE_CHECKING:
 
 #: a canonical key of the in-memory solver (:meth:`quaternity_cp.quartets.solver.core.Context.describe`)
 Key = tuple[Any, ...]
-#: (rules' tie, seats, score bits) -> {a code of scores, sets in play and the player's seat: whether it cannot win}
-_DOOMED: dict[tuple[str, int, int], dict[int, bool]] = {}
-#: the widest packed position (bits): 8 words, the shared layer's most
+#: (rules' tie, seats, score bits, seat bits) -> {a code of scores, sets in play and the player's seat: whether it cannot win}
+_DOOMED: dict[tuple[str, int, int, int], dict[int, bool]] = {}
+#: the widest packed position (bits): 8 words, the shared partitioned solver's most
 MAX_BITS = 512
+#: the widest packed position of the lazy win solve (``solve --packed``, :mod:`quaternity_cp.lazywin`): its most
+#: words (:data:`quaternity_cp.lazywin.MAX_WIDTH`)
+LAZY_MAX_BITS = 24 * 64
+#: the most seats: of the partitioned solver's starts, and of the lazy win solve's
+MAX_PLAYERS, LAZY_MAX_PLAYERS = 8, 16
 #: 1: keys as described in this module's text; 2: the shared layer's files without move numbers, ids in 4 bytes
 #: while they fit, edges in slices
 FORMAT = "quaternity-graph-2"
@@ -598,25 +603,26 @@ class QuaternityPacked:
         me = self._player(f, seats)
         P, sb = self.players, self.layout.score
         tie = self.rules.tie
-        if 10 + P * sb > 63:  # (too many seats and sets for one number: the rows themselves, slower)
+        mb = self.layout.seat  # (the player's seat, 0..P-1, in as many bits as a seat field)
+        if 7 + mb + P * sb > 63:  # (too many seats and sets for one number: the rows themselves, slower)
             rows = np.column_stack([f["scores"], f["in_play"], me])
             uniq_rows, inverse = np.unique(rows, axis=0, return_inverse=True)
             hit = np.array([cannot_be_winner(tie, tuple(u[:P]), u[P], u[P + 1]) for u in uniq_rows.tolist()],
                            np.bool_)
             return hit[np.asarray(inverse).reshape(-1)]
-        code = f["in_play"] | me << 7  # (sets in play <= 64, seats < 8, then each score in sb bits)
+        code = f["in_play"] | me << 7  # (sets in play <= 64, the seat in mb bits, then each score in sb bits)
         for q in range(P):
-            code = code | f["scores"][:, q] << (10 + q * sb)
+            code = code | f["scores"][:, q] << (7 + mb + q * sb)
         uniq, inverse = np.unique(code, return_inverse=True)
-        memo = _DOOMED.setdefault((tie, P, sb), {})
+        memo = _DOOMED.setdefault((tie, P, sb, mb), {})
         hit = np.empty(len(uniq), np.bool_)
         for j, c in enumerate(uniq.tolist()):
             got = memo.get(c)
             if got is None:
                 if len(memo) >= 1 << 16:
                     memo.clear()
-                scores = tuple((c >> (10 + q * sb)) & ((1 << sb) - 1) for q in range(P))
-                got = memo[c] = cannot_be_winner(tie, scores, c & 0x7F, (c >> 7) & 0x7)
+                scores = tuple((c >> (7 + mb + q * sb)) & ((1 << sb) - 1) for q in range(P))
+                got = memo[c] = cannot_be_winner(tie, scores, c & 0x7F, (c >> 7) & ((1 << mb) - 1))
             hit[j] = got
         return hit[np.asarray(inverse).reshape(-1)]
 
@@ -658,17 +664,22 @@ class QuaternityPacked:
         return Choice(number - Q - N)
 
 
-def check_start(players: object, sets: object, set_size: object, rules: Rules) -> tuple[int, int, int]:
-    """P, N, S of a start the packed solver takes; else :class:`PackedError` naming the reason."""
+def check_start(players: object, sets: object, set_size: object, rules: Rules, lazy: bool = False
+                ) -> tuple[int, int, int]:
+    """P, N, S of a start the packed solver takes (``lazy``: the lazy win solve over packed positions, which takes
+    more seats and wider keys, :data:`LAZY_MAX_PLAYERS` and :data:`LAZY_MAX_BITS`); else :class:`PackedError`
+    naming the reason."""
     for name, v in (("players", players), ("sets", sets), ("set size", set_size)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise PackedError(f"--start: the {name} must be a whole number >= 1, not {v!r}")
     assert isinstance(players, int) and isinstance(sets, int) and isinstance(set_size, int)
     if players < 2:
         raise PackedError(f"--start: a game needs at least 2 players, not {players}")
-    if players > 8 or sets > 64 or set_size > 15:
-        raise PackedError(f"--start {players} {sets} {set_size}: the packed solver takes at most 8 players, 64 sets "
-                          "and sets of 15 cards")
+    most, widest = (LAZY_MAX_PLAYERS, LAZY_MAX_BITS) if lazy else (MAX_PLAYERS, MAX_BITS)
+    if players > most or sets > 64 or set_size > 15:
+        more = "" if lazy or players > LAZY_MAX_PLAYERS else f" (solve --packed takes up to {LAZY_MAX_PLAYERS})"
+        raise PackedError(f"--start {players} {sets} {set_size}: the {'lazy ' if lazy else ''}packed solver takes at "
+                          f"most {most} players{more}, 64 sets and sets of 15 cards")
     if sets * set_size % players:
         raise PackedError(f"--start {players} {sets} {set_size}: {sets * set_size} cards cannot be dealt evenly to "
                           f"{players} players")
@@ -678,9 +689,10 @@ def check_start(players: object, sets: object, set_size: object, rules: Rules) -
     if rules.tie == "random":
         raise PackedError(f"--rules {rules.name}: the solver does not handle tie = random")
     lay = Layout(players, sets, set_size, rules.tie == "first")
-    if lay.bits > MAX_BITS:
+    if lay.bits > widest:
+        more = "" if lazy or lay.bits > LAZY_MAX_BITS else f" (solve --packed takes up to {LAZY_MAX_BITS})"
         raise PackedError(f"--start {players} {sets} {set_size}: a position takes {lay.bits} bits, more than the "
-                          f"packed width of {MAX_BITS}")
+                          f"packed width of {widest}{more}")
     return players, sets, set_size
 
 
@@ -694,5 +706,6 @@ def packed_for(options: Mapping[str, Any]) -> QuaternityPacked:
     return QuaternityPacked(P, N, S, r, bool(options.get("only", False)))
 
 
-__all__ = ["FORMAT", "OLD_FORMATS", "MAX_BITS", "PackedError", "Layout", "QuaternityPacked", "check_start", "packed_for",
+__all__ = ["FORMAT", "OLD_FORMATS", "MAX_BITS", "LAZY_MAX_BITS", "MAX_PLAYERS", "LAZY_MAX_PLAYERS", "PackedError",
+           "Layout", "QuaternityPacked", "check_start", "packed_for",
            "rotates", "rotate_key", "frame_of", "pack_key", "unpack_key", "state_of_key"]

@@ -287,7 +287,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
     rule_set = _parse_rules(rules)
     P, N, S = start
     try:
-        packed_of(P, N, S, rule_set, "win")
+        packed_of(P, N, S, rule_set, "win", lazy=True)
         game = Game(P, N, S)
         seat = check_big_goal("win", _seat(game, player), P)
     except (PackedError, BigSolveError) as err:
