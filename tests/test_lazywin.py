@@ -217,7 +217,7 @@ def test_the_hooks_of_more_than_eight_seats(preset):
     assert checked > 1000 and doomed > 0, (checked, doomed)
 
 
-def _hooks(rules: Rules, starts, layers: int, width: int) -> tuple[int, int]:
+def _hooks(rules: Rules, starts: tuple[tuple[int, int, int], ...], layers: int, width: int) -> tuple[int, int]:
     """Compares the hooks on the first ``layers`` layers (``width`` positions each) of ``starts``; returns the
     moves compared and the (position, seat) pairs found doomed."""
     from quaternity_cp.quartets.solver.api import cannot_win, opponent_order
@@ -227,7 +227,7 @@ def _hooks(rules: Rules, starts, layers: int, width: int) -> tuple[int, int]:
         packed = QuaternityPacked(P, N, S, rules)
         ctx = packed.context()
         keys = packed.start()[0].reshape(1, -1)
-        seen = set()
+        seen: set[tuple[int, ...]] = set()
         layer = keys
         for _ in range(layers):
             out = packed.expand(layer)
