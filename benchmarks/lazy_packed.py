@@ -5,8 +5,9 @@ Not a test. Run from the project root::
     python benchmarks/lazy_packed.py                      # the default starts (about a minute)
     python benchmarks/lazy_packed.py --large              # and 4x3x4 quaternity, 9x9x2 quaternity (7 minutes more)
     python benchmarks/lazy_packed.py --starts 4x8x2:blind,3x3x4:quaternity-seat
+    python benchmarks/lazy_packed.py --starts 9x3x3:quaternity:8,10x5x2:quaternity-seat   # a seat after 0; 9+ seats
 
-For each start ``PxNxS:PRESET`` both solvers decide whether seat 0 forces being a winner, each in a fresh
+For each start ``PxNxS:PRESET[:SEAT]`` both solvers decide whether the seat (default 0) forces being a winner, each in a fresh
 process of its own, one after the other (:func:`quaternity_cp.quartets.solver.solve`, goal ``win``: the
 in-memory lazy solve; :func:`quaternity_cp.quartets.bigsolve.solve_lazy`: ``solve --start --packed``). Each
 process reports its verdict, plies, positions, seconds (the solve alone, imports and the kernel's compilation
@@ -37,7 +38,7 @@ def _rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def one(solver: str, start: str, preset: str, threads: int = 1) -> dict:
+def one(solver: str, start: str, preset: str, threads: int = 1, seat: int = 0) -> dict:
     """Solve in this process; the figures as a dict."""
     from quaternity_cp.budget import Limits
     from quaternity_cp.quartets.rules import Rules
@@ -50,7 +51,7 @@ def one(solver: str, start: str, preset: str, threads: int = 1) -> dict:
         solve_lazy(2, 2, 2, rules, player=0, depth=0, threads=threads)  # the kernel compiled (or loaded) first
         before = _rss_kb()
         t = time.perf_counter()
-        out = solve_lazy(P, N, S, rules, player=0, depth=0, limits=Limits(10**9), threads=threads)
+        out = solve_lazy(P, N, S, rules, player=seat, depth=0, limits=Limits(10**9), threads=threads)
         res = out.result
     else:
         from quaternity_cp.quartets.game import Game
@@ -60,29 +61,30 @@ def one(solver: str, start: str, preset: str, threads: int = 1) -> dict:
         position = Position(Game(P, N, S), rules)
         before = _rss_kb()
         t = time.perf_counter()
-        res = solve(position, "win", 0, depth=0, limits=Limits(10**9))
+        res = solve(position, "win", seat, depth=0, limits=Limits(10**9))
     seconds = time.perf_counter() - t
     return {"verdict": res.verdict, "plies": res.plies, "positions": res.positions, "seconds": seconds,
             "rss_kb": max(0, _rss_kb() - before)}
 
 
 def run(solver: str, spec: str, threads: int = 1) -> dict:
-    start, preset = spec.split(":")
-    out = subprocess.run([sys.executable, __file__, "--one", solver, start, preset, "--threads", str(threads)],
-                         capture_output=True, text=True, check=True)
+    start, preset, *seat = spec.split(":")
+    out = subprocess.run([sys.executable, __file__, "--one", solver, start, preset, "--threads", str(threads),
+                          "--seat", seat[0] if seat else "0"], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--starts", default=None, help="comma-separated PxNxS:PRESET")
+    ap.add_argument("--starts", default=None, help="comma-separated PxNxS:PRESET[:SEAT]")
     ap.add_argument("--large", action="store_true")
     ap.add_argument("--threads", type=int, default=None, help="the packed solve's threads (default: every core)")
     ap.add_argument("--one", nargs=3, metavar=("SOLVER", "START", "PRESET"), help=argparse.SUPPRESS)
+    ap.add_argument("--seat", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         solver, start, preset = args.one
-        print(json.dumps(one(solver, start, preset, threads=args.threads or 1)))
+        print(json.dumps(one(solver, start, preset, threads=args.threads or 1, seat=args.seat)))
         return
     from quaternity_cp.threads import available_cores
 
