@@ -311,8 +311,15 @@ def _node(ctx: Any, st: Any) -> Any:
     return ctx.describe(st)
 
 
-#: positions expanded by one call of the compiled kernel (its output arrays take room for every move of each)
+#: positions expanded by one call of the compiled kernel at most (its output arrays take room for every move of
+#: each)
 EXPAND_CHUNK = 256
+#: edge rows the compiled kernel's output arrays take room for in one call, about: a call takes this divided by
+#: the most rows a position may take (:func:`.packed_nb.max_rows`), 16 to EXPAND_CHUNK positions. The kernel
+#: fills its arrays with zeros before it writes them: with many seats, room for 256 positions' every move took
+#: longer to fill than the expansion itself (8x8x2: 2,128 rows a position, 13 MB a call; the lazy solve 3.5 times
+#: faster in calls of 32 positions)
+CHUNK_ROWS = 1 << 16
 
 
 @lru_cache(maxsize=1)
@@ -349,8 +356,8 @@ class QuaternityPacked:
     #: ``auto``: the compiled expansion (:mod:`.packed_nb`) when numba is installed, else the Python path;
     #: ``python``: the Python path (the reference); ``numba``: the compiled one (numba required)
     kernel: str = field(default="auto", compare=False)
-    #: threads of the compiled kernel in one :meth:`expand` (its chunks of :data:`EXPAND_CHUNK` positions side by
-    #: side: the kernel releases the GIL); the rows are the same, in the same order, for any number
+    #: threads of the compiled kernel in one :meth:`expand` (its chunks of positions side by side: the kernel
+    #: releases the GIL); the rows are the same, in the same order, for any number
     threads: int = field(default=1, compare=False)
     layout: Layout = field(init=False, repr=False, compare=False)
 
@@ -454,9 +461,10 @@ class QuaternityPacked:
         rows = packed_nb.max_rows(self)
         parts: list[dict[str, np.ndarray]] = []
 
-        # (on threads, a batch of fewer than threads x EXPAND_CHUNK keys is cut into one chunk a thread, of 16 at
-        # least: the rows are the same however the keys are cut)
-        size = EXPAND_CHUNK if self.threads == 1 else max(16, min(EXPAND_CHUNK, -(-len(keys) // self.threads)))
+        # (chunks of about CHUNK_ROWS rows; on threads, a batch of fewer keys than a chunk a thread is cut into one
+        # chunk a thread, of 16 at least: the rows are the same however the keys are cut)
+        chunk = max(16, min(EXPAND_CHUNK, CHUNK_ROWS // rows))
+        size = chunk if self.threads == 1 else max(16, min(chunk, -(-len(keys) // self.threads)))
 
         def run(lo: int) -> tuple[np.ndarray, ...]:
             return tuple(packed_nb.expand_batch(cfg, keys[lo:lo + size], rows))
