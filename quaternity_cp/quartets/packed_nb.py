@@ -822,7 +822,7 @@ def expand_batch(cfg, keys, max_rows):
     P, N, S, W = cfg[C_P], cfg[C_N], cfg[C_S], cfg[C_W]
     n = keys.shape[0]
     cap = n * max_rows
-    ck = np.zeros((cap, W), np.uint64)
+    ck = np.empty((cap, W), np.uint64)  # (every row written in full before it is returned: no fill)
     osrc = np.empty(cap, np.int64)
     ooff = np.empty(cap, np.int8)
     omove = np.empty(cap, np.int16)
@@ -845,7 +845,7 @@ def expand_batch(cfg, keys, max_rows):
     a_hands, a_scores, a_reach = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
     desc = np.zeros((N, S + 2 * P), np.int64)
     key = np.zeros(W, np.uint64)
-    seen_k = np.zeros((max_rows, W), np.uint64)
+    seen_k = np.empty((max_rows, W), np.uint64)  # (a row is read only once written)
     seen_o = np.zeros(max_rows, np.int64)
     order = np.zeros(2, np.int64)
     n_out = _ZERO
