@@ -85,9 +85,9 @@ DEFAULT_PARTS = 8
                    "rounds, part by part on the workers, checkpointed by rounds.")
 @click.option("--packed", "lazy_packed", is_flag=True,
               help="With --start and the goal win: decide the player's forced win lazily over packed positions "
-                   "(the compiled expansion; a fifth to a tenth of the default solve's memory a position, about twice "
-                   f"its speed with up to 6 seats; --max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; "
-                   "docs/solver.md).")
+                   "(the compiled expansion; a fifth to a tenth of the default solve's memory a position, two to ten "
+                   "times its speed on the starts measured; up to 16 seats, where the partitioned solver takes 8; "
+                   f"--max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; docs/solver.md).")
 @click.option("--threads", type=Whole(1, MAX_THREADS), default=None, metavar="N",
               help="With --packed: threads of the compiled expansion (default: every core this process may use; "
                    "the answer is the same for any number).")
