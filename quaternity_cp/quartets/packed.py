@@ -463,8 +463,8 @@ class QuaternityPacked:
 
         # (chunks of about CHUNK_ROWS rows; on threads, a batch of fewer keys than a chunk a thread is cut into one
         # chunk a thread, of 16 at least: the rows are the same however the keys are cut)
-        chunk = max(16, min(EXPAND_CHUNK, CHUNK_ROWS // rows))
-        size = chunk if self.threads == 1 else max(16, min(chunk, -(-len(keys) // self.threads)))
+        per_call = max(16, min(EXPAND_CHUNK, CHUNK_ROWS // rows))
+        size = per_call if self.threads == 1 else max(16, min(per_call, -(-len(keys) // self.threads)))
 
         def run(lo: int) -> tuple[np.ndarray, ...]:
             return tuple(packed_nb.expand_batch(cfg, keys[lo:lo + size], rows))
