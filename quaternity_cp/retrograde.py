@@ -68,7 +68,10 @@ A checkpoint of another graph (its ``identity``, given by the caller) is refused
 part, ``P`` seats): a send task holds the part's predecessor lists (8 bytes a
 position and 5 an edge as read: a parent's global id takes 4 bytes while every
 id of the graph fits, :func:`id_dtype`, else 8), its frontier (8 bytes a pair),
-the temporaries of :data:`CHUNK` frontier pairs at a time, and at most about
+the temporaries of the messages of a span of frontier pairs at a time (about
+90 bytes a message: at most :data:`CHUNK` messages or ``m /``
+:data:`CHUNK_SHARE`, whichever is more, and at most :data:`CHUNK_MAX`, unless
+one pair has more predecessors), and at most about
 :data:`FLUSH` messages or ``m /`` :data:`FLUSH_SHARE`, whichever is more (8
 bytes each: 2 bytes an edge), before it writes them, one file per part
 addressed and flush (``msgRRRRR-KKK.npz``, then ``msgRRRRR-KKK-0001.npz``...);
@@ -122,12 +125,19 @@ MAX_SEATS = 64
 MAX_DEGREE = 127
 #: the largest count (positions, edges) a manifest may give
 MAX_COUNT = 2**53
-#: frontier pairs gathered at a time in a send task (bounds its temporaries: about 90 bytes a message)
-CHUNK = 1 << 10
+#: frontier pairs read at a time in a send task, and the fewest messages gathered at a time: it gathers the
+#: predecessors of as many pairs as give at most this many messages or its part's edges divided by
+#: :data:`CHUNK_SHARE`, whichever is more, and at most :data:`CHUNK_MAX` (its temporaries: about 90 bytes a
+#: message, so they grow with the part, from a small floor, rather than with a pair's count)
+CHUNK = 1 << 8
+#: ... or the part's edges divided by this, whichever is more
+CHUNK_SHARE = 16
+#: ... and at most this many (about 6 MB of temporaries) however large the part
+CHUNK_MAX = 1 << 16
 #: messages a send task gathers before it writes them, at least (to files per part addressed): it writes them
 #: once it holds this many or a quarter of its part's edges, whichever is more (at most about 2 bytes an edge
 #: beside the part's lists, and at most 4P flushes a round)
-FLUSH = 1 << 15
+FLUSH = 1 << 12
 #: ... or the part's edges divided by this, whichever is more
 FLUSH_SHARE = 4
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
@@ -309,10 +319,10 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
     if m:
         _check_parents(where, arrays["parent"], np.asarray(sizes, np.int64))
     keep = arrays["winner"] >= 0
-    ends = arrays["ends"][keep].astype(np.int64)
-    winner = arrays["winner"][keep].astype(np.int8)
-    owner = arrays["owner"].astype(np.int8)
-    degree = arrays["degree"].astype(np.int8)
+    ends = arrays["ends"][keep].astype(np.int64, copy=False)
+    winner = arrays["winner"][keep].astype(np.int8, copy=False)
+    owner = arrays["owner"].astype(np.int8, copy=False)  # (no copy when the loader's dtypes are the files')
+    degree = arrays["degree"].astype(np.int8, copy=False)
     # (a ply won by several seats is one row per winner: no seat has more such rows than plies)
     pairs, rows = np.unique(ends * P + winner, return_counts=True)  # (memory per end, not per position)
     if len(ends) and np.any(rows > degree[pairs // P]):
@@ -338,6 +348,20 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
             partfiles.save_npz(os.path.join(folder, _rel("preds", k)), n, m, start=start, parent=parent,
                                offset=offset),
             partfiles.save_npz(os.path.join(folder, _rel("ends", k)), 0, len(ends), pos=ends, winner=winner)]
+
+
+def message_spans(lens: np.ndarray, per: int) -> list[tuple[int, int]]:
+    """Consecutive spans of pairs whose messages (``lens``) add up to at most ``per``, a span at least one pair
+    (a pair with more predecessors than ``per`` is a span of its own)."""
+    ends_at = np.cumsum(lens)
+    spans: list[tuple[int, int]] = []
+    a, n, done = 0, len(lens), 0
+    while a < n:
+        b = max(int(np.searchsorted(ends_at, done + per, side="right")), a + 1)
+        spans.append((a, b))
+        done = int(ends_at[b - 1])
+        a = b
+    return spans
 
 
 def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: Sequence[Entry],
@@ -383,33 +407,39 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
                              "start again")
         bounds_of = np.asarray(sizes, np.int64)
         keys = fr["key"]
+        per = min(CHUNK_MAX, max(CHUNK, m // CHUNK_SHARE))
         for lo in range(0, len(keys), CHUNK):
-            chunk = keys[lo:lo + CHUNK]
-            pos, seat = chunk // P, chunk % P
-            first = start[pos]
-            lens = start[pos + 1] - first
-            total = int(lens.sum())
-            if not total:
-                continue
-            ends_at = np.cumsum(lens)
-            idx = np.repeat(first - (ends_at - lens), lens) + np.arange(total, dtype=np.int64)
-            g, off = parent[idx].astype(np.int64, copy=False), offset[idx]
-            _check_parents(path, g, bounds_of)  # (the ids and seats used are checked, as they are used)
-            if partfiles.outside(off, 0, P):
-                raise RetroError(f"{path}: offset holds {int(off[(off < 0) | (off >= P)][0])}, outside 0..{P - 1}; "
-                                 "remove the folder to start again")
-            seats = (np.repeat(seat, lens) + off) % P
-            dest = g % parts
-            msg = (g // parts) * P + seats
-            del idx, g, off, seats
-            order = np.argsort(dest, kind="stable")
-            bounds = np.concatenate([[0], np.cumsum(np.bincount(dest, minlength=parts))])
-            msg = msg[order]
-            for to in np.nonzero(np.diff(bounds))[0]:
-                out.setdefault(int(to), []).append(msg[bounds[to]:bounds[to + 1]])
-            held += total
-            if held >= max(FLUSH, m // FLUSH_SHARE):
-                flush()
+            block = keys[lo:lo + CHUNK]
+            block_lens = start[block // P + 1] - start[block // P]
+            for a, b in message_spans(block_lens, per):
+                chunk = block[a:b]
+                pos, seat = chunk // P, chunk % P
+                first = start[pos]
+                lens = block_lens[a:b]
+                total = int(lens.sum())
+                if not total:
+                    continue
+                ends_at = np.cumsum(lens)
+                idx = np.repeat(first - (ends_at - lens), lens) + np.arange(total, dtype=np.int64)
+                g, off = parent[idx].astype(np.int64, copy=False), offset[idx]
+                _check_parents(path, g, bounds_of)  # (the ids and seats used are checked, as they are used)
+                if partfiles.outside(off, 0, P):
+                    raise RetroError(f"{path}: offset holds {int(off[(off < 0) | (off >= P)][0])}, outside "
+                                     f"0..{P - 1}; remove the folder to start again")
+                seats = (np.repeat(seat, lens) + off) % P
+                dest = g % parts
+                msg = (g // parts) * P + seats
+                del idx, g, off, seats
+                order = np.argsort(dest, kind="stable")
+                bounds = np.concatenate([[0], np.cumsum(np.bincount(dest, minlength=parts))])
+                msg = msg[order]
+                del order, dest
+                for to in np.nonzero(np.diff(bounds))[0]:
+                    out.setdefault(int(to), []).append(msg[bounds[to]:bounds[to + 1]])
+                del msg
+                held += total
+                if held >= max(FLUSH, m // FLUSH_SHARE):
+                    flush()
     if out:
         flush()
     return sent, written

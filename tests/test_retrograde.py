@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from test_gofish_bigsolve import dense_index, rid, solve_both
 
@@ -580,7 +582,8 @@ def test_a_checkpoint_of_the_earlier_format_is_refused_with_what_to_do(tmp_path)
 def test_messages_flushed_in_many_files_give_the_same_ranks_and_are_cleaned(tmp_path, reference, monkeypatch):
     monkeypatch.setattr(rg, "FLUSH", 3)  # (a file whenever 3 messages are held,
     monkeypatch.setattr(rg, "FLUSH_SHARE", 10**9)  # however many edges the part has,
-    monkeypatch.setattr(rg, "CHUNK", 2)  # checked after every 2 frontier pairs)
+    monkeypatch.setattr(rg, "CHUNK", 2)  # checked after every 2 frontier pairs or messages)
+    monkeypatch.setattr(rg, "CHUNK_SHARE", 10**9)
     seen: list[str] = []
 
     def watching(tasks):
@@ -598,6 +601,7 @@ def test_a_round_stopped_after_its_flushes_resumes_and_leaves_no_messages(tmp_pa
     monkeypatch.setattr(rg, "FLUSH", 3)
     monkeypatch.setattr(rg, "FLUSH_SHARE", 10**9)
     monkeypatch.setattr(rg, "CHUNK", 2)
+    monkeypatch.setattr(rg, "CHUNK_SHARE", 10**9)
 
     folder = tmp_path / "r"
 
@@ -637,3 +641,17 @@ def test_a_half_written_round_file_of_a_stopped_run_is_removed(tmp_path, referen
     ranks = run_synthetic(folder, parts=3)
     assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
     assert not any(path.exists() for path in left)
+
+
+# -- a send task's spans of frontier pairs ----------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=60), st.integers(1, 50))
+def test_message_spans_cover_every_pair_in_order_within_the_bound(lens, per):
+    spans = rg.message_spans(np.asarray(lens, np.int64), per)
+    assert [a for a, _ in spans] == ([0] + [b for _, b in spans[:-1]] if lens else [])  # (consecutive, from 0)
+    assert (spans[-1][1] if spans else 0) == len(lens)
+    for a, b in spans:
+        assert b > a
+        assert sum(lens[a:b]) <= per or b == a + 1  # (a pair alone may have more predecessors than the bound)
+        if b < len(lens):
+            assert sum(lens[a:b + 1]) > per  # (as many pairs as fit: no span cut short)
