@@ -141,3 +141,49 @@ def test_the_command_s_threads():
                        (["--threads", str(MAX_THREADS + 1), "--packed"], "--threads")):
         bad = runner.invoke(main, ["solve", "--start", "3", "3", "3", *args])
         assert bad.exit_code == 2 and word in bad.output and "Traceback" not in bad.output, bad.output
+
+
+def test_the_partitioned_build_in_this_process_on_threads(tmp_path, monkeypatch):
+    """``--checkpoint --workers 0 --threads N``: the same part files (their SHA-256s) and answer on 1 and 3 threads;
+    threads with Dask workers refused, by the library and by the command, before any work."""
+    from quaternity_cli.main import main
+
+    from quaternity_cp.quartets.bigsolve import BigSolveError, solve_start
+
+    import quaternity_cp.threads as th
+
+    rules = Rules.preset("blind")
+    one = solve_start(3, 2, 3, rules, str(tmp_path / "one"), workers=0, threads=1)
+    side_by_side: list[int] = []
+    plain = th.ordered_map
+
+    def watched(fn, items, threads=1):  # (the calls whose chunks ran on several threads)
+        items = list(items)
+        if threads > 1 and len(items) > 1:
+            side_by_side.append(len(items))
+        return plain(fn, items, threads)
+
+    monkeypatch.setattr(th, "ordered_map", watched)
+    three = solve_start(3, 2, 3, rules, str(tmp_path / "three"), workers=0, threads=3)
+    monkeypatch.undo()
+    if QuaternityPacked(3, 2, 3, rules).compiled:
+        assert side_by_side  # (the layers' batches were cut for the threads)
+    assert one.seats == three.seats and one.graph["edges"] == three.graph["edges"]
+    assert one.graph["threads"] == 1 and three.graph["threads"] in (1, 3)  # (1 without numba: the Python path)
+    files = [json.loads((tmp_path / name / "manifest.json").read_text())["files"] for name in ("one", "three")]
+    assert files[0] == files[1] and files[0]  # (every part file, byte for byte: sizes and SHA-256s)
+    for bad in ({"workers": 1}, {"workers": 0, "cluster": "tcp://127.0.0.1:1"}):
+        with pytest.raises(BigSolveError, match="--workers 0"):
+            solve_start(3, 2, 3, rules, str(tmp_path / "bad"), threads=2, **bad)
+    assert not (tmp_path / "bad").exists()
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "--start", "3", "2", "3", "--rules", "blind", "--checkpoint",
+                               str(tmp_path / "cli"), "--workers", "0", "--threads", "2", "--json", "--depth", "0"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["threads"] in (1, 2) and data["verdict"] == ("yes" if one.seats["0"]["wins"] else "no")
+    for args in (["--workers", "1"], [], ["--cluster", "tcp://127.0.0.1:1"]):
+        bad = runner.invoke(main, ["solve", "--start", "3", "2", "3", "--checkpoint", str(tmp_path / "no"),
+                                   "--threads", "2", *args])
+        assert bad.exit_code == 2 and "--workers 0" in bad.output and "Traceback" not in bad.output, bad.output
+    assert not (tmp_path / "no").exists()

@@ -19,7 +19,7 @@ import math
 import os
 import resource
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -28,6 +28,7 @@ from .. import partitioned as pt
 from ..budget import INTERRUPTED, SOLVED, Limits, Status
 from ..digest import read_signed, user_key, write_signed
 from ..errors import QuaternityError
+from ..threads import check_threads
 from .game import Game
 from .packed import PackedError, QuaternityPacked, check_start, frame_of
 from .position import Position, State
@@ -298,15 +299,25 @@ def _dropped(folder: str) -> bool:
 def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: str, *, goal: str = "win",
                 player: int | None = None, parts: int | None = None, workers: int | None = 0, cluster: Any = None,
                 limits: Limits | None = None, attractor: str = "whole", depth: int = 6, keep_graph: bool = True,
-                progress: Callable[[dict[str, Any]], None] | None = None, upgrade_layout: bool = False) -> BigResult:
+                progress: Callable[[dict[str, Any]], None] | None = None, upgrade_layout: bool = False,
+                threads: int = 1) -> BigResult:
     """The start of a game of ``players`` seats, ``sets`` sets of ``set_size`` cards under ``rules``, solved in the
     checkpoint ``folder`` for ``goal`` and ``player`` (default seat 0, the first to move); see the module's text.
     Raises :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start, goal or option it
     does not take, :class:`quaternity_cp.partitioned.PartitionedError` for a checkpoint of another start or game
     or a damaged one, :class:`quaternity_cp.partitioned.BuildStopped` (and ``AttractorStopped``) when stopped: the
-    checkpoint keeps what was done."""
+    checkpoint keeps what was done. ``threads``: the compiled expansion's threads when the tasks run in this process
+    (``workers=0``; Dask's workers have threads of their own): the graph and the answer are the same for any
+    number."""
     seat = check_goal(goal, player, players)
-    packed = packed_of(players, sets, set_size, rules, goal)
+    try:
+        threads = check_threads(threads)
+    except ValueError as err:
+        raise BigSolveError(str(err)) from None
+    if threads > 1 and (workers != 0 or cluster is not None):
+        raise BigSolveError(f"{threads} threads: the expansion's threads are for the tasks run in this process "
+                            "(--workers 0); Dask's workers run tasks side by side themselves")
+    packed = replace(packed_of(players, sets, set_size, rules, goal), threads=threads)
     parts = default_parts(players, sets, set_size) if parts is None else check_parts(parts, players, sets, set_size)
     if not isinstance(folder, str) or not folder.strip():
         raise BigSolveError("--checkpoint: give a folder (an empty name would build in the current folder)")
@@ -353,7 +364,8 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
     disk = sum(int(e[0]) for e in built.files.values()) if built.files else 0
     graph = {"checkpoint": folder, "edges": built.edges, "layers": built.layers, "parts": built.parts,
              "key_bits": packed.layout.bits, "key_words": packed.width, "players_rotated": packed.rotated,
-             "kernel": "numba" if packed.compiled else "python", "build_seconds": round(built.seconds, 2), "attractor": attractor,
+             "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
+             "build_seconds": round(built.seconds, 2), "attractor": attractor,
              "attractor_seconds": round(att.seconds, 2), "checkpoint_bytes": disk,
              "bytes_per_position": round(disk / max(1, built.positions), 1), "peak_memory_bytes": _peak_rss(),
              "graph_dropped": not keep_graph}
@@ -403,7 +415,6 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start or seat it does not
     take. ``threads``: the compiled expansion's threads (:attr:`.packed.QuaternityPacked.threads`; the answer is
     the same for any number)."""
-    from dataclasses import replace
 
     from ..lazywin import solve_win
 

@@ -89,8 +89,9 @@ DEFAULT_PARTS = 8
                    "times its speed on the starts measured; up to 16 seats, where the partitioned solver takes 8; "
                    f"--max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; docs/solver.md).")
 @click.option("--threads", type=Whole(1, MAX_THREADS), default=None, metavar="N",
-              help="With --packed: threads of the compiled expansion (default: every core this process may use; "
-                   "the answer is the same for any number).")
+              help="With --packed, or --checkpoint and --workers 0 (the tasks in this process): threads of the "
+                   "compiled expansion (default: every core this process may use with --packed, 1 with "
+                   "--checkpoint; the answer is the same for any number).")
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
@@ -127,8 +128,9 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
                         "--attractor": attractor != "whole", "--upgrade": upgrade_layout,
                         "--progress/--no-progress": show_progress is not None}
-    if threads is not None and not lazy_packed:
-        raise InputError("--threads goes with --packed (the partitioned solver's parallelism is --workers)")
+    if threads is not None and not lazy_packed and (checkpoint is None or workers != 0 or cluster is not None):
+        raise InputError("--threads goes with --packed, or with --checkpoint and --workers 0 (the partitioned "
+                         "solver's tasks in this process; with Dask workers its parallelism is --workers)")
     if lazy_packed:
         if checkpoint is not None:
             raise InputError("--packed and --checkpoint are two solvers: give one")
@@ -161,7 +163,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             not in (ParameterSource.DEFAULT, None)
         _checkpointed(start, goal, player, depth, max_positions if positions_given else None, max_seconds,
                       checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules, upgrade_layout,
-                      show_progress)
+                      show_progress, 1 if threads is None else threads)
     if start is not None:
         game = Game(*start)
         rule_set = _parse_rules(rules)
@@ -202,7 +204,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
 def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, depth: int,
                   max_positions: int | None, max_seconds: float | None, checkpoint: str, parts: int | None,
                   workers: int | None, cluster: str | None, drop_graph: bool, attractor: str, as_json: bool,
-                  rules: str | None, upgrade_layout: bool = False, show_progress: bool | None = None) -> None:
+                  rules: str | None, upgrade_layout: bool = False, show_progress: bool | None = None,
+                  threads: int = 1) -> None:
     """``solve --start P N S --checkpoint FOLDER``: every option checked before any work, then the partitioned
     solver (:func:`quaternity_cp.quartets.bigsolve.solve_start`)."""
     from ... import partitioned as pt
@@ -241,7 +244,8 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
         with stops:
             out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
                               workers=workers, cluster=cluster, limits=limits, attractor=attractor, depth=depth,
-                              keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout)
+                              keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout,
+                              threads=threads)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
         if stop.reason == "interrupted":
             fail(f"interrupted: {stop}; the checkpoint is {folder}", stops.code)
