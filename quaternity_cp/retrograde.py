@@ -125,13 +125,13 @@ MAX_SEATS = 64
 MAX_DEGREE = 127
 #: the largest count (positions, edges) a manifest may give
 MAX_COUNT = 2**53
-#: frontier pairs read at a time in a send task, and the fewest messages gathered at a time: it gathers the
-#: predecessors of as many pairs as give at most this many messages or its part's edges divided by
-#: :data:`CHUNK_SHARE`, whichever is more, and at most :data:`CHUNK_MAX` (its temporaries: about 90 bytes a
-#: message, so they grow with the part, from a small floor, rather than with a pair's count)
+#: the fewest messages a send task gathers at a time: it reads as many frontier pairs as this or its part's edges
+#: divided by :data:`CHUNK_SHARE`, whichever is more, at most :data:`CHUNK_MAX` (``per``), and gathers the
+#: predecessors of as many of them as give at most ``per`` messages at a time (its temporaries: about 90 bytes
+#: a message, so they grow with the part, from a small floor, rather than with the pairs' predecessors)
 CHUNK = 1 << 8
 #: ... or the part's edges divided by this, whichever is more
-CHUNK_SHARE = 16
+CHUNK_SHARE = 64
 #: ... and at most this many (about 6 MB of temporaries) however large the part
 CHUNK_MAX = 1 << 16
 #: messages a send task gathers before it writes them, at least (to files per part addressed): it writes them
@@ -408,8 +408,8 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
         bounds_of = np.asarray(sizes, np.int64)
         keys = fr["key"]
         per = min(CHUNK_MAX, max(CHUNK, m // CHUNK_SHARE))
-        for lo in range(0, len(keys), CHUNK):
-            block = keys[lo:lo + CHUNK]
+        for lo in range(0, len(keys), per):  # (a block of pairs: their spans, each at most ``per`` messages)
+            block = keys[lo:lo + per]
             block_lens = start[block // P + 1] - start[block // P]
             for a, b in message_spans(block_lens, per):
                 chunk = block[a:b]
