@@ -170,8 +170,17 @@ def test_the_partitioned_build_in_this_process_on_threads(tmp_path, monkeypatch)
         assert side_by_side  # (the layers' batches were cut for the threads)
     assert one.seats == three.seats and one.graph["edges"] == three.graph["edges"]
     assert one.graph["threads"] == 1 and three.graph["threads"] in (1, 3)  # (1 without numba: the Python path)
-    files = [json.loads((tmp_path / name / "manifest.json").read_text())["files"] for name in ("one", "three")]
-    assert files[0] == files[1] and files[0]  # (every part file, byte for byte: sizes and SHA-256s)
+    # stopped on one thread, resumed on three: the same graph (the threads are not part of the checkpoint)
+    from quaternity_cp.budget import Limits
+    from quaternity_cp.partitioned import BuildStopped
+
+    with pytest.raises(BuildStopped):
+        solve_start(3, 2, 3, rules, str(tmp_path / "resumed"), workers=0, threads=1, limits=Limits(100, None))
+    resumed = solve_start(3, 2, 3, rules, str(tmp_path / "resumed"), workers=0, threads=3)
+    assert resumed.seats == one.seats
+    files = [json.loads((tmp_path / name / "manifest.json").read_text())["files"]
+             for name in ("one", "three", "resumed")]
+    assert files[0] == files[1] == files[2] and files[0]  # (every part file, byte for byte: sizes and SHA-256s)
     for bad in ({"workers": 1}, {"workers": 0, "cluster": "tcp://127.0.0.1:1"}):
         with pytest.raises(BigSolveError, match="--workers 0"):
             solve_start(3, 2, 3, rules, str(tmp_path / "bad"), threads=2, **bad)
