@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from quaternity_cp import lazywin
 from quaternity_cp.budget import Limits
+from quaternity_cp.quartets.game import Question
 from quaternity_cp.quartets.packed import QuaternityPacked, frame_of, state_of_key
 from quaternity_cp.quartets.rules import Rules
 
@@ -250,7 +251,11 @@ def _hooks(rules: Rules, starts: tuple[tuple[int, int, int], ...], layers: int, 
                         got_o = packed.order(row.reshape(1, -1), np.array([seat_rel], np.int8),
                                              np.zeros(len(rows), np.int64), mv)
                         order = opponent_order(ctx, me)
-                        want_o = [order.score(node, packed.move_of(int(m), key)) for m in mv]
+                        moves = [packed.move_of(int(m), key) for m in mv]
+                        # (the in-memory order's place, then a question's target counted from the player)
+                        want_o = [order.score(node, m) * P
+                                  + ((m.target - me) % P if isinstance(m, Question) and node.pending is None else 0)
+                                  for m in moves]
                         assert got_o.tolist() == want_o, (key, me)
                         checked += len(rows)
             layer = kids[:width]

@@ -639,7 +639,11 @@ class QuaternityPacked:
         its mover: ``seats``): its place in the in-memory solve's opponent order (:func:`.solver.api.opponent_order`,
         lower first): a shared turn given to another seat, a declaration, a no to the player's question or a yes
         to another's, 0; a shared turn given to the player, the other answer, a question whose answer is a forced
-        yes, 1; a question to the player 2; any other question 3."""
+        yes, 1; a question to the player 2; any other question 3. That place times the seats, plus, for a
+        question, its target's seat counted from the player: among questions of one place, those to the seats
+        after the player first, as the in-memory solve's seat order puts them for the player at seat 0 (in the
+        kernel's own order, which counts seats from the mover, the lazy solve explored 181,886 positions of
+        8x8x2 against the in-memory solve's 130,564; in this one 132,587)."""
         f = self._fields(keys)
         src = np.asarray(src, np.int64).reshape(-1)
         me = self._player(f, seats)[src]
@@ -654,7 +658,9 @@ class QuaternityPacked:
         reply = np.where(f["asker"] == me, np.where(answer == 2, 0, 1), np.where(answer == 1, 0, 1))
         question = np.where(pending, reply, ask)
         choice = np.where(mv - Q - N == me, 1, 0)
-        return np.where(mv < Q, question, np.where(mv < Q + N, 0, choice)).astype(np.int8)
+        place = np.where(mv < Q, question, np.where(mv < Q + N, 0, choice))
+        after = np.where((mv < Q) & ~pending, (target - me) % P, 0)  # (3P + P - 1 < 128: an int8 at 16 seats)
+        return (place * P + after).astype(np.int8)
 
     def move_of(self, number: int, key: Key) -> Any:
         """The move numbered ``number`` at the position of canonical key ``key`` (decoded frame)."""
