@@ -473,7 +473,7 @@ def _read_streamed(path: str, entry: Entry, spec: Spec, error: ErrorClass,
 
 #: bytes inflated at a time into a member's buffer (the buffer is made once, of the size the member declares),
 #: and bytes of deflated data handed to zlib at a time: what inflating holds beside the buffer stays this small
-INFLATE_CHUNK = 1 << 14
+INFLATE_CHUNK = 1 << 12
 
 
 class _Inflater:

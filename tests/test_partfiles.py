@@ -50,7 +50,8 @@ def test_a_deflated_file_is_read_back_exactly_and_smaller(tmp_path):
     assert partfiles.size_fits(entry[0], SPEC, deflated=True) and not partfiles.size_fits(entry[0], SPEC)
 
 
-@pytest.mark.parametrize("n", [16_384 - 128, 16_384, 16_638 - 128, 40_000, 1_000_000])
+@pytest.mark.parametrize("n", [partfiles.INFLATE_CHUNK - 128, partfiles.INFLATE_CHUNK, 16_384 - 128, 16_638 - 128,
+                               40_000, 400_000])  # (a member of exactly the step, header included; the bug's size)
 @pytest.mark.parametrize("fill", ["zeros", "runs"])
 def test_an_array_that_deflates_to_a_few_bytes_is_read_back(tmp_path, n, fill):
     """A member whose deflated data, handed over in one piece, inflates to more than the reader's step: zlib
