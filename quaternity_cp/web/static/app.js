@@ -38,6 +38,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     pending: 0,        // requests that change the table, in flight
     revealing: false,  // showing other players' moves one at a time
     refreshing: false, again: false,
+    opening: false,    // a table named by the address is being loaded (busy: the page still shows the last one)
     thinking: null,    // the seat the server says is thinking
     events: null, closed: false,
     lastShownAt: 0, wake: null,
@@ -310,13 +311,20 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     if (!m) return false;
     S.id = decodeURIComponent(m[1]);
     S.token = m[2] ? decodeURIComponent(m[2]) : null;
+    S.opening = true;
+    sync();
     try {
       const data = await call(tableUrl("view"));
+      S.opening = false;
       enterTable(Object.assign({ id: S.id, token: S.token }, data, { seat: data.seat ?? data.human }), false);
     } catch (err) {
+      S.opening = false;
       S.id = null;
       showSetup();
       showError(err);
+    } finally {
+      S.opening = false;
+      sync();
     }
     return true;
   }
@@ -902,7 +910,7 @@ window.Quaternity = window.Quaternity || { parts: {}, registerGame(name, part) {
     if (v && !S.closed && !S.revealing) {
       $("status").textContent = thinker !== null && !v.your_turn ? names(v)[thinker] + " is thinking…" : v.status;
     }
-    const busy = !!S.pending || S.revealing || S.refreshing || (thinker !== null && !S.closed);
+    const busy = !!S.pending || S.revealing || S.refreshing || S.opening || (thinker !== null && !S.closed);
     document.body.dataset.busy = busy ? "1" : "0";
     if (v && !S.closed) document.body.dataset.state = v.over ? "over" : v.your_turn ? "your-turn" : "waiting";
     $("felt").classList.toggle("your-turn", !!(v && v.your_turn && !S.revealing));
