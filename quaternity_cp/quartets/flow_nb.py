@@ -1,0 +1,473 @@
+"""Exact analysis of card-deal constraints by one maximum flow, compiled (numba): :func:`analyze_flow`.
+
+The same question as :func:`.deals_nb.analyze` (same arguments, same outputs): over all deals of the cards
+of sets ``0..K-1`` (every card at a seat of its domain, seat p holding exactly ``hands[p]`` cards and
+``lo[k, p] <= (cards of set k at p) <= hi[k, p]``), the seats that hold each card in some deal and the
+seats that hold all of a set in some deal. The method is the pure-Python flow engine's
+(:mod:`.engines.flow`, where the network and the proofs are written out), on flat arrays:
+
+- nodes ``(p, k)`` (number ``k*P + p``) and ``free_p`` (number ``K*P + p``); a card of set k held by a
+  gives residual edges ``(a, k) -> (y, k)`` for the other seats y of its domain (card nodes contracted
+  away), ``(p, k) -> free_p`` while p holds fewer than ``hi`` cards of k, ``free_p -> (p, k)`` while it
+  holds more than ``lo``; a card takes one of the ``lo`` slots reserved for its set at its seat while
+  there is one, else one of the seat's ``hands[p] - sum_k lo[k, p]`` free slots;
+- a deal exists iff every card is placed: greedily (fewest seats first, a reserved slot before a free
+  one), then by breadth-first augmenting paths;
+- card c of set k held by a may be at y iff y is in its domain and ``(y, k)`` lies in the strongly
+  connected component of ``(a, k)`` (Tarjan, iterative);
+- p may hold all of set k iff p may hold every card of k, no other seat has a lower bound on k, p's
+  other reserved cards still fit, and residual cycles through ``(p, k)`` raise its count to S (each cycle
+  keeps a deal; none left means the most is reached).
+
+Unlike the radix DP its work does not grow with the product of the hands: at most one augmenting path a
+card and a few per possible quartet, each a search over ``(K + 1) * P`` nodes. It takes no state budget
+(``max_states`` is accepted for the same signature and ignored: the work is bounded by the sizes).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+__all__ = ["FLOW_ROWS", "analyze_flow", "analyze_flow_py", "analyze_flow_ws", "flow_workspace"]
+
+
+@njit(cache=True, inline="always")
+def _move(j: int, v: int, P: int, S: int, dom: np.ndarray, lo: np.ndarray, owner: np.ndarray,
+          count: np.ndarray, reach: np.ndarray) -> None:
+    """Card j goes to node v (a node of its set), from the node of its set it was at (if any)."""
+    x = owner[j]
+    base = v - v % P
+    first = (v // P) * S
+    if x >= 0:
+        u = base + x
+        count[u] -= 1
+        r = 0
+        for i in range(first, first + S):
+            if i != j and owner[i] == x:
+                r |= dom[i]
+        reach[u] = r
+    owner[j] = v % P
+    count[v] += 1
+    reach[v] |= dom[j]
+
+
+@njit(cache=True)
+def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int, P: int, lo: np.ndarray,
+            hi: np.ndarray, count: np.ndarray, reach: np.ndarray, mark: np.ndarray, prev: np.ndarray,
+            queue: np.ndarray, stamp: int) -> int:
+    """Breadth-first search of the residual graph from ``starts[:n_starts]``; the node where a path ends, or -1.
+
+    A path ends at a node (p, k) with a free reserved slot, or at ``free_p`` for a seat p in ``exits``
+    (entered from a node (p, k) that may take one more card); it never enters ``exclude``. ``prev`` gives
+    the path back (-1 at its start); ``mark`` entries equal to ``stamp`` are the nodes seen."""
+    NP = K * P
+    if exclude >= 0:
+        mark[exclude] = stamp
+    head = 0
+    tail = 0
+    for s in range(n_starts):
+        w = starts[s]
+        if mark[w] == stamp:
+            continue
+        mark[w] = stamp
+        prev[w] = -1
+        if w < NP:
+            y = w % P
+            if count[w] < lo[w]:
+                return w
+            if (exits >> y) & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
+                mark[NP + y] = stamp
+                prev[NP + y] = w
+                return NP + y
+        queue[tail] = w
+        tail += 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        if v >= NP:  # free_x -> (x, t) while x holds more than lo of t
+            x = v - NP
+            for t in range(K):
+                w = t * P + x
+                if count[w] > lo[w] and mark[w] != stamp:
+                    mark[w] = stamp
+                    prev[w] = v
+                    queue[tail] = w
+                    tail += 1
+            continue
+        x = v % P
+        if count[v] < hi[v]:  # free_x is no exit (else v would have ended the path when found)
+            f = NP + x
+            if mark[f] != stamp:
+                mark[f] = stamp
+                prev[f] = v
+                queue[tail] = f
+                tail += 1
+        base = v - x
+        m = reach[v]
+        for y in range(P):
+            if not (m >> y) & 1:
+                continue
+            w = base + y
+            if mark[w] == stamp:
+                continue
+            mark[w] = stamp
+            prev[w] = v
+            if count[w] < lo[w]:
+                return w
+            if (exits >> y) & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
+                mark[NP + y] = stamp
+                prev[NP + y] = w
+                return NP + y
+            queue[tail] = w
+            tail += 1
+    return -1
+
+
+@njit(cache=True)
+def _shift(end: int, card: int, NP: int, P: int, S: int, dom: np.ndarray, lo: np.ndarray, owner: np.ndarray,
+           count: np.ndarray, reach: np.ndarray, prev: np.ndarray) -> None:
+    """Move the cards along the path :func:`_search` found, ending at ``end``: an edge (x, k) -> (y, k) moves
+    a card of k from x to y that y may hold; ``card`` enters the path's first node when that is a node (p, k)."""
+    v = end
+    while v >= 0:
+        u = prev[v]
+        if v < NP and u < NP:
+            j = card
+            if u >= 0:
+                x = u % P
+                y = v % P
+                j = (v // P) * S
+                while owner[j] != x or not (dom[j] >> y) & 1:
+                    j += 1
+            _move(j, v, P, S, dom, lo, owner, count, reach)
+        v = u
+
+
+@njit(cache=True)
+def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray,
+                comp: np.ndarray, rows: np.ndarray) -> None:
+    """Tarjan's strongly connected components of the residual graph (iterative): ``comp[v]`` per node;
+    ``rows``: five rows of scratch."""
+    NP = K * P
+    N = NP + P
+    index = rows[0]
+    low = rows[1]
+    nxt = rows[2]  # the next edge of a node on the path to look at
+    stack = rows[3]
+    path = rows[4]
+    onstack = comp  # -1 while a node found is on the stack (then its component)
+    for v in range(N):
+        index[v] = -1
+    sp = 0
+    counter = 0
+    ncomp = 0
+    for root in range(N):
+        if index[root] >= 0:
+            continue
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        stack[sp] = root
+        sp += 1
+        onstack[root] = -1
+        nxt[root] = 0
+        depth = 1
+        path[0] = root
+        while depth > 0:
+            v = path[depth - 1]
+            w = -1
+            if v >= NP:  # edges to (x, t), t = 0..K-1
+                x = v - NP
+                while nxt[v] < K:
+                    t = nxt[v]
+                    nxt[v] += 1
+                    c = t * P + x
+                    if count[c] > lo[c]:
+                        w = c
+                        break
+            else:  # edges to (y, k), y = 0..P-1 but x, then free_x (entry P)
+                x = v % P
+                base = v - x
+                m = reach[v]
+                while nxt[v] <= P:
+                    e = nxt[v]
+                    nxt[v] += 1
+                    if e == P:
+                        if count[v] < hi[v]:
+                            w = NP + x
+                            break
+                    elif e != x and (m >> e) & 1:
+                        w = base + e
+                        break
+            if w >= 0:
+                if index[w] < 0:
+                    index[w] = counter
+                    low[w] = counter
+                    counter += 1
+                    stack[sp] = w
+                    sp += 1
+                    onstack[w] = -1
+                    nxt[w] = 0
+                    path[depth] = w
+                    depth += 1
+                elif onstack[w] < 0 and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            depth -= 1
+            if low[v] == index[v]:
+                while True:
+                    sp -= 1
+                    w = stack[sp]
+                    comp[w] = ncomp
+                    if w == v:
+                        break
+                ncomp += 1
+            if depth > 0:
+                u = path[depth - 1]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+
+
+#: rows of :func:`flow_workspace`'s array
+FLOW_ROWS = 21
+
+
+@njit(cache=True)
+def flow_workspace(K: int, S: int, P: int) -> np.ndarray:
+    """A workspace for :func:`analyze_flow_ws` on up to K sets of S cards among P seats (reusable: every call
+    sets what it reads)."""
+    return np.empty((FLOW_ROWS, max(K * S, (K + 1) * P, 1)), np.int64)
+
+
+@njit(cache=True)
+def analyze_flow(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, hands: np.ndarray, owners: np.ndarray,
+                 quartet: np.ndarray, max_states: int) -> int:
+    """The exact analysis of the deals of sets ``0..K-1`` by one maximum flow (see the module docstring).
+
+    Arguments and outputs as :func:`.deals_nb.analyze`'s: ``doms[k, i]`` (a mask; seats from P on ignored),
+    ``lo[k, p]``, ``hi[k, p]``, ``hands[p]`` (P = hands.shape[0], S = doms.shape[1], rows from K on
+    ignored); writes ``owners[k, i]`` and ``quartet[k]`` (their rows from K on untouched). Returns 1 (a deal
+    exists) or 0 (none: the outputs' first K rows are zero); never -1 (``max_states`` is not used)."""
+    ws = flow_workspace(K, doms.shape[1], hands.shape[0])
+    return analyze_flow_ws(doms, lo, hi, K, hands, owners, quartet, ws)
+
+
+@njit(cache=True)
+def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, hands: np.ndarray,
+                    owners: np.ndarray, quartet: np.ndarray, ws: np.ndarray) -> int:
+    """:func:`analyze_flow` in the workspace ``ws`` (from :func:`flow_workspace` for at least K sets of these
+    S cards among these P seats): no allocation."""
+    S = doms.shape[1]
+    P = hands.shape[0]
+    for k in range(K):
+        quartet[k] = 0
+        for i in range(S):
+            owners[k, i] = 0
+    total = 0
+    for p in range(P):
+        if hands[p] < 0:
+            return 0
+        total += hands[p]
+    if total != K * S:
+        return 0
+    if K == 0:
+        return 1
+    full = (1 << P) - 1
+    NP = K * P
+    N = NP + P
+    C = K * S
+    dom = ws[0]
+    pcs = ws[1]
+    order = ws[2]
+    left = ws[3]
+    owner = ws[4]
+    nlo = ws[5]
+    nhi = ws[6]
+    count = ws[7]
+    reach = ws[8]
+    room = ws[9]
+    used = ws[10]
+    starts = ws[11]
+    mark = ws[12]
+    prev = ws[13]
+    queue = ws[14]
+    comp = ws[15]
+    tarjan = ws[16:21]
+    for p in range(P + 1):
+        pcs[p] = 0  # the number of cards with p seats (then the first place of their bucket)
+    for k in range(K):
+        for i in range(S):
+            d = doms[k, i] & full
+            if d == 0:
+                return 0
+            dom[k * S + i] = d
+            n = 0
+            while d:
+                d &= d - 1
+                n += 1
+            pcs[n] += 1
+    at = 0
+    for n in range(P + 1):
+        c = pcs[n]
+        pcs[n] = at
+        at += c
+    for j in range(C):  # the cards, fewest seats first (in order within a bucket)
+        d = dom[j]
+        n = 0
+        while d:
+            d &= d - 1
+            n += 1
+        order[pcs[n]] = j
+        pcs[n] += 1
+    for p in range(P):
+        room[p] = hands[p]
+        used[p] = 0
+    for k in range(K):
+        for p in range(P):
+            a = lo[k, p]
+            b = hi[k, p]
+            if a < 0 or b < 0 or a > b or a > S:
+                return 0
+            v = k * P + p
+            nlo[v] = a
+            nhi[v] = b if b < S else S
+            room[p] -= a
+    for p in range(P):
+        if room[p] < 0:
+            return 0
+    for j in range(C):
+        owner[j] = -1
+    for v in range(NP):
+        count[v] = 0
+        reach[v] = 0
+    for v in range(N):
+        mark[v] = 0
+    stamp = 0
+    # greedy: fewest seats first, a reserved slot before a free one
+    n_left = 0
+    for at in range(C):
+        i = order[at]
+        d = dom[i]
+        base = (i // S) * P
+        put = -1
+        for p in range(P):
+            if (d >> p) & 1 and count[base + p] < nlo[base + p]:
+                put = p
+                break
+        if put < 0:
+            for p in range(P):
+                if (d >> p) & 1 and count[base + p] < nhi[base + p] and used[p] < room[p]:
+                    used[p] += 1
+                    put = p
+                    break
+        if put < 0:
+            left[n_left] = i
+            n_left += 1
+            continue
+        owner[i] = put
+        count[base + put] += 1
+        reach[base + put] |= d
+    # augmenting paths for the cards left
+    for at in range(n_left):
+        i = left[at]
+        base = (i // S) * P
+        exits = 0
+        for p in range(P):
+            if used[p] < room[p]:
+                exits |= 1 << p
+        n = 0
+        d = dom[i]
+        for p in range(P):
+            if (d >> p) & 1:
+                starts[n] = base + p
+                n += 1
+        stamp += 1
+        end = _search(starts, n, exits, -1, K, P, nlo, nhi, count, reach, mark, prev, queue, stamp)
+        if end < 0:  # no path for this card now means none later: no flow places every card
+            return 0
+        if end >= NP:
+            used[end - NP] += 1
+        _shift(end, i, NP, P, S, dom, nlo, owner, count, reach, prev)
+    # possible owners: a card held at (a, k) may go to y of its domain iff (y, k) is in the component of (a, k)
+    _components(K, P, nlo, nhi, count, reach, comp, tarjan)
+    for k in range(K):
+        base = k * P
+        for i in range(S):
+            j = k * S + i
+            c = comp[base + owner[j]]
+            m = 0
+            d = dom[j]
+            for y in range(P):
+                if (d >> y) & 1 and comp[base + y] == c:
+                    m |= 1 << y
+            owners[k, i] = m
+    # possible quartets: the candidates, then residual cycles raising the count of (p, k) to S
+    for k in range(K):
+        common = full
+        for i in range(S):
+            common &= owners[k, i]
+        if common == 0:
+            continue
+        base = k * P
+        reserved = 0
+        for p in range(P):
+            reserved += nlo[base + p]
+        first = k * S
+        for p in range(P):
+            if not (common >> p) & 1:
+                continue
+            target = base + p
+            if nhi[target] != S or reserved != nlo[target] or S - nlo[target] > room[p]:
+                continue
+            ok = True
+            while count[target] < S:
+                holders = 0
+                for j in range(first, first + S):
+                    holders |= 1 << owner[j]
+                holders &= ~(1 << p)
+                starts[0] = NP + p
+                stamp += 1
+                end = _search(starts, 1, holders, target, K, P, nlo, nhi, count, reach, mark, prev, queue, stamp)
+                if end < 0:
+                    ok = False
+                    break
+                a = end - NP
+                prev[base + a] = end
+                j = first
+                while owner[j] != a:
+                    j += 1
+                _move(j, target, P, S, dom, nlo, owner, count, reach)
+                _shift(base + a, -1, NP, P, S, dom, nlo, owner, count, reach, prev)
+            if ok:
+                quartet[k] |= 1 << p
+    return 1
+
+
+def analyze_flow_py(doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]], hi: Sequence[Sequence[int]],
+                    hands: Sequence[int]) -> tuple[list[list[int]], list[int]] | None:
+    """:func:`analyze_flow` on plain lists (as :func:`.deals_nb.analyze_py`): None when no deal exists, else
+    (owners[k][i], quartet[k]).
+
+    >>> analyze_flow_py([[0b11, 0b01]], [[0, 0]], [[2, 2]], [1, 1])
+    ([[2, 1]], [0])
+    >>> analyze_flow_py([[0b01, 0b01]], [[0, 0]], [[2, 2]], [1, 1]) is None
+    True
+    """
+    K = len(doms)
+    P = len(hands)
+    S = len(doms[0]) if K else 1
+    d = np.zeros((K, S), np.int64)
+    lo_a = np.zeros((K, P), np.int64)
+    hi_a = np.zeros((K, P), np.int64)
+    for k in range(K):
+        d[k, :] = doms[k]
+        lo_a[k, :] = lo[k]
+        hi_a[k, :] = hi[k]
+    owners = np.zeros((K, S), np.int64)
+    quartet = np.zeros(K, np.int64)
+    if not analyze_flow(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, 0):
+        return None
+    return [[int(x) for x in row] for row in owners], [int(x) for x in quartet]
