@@ -56,7 +56,7 @@ def pytest_unconfigure(config):
 #: compile them; one group (``--dist loadgroup`` in pyproject.toml) runs them all in one worker, whose compiled
 #: code (numba's cache) the other finds when a test of its own needs it, while it runs the other tests.
 COMPILED_KERNEL_MODULES = frozenset({
-    "test_packed_nb.py", "test_quaternity_packed.py", "test_deals_nb.py", "test_layout_upgrade.py",
+    "test_packed_nb.py", "test_quaternity_packed.py", "test_deals_nb.py", "test_flow_nb.py", "test_layout_upgrade.py",
     "test_gofish_bigsolve.py", "test_gofish_starts.py", "test_retrograde.py", "test_checkpoint_damage.py",
     "test_gofish_options.py", "test_gofish_crosscheck.py", "test_gofish_sizes.py", "test_solver_interrupt.py",
     "test_quarto_fast.py", "test_quarto_packed.py", "test_layer_model.py",

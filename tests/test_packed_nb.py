@@ -150,39 +150,6 @@ def test_no_option_set_is_left_out():
     assert set(packed_nb.TIE_CODES) == set(R.TIES) - {"random"}
 
 
-def test_a_position_beyond_the_analysis_budget_goes_the_python_way(monkeypatch):
-    """With no analysis within the budget every position takes the Python path, and the rows are the same."""
-    packed = QuaternityPacked(3, 3, 2, Rules.preset("quaternity"))
-    nb = QuaternityPacked(3, 3, 2, Rules.preset("quaternity"), kernel="numba")
-    start, _ = packed.start()
-    keys = packed.expand_python(start.reshape(1, -1))["keys"]
-    want = packed.expand_python(keys)
-    calls = []
-    real = QuaternityPacked.expand_python
-
-    def spy(self, k):
-        calls.append(len(k))
-        return real(self, k)
-
-    monkeypatch.setattr(QuaternityPacked, "expand_python", spy)
-    status = np.full(len(keys), -1, np.int8)
-    status[::2] = 0  # half of them beyond the budget
-    orig = packed_nb.expand_batch
-
-    def partly(cfg, k, rows):
-        ck, src, off, mv, end, owner, degree, st = orig(cfg, k, rows)
-        keep = status[src] == 0
-        return ck[keep], src[keep], off[keep], mv[keep], end[keep], owner, degree, status.copy()
-
-    monkeypatch.setattr(packed_nb, "expand_batch", partly)
-    got = nb.expand(keys)
-    assert calls == [len(keys) - len(keys[::2])]
-    for name in ("keys", "src", "off", "move", "end"):
-        assert np.array_equal(got[name], want[name]), name
-    for name in ("owner", "degree"):
-        assert np.array_equal(got[name], want[name]), name
-
-
 def test_a_key_without_a_deal_is_refused():
     packed = QuaternityPacked(2, 2, 2, Rules.preset("quaternity"), kernel="numba")
     start, _ = packed.start()

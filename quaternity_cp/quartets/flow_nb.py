@@ -69,7 +69,7 @@ def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int,
     head = 0
     tail = 0
     for s in range(n_starts):
-        w = starts[s]
+        w = int(starts[s])
         if mark[w] == stamp:
             continue
         mark[w] = stamp
@@ -85,7 +85,7 @@ def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int,
         queue[tail] = w
         tail += 1
     while head < tail:
-        v = queue[head]
+        v = int(queue[head])
         head += 1
         if v >= NP:  # free_x -> (x, t) while x holds more than lo of t
             x = v - NP

@@ -448,7 +448,7 @@ class QuaternityPacked:
 
     def expand(self, keys: np.ndarray) -> dict[str, np.ndarray]:
         """The edges of ``keys`` (see :class:`quaternity_cp.partitioned.Packed`): by the compiled kernel when
-        :attr:`compiled` (a position beyond its analysis' budget by the Python path), else by the Python path.
+        :attr:`compiled`, else by the Python path.
         Both give the same rows in the same order (tests/test_packed_nb.py)."""
         keys = np.asarray(keys, np.uint64).reshape(-1, self.width)
         if not self.compiled or not len(keys):
@@ -471,24 +471,13 @@ class QuaternityPacked:
 
         starts = range(0, len(keys), size)
         for lo, got in zip(starts, ordered_map(run, starts, min(self.threads, len(starts)))):
-            chunk = keys[lo:lo + size]
             ck, src, off, mv, end, owner, degree, status = got
-            if (status == -3).any():
+            if (status != 0).any():  # -3: a key without a deal
                 raise PackedError("a packed position has no consistent deal (a damaged or foreign key)")
             # (the kernel's rows are views of buffers sized for the most rows a chunk may take, about a hundred
             # times what it uses: copied, so that a batch of many chunks holds its rows, not every buffer)
             out = {"keys": ck.copy(), "src": src + lo, "off": off.copy(), "move": mv.copy(), "end": end.copy(),
                    "owner": owner, "degree": degree}
-            slow = np.flatnonzero(status == -1)
-            if len(slow):  # beyond the compiled analysis' budget: the Python path, its rows in place
-                py = self.expand_python(chunk[slow])
-                out["owner"][slow] = py["owner"]
-                out["degree"][slow] = py["degree"]
-                merged_src = np.concatenate([out["src"], slow[py["src"]] + lo])
-                order = np.argsort(merged_src, kind="stable")
-                for name in ("keys", "off", "move", "end"):
-                    out[name] = np.concatenate([out[name], py[name]])[order]
-                out["src"] = merged_src[order]
             parts.append(out)
         if len(parts) == 1:
             return parts[0]

@@ -9,7 +9,10 @@ module does the same on the packed words, in compiled code (:func:`expand_batch`
   question's card flagged) and every seat's lower and upper bounds; hands; the seats on turn; the open
   question; the scores and, under ``tie = first``, the order the scores were reached;
 - the possible owners of every card and the possible quartets come from the exact analysis of
-  :mod:`.deals_nb` (the deals consistent with the domains, hands and bounds); a question whose answer is
+  :mod:`.flow_nb` (the deals consistent with the domains, hands and bounds: one maximum flow and its
+  residual graph, in a workspace allocated once a batch; :mod:`.deals_nb`'s radix DP gives the same
+  answers and is its cross-check in the tests, not used here since the flow is faster at every size
+  measured and its work does not grow with the product of the hands); a question whose answer is
   forced leaves the deals of the position with the question asked (a forced no takes an owner no deal
   gives the card, a forced yes moves the card one deal for one), so its child takes that analysis rather
   than one of its own (one analysis per card asked, however many seats it may be asked of); and a set
@@ -32,8 +35,7 @@ module does the same on the packed words, in compiled code (:func:`expand_batch`
 The rules are written a second time here, in compiled form; what keeps them one rule is the test
 (``tests/test_packed_nb.py``): on every start of every preset and option set the tests play, every
 position's edges from this module equal the Python path's, row for row (child, seat offset, end, move
-number, owner, degree). A position the analysis cannot take within its state budget is expanded by the
-Python path (:func:`needs_python` marks it).
+number, owner, degree).
 """
 
 from __future__ import annotations
@@ -43,13 +45,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from .deals_nb import analyze
+from .flow_nb import analyze_flow_ws, flow_workspace
 
 if TYPE_CHECKING:
     from .packed import QuaternityPacked
-
-#: the most radix states or count vectors of one analysis; beyond it the Python path expands the position
-MAX_STATES = 1 << 16
 
 # the configuration vector's entries (see config)
 C_P, C_N, C_S, C_W, C_CB, C_BB, C_HB, C_SB, C_SCB = range(9)
@@ -451,22 +450,20 @@ def _ask(cfg, K, s, i, x, doms, lo, hi):
 
 
 @njit(cache=True)
-def _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq):
-    """Who may hold card i of set s once x asked for it (0: nobody, or no deal); -1: beyond the budget."""
+def _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq, fw):
+    """Who may hold card i of set s once x asked for it (0: nobody, or no deal)."""
     P, S = cfg[C_P], cfg[C_S]
     _copy_rows(K, S, P, doms, lo, hi, td, tl, th)
     _ask(cfg, K, s, i, x, td, tl, th)
-    got = analyze(td, tl, th, K, hands, town, tq, MAX_STATES)
-    if got < 0:
-        return -1
+    got = analyze_flow_ws(td, tl, th, K, hands, town, tq, fw)
     if got == 0:
         return 0
     return town[s, i]
 
 
 @njit(cache=True)
-def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq):
-    """Position._skip's test: whether x has a legal question (1), not (0), beyond the budget (-1)."""
+def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq, fw):
+    """Position._skip's test: whether x has a legal question (1) or not (0)."""
     P, S = cfg[C_P], cfg[C_S]
     targets = 0
     for y in range(P):
@@ -483,27 +480,23 @@ def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq):
                     break
             if dup:
                 continue
-            o = _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq)
-            if o < 0:
-                return -1
+            o = _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq, fw)
             if o & targets:
                 return 1
     return 0
 
 
 @njit(cache=True)
-def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart, td, tl, th, town, tq,
+def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart, td, tl, th, town, tq, fw,
            known):
     """Automatic claims, then the hand-over (kernel._after) on the child's arrays, in place. Returns (K, turn
-    mask, status): status 1 a position, 2 over, -1 beyond the budget. ``own`` then holds the owners of the
-    sets in play (``quart`` is scratch). ``known``: ``own`` holds them already (the child's analysis is
-    known), so they are not computed again."""
+    mask, status): status 1 a position, 2 over, -3 no deal (never after a legal move). ``own`` then holds the
+    owners of the sets in play (``quart`` is scratch). ``known``: ``own`` holds them already (the child's
+    analysis is known), so they are not computed again."""
     P, S = cfg[C_P], cfg[C_S]
     if K > 0:
         if known == 0:
-            got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
-            if got < 0:
-                return K, 0, -1
+            got = analyze_flow_ws(doms, lo, hi, K, hands, own, quart, fw)
             if got == 0:
                 return K, 0, -3  # no deal left: never for a legal move
         if cfg[C_AUTO]:
@@ -523,9 +516,7 @@ def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own
             # A claimed set was every deal's at its seat: the deals left are those deals without it, one
             # for one, so the other sets' owners stay (moved up a row with their sets by _claim).
             if claimed_any and K > 0 and cfg[C_REUSE] == 0:
-                got = analyze(doms, lo, hi, K, hands, own, quart, MAX_STATES)
-                if got < 0:
-                    return K, 0, -1
+                got = analyze_flow_ws(doms, lo, hi, K, hands, own, quart, fw)
                 if got == 0:
                     return K, 0, -3
     if K == 0:
@@ -539,10 +530,7 @@ def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own
                 for k in range(P):
                     c = (p + k) % P
                     if hands[c] > 0:
-                        h = _has_question(cfg, K, c, doms, lo, hi, hands, td, tl, th, town, tq)
-                        if h < 0:
-                            return K, 0, -1
-                        if h == 1:
+                        if _has_question(cfg, K, c, doms, lo, hi, hands, td, tl, th, town, tq, fw):
                             q = c
                             break
                 skipped |= 1 << q
@@ -610,14 +598,14 @@ def _emit_end(cfg, W, wmask, f, move, ck, osrc, ooff, omove, oend, n_out, src, s
 
 @njit(cache=True)
 def _child(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, f, move, src,
-           own, quart, td, tl, th, town, tq, desc, key,
+           own, quart, td, tl, th, town, tq, fw, desc, key,
            ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, known):
     """Plays the rest of a move whose rows are in the arrays (claims, hand-over), emits its edge. Returns
     (n_out, n_seen, status). ``known``: see :func:`_after`."""
     P = cfg[C_P]
     W = cfg[C_W]
     K2, turn, status = _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own, quart,
-                              td, tl, th, town, tq, known)
+                              td, tl, th, town, tq, fw, known)
     if status < 0:
         return n_out, n_seen, status
     if status == 2:
@@ -635,16 +623,14 @@ def _child(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, f, 
 @njit(cache=True)
 def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_flag, w_lo, w_hi, w_hands,
                 w_scores, w_reach, own, quart, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, a_own,
-                a_quart, td, tl, th, town, tq, desc, key, seen_k, seen_o, order, q_own):
-    """One position's edges appended at n_out. Returns (n_out, owner, degree, status): status 0 done, -1 the
-    analysis' budget (the Python path expands the position; nothing of it is kept), -3 no deal."""
+                a_quart, td, tl, th, town, tq, fw, desc, key, seen_k, seen_o, order, q_own):
+    """One position's edges appended at n_out. Returns (n_out, owner, degree, status): status 0 done, -3 no
+    deal (a damaged or foreign key; nothing of it is kept)."""
     P, S = cfg[C_P], cfg[C_S]
     N = cfg[C_N]
     start = n_out
     K, turn, asker, target = _decode(words, cfg, w_doms, w_flag, w_lo, w_hi, w_hands, w_scores, w_reach)
-    got = analyze(w_doms, w_lo, w_hi, K, w_hands, own, quart, MAX_STATES)
-    if got < 0:
-        return start, 0, 0, -1
+    got = analyze_flow_ws(w_doms, w_lo, w_hi, K, w_hands, own, quart, fw)
     if got == 0:
         return start, 0, 0, -3
     Q = N * S * P * 3
@@ -670,7 +656,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
             n_order = _answer(cfg, ps, pi, x, y, a == 0, a_doms, a_lo, a_hi, a_hands, order)
             move = ((ps * S + pi) * P + y) * 3 + 1 + a
             n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
-                                       n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc, key,
+                                       n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, fw, desc, key,
                                        ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, _ZERO)
             if st < 0:
                 return start, 0, 0, st
@@ -701,7 +687,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
             K1 = _claim(k, x, K, S, P, a_doms, a_flag, a_own, a_lo, a_hi, a_hands, a_scores, a_reach)
             order[0] = x
             n_out, n_seen, st = _child(cfg, K1, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach,
-                                       order, _ONE, f, Q + k, src, a_own, a_quart, td, tl, th, town, tq, desc,
+                                       order, _ONE, f, Q + k, src, a_own, a_quart, td, tl, th, town, tq, fw, desc,
                                        key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, _ZERO)
             if st < 0:
                 return start, 0, 0, st
@@ -732,9 +718,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                 continue
             have_q = False  # q_own: the analysis of the asked rows (every open question on this card shares it)
             if not holds:
-                owners = _asked_owners(cfg, K, s, i, x, w_doms, w_lo, w_hi, w_hands, td, tl, th, town, tq)
-                if owners < 0:
-                    return start, 0, 0, -1
+                owners = _asked_owners(cfg, K, s, i, x, w_doms, w_lo, w_hi, w_hands, td, tl, th, town, tq, fw)
                 if owners == 0:
                     continue
                 for kk in range(K):
@@ -757,9 +741,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                     # the question stays open: the target answers next
                     a_flag[s, i] = 1
                     if not have_q:
-                        got = analyze(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, MAX_STATES)
-                        if got < 0:
-                            return start, 0, 0, -1
+                        got = analyze_flow_ws(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, fw)
                         if got == 0:
                             return start, 0, 0, -3
                         have_q = True
@@ -777,10 +759,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                 # questions (the asked rows are analysed here when the card's owners came from the
                 # position's own analysis).
                 if not have_q and cfg[C_REUSE] == 1:
-                    got = analyze(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, MAX_STATES)
-                    if got < 0:
-                        return start, 0, 0, -1
-                    have_q = got > 0
+                    have_q = analyze_flow_ws(a_doms, a_lo, a_hi, K, a_hands, q_own, a_quart, fw) > 0
                 n_order = _answer(cfg, s, i, x, y, yes != 0, a_doms, a_lo, a_hi, a_hands, order)
                 move = (card * P + y) * 3 + (1 if yes else 2)
                 known = _ZERO
@@ -792,7 +771,7 @@ def _expand_one(cfg, words, src, ck, osrc, ooff, omove, oend, n_out, w_doms, w_f
                     if yes:
                         a_own[s, i] = mine
                 n_out, n_seen, st = _child(cfg, K, a_doms, a_flag, a_lo, a_hi, a_hands, a_scores, a_reach, order,
-                                           n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, desc,
+                                           n_order, f, move, src, a_own, a_quart, td, tl, th, town, tq, fw, desc,
                                            key, ck, osrc, ooff, omove, oend, n_out, seen_k, seen_o, n_seen, known)
                 if st < 0:
                     return start, 0, 0, st
@@ -816,8 +795,8 @@ def _rep(k, doms, flag, lo, hi, S, P):
 @njit(cache=True, nogil=True)
 def expand_batch(cfg, keys, max_rows):
     """The edges of ``keys`` (n x W words): (child keys, src, off, move, end, owner, degree, status) with
-    ``max_rows`` rows room a position; status per position: 0 expanded, -1 beyond the analysis' budget
-    (no rows: the Python path expands it), -3 a key without a deal. It releases the GIL (every buffer is its
+    ``max_rows`` rows room a position; status per position: 0 expanded, -3 a key without a deal (no rows).
+    It releases the GIL (every buffer is its
     own): calls from several threads run side by side (``QuaternityPacked.threads``)."""
     P, N, S, W = cfg[C_P], cfg[C_N], cfg[C_S], cfg[C_W]
     n = keys.shape[0]
@@ -848,11 +827,12 @@ def expand_batch(cfg, keys, max_rows):
     seen_k = np.empty((max_rows, W), np.uint64)  # (a row is read only once written)
     seen_o = np.zeros(max_rows, np.int64)
     order = np.zeros(2, np.int64)
+    fw = flow_workspace(N, S, P)
     n_out = _ZERO
     for j in range(n):
         n_out2, o, d, st = _expand_one(cfg, keys[j], j, ck, osrc, ooff, omove, oend, n_out, w_doms, w_flag, w_lo,
                                        w_hi, w_hands, w_scores, w_reach, own, quart, a_doms, a_flag, a_lo, a_hi,
-                                       a_hands, a_scores, a_reach, a_own, a_quart, td, tl, th, town, tq, desc,
+                                       a_hands, a_scores, a_reach, a_own, a_quart, td, tl, th, town, tq, fw, desc,
                                        key, seen_k, seen_o, order, q_own)
         status[j] = st
         if st < 0:
@@ -867,13 +847,13 @@ def expand_batch(cfg, keys, max_rows):
 
 def _drop_stale_cache() -> None:
     """Numba's cache of this module is checked against this file only, while its compiled code holds
-    :func:`.deals_nb.analyze`'s too: when deals_nb.py is newer than this module's cache index files, they are
-    removed (numba then compiles again), so that an edited analysis is never run from a stale cache."""
+    :func:`.flow_nb.analyze_flow_ws`'s too: when flow_nb.py is newer than this module's cache index files, they
+    are removed (numba then compiles again), so that an edited analysis is never run from a stale cache."""
     import os
 
     try:
         folder = getattr(expand_batch, "_cache")._cache_path
-        dep = os.path.getmtime(os.path.join(os.path.dirname(__file__), "deals_nb.py"))
+        dep = os.path.getmtime(os.path.join(os.path.dirname(__file__), "flow_nb.py"))
         for name in os.listdir(folder):
             if name.startswith("packed_nb.") and name.endswith(".nbi"):
                 path = os.path.join(folder, name)
@@ -906,4 +886,4 @@ def max_rows(packed: "QuaternityPacked") -> int:
     return N * S * P * 2 * P + N * P + P + 8
 
 
-__all__ = ["MAX_STATES", "cached", "config", "expand_batch", "max_rows"]
+__all__ = ["cached", "config", "expand_batch", "max_rows"]
