@@ -146,6 +146,27 @@ def _shift(end: int, card: int, NP: int, P: int, S: int, dom: np.ndarray, lo: np
         v = u
 
 
+#: the index of a 32-bit word's only bit b, at ((b * _DEBRUIJN) mod 2^32) >> 27 (a de Bruijn sequence)
+_DEBRUIJN = 0x077CB531
+_LOWEST = np.zeros(32, np.int64)
+for _i in range(32):
+    _LOWEST[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFF) >> 27] = _i
+
+
+@njit(cache=True, inline="always")
+def _edges(v: int, NP: int, P: int, hi: np.ndarray, count: np.ndarray, reach: np.ndarray) -> int:
+    """A node's edges still to follow in :func:`_components`, when it is found: for a node (x, k) the seats y
+    of its edges to (y, k) as bits, and bit P for its edge to free_x; for a free node, 0 (the index of the next
+    set to look at)."""
+    if v >= NP:
+        return 0
+    x = v % P
+    m = int(reach[v]) & ~(1 << x)
+    if count[v] < hi[v]:
+        m |= 1 << P
+    return m
+
+
 @njit(cache=True)
 def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray,
                 comp: np.ndarray, rows: np.ndarray) -> None:
@@ -173,7 +194,7 @@ def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarra
         stack[sp] = root
         sp += 1
         onstack[root] = -1
-        nxt[root] = 0
+        nxt[root] = _edges(root, NP, P, hi, count, reach)
         depth = 1
         path[0] = root
         while depth > 0:
@@ -188,20 +209,14 @@ def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarra
                     if count[c] > lo[c]:
                         w = c
                         break
-            else:  # edges to (y, k), y = 0..P-1 but x, then free_x (entry P)
-                x = v % P
-                base = v - x
-                m = reach[v]
-                while nxt[v] <= P:
-                    e = nxt[v]
-                    nxt[v] += 1
-                    if e == P:
-                        if count[v] < hi[v]:
-                            w = NP + x
-                            break
-                    elif e != x and (m >> e) & 1:
-                        w = base + e
-                        break
+            else:  # edges to (y, k) for the seats y left in nxt[v] (bit P: free_x)
+                m = nxt[v]
+                if m:
+                    low_bit = m & -m
+                    nxt[v] = m ^ low_bit
+                    e = _LOWEST[((low_bit * _DEBRUIJN) & 0xFFFFFFFF) >> 27]
+                    x = v % P
+                    w = NP + x if e == P else v - x + e
             if w >= 0:
                 if index[w] < 0:
                     index[w] = counter
@@ -210,7 +225,7 @@ def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarra
                     stack[sp] = w
                     sp += 1
                     onstack[w] = -1
-                    nxt[w] = 0
+                    nxt[w] = _edges(w, NP, P, hi, count, reach)
                     path[depth] = w
                     depth += 1
                 elif onstack[w] < 0 and index[w] < low[v]:
@@ -231,8 +246,106 @@ def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarra
                     low[u] = low[v]
 
 
+@njit(cache=True, inline="always")
+def _forward(base: int, m: int, P: int, full: int, reach: np.ndarray) -> int:
+    """The seats whose nodes of one set (nodes ``base..base+P-1``) are reached, inside the set, from those of
+    ``m``."""
+    seen = m
+    frontier = m
+    while frontier:
+        new = 0
+        for x in range(P):
+            if (frontier >> x) & 1:
+                new |= reach[base + x]
+        frontier = new & ~seen
+        seen |= new
+        if seen == full:
+            break
+    return seen
+
+
+@njit(cache=True, inline="always")
+def _backward(base: int, m: int, P: int, reach: np.ndarray) -> int:
+    """The seats whose nodes of one set reach, inside the set, those of ``m``."""
+    seen = m
+    grown = True
+    while grown:
+        grown = False
+        for x in range(P):
+            if not (seen >> x) & 1 and reach[base + x] & seen:
+                seen |= 1 << x
+                grown = True
+    return seen
+
+
+@njit(cache=True)
+def _same_by_sets(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray,
+                  same: np.ndarray, sides: np.ndarray) -> bool:
+    """Per node (x, k) holding a card, ``same[k*P + x]``: the seats y whose node (y, k) shares its strongly
+    connected component, found set by set with bit masks; only when every free node lies in one component F
+    (else False, and the general search, :func:`_components`, decides). ``sides``: two rows of scratch.
+
+    Edges between sets pass through free nodes only, so (x, k) is in F iff, inside set k, it is reached from a
+    node entered from a free node (x holds more than lo) and reaches one that leaves to one (fewer than hi);
+    any other node's component holds no free node, so it lies inside its set: there it is what the node
+    reaches and is reached from (the flow engine's ``_same_by_sets``)."""
+    full = (1 << P) - 1
+    enter = sides[0]
+    leave = sides[1]
+    for k in range(K):
+        e = 0
+        lv = 0
+        base = k * P
+        for x in range(P):
+            v = base + x
+            if count[v] > lo[v]:
+                e |= 1 << x
+            if count[v] < hi[v]:
+                lv |= 1 << x
+        enter[k] = e
+        leave[k] = lv
+    # every free node reached from free_0, and reaching it? (free_a -> free_b through a set k: a entered
+    # into k, b left from k, b reached from a inside k)
+    for ahead in (True, False):
+        got = 1
+        frontier = 1
+        while frontier and got != full:
+            new = got
+            for k in range(K):
+                if ahead:
+                    m = enter[k] & frontier
+                    if m:
+                        new |= _forward(k * P, m, P, full, reach) & leave[k]
+                else:
+                    m = leave[k] & frontier
+                    if m:
+                        new |= _backward(k * P, m, P, reach) & enter[k]
+                if new == full:
+                    break
+            frontier = new & ~got
+            got = new
+        if got != full:
+            return False
+    for k in range(K):
+        base = k * P
+        held = 0
+        for x in range(P):
+            if count[base + x] > 0:
+                held |= 1 << x
+        inside = _forward(base, enter[k], P, full, reach) & _backward(base, leave[k], P, reach)
+        for x in range(P):
+            if not (held >> x) & 1:
+                continue
+            if (inside >> x) & 1:
+                same[base + x] = inside
+            else:
+                bit = 1 << x
+                same[base + x] = _forward(base, bit, P, full, reach) & _backward(base, bit, P, reach)
+    return True
+
+
 #: rows of :func:`flow_workspace`'s array
-FLOW_ROWS = 21
+FLOW_ROWS = 24
 
 
 @njit(cache=True)
@@ -296,6 +409,8 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
     queue = ws[14]
     comp = ws[15]
     tarjan = ws[16:21]
+    same = ws[21]
+    sides = ws[22:24]
     for p in range(P + 1):
         pcs[p] = 0  # the number of cards with p seats (then the first place of their bucket)
     for k in range(K):
@@ -392,18 +507,24 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
             used[end - NP] += 1
         _shift(end, i, NP, P, S, dom, nlo, owner, count, reach, prev)
     # possible owners: a card held at (a, k) may go to y of its domain iff (y, k) is in the component of (a, k)
-    _components(K, P, nlo, nhi, count, reach, comp, tarjan)
-    for k in range(K):
-        base = k * P
-        for i in range(S):
-            j = k * S + i
-            c = comp[base + owner[j]]
-            m = 0
-            d = dom[j]
-            for y in range(P):
-                if (d >> y) & 1 and comp[base + y] == c:
-                    m |= 1 << y
-            owners[k, i] = m
+    if _same_by_sets(K, P, nlo, nhi, count, reach, same, sides):
+        for k in range(K):
+            for i in range(S):
+                j = k * S + i
+                owners[k, i] = dom[j] & same[k * P + owner[j]]
+    else:
+        _components(K, P, nlo, nhi, count, reach, comp, tarjan)
+        for k in range(K):
+            base = k * P
+            for i in range(S):
+                j = k * S + i
+                c = comp[base + owner[j]]
+                m = 0
+                d = dom[j]
+                for y in range(P):
+                    if (d >> y) & 1 and comp[base + y] == c:
+                        m |= 1 << y
+                owners[k, i] = m
     # possible quartets: the candidates, then residual cycles raising the count of (p, k) to S
     for k in range(K):
         common = full
