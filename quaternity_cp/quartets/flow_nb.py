@@ -14,7 +14,9 @@ seats that hold all of a set in some deal. The method is the pure-Python flow en
 - a deal exists iff every card is placed: greedily (fewest seats first, a reserved slot before a free
   one), then by breadth-first augmenting paths;
 - card c of set k held by a may be at y iff y is in its domain and ``(y, k)`` lies in the strongly
-  connected component of ``(a, k)`` (Tarjan, iterative);
+  connected component of ``(a, k)``: since edges between sets pass through free nodes only, that is decided
+  on bit masks, from the free nodes' reachability (a transitive closure over P nodes) and each set's
+  reachability inside it (:func:`_same`), not by a search of the whole graph;
 - p may hold all of set k iff p may hold every card of k, no other seat has a lower bound on k, p's
   other reserved cards still fit, and residual cycles through ``(p, k)`` raise its count to S (each cycle
   keeps a deal; none left means the most is reached).
@@ -146,7 +148,7 @@ def _shift(end: int, card: int, NP: int, P: int, S: int, dom: np.ndarray, lo: np
         v = u
 
 
-#: the index of a 32-bit word's only bit b, at ((b * _DEBRUIJN) mod 2^32) >> 27 (a de Bruijn sequence)
+#: the index of a 32-bit word's only bit b, at ((2^b * _DEBRUIJN) mod 2^32) >> 27 (a de Bruijn sequence)
 _DEBRUIJN = 0x077CB531
 _LOWEST = np.zeros(32, np.int64)
 for _i in range(32):
@@ -154,198 +156,151 @@ for _i in range(32):
 
 
 @njit(cache=True, inline="always")
-def _edges(v: int, NP: int, P: int, hi: np.ndarray, count: np.ndarray, reach: np.ndarray) -> int:
-    """A node's edges still to follow in :func:`_components`, when it is found: for a node (x, k) the seats y
-    of its edges to (y, k) as bits, and bit P for its edge to free_x; for a free node, 0 (the index of the next
-    set to look at)."""
-    if v >= NP:
-        return 0
-    x = v % P
-    m = int(reach[v]) & ~(1 << x)
-    if count[v] < hi[v]:
-        m |= 1 << P
-    return m
-
-
-@njit(cache=True)
-def _components(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray,
-                comp: np.ndarray, rows: np.ndarray) -> None:
-    """Tarjan's strongly connected components of the residual graph (iterative): ``comp[v]`` per node;
-    ``rows``: five rows of scratch."""
-    NP = K * P
-    N = NP + P
-    index = rows[0]
-    low = rows[1]
-    nxt = rows[2]  # the next edge of a node on the path to look at
-    stack = rows[3]
-    path = rows[4]
-    onstack = comp  # -1 while a node found is on the stack (then its component)
-    for v in range(N):
-        index[v] = -1
-    sp = 0
-    counter = 0
-    ncomp = 0
-    for root in range(N):
-        if index[root] >= 0:
-            continue
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[sp] = root
-        sp += 1
-        onstack[root] = -1
-        nxt[root] = _edges(root, NP, P, hi, count, reach)
-        depth = 1
-        path[0] = root
-        while depth > 0:
-            v = path[depth - 1]
-            w = -1
-            if v >= NP:  # edges to (x, t), t = 0..K-1
-                x = v - NP
-                while nxt[v] < K:
-                    t = nxt[v]
-                    nxt[v] += 1
-                    c = t * P + x
-                    if count[c] > lo[c]:
-                        w = c
-                        break
-            else:  # edges to (y, k) for the seats y left in nxt[v] (bit P: free_x)
-                m = nxt[v]
-                if m:
-                    low_bit = m & -m
-                    nxt[v] = m ^ low_bit
-                    e = _LOWEST[((low_bit * _DEBRUIJN) & 0xFFFFFFFF) >> 27]
-                    x = v % P
-                    w = NP + x if e == P else v - x + e
-            if w >= 0:
-                if index[w] < 0:
-                    index[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    stack[sp] = w
-                    sp += 1
-                    onstack[w] = -1
-                    nxt[w] = _edges(w, NP, P, hi, count, reach)
-                    path[depth] = w
-                    depth += 1
-                elif onstack[w] < 0 and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            depth -= 1
-            if low[v] == index[v]:
-                while True:
-                    sp -= 1
-                    w = stack[sp]
-                    comp[w] = ncomp
-                    if w == v:
-                        break
-                ncomp += 1
-            if depth > 0:
-                u = path[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
+def _bit(low: int) -> int:
+    """The index of the only bit of ``low`` (below 2^32)."""
+    return int(_LOWEST[((low * _DEBRUIJN) & 0xFFFFFFFF) >> 27])
 
 
 @njit(cache=True, inline="always")
-def _forward(base: int, m: int, P: int, full: int, reach: np.ndarray) -> int:
-    """The seats whose nodes of one set (nodes ``base..base+P-1``) are reached, inside the set, from those of
-    ``m``."""
+def _fw(base: int, m: int, held: int, reach: np.ndarray) -> int:
+    """Seats whose nodes of one set are reached inside it from those of ``m`` (only nodes holding a card,
+    ``held``, have edges inside a set)."""
     seen = m
-    frontier = m
+    frontier = m & held
     while frontier:
         new = 0
-        for x in range(P):
-            if (frontier >> x) & 1:
-                new |= reach[base + x]
-        frontier = new & ~seen
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new |= reach[base + _bit(low)]
+        new &= ~seen
         seen |= new
-        if seen == full:
-            break
+        frontier = new & held
     return seen
 
 
 @njit(cache=True, inline="always")
-def _backward(base: int, m: int, P: int, reach: np.ndarray) -> int:
-    """The seats whose nodes of one set reach, inside the set, those of ``m``."""
+def _bw(base: int, m: int, held: int, reach: np.ndarray) -> int:
+    """Seats whose nodes of one set reach, inside it, those of ``m``."""
     seen = m
     grown = True
     while grown:
         grown = False
-        for x in range(P):
-            if not (seen >> x) & 1 and reach[base + x] & seen:
-                seen |= 1 << x
+        c = held & ~seen
+        while c:
+            low = c & -c
+            c ^= low
+            if reach[base + _bit(low)] & seen:
+                seen |= low
                 grown = True
     return seen
 
 
 @njit(cache=True)
-def _same_by_sets(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray,
-                  same: np.ndarray, sides: np.ndarray) -> bool:
-    """Per node (x, k) holding a card, ``same[k*P + x]``: the seats y whose node (y, k) shares its strongly
-    connected component, found set by set with bit masks; only when every free node lies in one component F
-    (else False, and the general search, :func:`_components`, decides). ``sides``: two rows of scratch.
+def _same(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, reach: np.ndarray, same: np.ndarray,
+          rows: np.ndarray) -> None:
+    """Per node (x, k) holding a card, ``same[k*P + x]``: the seats y of ``reach[k*P + x]`` whose node (y, k)
+    shares its strongly connected component in the residual graph (``rows``: seven rows of scratch).
 
-    Edges between sets pass through free nodes only, so (x, k) is in F iff, inside set k, it is reached from a
-    node entered from a free node (x holds more than lo) and reaches one that leaves to one (fewer than hi);
-    any other node's component holds no free node, so it lies inside its set: there it is what the node
-    reaches and is reached from (the flow engine's ``_same_by_sets``)."""
-    full = (1 << P) - 1
-    enter = sides[0]
-    leave = sides[1]
+    Edges between sets pass through free nodes only. So, with ``fr[a]`` the free nodes free_a reaches (a
+    path free_a -> (a, t) ~> (b, t) -> free_b inside one set t is an edge free_a -> free_b; their transitive
+    closure) and, inside set k, ``fw(y)`` the seats whose nodes (y, k) reaches and ``bw(x)`` those reaching
+    (x, k): for y in reach[x] (an edge (x, k) -> (y, k)), (y, k) is in the component of (x, k) iff it
+    reaches (x, k): inside the set (x in fw(y)), or through free nodes (a free node that (y, k) reaches,
+    through some b in fw(y) that leaves to free_b, reaches one that enters the set at a seat of bw(x))."""
+    fr = rows[0]
+    frb = rows[1]
+    fwk = rows[2]
+    outf = rows[3]
+    enter = rows[4]
+    leave = rows[5]
+    helds = rows[6]
+    for a in range(P):
+        fr[a] = 1 << a
+        frb[a] = 0
     for k in range(K):
         e = 0
         lv = 0
+        h = 0
         base = k * P
         for x in range(P):
             v = base + x
-            if count[v] > lo[v]:
+            c = count[v]
+            if c > lo[v]:
                 e |= 1 << x
-            if count[v] < hi[v]:
+            if c < hi[v]:
                 lv |= 1 << x
+            if c > 0:
+                h |= 1 << x
         enter[k] = e
         leave[k] = lv
-    # every free node reached from free_0, and reaching it? (free_a -> free_b through a set k: a entered
-    # into k, b left from k, b reached from a inside k)
-    for ahead in (True, False):
-        got = 1
-        frontier = 1
-        while frontier and got != full:
-            new = got
-            for k in range(K):
-                if ahead:
-                    m = enter[k] & frontier
-                    if m:
-                        new |= _forward(k * P, m, P, full, reach) & leave[k]
-                else:
-                    m = leave[k] & frontier
-                    if m:
-                        new |= _backward(k * P, m, P, reach) & enter[k]
-                if new == full:
-                    break
-            frontier = new & ~got
-            got = new
-        if got != full:
-            return False
+        helds[k] = h
+        while e:
+            low = e & -e
+            e ^= low
+            fr[_bit(low)] |= _fw(base, low, h, reach) & lv
+    for b in range(P):  # Warshall: the transitive closure
+        fb = fr[b]
+        bit = 1 << b
+        for a in range(P):
+            if fr[a] & bit:
+                fr[a] |= fb
+    for a in range(P):
+        m = fr[a]
+        bit = 1 << a
+        while m:
+            low = m & -m
+            m ^= low
+            frb[_bit(low)] |= bit
     for k in range(K):
         base = k * P
-        held = 0
-        for x in range(P):
-            if count[base + x] > 0:
-                held |= 1 << x
-        inside = _forward(base, enter[k], P, full, reach) & _backward(base, leave[k], P, reach)
-        for x in range(P):
-            if not (held >> x) & 1:
-                continue
-            if (inside >> x) & 1:
-                same[base + x] = inside
-            else:
-                bit = 1 << x
-                same[base + x] = _forward(base, bit, P, full, reach) & _backward(base, bit, P, reach)
-    return True
+        h = helds[k]
+        targets = 0
+        m = h
+        while m:
+            low = m & -m
+            m ^= low
+            targets |= reach[base + _bit(low)]
+        lv = leave[k]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            y = _bit(low)
+            f = _fw(base, low, h, reach)
+            fwk[y] = f
+            o = 0
+            m = f & lv
+            while m:
+                lb = m & -m
+                m ^= lb
+                o |= fr[_bit(lb)]
+            outf[y] = o
+        e = enter[k]
+        m = h
+        while m:
+            low = m & -m
+            m ^= low
+            x = _bit(low)
+            v = base + x
+            b = _bw(base, low, h, reach) & e
+            inf = 0
+            while b:
+                lb = b & -b
+                b ^= lb
+                inf |= frb[_bit(lb)]
+            r = reach[v] & ~low
+            sm = low
+            while r:
+                lb = r & -r
+                r ^= lb
+                y = _bit(lb)
+                if fwk[y] & low or outf[y] & inf:
+                    sm |= lb
+            same[v] = sm
 
 
 #: rows of :func:`flow_workspace`'s array
-FLOW_ROWS = 24
+FLOW_ROWS = 23
 
 
 @njit(cache=True)
@@ -407,10 +362,8 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
     mark = ws[12]
     prev = ws[13]
     queue = ws[14]
-    comp = ws[15]
-    tarjan = ws[16:21]
-    same = ws[21]
-    sides = ws[22:24]
+    scratch = ws[15:22]
+    same = ws[22]
     for p in range(P + 1):
         pcs[p] = 0  # the number of cards with p seats (then the first place of their bucket)
     for k in range(K):
@@ -507,24 +460,11 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
             used[end - NP] += 1
         _shift(end, i, NP, P, S, dom, nlo, owner, count, reach, prev)
     # possible owners: a card held at (a, k) may go to y of its domain iff (y, k) is in the component of (a, k)
-    if _same_by_sets(K, P, nlo, nhi, count, reach, same, sides):
-        for k in range(K):
-            for i in range(S):
-                j = k * S + i
-                owners[k, i] = dom[j] & same[k * P + owner[j]]
-    else:
-        _components(K, P, nlo, nhi, count, reach, comp, tarjan)
-        for k in range(K):
-            base = k * P
-            for i in range(S):
-                j = k * S + i
-                c = comp[base + owner[j]]
-                m = 0
-                d = dom[j]
-                for y in range(P):
-                    if (d >> y) & 1 and comp[base + y] == c:
-                        m |= 1 << y
-                owners[k, i] = m
+    _same(K, P, nlo, nhi, count, reach, same, scratch)
+    for k in range(K):
+        for i in range(S):
+            j = k * S + i
+            owners[k, i] = dom[j] & same[k * P + owner[j]]
     # possible quartets: the candidates, then residual cycles raising the count of (p, k) to S
     for k in range(K):
         common = full
