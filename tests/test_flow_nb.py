@@ -133,3 +133,8 @@ def test_no_sets_and_bad_numbers():
     assert analyze_flow_py([[0b11, 0b11]], [[2, 0]], [[1, 2]], [1, 1]) is None  # lo above hi
     assert analyze_flow_py([[0b11, 0b11]], [[0, 0]], [[-1, 2]], [0, 2]) is None  # a negative bound
     assert analyze_flow_py([[0b100, 0b11]], [[0, 0]], [[2, 2]], [1, 1]) is None  # a domain of no seat in play
+
+
+def test_too_many_seats_is_refused():
+    with pytest.raises(ValueError, match="at most 31 seats"):
+        analyze_flow_py([[1, 1]], [[0] * 32], [[2] * 32], [2] + [0] * 31)

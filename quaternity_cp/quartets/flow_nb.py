@@ -33,7 +33,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-__all__ = ["FLOW_ROWS", "analyze_flow", "analyze_flow_py", "analyze_flow_ws", "flow_workspace"]
+__all__ = ["FLOW_ROWS", "MAX_SEATS", "analyze_flow", "analyze_flow_py", "analyze_flow_ws", "flow_workspace"]
 
 
 @njit(cache=True, inline="always")
@@ -299,6 +299,9 @@ def _same(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, rea
             same[v] = sm
 
 
+#: the most seats (a seat's bit is found by a 32-bit de Bruijn table)
+MAX_SEATS = 31
+
 #: rows of :func:`flow_workspace`'s array
 FLOW_ROWS = 23
 
@@ -316,8 +319,8 @@ def analyze_flow(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, hands
     """The exact analysis of the deals of sets ``0..K-1`` by one maximum flow (see the module docstring).
 
     Arguments and outputs as :func:`.deals_nb.analyze`'s: ``doms[k, i]`` (a mask; seats from P on ignored),
-    ``lo[k, p]``, ``hi[k, p]``, ``hands[p]`` (P = hands.shape[0], S = doms.shape[1], rows from K on
-    ignored); writes ``owners[k, i]`` and ``quartet[k]`` (their rows from K on untouched). Returns 1 (a deal
+    ``lo[k, p]``, ``hi[k, p]``, ``hands[p]`` (P = hands.shape[0], at most :data:`MAX_SEATS`; S =
+    doms.shape[1]; rows from K on ignored); writes ``owners[k, i]`` and ``quartet[k]`` (their rows from K on untouched). Returns 1 (a deal
     exists) or 0 (none: the outputs' first K rows are zero); never -1 (``max_states`` is not used)."""
     ws = flow_workspace(K, doms.shape[1], hands.shape[0])
     return analyze_flow_ws(doms, lo, hi, K, hands, owners, quartet, ws)
@@ -519,6 +522,8 @@ def analyze_flow_py(doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]], 
     """
     K = len(doms)
     P = len(hands)
+    if P > MAX_SEATS:
+        raise ValueError(f"the flow analysis takes at most {MAX_SEATS} seats, not {P}")
     S = len(doms[0]) if K else 1
     d = np.zeros((K, S), np.int64)
     lo_a = np.zeros((K, P), np.int64)
