@@ -320,8 +320,9 @@ def analyze_flow(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, hands
 
     Arguments and outputs as :func:`.deals_nb.analyze`'s: ``doms[k, i]`` (a mask; seats from P on ignored),
     ``lo[k, p]``, ``hi[k, p]``, ``hands[p]`` (P = hands.shape[0], at most :data:`MAX_SEATS`; S =
-    doms.shape[1]; rows from K on ignored); writes ``owners[k, i]`` and ``quartet[k]`` (their rows from K on untouched). Returns 1 (a deal
-    exists) or 0 (none: the outputs' first K rows are zero); never -1 (``max_states`` is not used)."""
+    doms.shape[1]; rows from K on ignored); writes ``owners[k, i]`` and ``quartet[k]`` (their rows from K on
+    untouched). Returns 1 (a deal exists) or 0 (none: the outputs' first K rows are zero); never -1
+    (``max_states`` is not used)."""
     ws = flow_workspace(K, doms.shape[1], hands.shape[0])
     return analyze_flow_ws(doms, lo, hi, K, hands, owners, quartet, ws)
 
