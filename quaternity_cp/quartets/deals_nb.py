@@ -1,5 +1,9 @@
 """Exact analysis of card-deal constraints, compiled (numba): who may hold each card, who may hold each whole set.
 
+The packed kernel (:mod:`.packed_nb`) analyses with :mod:`.flow_nb` since commit ef5e358 (one maximum flow: faster at
+every size measured, and its work does not grow with the product of the hands); this radix DP, a method independent
+of it, is the flow's cross-check (``tests/test_flow_nb.py``, ``benchmarks/deal_analysis.py``).
+
 A *deal* places every card of the K sets in play (S cards each) with one seat of its domain (a mask of
 seats), so that seat p holds exactly ``hands[p]`` cards and ``lo[k, p] <= (cards of set k at p) <= hi[k, p]``.
 :func:`analyze` finds, over all deals, the seats that hold each card in some deal and the seats that hold
