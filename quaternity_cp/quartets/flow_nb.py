@@ -299,6 +299,100 @@ def _same(K: int, P: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray, rea
             same[v] = sm
 
 
+@njit(cache=True)
+def _swap_witnesses(K: int, P: int, S: int, full: int, dom: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                    owner: np.ndarray, count: np.ndarray, cand: np.ndarray, n_cand: int, quartet: np.ndarray,
+                    rows: np.ndarray) -> None:
+    """The candidates ``cand[:n_cand]`` (nodes (p, k)) that the deal with some disjoint swaps shows: each card
+    of k held by a != p swapped with a card of p of another set t that a may hold, keeping (a, t) <= hi and
+    (p, t) >= lo. Swaps keep every hand, so the result is a deal in which p holds all of k (a candidate's k
+    has no lower bound at other seats and hi = S at p); in particular p's "universal" cards of other sets
+    (any seat may hold the card, p holds more than lo of its set, the others fewer than hi), one a set, are
+    enough when there are as many as the cards of k that p lacks. Each one shown gets its quartet bit and its entry
+    set to -1; the others are left to the exact cycle search (the flow engine's ``_swap_witnesses``; cheap
+    and sound, it settles most candidates of an open position at once). ``rows``: five rows of scratch."""
+    roomy = rows[0]  # per set: -1 when every seat may take one more card of it, the one seat that may not, or -2
+    n_univ = rows[1]  # per seat: its "universal" sets (up to S + 1)
+    delta = rows[2]
+    taken = rows[3]
+    C = K * S
+    for t in range(K):
+        r = -1
+        base = t * P
+        for x in range(P):
+            if count[base + x] >= hi[base + x]:
+                r = x if r == -1 else -2
+        roomy[t] = r
+    # per seat p, cards of distinct sets t that p can give to any seat (counted up to S + 1)
+    for p in range(P):
+        n = 0
+        last = -1
+        for i in range(C):  # a set's cards are consecutive
+            if owner[i] != p:
+                continue
+            t = i // S
+            if t != last and dom[i] == full and (roomy[t] == -1 or roomy[t] == p) and count[t * P + p] > lo[t * P + p]:
+                last = t
+                n += 1
+                if n > S:
+                    break
+        n_univ[p] = n
+    for v in range(K * P):
+        delta[v] = 0
+    for i in range(C):
+        taken[i] = 0
+    stamp = 0
+    for c in range(n_cand):
+        target = cand[c]
+        k = target // P
+        p = target - k * P
+        first = k * S
+        n = n_univ[p]
+        if n <= S and (roomy[k] == -1 or roomy[k] == p) and count[target] > lo[target]:
+            for i in range(first, first + S):  # is k one of them? (then it does not count)
+                if owner[i] == p and dom[i] == full:
+                    n -= 1
+                    break
+        if n >= S - count[target]:  # a universal card of another set for each card of k to take
+            quartet[k] |= 1 << p
+            cand[c] = -1
+            continue
+        stamp += 1
+        ok = True
+        touched = 0
+        for j in range(first, first + S):
+            a = owner[j]
+            if a == p:
+                continue
+            got = False
+            for i in range(C):
+                if owner[i] != p or taken[i] == stamp or not (dom[i] >> a) & 1:
+                    continue
+                t = i // S
+                if t == k:
+                    continue
+                va = t * P + a
+                vp = t * P + p
+                if count[va] + delta[va] >= hi[va] or count[vp] + delta[vp] <= lo[vp]:
+                    continue
+                taken[i] = stamp
+                delta[va] += 1
+                delta[vp] -= 1
+                rows[4, touched] = va
+                rows[4, touched + 1] = vp
+                touched += 2
+                got = True
+                break
+            if not got:
+                ok = False
+                break
+        for z in range(touched):
+            delta[rows[4, z]] = 0
+        if ok:
+            quartet[k] |= 1 << p
+            cand[c] = -1
+
+
 #: the most seats (a seat's bit is found by a 32-bit de Bruijn table)
 MAX_SEATS = 31
 
@@ -469,7 +563,10 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
         for i in range(S):
             j = k * S + i
             owners[k, i] = dom[j] & same[k * P + owner[j]]
-    # possible quartets: the candidates, then residual cycles raising the count of (p, k) to S
+    # possible quartets: the candidates (p may hold every card of k, nobody else needs one, p's other reserved
+    # cards still fit), those that swaps of single cards show, then residual cycles raising the count of (p, k) to S
+    cand = scratch[0]
+    n_cand = 0
     for k in range(K):
         common = full
         for i in range(S):
@@ -480,34 +577,43 @@ def analyze_flow_ws(doms: np.ndarray, lo: np.ndarray, hi: np.ndarray, K: int, ha
         reserved = 0
         for p in range(P):
             reserved += nlo[base + p]
-        first = k * S
         for p in range(P):
-            if not (common >> p) & 1:
-                continue
-            target = base + p
-            if nhi[target] != S or reserved != nlo[target] or S - nlo[target] > room[p]:
-                continue
-            ok = True
-            while count[target] < S:
-                holders = 0
-                for j in range(first, first + S):
-                    holders |= 1 << owner[j]
-                holders &= ~(1 << p)
-                starts[0] = NP + p
-                stamp += 1
-                end = _search(starts, 1, holders, target, K, P, nlo, nhi, count, reach, mark, prev, queue, stamp)
-                if end < 0:
-                    ok = False
-                    break
-                a = end - NP
-                prev[base + a] = end
-                j = first
-                while owner[j] != a:
-                    j += 1
-                _move(j, target, P, S, dom, nlo, owner, count, reach)
-                _shift(base + a, -1, NP, P, S, dom, nlo, owner, count, reach, prev)
-            if ok:
-                quartet[k] |= 1 << p
+            if (common >> p) & 1:
+                target = base + p
+                if nhi[target] == S and reserved == nlo[target] and S - nlo[target] <= room[p]:
+                    cand[n_cand] = target
+                    n_cand += 1
+    if n_cand > 8:
+        _swap_witnesses(K, P, S, full, dom, nlo, nhi, owner, count, cand, n_cand, quartet, scratch[1:6])
+    for c in range(n_cand):
+        target = cand[c]
+        if target < 0:
+            continue  # shown by swaps
+        k = target // P
+        p = target - k * P
+        base = k * P
+        first = k * S
+        ok = True
+        while count[target] < S:
+            holders = 0
+            for j in range(first, first + S):
+                holders |= 1 << owner[j]
+            holders &= ~(1 << p)
+            starts[0] = NP + p
+            stamp += 1
+            end = _search(starts, 1, holders, target, K, P, nlo, nhi, count, reach, mark, prev, queue, stamp)
+            if end < 0:
+                ok = False
+                break
+            a = end - NP
+            prev[base + a] = end
+            j = first
+            while owner[j] != a:
+                j += 1
+            _move(j, target, P, S, dom, nlo, owner, count, reach)
+            _shift(base + a, -1, NP, P, S, dom, nlo, owner, count, reach, prev)
+        if ok:
+            quartet[k] |= 1 << p
     return 1
 
 
