@@ -15,8 +15,10 @@ all of them ``--reps`` times inside one compiled loop (no Python call per analys
 - the flow (:func:`quaternity_cp.quartets.flow_nb.analyze_flow_ws`, what the packed kernel analyses with, in one
   workspace, as the kernel calls it).
 
-It prints microseconds an analysis for each and their ratio, and checks that both found a deal in every instance
-and gave the same owners and quartets on every one (the run fails otherwise). Times are wall-clock, so only the
+It prints microseconds an analysis for each and their ratio, then the same for the shape's open position (every
+card's domain every seat, no bounds, equal hands: the start's analysis, where every seat may hold every set, the
+costliest case of the flow's possible quartets), and checks that both found a deal in every instance and gave the
+same owners and quartets on every one (the run fails otherwise). Times are wall-clock, so only the
 ratio, measured in this run, means anything on another machine.
 """
 
@@ -57,6 +59,15 @@ def instances(P: int, K: int, S: int, n: int, seed: int) -> tuple[np.ndarray, ..
     return doms, lo, hi, hands
 
 
+def open_position(P: int, K: int, S: int, n: int) -> tuple[np.ndarray, ...]:
+    """n copies of the open position (None when the cards cannot be dealt evenly)."""
+    doms = np.full((n, K, S), (1 << P) - 1, np.int64)
+    lo = np.zeros((n, K, P), np.int64)
+    hi = np.full((n, K, P), S, np.int64)
+    hands = np.full((n, P), K * S // P, np.int64)
+    return doms, lo, hi, hands
+
+
 def _loops() -> tuple[Any, Any]:
     from numba import njit
 
@@ -94,28 +105,42 @@ def main() -> None:
     run_dp, run_flow = _loops()
     n, reps = args.instances, args.reps
     print(f"{n} instances a shape, each analysed {reps} times by each (microseconds an analysis)")
-    print(f"{'shape':>9} {'radix DP':>9} {'flow':>9} {'DP / flow':>10}")
+    print(f"{'shape':>9} {'radix DP':>9} {'flow':>9} {'DP / flow':>10}   {'open: DP':>9} {'flow':>9} {'DP / flow':>10}")
     for shape in args.shapes.split(","):
         P, K, S = (int(x) for x in shape.lower().split("x"))
-        doms, lo, hi, hands = instances(P, K, S, n, args.seed)
-        own_dp = np.zeros((n, K, S), np.int64)
-        q_dp = np.zeros((n, K), np.int64)
-        own_fl = np.zeros((n, K, S), np.int64)
-        q_fl = np.zeros((n, K), np.int64)
-        ws = flow_workspace(K, S, P)
-        # warm-up (compiles on the first shape) and the check: every instance has a deal, both agree
-        if run_dp(doms, lo, hi, hands, K, own_dp, q_dp, 1) != n or run_flow(doms, lo, hi, hands, K, own_fl, q_fl, 1,
-                                                                          ws) != n:
-            raise SystemExit(f"{shape}: an instance without a deal (or past the DP's budget)")
-        if not (np.array_equal(own_dp, own_fl) and np.array_equal(q_dp, q_fl)):
-            raise SystemExit(f"{shape}: the analyses disagree")
-        t = time.perf_counter()
-        run_dp(doms, lo, hi, hands, K, own_dp, q_dp, reps)
-        dp = (time.perf_counter() - t) / (n * reps) * 1e6
-        t = time.perf_counter()
-        run_flow(doms, lo, hi, hands, K, own_fl, q_fl, reps, ws)
-        fl = (time.perf_counter() - t) / (n * reps) * 1e6
-        print(f"{shape:>9} {dp:9.2f} {fl:9.2f} {dp / fl:9.2f}x")
+        row = f"{shape:>9}"
+        for kind in ("random", "open"):
+            if kind == "open" and K * S % P:
+                row += f"   {'-':>9} {'-':>9} {'-':>10}"
+                continue
+            got = instances(P, K, S, n, args.seed) if kind == "random" else open_position(P, K, S, n)
+            dp, fl = _time(shape, K, S, n, reps, got, run_dp, run_flow, flow_workspace(K, S, P))
+            row += f"{'':3}" if kind == "open" else ""
+            row += f" {dp:9.2f} {fl:9.2f} {dp / fl:9.2f}x"
+        print(row)
+
+
+def _time(shape: str, K: int, S: int, n: int, reps: int, got: tuple[np.ndarray, ...], run_dp: Any, run_flow: Any,
+          ws: np.ndarray) -> tuple[float, float]:
+    """Microseconds an analysis by each, on the instances ``got``, after checking they agree."""
+    doms, lo, hi, hands = got
+    own_dp = np.zeros((n, K, S), np.int64)
+    q_dp = np.zeros((n, K), np.int64)
+    own_fl = np.zeros((n, K, S), np.int64)
+    q_fl = np.zeros((n, K), np.int64)
+    # warm-up (compiles on the first shape) and the check: every instance has a deal, both agree
+    if run_dp(doms, lo, hi, hands, K, own_dp, q_dp, 1) != n or run_flow(doms, lo, hi, hands, K, own_fl, q_fl, 1,
+                                                                      ws) != n:
+        raise SystemExit(f"{shape}: an instance without a deal (or past the DP's budget)")
+    if not (np.array_equal(own_dp, own_fl) and np.array_equal(q_dp, q_fl)):
+        raise SystemExit(f"{shape}: the analyses disagree")
+    t = time.perf_counter()
+    run_dp(doms, lo, hi, hands, K, own_dp, q_dp, reps)
+    dp = (time.perf_counter() - t) / (n * reps) * 1e6
+    t = time.perf_counter()
+    run_flow(doms, lo, hi, hands, K, own_fl, q_fl, reps, ws)
+    fl = (time.perf_counter() - t) / (n * reps) * 1e6
+    return dp, fl
 
 
 if __name__ == "__main__":
