@@ -54,9 +54,10 @@ def brute(doms, lo, hi, hands):
     return (owners, quartet) if found else None
 
 
-def run(doms, lo, hi, hands, S, pad=0, max_states=1 << 20):
-    """:func:`analyze` on arrays with ``pad`` extra rows of garbage beyond K (doms, bounds) and of sentinels
-    (outputs); returns (code, owners, quartet) of the first K rows, checking the padding is untouched."""
+def run(doms, lo, hi, hands, S, pad=0, max_states=1 << 20, analysis=analyze):
+    """``analysis`` (:func:`analyze` or one with its arguments) on arrays with ``pad`` extra rows of garbage beyond
+    K (doms, bounds) and of sentinels (outputs); returns (code, owners, quartet) of the first K rows, checking the
+    padding is untouched."""
     K, P = len(doms), len(hands)
     rng = random.Random(K * 1000 + P * 10 + pad)
     d = np.array([list(r) for r in doms] + [[rng.randrange(-3, 1 << P) for _ in range(S)] for _ in range(pad)],
@@ -67,9 +68,25 @@ def run(doms, lo, hi, hands, S, pad=0, max_states=1 << 20):
                     np.int64).reshape(K + pad, P)
     owners = np.full((K + pad, S), UNTOUCHED, np.int64)
     quartet = np.full(K + pad, UNTOUCHED, np.int64)
-    got = analyze(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, max_states)
+    got = analysis(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, max_states)
     assert (owners[K:] == UNTOUCHED).all() and (quartet[K:] == UNTOUCHED).all()
     return got, owners[:K].tolist(), quartet[:K].tolist()
+
+
+def check_against_brute_force(inst, pad, analysis, on_lists):
+    """An instance of :func:`instances` analysed by ``analysis`` (through :func:`run`, with ``pad`` rows of padding)
+    and by its list wrapper ``on_lists``, both checked against :func:`brute`; brute's answer."""
+    P, S, doms, lo, hi, hands = inst
+    want = brute(doms, lo, hi, hands)
+    got, owners, quartet = run(doms, lo, hi, hands, S, pad, analysis=analysis)
+    assert got in (0, 1)
+    assert (got == 1) == (want is not None)
+    if want is None:
+        assert owners == [[0] * S for _ in doms] and quartet == [0] * len(doms)
+    else:
+        assert (owners, quartet) == want
+    assert on_lists(doms, lo, hi, hands) == want
+    return want
 
 
 def engine_analysis(P, S, doms, lo, hi, hands):
@@ -142,15 +159,7 @@ def instances(draw):
 @given(instances(), st.integers(0, 2))
 def test_against_brute_force_and_engine(inst, pad):
     P, S, doms, lo, hi, hands = inst
-    want = brute(doms, lo, hi, hands)
-    got, owners, quartet = run(doms, lo, hi, hands, S, pad)
-    assert got in (0, 1)
-    assert (got == 1) == (want is not None)
-    if want is None:
-        assert owners == [[0] * S for _ in doms] and quartet == [0] * len(doms)
-    else:
-        assert (owners, quartet) == want
-    assert analyze_py(doms, lo, hi, hands) == want
+    want = check_against_brute_force(inst, pad, analyze, analyze_py)
     if all(x >= 0 for rows in (lo, hi) for row in rows for x in row):
         assert engine_analysis(P, S, doms, lo, hi, hands) == want
 

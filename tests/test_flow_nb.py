@@ -16,44 +16,23 @@ pytest.importorskip("numba")
 from quaternity_cp.quartets.deals_nb import analyze_py  # noqa: E402
 from quaternity_cp.quartets.flow_nb import (  # noqa: E402
     FLOW_ROWS, analyze_flow, analyze_flow_py, analyze_flow_ws, flow_workspace)
-from test_deals_nb import UNTOUCHED, _random_instance, brute, engine_analysis, instances  # noqa: E402
+from test_deals_nb import (  # noqa: E402
+    _random_instance, brute, check_against_brute_force, engine_analysis, instances, run as deals_run)
 
 
 def run(doms, lo, hi, hands, S, pad=0, ws=None):
-    """:func:`analyze_flow` (or :func:`analyze_flow_ws` in ``ws``) with ``pad`` rows of garbage beyond K in the
-    inputs and of sentinels in the outputs; (code, owners, quartet) of the first K rows, the padding untouched."""
-    K, P = len(doms), len(hands)
-    rng = random.Random(K * 1000 + P * 10 + pad)
-    d = np.array([list(r) for r in doms] + [[rng.randrange(-3, 1 << P) for _ in range(S)] for _ in range(pad)],
-                 np.int64).reshape(K + pad, S)
-    lo_a = np.array([list(r) for r in lo] + [[rng.randrange(-2, 9) for _ in range(P)] for _ in range(pad)],
-                    np.int64).reshape(K + pad, P)
-    hi_a = np.array([list(r) for r in hi] + [[rng.randrange(-2, 9) for _ in range(P)] for _ in range(pad)],
-                    np.int64).reshape(K + pad, P)
-    owners = np.full((K + pad, S), UNTOUCHED, np.int64)
-    quartet = np.full(K + pad, UNTOUCHED, np.int64)
-    h = np.array(hands, np.int64)
+    """:func:`analyze_flow` (or :func:`analyze_flow_ws` in ``ws``) through the DP's test helper: padding rows of
+    garbage in the inputs and of sentinels in the outputs, checked untouched; (code, owners, quartet)."""
     if ws is None:
-        got = analyze_flow(d, lo_a, hi_a, K, h, owners, quartet, 0)
-    else:
-        got = analyze_flow_ws(d, lo_a, hi_a, K, h, owners, quartet, ws)
-    assert (owners[K:] == UNTOUCHED).all() and (quartet[K:] == UNTOUCHED).all()
-    return got, owners[:K].tolist(), quartet[:K].tolist()
+        return deals_run(doms, lo, hi, hands, S, pad, analysis=analyze_flow)
+    return deals_run(doms, lo, hi, hands, S, pad,
+                     analysis=lambda d, lo_a, hi_a, K, h, own, q, _: analyze_flow_ws(d, lo_a, hi_a, K, h, own, q, ws))
 
 
 @settings(max_examples=400, deadline=None)
 @given(instances(), st.integers(0, 2))
 def test_against_brute_force(inst, pad):
-    P, S, doms, lo, hi, hands = inst
-    want = brute(doms, lo, hi, hands)
-    got, owners, quartet = run(doms, lo, hi, hands, S, pad)
-    assert got in (0, 1)
-    assert (got == 1) == (want is not None)
-    if want is None:
-        assert owners == [[0] * S for _ in doms] and quartet == [0] * len(doms)
-    else:
-        assert (owners, quartet) == want
-    assert analyze_flow_py(doms, lo, hi, hands) == want
+    check_against_brute_force(inst, pad, analyze_flow, analyze_flow_py)
 
 
 # the shared workspace: made for the largest instances the strategy draws (4 sets of 4 cards among 4 seats), then

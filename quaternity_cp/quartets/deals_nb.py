@@ -30,14 +30,14 @@ The algorithm (the sets engine's, on machine words): a set meets the others only
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from numba import njit
 
 from ..errors import QuaternityError
 
-__all__ = ["DEFAULT_MAX_STATES", "StateBudgetExceeded", "analyze", "analyze_py"]
+__all__ = ["DEFAULT_MAX_STATES", "StateBudgetExceeded", "analyze", "analyze_py", "on_lists"]
 
 #: the default state budget of :func:`analyze_py`
 DEFAULT_MAX_STATES = 1 << 20
@@ -661,6 +661,18 @@ def analyze_py(doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]], hi: S
     >>> analyze_py([[0b01, 0b01]], [[0, 0]], [[2, 2]], [1, 1]) is None
     True
     """
+    got, answer = on_lists(analyze, doms, lo, hi, hands, max_states)
+    if got < 0:
+        raise StateBudgetExceeded(f"the analysis passes max_states={max_states}")
+    return answer
+
+
+def on_lists(analysis: Callable[..., int], doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]],
+             hi: Sequence[Sequence[int]], hands: Sequence[int],
+             max_states: int) -> tuple[int, tuple[list[list[int]], list[int]] | None]:
+    """A compiled analysis with :func:`analyze`'s arguments (this one, or :func:`.flow_nb.analyze_flow`) run
+    on plain lists (as :func:`analyze_py` takes them): its code, and (owners[k][i], quartet[k]) when a deal
+    exists, else None."""
     K = len(doms)
     P = len(hands)
     S = len(doms[0]) if K else 1
@@ -673,9 +685,7 @@ def analyze_py(doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]], hi: S
         hi_a[k, :] = hi[k]
     owners = np.zeros((K, S), np.int64)
     quartet = np.zeros(K, np.int64)
-    got = int(analyze(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, max_states))
-    if got < 0:
-        raise StateBudgetExceeded(f"the analysis passes max_states={max_states}")
-    if got == 0:
-        return None
-    return [[int(x) for x in row] for row in owners], [int(x) for x in quartet]
+    got = int(analysis(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, max_states))
+    if got <= 0:
+        return got, None
+    return got, ([[int(x) for x in row] for row in owners], [int(x) for x in quartet])

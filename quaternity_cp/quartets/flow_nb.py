@@ -33,6 +33,8 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from .deals_nb import on_lists
+
 __all__ = ["FLOW_ROWS", "MAX_SEATS", "analyze_flow", "analyze_flow_py", "analyze_flow_ws", "flow_workspace"]
 
 
@@ -56,6 +58,20 @@ def _move(j: int, v: int, P: int, S: int, dom: np.ndarray, lo: np.ndarray, owner
     reach[v] |= dom[j]
 
 
+@njit(cache=True, inline="always")
+def _arrive(w: int, y: int, exits: int, NP: int, lo: np.ndarray, hi: np.ndarray, count: np.ndarray,
+            mark: np.ndarray, prev: np.ndarray, stamp: int) -> int:
+    """Where a path that has just found node w = (y, k) ends: at w when it has a free reserved slot, at free_y
+    when y is an exit and w may take one more card (free_y then found from w), else nowhere (-1)."""
+    if count[w] < lo[w]:
+        return w
+    if (exits >> y) & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
+        mark[NP + y] = stamp
+        prev[NP + y] = w
+        return NP + y
+    return -1
+
+
 @njit(cache=True)
 def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int, P: int, lo: np.ndarray,
             hi: np.ndarray, count: np.ndarray, reach: np.ndarray, mark: np.ndarray, prev: np.ndarray,
@@ -77,13 +93,9 @@ def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int,
         mark[w] = stamp
         prev[w] = -1
         if w < NP:
-            y = w % P
-            if count[w] < lo[w]:
-                return w
-            if (exits >> y) & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
-                mark[NP + y] = stamp
-                prev[NP + y] = w
-                return NP + y
+            end = _arrive(w, w % P, exits, NP, lo, hi, count, mark, prev, stamp)
+            if end >= 0:
+                return end
         queue[tail] = w
         tail += 1
     while head < tail:
@@ -117,12 +129,9 @@ def _search(starts: np.ndarray, n_starts: int, exits: int, exclude: int, K: int,
                 continue
             mark[w] = stamp
             prev[w] = v
-            if count[w] < lo[w]:
-                return w
-            if (exits >> y) & 1 and count[w] < hi[w] and mark[NP + y] != stamp:
-                mark[NP + y] = stamp
-                prev[NP + y] = w
-                return NP + y
+            end = _arrive(w, y, exits, NP, lo, hi, count, mark, prev, stamp)
+            if end >= 0:
+                return end
             queue[tail] = w
             tail += 1
     return -1
@@ -627,20 +636,7 @@ def analyze_flow_py(doms: Sequence[Sequence[int]], lo: Sequence[Sequence[int]], 
     >>> analyze_flow_py([[0b01, 0b01]], [[0, 0]], [[2, 2]], [1, 1]) is None
     True
     """
-    K = len(doms)
     P = len(hands)
     if P > MAX_SEATS:
         raise ValueError(f"the flow analysis takes at most {MAX_SEATS} seats, not {P}")
-    S = len(doms[0]) if K else 1
-    d = np.zeros((K, S), np.int64)
-    lo_a = np.zeros((K, P), np.int64)
-    hi_a = np.zeros((K, P), np.int64)
-    for k in range(K):
-        d[k, :] = doms[k]
-        lo_a[k, :] = lo[k]
-        hi_a[k, :] = hi[k]
-    owners = np.zeros((K, S), np.int64)
-    quartet = np.zeros(K, np.int64)
-    if not analyze_flow(d, lo_a, hi_a, K, np.array(hands, np.int64), owners, quartet, 0):
-        return None
-    return [[int(x) for x in row] for row in owners], [int(x) for x in quartet]
+    return on_lists(analyze_flow, doms, lo, hi, hands, 0)[1]
