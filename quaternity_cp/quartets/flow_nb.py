@@ -19,7 +19,8 @@ seats that hold all of a set in some deal. The method is the pure-Python flow en
   reachability inside it (:func:`_same`), not by a search of the whole graph;
 - p may hold all of set k iff p may hold every card of k, no other seat has a lower bound on k, p's
   other reserved cards still fit, and residual cycles through ``(p, k)`` raise its count to S (each cycle
-  keeps a deal; none left means the most is reached).
+  keeps a deal; none left means the most is reached); when there are many such candidates (an open
+  position: every seat for every set), swaps of single cards show most of them first (:func:`_swap_witnesses`).
 
 Unlike the radix DP its work does not grow with the product of the hands: at most one augmenting path a
 card and a few per possible quartet, each a search over ``(K + 1) * P`` nodes. It takes no state budget
