@@ -162,6 +162,27 @@ def test_a_key_without_a_deal_is_refused():
         packed.expand(bad.reshape(1, -1))
 
 
+def test_the_kernel_s_outputs_own_their_memory():
+    """The kernel passes its arrays to its helpers as views that own nothing (flow_nb.borrowed); what it
+    returns must own its memory: kept across later calls, which would reuse freed memory, and garbage
+    collections, it still equals a fresh expansion."""
+    import gc
+
+    packed = QuaternityPacked(3, 3, 3, Rules.preset("quaternity"), kernel="numba")
+    cfg, rows = packed_nb.config(packed), packed_nb.max_rows(packed)
+    start, _ = packed.start()
+    first = packed.expand(start.reshape(1, -1))["keys"]
+    kept = packed_nb.expand_batch(cfg, first, rows)
+    copies = [np.array(a, copy=True) for a in kept]
+    for _ in range(3):  # other batches, of other sizes, allocate and free the kernel's buffers again
+        packed_nb.expand_batch(cfg, np.repeat(first, 7, axis=0), rows)
+        gc.collect()
+    for a, b in zip(kept, copies):
+        assert np.array_equal(a, b)
+    again = packed_nb.expand_batch(cfg, first, rows)
+    assert all(np.array_equal(a, b) for a, b in zip(kept, again))
+
+
 def test_the_kernel_option_is_checked_and_auto_picks_the_compiled_one():
     assert QuaternityPacked(2, 2, 2, Rules()).compiled
     assert not QuaternityPacked(2, 2, 2, Rules(), kernel="python").compiled

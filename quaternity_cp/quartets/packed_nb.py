@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from .flow_nb import analyze_flow_ws, flow_workspace
+from .flow_nb import FLOW_ROWS, analyze_flow_ws, borrowed, keep_alive
 
 if TYPE_CHECKING:
     from .packed import QuaternityPacked
@@ -229,8 +229,8 @@ def _encode(cfg, K, own, flag, lo, hi, hands, turn, asker, target, scores, reach
                 top = hands[p]
             desc[k, S + q] = low
             desc[k, S + P + q] = top
-    # sort the sets (insertion over rows of D numbers)
-    order = np.empty(K, np.int64)
+    # sort the sets (insertion over rows of D numbers; their order in desc's last column)
+    order = desc[:, D]
     for k in range(K):
         order[k] = k
     for a in range(1, K):
@@ -809,31 +809,47 @@ def expand_batch(cfg, keys, max_rows):
     owner = np.empty(n, np.int8)
     degree = np.empty(n, np.int16)
     status = np.zeros(n, np.int8)
-    shape_sp = (N, S)
-    shape_pp = (N, P)
-    w_doms, w_flag = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
-    w_lo, w_hi = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
-    a_doms, a_flag = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
-    a_lo, a_hi = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
-    td = np.zeros(shape_sp, np.int64)
-    tl, th = np.zeros(shape_pp, np.int64), np.zeros(shape_pp, np.int64)
-    own, a_own, town = np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64), np.zeros(shape_sp, np.int64)
-    q_own = np.zeros(shape_sp, np.int64)
-    quart, a_quart, tq = np.zeros(N, np.int64), np.zeros(N, np.int64), np.zeros(N, np.int64)
-    w_hands, w_scores, w_reach = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
-    a_hands, a_scores, a_reach = np.zeros(P, np.int64), np.zeros(P, np.int64), np.zeros(P, np.int64)
-    desc = np.zeros((N, S + 2 * P), np.int64)
-    key = np.zeros(W, np.uint64)
-    seen_k = np.empty((max_rows, W), np.uint64)  # (a row is read only once written)
-    seen_o = np.zeros(max_rows, np.int64)
-    order = np.zeros(2, np.int64)
-    fw = flow_workspace(N, S, P)
+    # the scratch arrays, cut from one buffer of each type through borrowed views (see flow_nb.borrowed):
+    # passing them to the helpers counts no references
+    NS, NP, D = N * S, N * P, S + 2 * P + 1
+    fr, fc = FLOW_ROWS, max(N * S, (N + 1) * P, 1)
+    ints = np.zeros(9 * NS + 6 * NP + 3 * N + 6 * P + N * D + max_rows + 2 + fr * fc, np.int64)
+    words = np.zeros(W + max_rows * W, np.uint64)
+    b, u = borrowed(ints), borrowed(words)
+    at = 0
+    w_doms, w_flag = b[at:at + NS].reshape((N, S)), b[at + NS:at + 2 * NS].reshape((N, S))
+    a_doms, a_flag = b[at + 2 * NS:at + 3 * NS].reshape((N, S)), b[at + 3 * NS:at + 4 * NS].reshape((N, S))
+    td, own = b[at + 4 * NS:at + 5 * NS].reshape((N, S)), b[at + 5 * NS:at + 6 * NS].reshape((N, S))
+    a_own, town = b[at + 6 * NS:at + 7 * NS].reshape((N, S)), b[at + 7 * NS:at + 8 * NS].reshape((N, S))
+    q_own = b[at + 8 * NS:at + 9 * NS].reshape((N, S))
+    at += 9 * NS
+    w_lo, w_hi = b[at:at + NP].reshape((N, P)), b[at + NP:at + 2 * NP].reshape((N, P))
+    a_lo, a_hi = b[at + 2 * NP:at + 3 * NP].reshape((N, P)), b[at + 3 * NP:at + 4 * NP].reshape((N, P))
+    tl, th = b[at + 4 * NP:at + 5 * NP].reshape((N, P)), b[at + 5 * NP:at + 6 * NP].reshape((N, P))
+    at += 6 * NP
+    quart, a_quart, tq = b[at:at + N], b[at + N:at + 2 * N], b[at + 2 * N:at + 3 * N]
+    at += 3 * N
+    w_hands, w_scores, w_reach = b[at:at + P], b[at + P:at + 2 * P], b[at + 2 * P:at + 3 * P]
+    a_hands, a_scores, a_reach = b[at + 3 * P:at + 4 * P], b[at + 4 * P:at + 5 * P], b[at + 5 * P:at + 6 * P]
+    at += 6 * P
+    desc = b[at:at + N * D].reshape((N, D))  # (its last column: _encode's order of the sets)
+    at += N * D
+    seen_o = b[at:at + max_rows]
+    at += max_rows
+    order = b[at:at + 2]
+    at += 2
+    fw = b[at:at + fr * fc].reshape((fr, fc))
+    key = u[:W]
+    seen_k = u[W:].reshape((max_rows, W))
+    b_cfg, b_keys = borrowed(cfg), borrowed(keys)
+    b_ck, b_osrc, b_ooff = borrowed(ck), borrowed(osrc), borrowed(ooff)
+    b_omove, b_oend = borrowed(omove), borrowed(oend)
     n_out = _ZERO
     for j in range(n):
-        n_out2, o, d, st = _expand_one(cfg, keys[j], j, ck, osrc, ooff, omove, oend, n_out, w_doms, w_flag, w_lo,
-                                       w_hi, w_hands, w_scores, w_reach, own, quart, a_doms, a_flag, a_lo, a_hi,
-                                       a_hands, a_scores, a_reach, a_own, a_quart, td, tl, th, town, tq, fw, desc,
-                                       key, seen_k, seen_o, order, q_own)
+        n_out2, o, d, st = _expand_one(b_cfg, b_keys[j], j, b_ck, b_osrc, b_ooff, b_omove, b_oend, n_out, w_doms,
+                                       w_flag, w_lo, w_hi, w_hands, w_scores, w_reach, own, quart, a_doms, a_flag,
+                                       a_lo, a_hi, a_hands, a_scores, a_reach, a_own, a_quart, td, tl, th, town, tq,
+                                       fw, desc, key, seen_k, seen_o, order, q_own)
         status[j] = st
         if st < 0:
             owner[j] = 0
@@ -842,6 +858,8 @@ def expand_batch(cfg, keys, max_rows):
         n_out = n_out2
         owner[j] = o
         degree[j] = d
+    keep_alive(ints)
+    keep_alive(words)
     return ck[:n_out], osrc[:n_out], ooff[:n_out], omove[:n_out], oend[:n_out], owner, degree, status
 
 
