@@ -117,3 +117,13 @@ def test_no_sets_and_bad_numbers():
 def test_too_many_seats_is_refused():
     with pytest.raises(ValueError, match="at most 31 seats"):
         analyze_flow_py([[1, 1]], [[0] * 32], [[2] * 32], [2] + [0] * 31)
+
+
+def test_the_compiled_kernels_tests_run_as_one_group(request):
+    """Under ``-n 2 --dist loadgroup`` (pyproject.toml) this file's tests, as every file of
+    conftest.COMPILED_KERNEL_MODULES, carry the group that puts them in one worker (xdist marks it on the node
+    id), so that numba compiles each kernel once. pytest 9.2 with pytest-xdist 3.8 lost the group without a
+    word (each worker then compiled every kernel: a minute of the suite); this says so if it happens again."""
+    if request.config.getvalue("dist") == "no" and not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run by xdist's loadgroup")
+    assert request.node.nodeid.endswith("@compiled-kernels"), request.node.nodeid
