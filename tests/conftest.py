@@ -59,7 +59,7 @@ COMPILED_KERNEL_MODULES = frozenset({
     "test_packed_nb.py", "test_quaternity_packed.py", "test_deals_nb.py", "test_flow_nb.py", "test_layout_upgrade.py",
     "test_gofish_bigsolve.py", "test_gofish_starts.py", "test_retrograde.py", "test_checkpoint_damage.py",
     "test_gofish_options.py", "test_gofish_crosscheck.py", "test_gofish_sizes.py", "test_solver_interrupt.py",
-    "test_quarto_fast.py", "test_quarto_packed.py", "test_layer_model.py",
+    "test_quarto_fast.py", "test_quarto_packed.py", "test_layer_model.py", "test_lazywin.py", "test_threads.py",
 })
 
 
