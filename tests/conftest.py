@@ -7,6 +7,11 @@ import sys
 
 import pytest
 
+# The tests run this checkout's library, as the commands they start in other processes do (``python -m cli``
+# or ``python -c`` from the checkout's root, which puts the root first on the path): with the package installed
+# (not editable, as CI installs it) the tests would otherwise import the installed copy and the processes the
+# checkout, and numba would compile every kernel twice, once for each copy's cache.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # the tests import their brute-force reference as a plain module
 sys.path.insert(0, os.path.dirname(__file__))
 
