@@ -462,8 +462,10 @@ def _asked_owners(cfg, K, s, i, x, doms, lo, hi, hands, td, tl, th, town, tq, fw
 
 
 @njit(cache=True)
-def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq, fw):
-    """Position._skip's test: whether x has a legal question (1) or not (0)."""
+def _has_question(cfg, K, x, doms, lo, hi, hands, own, td, tl, th, town, tq, fw):
+    """Position._skip's test: whether x has a legal question (1) or not (0). ``own``: the position's owners
+    (the asked rows' deals are some of its deals, so a card's asked owners are some of its owners: a card no
+    target may hold, or a set x holds no card of where the rule wants one, is passed without an analysis)."""
     P, S = cfg[C_P], cfg[C_S]
     targets = 0
     for y in range(P):
@@ -471,8 +473,18 @@ def _has_question(cfg, K, x, doms, lo, hi, hands, td, tl, th, town, tq, fw):
             targets |= 1 << y
     if targets == 0:
         return 0
+    mine = 1 << x
     for s in range(K):
         for i in range(S):
+            if own[s, i] & targets == 0:
+                continue
+            if cfg[C_LEAST] > 0:
+                some = False  # x may hold a card of s (not this one, when x lacks the card asked for)
+                for j in range(S):
+                    if own[s, j] & mine and not (j == i and cfg[C_LACKS]):
+                        some = True
+                if not some:
+                    continue
             dup = False  # a card of the same domain in this set gives the same answer
             for j in range(i):
                 if doms[s, j] == doms[s, i]:
@@ -530,7 +542,7 @@ def _after(cfg, K, doms, flag, lo, hi, hands, scores, reach, order, n_order, own
                 for k in range(P):
                     c = (p + k) % P
                     if hands[c] > 0:
-                        if _has_question(cfg, K, c, doms, lo, hi, hands, td, tl, th, town, tq, fw):
+                        if _has_question(cfg, K, c, doms, lo, hi, hands, own, td, tl, th, town, tq, fw):
                             q = c
                             break
                 skipped |= 1 << q
