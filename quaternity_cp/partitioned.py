@@ -149,9 +149,13 @@ MAX_MOVES = 2**15 - 1
 #: file, sorted ids as their differences (1, which had no such field: every array plain, rewritten by
 #: :func:`upgrade`; 2, a development layout that kept ids as byte planes: refused)
 LAYOUT = 3
-#: the kinds of part files written deflated: all of them (an ``in`` file lives one layer, but the children of a
-#: layer of a large graph take more room there than anything kept)
+#: the kinds of part files that may be deflated: all of them (an ``in`` file lives one layer, but the children of
+#: a layer of a large graph take more room there than anything kept)
 DEFLATED = frozenset({"keys", "out", "edges", "in"})
+#: an ``in`` file of at most this many children is stored plain, a larger one deflated: deflating a layer's
+#: children and inflating them again took 6 to 9% of a build's time (3x4x3, 3x3x4), for files that live one layer;
+#: past this size (21 MB plain at 2 key words) the room a peak layer's ``in`` files take on disk matters more
+PLAIN_IN = 1 << 20
 #: ranks are kept in 16 bits: a longer forced win is refused rather than wrapped
 MAX_RANK = retrograde.MAX_RANK
 #: the subfolder of a graph's checkpoint where the partitioned attractor keeps its rounds
@@ -163,7 +167,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
            "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
-           "edge_files", "EDGE_ROWS", "expand_checked",
+           "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "upgrade", "OlderLayout", "LAYOUT", "KeyIndex",
            "left_of"]
@@ -486,7 +490,8 @@ def _spec(kind: str, n: int, m: int, width: int, ids: Ids = (_I64, _I64)
     shape); ``ids``: the dtypes of its ``src`` and ``dst`` (:meth:`Context.ids`). No move numbers are kept: a
     move is found again by expanding its position (:func:`best_move`).
 
-    Every file is deflated (:data:`DEFLATED`), and laid out to deflate well (:func:`_decode` reads them back): a
+    Every kept file is deflated (:data:`DEFLATED`; an ``in`` file too past :data:`PLAIN_IN` children), and laid out
+    to deflate well (:func:`_decode` reads them back): a
     kept ``keys`` file's keys are sorted; sorted ids are stored as their differences (an ``out`` file's ``src``,
     its plies that end the game in order of position; an ``in`` file's ``src``, its children in order of parent;
     an ``edges`` file's ``dst``: its edges are sorted by child), summed again in place when read: reading a file
@@ -718,7 +723,7 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
         m = sum(len(g["src"]) for g in got)
         name = rel("in", j, layer, k)
         written[name] = partfiles.save_npz(  # (its children in order of parent: src is sorted)
-            os.path.join(folder, name), 0, m, deflate=True,
+            os.path.join(folder, name), 0, m, deflate=m > PLAIN_IN,
             keys=np.concatenate([g["keys"] for g in got]) if got else np.zeros((0, width), np.uint64),
             src=_differences(np.concatenate([g["src"] for g in got]) if got else np.zeros(0, parents)),
             off=np.concatenate([g["off"] for g in got]) if got else np.zeros(0, np.int8))

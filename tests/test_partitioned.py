@@ -477,3 +477,36 @@ def test_a_kept_keys_file_is_sorted_and_read_by_one_pass(tmp_path):
             seen += len(keys) > 1
     assert seen
     assert not pt.rows_sorted(np.array([[2], [1]], np.uint64)) and not pt.rows_sorted(np.array([[1], [1]], np.uint64))
+
+
+def test_small_in_files_are_stored_plain_and_large_ones_deflated_with_the_same_graph(tmp_path, monkeypatch):
+    """An ``in`` file (a layer's children on their way to the part that merges them) of at most ``PLAIN_IN``
+    children is stored plain, a larger one deflated; the kept files and the ranks are the same either way."""
+    import zipfile
+
+    from quaternity_cp import partfiles
+
+    seen: dict[str, set[int]] = {"plain": set(), "deflated": set()}
+    real = partfiles.save_npz
+
+    def spy(path, n, m, *, deflate=False, **arrays):
+        entry = real(path, n, m, deflate=deflate, **arrays)
+        if os.path.basename(path).startswith("in"):
+            with zipfile.ZipFile(path) as zf:
+                kinds = {i.compress_type for i in zf.infolist()}
+            assert kinds == {zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED}
+            assert deflate == (m > pt.PLAIN_IN), (m, deflate)
+            seen["deflated" if deflate else "plain"].add(m)
+        return entry
+
+    monkeypatch.setattr(partfiles, "save_npz", spy)
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "PLAIN_IN", 3)
+    mixed = pt.build(toy, str(tmp_path / "mixed"), parts=2)
+    assert seen["plain"] and seen["deflated"] and max(seen["deflated"]) > 3  # (both kinds written)
+    monkeypatch.setattr(pt, "PLAIN_IN", 1 << 20)
+    seen = {"plain": set(), "deflated": set()}
+    plain = pt.build(toy, str(tmp_path / "plain"), parts=2)
+    assert seen["plain"] and not seen["deflated"]
+    assert mixed.files == plain.files  # (every kept file byte for byte: the manifests' digests)
+    assert np.array_equal(pt.attract(mixed).ranks, pt.attract(plain).ranks)
