@@ -167,7 +167,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
            "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
-           "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked",
+           "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked", "stored_parts", "refuse_other_parts",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "upgrade", "OlderLayout", "LAYOUT", "KeyIndex",
            "left_of"]
@@ -852,6 +852,41 @@ def read_manifest(folder: str, packed: Packed, parts: int) -> dict[str, Any] | N
     return data
 
 
+def stored_parts(folder: str, packed: Packed) -> int | None:
+    """The parts of the checkpoint in ``folder`` (its manifest's, once its keyed digest is checked); None when the
+    folder holds no manifest, or one of an older layout (:class:`OlderLayout`, rewritten in its own parts). A run
+    that names no parts goes on with these: whether the checkpoint is ``packed``'s game is checked when it is read
+    (:func:`read_manifest`)."""
+    path = os.path.join(folder, "manifest.json")
+    try:
+        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), upgradable=True)
+    except OlderLayout:
+        return None
+    parts = None if data is None else data.get("parts")
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
+        return None  # (none, or one read_manifest refuses with its reason)
+    return parts
+
+
+def refuse_other_parts(folder: str, packed: Packed, parts: int) -> None:
+    """Refuse (:class:`PartitionedError`, naming both) a checkpoint in ``folder`` of ``packed``'s game in other
+    parts than ``parts``; nothing else is checked here (a caller whose own file was refused calls this to say what
+    differs, then raises its own refusal)."""
+    path = os.path.join(folder, "manifest.json")
+    try:
+        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), upgradable=True)
+    except PartitionedError:
+        return
+    want = head(packed, parts)
+    if data is not None and data.get("parts") != parts and {**{k: data.get(k) for k in want}, "parts": parts} == want:
+        raise PartitionedError(_other_parts(path, data["parts"], parts))
+
+
+def _other_parts(path: str, theirs: object, parts: int) -> str:
+    return (f"{path}: a checkpoint of this game in {json.dumps(theirs)[:20]} parts, not {parts}: go on with its "
+            "parts (name none, or the same), or use another folder")
+
+
 def open_manifest(folder: str, fmt: str, old_formats: Mapping[str, str], purpose: str,
                   packed_of: Callable[[Mapping[str, Any]], Packed]) -> tuple[Packed, dict[str, Any]]:
     """The folder's manifest, whatever its game's options: ``packed_of`` makes the packed part from the manifest's
@@ -1097,6 +1132,8 @@ def _check_head(path: str, data: Mapping[str, Any], packed: Packed, parts: int) 
     want = head(packed, parts)
     mine = {k: data.get(k) for k in want}
     if mine != want:
+        if {**mine, "parts": parts} == want:
+            raise PartitionedError(_other_parts(path, mine["parts"], parts))
         raise PartitionedError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use "
                                "another folder")
     _check_manifest(path, data, packed)

@@ -450,9 +450,26 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path, other):
     built = bs.build(SHAPE_3x2, folder, parts=3)
     with pytest.raises(bs.GraphError, match="another game"):
         bs.build(other, folder, parts=3)
-    with pytest.raises(bs.GraphError, match="another game"):  # the same game in other parts is refused too
+    with pytest.raises(bs.GraphError, match="of this game in 3 parts, not 4"):  # other parts are refused too
         bs.build(SHAPE_3x2, folder, parts=4)
     assert layout(bs.build(SHAPE_3x2, folder, parts=3)) == layout(built)  # and the checkpoint still serves
+    assert layout(bs.build(SHAPE_3x2, folder)) == layout(built)  # (no parts named: the checkpoint's own)
+
+
+def test_a_checkpoint_goes_on_in_its_own_parts_when_none_are_named(tmp_path):
+    folder = str(tmp_path / "g")
+    assert bs.default_parts(SHAPE_3x2) != 2
+    with pytest.raises(bs.GraphStopped):
+        bs.build(SHAPE_3x2, folder, parts=2, limits=Limits(max_positions=5))
+    resumed = bs.build(SHAPE_3x2, folder)
+    fresh = bs.build(SHAPE_3x2, str(tmp_path / "fresh"), parts=2)
+    assert resumed.parts == 2 and layout(resumed) == layout(fresh)
+    first = bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, parts=2, workers=0)
+    again = bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, workers=0)  # (its stored answer, read back)
+    assert again == first
+    with pytest.raises(bs.GraphError, match="of this game in 2 parts, not 3"):
+        bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, parts=3, workers=0)
+    assert bs.build(SHAPE_3x2, str(tmp_path / "new")).parts == bs.default_parts(SHAPE_3x2)
 
 
 def test_a_stored_result_of_another_game_or_damaged_is_refused(tmp_path):

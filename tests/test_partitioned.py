@@ -510,3 +510,27 @@ def test_small_in_files_are_stored_plain_and_large_ones_deflated_with_the_same_g
     assert seen["plain"] and not seen["deflated"]
     assert mixed.files == plain.files  # (every kept file byte for byte: the manifests' digests)
     assert np.array_equal(pt.attract(mixed).ranks, pt.attract(plain).ranks)
+
+
+def test_a_checkpoint_s_parts_are_read_back_and_other_parts_refused_by_name(tmp_path):
+    toy = Toy(8)
+    folder = str(tmp_path / "g")
+    assert pt.stored_parts(folder, toy) is None  # (no folder yet)
+    pt.build(toy, folder, parts=2)
+    assert pt.stored_parts(folder, toy) == 2
+    with pytest.raises(pt.PartitionedError, match=r"manifest.json: a checkpoint of this game in 2 parts, not 3"):
+        pt.build(toy, folder, parts=3)
+    with pytest.raises(pt.PartitionedError, match="in 2 parts, not 3"):
+        pt.refuse_other_parts(folder, toy, 3)
+    pt.refuse_other_parts(folder, toy, 2)  # (its own parts: nothing to say)
+    pt.refuse_other_parts(folder, Toy(7), 3)  # (another game: left to read_manifest's refusal)
+    with pytest.raises(pt.PartitionedError, match="another game"):
+        pt.build(Toy(7), folder, parts=3)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        data = json.load(f)
+    data["parts"] = 5  # (edited: its keyed digest no longer matches)
+    with open(os.path.join(folder, "manifest.json"), "w") as f:
+        json.dump(data, f)
+    with pytest.raises(pt.PartitionedError, match="keyed digest does not match"):
+        pt.stored_parts(folder, toy)
+    pt.refuse_other_parts(folder, toy, 3)  # (a damaged manifest: its own refusal comes from the caller's reading)

@@ -416,7 +416,8 @@ def test_the_command_refuses_with_one_line(tmp_path):
     assert run(first, "--checkpoint", tmp_path / "ck", "--parts", 1).exit_code == 0
     second = position_file(tmp_path / "second.json", *random_position(rng, 4))
     refused(run(second, "--checkpoint", tmp_path / "ck", "--parts", 1), "another game")
-    refused(run(first, "--checkpoint", tmp_path / "ck", "--parts", 2), "another game")
+    refused(run(first, "--checkpoint", tmp_path / "ck", "--parts", 2), "of this game in 1 parts, not 2")
+    assert run(first, "--checkpoint", tmp_path / "ck").exit_code == 0  # (none named: its own, 1)
     # options
     refused(run(first, "--checkpoint", first), "not a folder")
     refused(run(first, "--checkpoint", tmp_path / "b", "--max-seconds", "nan"), "--max-seconds")

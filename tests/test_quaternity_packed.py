@@ -448,6 +448,25 @@ def test_a_checkpoint_of_another_start_or_game_or_damaged_is_refused(tmp_path):
     assert part.name in line
 
 
+def test_a_checkpoint_goes_on_in_its_own_parts_and_other_parts_are_refused_by_name(tmp_path):
+    from quaternity_cp.quartets.bigsolve import default_parts
+
+    assert default_parts(3, 2, 3) != 3
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--parts", 3,
+                         "--max-positions", 20, "--json")
+    assert code == 0 and not json.loads(out)["proven"], (code, out, err)  # (stopped by the limit)
+    data = solved(tmp_path / "ck")  # no parts named: the checkpoint's 3
+    fresh = solved(tmp_path / "fresh", "--parts", 3)
+    assert data["parts"] == 3 and data["proven"]
+    assert [data[k] for k in ("positions", "edges", "layers", "seats")] == [fresh[k] for k in ("positions", "edges",
+                                                                                             "layers", "seats")]
+    assert solved(tmp_path / "ck", "--drop-graph")["parts"] == 3
+    assert solved(tmp_path / "ck")["graph_dropped"]  # (the stored answer, read in its own parts)
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--parts", 2)
+    assert "in 3 parts, not 2" in line and "manifest.json" in line
+    assert solved(tmp_path / "new")["parts"] == default_parts(3, 2, 3)
+
+
 def test_a_checkpoint_of_the_earlier_layout_is_refused_with_what_to_do(tmp_path):
     solved(tmp_path / "ck")
     path = tmp_path / "ck" / "manifest.json"

@@ -166,6 +166,16 @@ def check_parts(shape: Shape, parts: object) -> int:
     return parts
 
 
+def _parts(shape: Shape, folder: str, parts: int | None) -> int:
+    """``parts`` checked; when None, those of the checkpoint in ``folder`` (it goes on in its own), else
+    :func:`default_parts`."""
+    if parts is not None:
+        return check_parts(shape, parts)
+    with _gofish_errors():
+        stored = pt.stored_parts(os.path.abspath(folder), GoFishPacked(shape))
+    return stored if stored is not None else default_parts(shape)
+
+
 def _head(shape: Shape, parts: int) -> dict[str, Any]:
     return pt.head(GoFishPacked(shape), parts)
 
@@ -203,7 +213,7 @@ def build(shape: Shape, folder: str, *, parts: int | None = None, run: Runner | 
     checked after each layer (past them :class:`GraphStopped`; the layers done stay). ``progress`` gets a dict
     after each layer. A damaged, edited or foreign checkpoint is refused (:class:`GraphError`, one line naming
     the file)."""
-    parts = default_parts(shape) if parts is None else check_parts(shape, parts)
+    parts = _parts(shape, folder, parts)
     with _gofish_errors():
         return _gofish_built(pt.build(GoFishPacked(shape), folder, parts=parts, run=run, limits=limits,
                                       progress=progress))
@@ -354,12 +364,21 @@ def solve(players: int, rules: "Rules | Mapping[str, object] | str | None", fold
     if attractor not in ATTRACTORS:
         raise GraphError(f"attractor must be one of {', '.join(ATTRACTORS)}, not {attractor!r}")
     shape = Shape.of(players, players, suit_size, rules)
-    parts = default_parts(shape) if parts is None else check_parts(shape, parts)
+    if parts is not None:
+        parts = check_parts(shape, parts)
     user_key()  # (an unusable key file is refused before any work)
     folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
+    parts = _parts(shape, folder, parts)
     result_path = os.path.join(folder, "result.json")
     head = _head(shape, parts)
-    done = _read_result(result_path, head, shape) if os.path.lexists(result_path) else None
+    done = None
+    if os.path.lexists(result_path):
+        try:
+            done = _read_result(result_path, head, shape)
+        except GraphError:
+            with _gofish_errors():  # (a checkpoint in other parts: said so)
+                pt.refuse_other_parts(folder, GoFishPacked(shape), parts)
+            raise
     if done is not None:
         return done
     with _gofish_errors():

@@ -779,7 +779,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 @click.option("--parts", "parts", type=Whole(1, MAX_PARTS), default=None, metavar="N",
               help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
                    "calls for (4 for 2 players; 16 for 3 players with suits of at most 4 and for 4 players with "
-                   "suits of 2); default 8, or that bound when smaller.")
+                   "suits of 2); default: a checkpoint's own, else 8, or that bound when smaller.")
 @click.option("--workers", "workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
               help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
                    "available holds at about 400 MB each (default: one per core within those bounds; 0: in this "
@@ -857,7 +857,7 @@ def starts(players: int, suit_size: int, rules: tuple[str, ...], max_positions: 
         raise InputError("--parts goes with --checkpoint (the partitioned solver)")
     if checkpoint is None and show_progress is not None:
         raise InputError("--progress/--no-progress goes with --checkpoint (the partitioned solver's layers)")
-    part_count = 0
+    part_count: int | None = None
     if checkpoint is not None:
         part_count, workers = _checkpoint_options(players, suit_size, variants, checkpoint, parts, workers, cluster)
     if checkpoint is not None and max_positions == _DEFAULT_MAX_POSITIONS:
@@ -903,12 +903,12 @@ _DEFAULT_MAX_POSITIONS = 3_000_000
 
 
 def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, Any]], checkpoint: str,
-                        parts: int | None, workers: int | None, cluster: str | None) -> tuple[int, int | None]:
+                        parts: int | None, workers: int | None, cluster: str | None) -> tuple[int | None, int | None]:
     """``--checkpoint``, ``--parts`` and ``--workers`` checked before any work (an empty folder name, more parts
     than the start calls for, more local workers than the memory holds are refused with the reason); returns the
-    parts and the local workers to use (None with --cluster)."""
+    parts (None when none are named) and the local workers to use (None with --cluster)."""
     from quaternity_cp.command.workers import check_workers
-    from quaternity_cp.gofish.bigsolve import GraphError, check_parts, default_parts
+    from quaternity_cp.gofish.bigsolve import GraphError, check_parts
     from quaternity_cp.gofish.fastgraph import Shape
     from quaternity_cp.gofish.rules import GoFishError
 
@@ -916,7 +916,8 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
         raise InputError("--checkpoint: give a folder (an empty name would build in the current folder)")
     try:
         shapes = [Shape.of(players, players, suit_size, variant or None) for variant in variants]
-        parts = default_parts(shapes[0]) if parts is None else check_parts(shapes[0], parts)
+        if parts is not None:  # (none named: each rule set's checkpoint goes on in its own, a new one in the default)
+            parts = check_parts(shapes[0], parts)
     except GraphError as err:
         raise InputError(f"--parts: {err}") from None
     except GoFishError as err:
@@ -924,7 +925,7 @@ def _checkpoint_options(players: int, suit_size: int, variants: list[dict[str, A
     return parts, check_workers(workers, cluster, worker_bytes=WORKER_BYTES, max_workers=MAX_WORKERS)
 
 
-def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int,
+def _partitioned_row(players: int, suit_size: int, variant: dict[str, Any], checkpoint: str, parts: int | None,
                      workers: int | None, cluster: str | None, limits: Any, quiet: bool,
                      drop_graph: bool = False, attractor: str = "whole", upgrade_layout: bool = False,
                      show_progress: bool | None = None) -> dict[str, Any]:

@@ -318,14 +318,21 @@ def solve_start(players: int, sets: int, set_size: int, rules: Rules, folder: st
         raise BigSolveError(f"{threads} threads: the expansion's threads are for the tasks run in this process "
                             "(--workers 0); Dask's workers run tasks side by side themselves")
     packed = replace(packed_of(players, sets, set_size, rules, goal), threads=threads)
-    parts = default_parts(players, sets, set_size) if parts is None else check_parts(parts, players, sets, set_size)
+    if parts is not None:
+        parts = check_parts(parts, players, sets, set_size)
     if not isinstance(folder, str) or not folder.strip():
         raise BigSolveError("--checkpoint: give a folder (an empty name would build in the current folder)")
     user_key()  # (an unusable key file is refused before any work)
     began = time.perf_counter()
     folder = os.path.abspath(folder)  # (the workers' working folder may differ; with a cluster it must be shared)
+    if parts is None:  # (a checkpoint goes on in its own parts)
+        parts = pt.stored_parts(folder, packed) or default_parts(players, sets, set_size)
     if _dropped(folder):
-        return _from_result(packed, folder, parts, goal, seat, began)
+        try:
+            return _from_result(packed, folder, parts, goal, seat, began)
+        except BigSolveError:
+            pt.refuse_other_parts(folder, packed, parts)  # (a checkpoint in other parts: said so)
+            raise
     built, att = pt.solve_graph(packed, folder, parts=parts, workers=workers, cluster=cluster, limits=limits,
                                 progress=progress, attractor=attractor, upgrade_layout=upgrade_layout)
     ranker = Ranker(built, att.ranks, packed)

@@ -303,8 +303,9 @@ GRAPH_MAX_WORKERS = 64
 @click.argument("file")
 @click.option("--checkpoint", required=True, metavar="FOLDER",
               help="Build the graph in FOLDER: a run stopped by Ctrl-C, a limit or a crash goes on from there.")
-@click.option("--parts", type=Whole(1, 256), default=GRAPH_PARTS, show_default=True, metavar="K",
-              help="The graph's partitions, 1..256 (each layer writes K x K files).")
+@click.option("--parts", type=Whole(1, 256), default=None, metavar="K",
+              help=f"The graph's partitions, 1..256 (each layer writes K x K files); default: a checkpoint's own, "
+                   f"else {GRAPH_PARTS}.")
 @click.option("--workers", type=Whole(0, GRAPH_MAX_WORKERS), default=None, metavar="N",
               help="Local Dask worker processes (default 0: in this process).")
 @click.option("--cluster", default=None, metavar="ADDRESS",
@@ -321,7 +322,7 @@ GRAPH_MAX_WORKERS = 64
 @progress_option
 @rules_options
 @guarded
-def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: str | None, attractor: str,
+def graph(file: str, checkpoint: str, parts: int | None, workers: int | None, cluster: str | None, attractor: str,
           max_positions: int | None, max_seconds: float | None, as_json: bool, show_progress: bool | None = None,
           rules: str | None = None, engine: str | None = None) -> None:
     """Build the whole game graph reachable from a position and solve it by its attractor.
@@ -373,6 +374,8 @@ def graph(file: str, checkpoint: str, parts: int, workers: int | None, cluster: 
                             worker_bytes=GRAPH_WORKER_BYTES, max_workers=GRAPH_MAX_WORKERS)
     folder = os.path.abspath(checkpoint)
     try:
+        if parts is None:  # (a checkpoint goes on in its own parts)
+            parts = pt.stored_parts(folder, packed) or GRAPH_PARTS
         pt.read_manifest(folder, packed, parts)  # (a checkpoint of another position or parts: before any output)
     except pt.PartitionedError as err:
         raise InputError(str(err)) from None
