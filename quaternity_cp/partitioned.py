@@ -800,11 +800,11 @@ class OlderLayout(PartitionedError):
     """A checkpoint whose part files are laid out as an older version wrote them (:func:`upgrade` rewrites it)."""
 
 
-def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose: str, upgradable: bool = False
-                   ) -> dict[str, Any] | None:
+def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose: str, upgradable: bool = False,
+                   any_layout: bool = False) -> dict[str, Any] | None:
     """A manifest's content (without its digest) once its format and keyed digest are checked; None when there
     is no manifest. ``upgradable``: a manifest of layout 1 is refused as :class:`OlderLayout` (which
-    :func:`upgrade` rewrites)."""
+    :func:`upgrade` rewrites); ``any_layout``: its layout is not checked (for what reads its head only)."""
     if not os.path.lexists(path):
         return None
     try:
@@ -821,7 +821,9 @@ def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose:
     if got != fmt:
         raise PartitionedError(f"{path}: not a checkpoint of this program (format {got!r})")
     layout = data.get("layout", 1)
-    if layout == 1 and upgradable:
+    if any_layout:
+        layout = LAYOUT
+    elif layout == 1 and upgradable:
         raise OlderLayout(f"{path}: written by an older version (its part files are plain, layout 1; this "
                           f"version's is {LAYOUT}): go on with --upgrade to rewrite them in place (about a third "
                           "of their size), or remove the folder or use another one")
@@ -853,14 +855,14 @@ def read_manifest(folder: str, packed: Packed, parts: int) -> dict[str, Any] | N
 
 
 def stored_parts(folder: str, packed: Packed) -> int | None:
-    """The parts of the checkpoint in ``folder`` (its manifest's, once its keyed digest is checked); None when the
-    folder holds no manifest, or one of an older layout (:class:`OlderLayout`, rewritten in its own parts). A run
-    that names no parts goes on with these: whether the checkpoint is ``packed``'s game is checked when it is read
-    (:func:`read_manifest`)."""
+    """The parts of the checkpoint in ``folder`` (its manifest's, of any layout, once its keyed digest is checked);
+    None when the folder holds no manifest, or one that :func:`read_manifest` refuses (with its reason, when the
+    caller reads it). A run that names no parts goes on with these: whether the checkpoint is ``packed``'s game,
+    and of a layout this version reads, is checked when it is read."""
     path = os.path.join(folder, "manifest.json")
     try:
-        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), upgradable=True)
-    except OlderLayout:
+        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), any_layout=True)
+    except PartitionedError:
         return None
     parts = None if data is None else data.get("parts")
     if isinstance(parts, bool) or not isinstance(parts, int) or not 1 <= parts <= MAX_PARTS:
@@ -874,7 +876,7 @@ def refuse_other_parts(folder: str, packed: Packed, parts: int) -> None:
     differs, then raises its own refusal)."""
     path = os.path.join(folder, "manifest.json")
     try:
-        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), upgradable=True)
+        data = _load_manifest(path, packed.format, _old_formats(packed), manifest_purpose(packed), any_layout=True)
     except PartitionedError:
         return
     want = head(packed, parts)

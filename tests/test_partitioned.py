@@ -531,6 +531,7 @@ def test_a_checkpoint_s_parts_are_read_back_and_other_parts_refused_by_name(tmp_
     data["parts"] = 5  # (edited: its keyed digest no longer matches)
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(data, f)
+    assert pt.stored_parts(folder, toy) is None  # (a damaged manifest: refused where it is read, with its reason)
+    pt.refuse_other_parts(folder, toy, 3)
     with pytest.raises(pt.PartitionedError, match="keyed digest does not match"):
-        pt.stored_parts(folder, toy)
-    pt.refuse_other_parts(folder, toy, 3)  # (a damaged manifest: its own refusal comes from the caller's reading)
+        pt.build(toy, folder, parts=2)

@@ -467,6 +467,15 @@ def test_a_checkpoint_goes_on_in_its_own_parts_and_other_parts_are_refused_by_na
     assert solved(tmp_path / "new")["parts"] == default_parts(3, 2, 3)
 
 
+def test_small_starts_default_to_two_parts_and_large_ones_to_eight():
+    from quaternity_cp.quartets.bigsolve import DEFAULT_PARTS, SMALL_PARTS, default_parts
+
+    small = [(2, 8, 4), (2, 16, 4), (4, 4, 2), (3, 3, 3), (3, 4, 3), (3, 3, 4), (3, 6, 2)]
+    large = [(4, 4, 3), (4, 6, 2), (3, 5, 3), (4, 4, 4), (8, 8, 2), (5, 5, 2)]
+    assert [default_parts(*s) for s in small] == [SMALL_PARTS] * len(small)
+    assert [default_parts(*s) for s in large] == [DEFAULT_PARTS] * len(large)
+
+
 def test_a_checkpoint_of_the_earlier_layout_is_refused_with_what_to_do(tmp_path):
     solved(tmp_path / "ck")
     path = tmp_path / "ck" / "manifest.json"
