@@ -458,16 +458,16 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path, other):
 
 def test_a_checkpoint_goes_on_in_its_own_parts_when_none_are_named(tmp_path):
     folder = str(tmp_path / "g")
-    assert bs.default_parts(SHAPE_3x2) != 2
+    assert bs.default_parts(SHAPE_3x2) != 5
     with pytest.raises(bs.GraphStopped):
-        bs.build(SHAPE_3x2, folder, parts=2, limits=Limits(max_positions=5))
+        bs.build(SHAPE_3x2, folder, parts=5, limits=Limits(max_positions=5))
     resumed = bs.build(SHAPE_3x2, folder)
-    fresh = bs.build(SHAPE_3x2, str(tmp_path / "fresh"), parts=2)
-    assert resumed.parts == 2 and layout(resumed) == layout(fresh)
-    first = bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, parts=2, workers=0)
+    fresh = bs.build(SHAPE_3x2, str(tmp_path / "fresh"), parts=5)
+    assert resumed.parts == 5 and layout(resumed) == layout(fresh)
+    first = bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, parts=5, workers=0)
     again = bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, workers=0)  # (its stored answer, read back)
     assert again == first
-    with pytest.raises(bs.GraphError, match="of this game in 2 parts, not 3"):
+    with pytest.raises(bs.GraphError, match="of this game in 5 parts, not 3"):
         bs.solve(3, {}, str(tmp_path / "s"), suit_size=2, parts=3, workers=0)
     assert bs.build(SHAPE_3x2, str(tmp_path / "new")).parts == bs.default_parts(SHAPE_3x2)
 

@@ -73,7 +73,8 @@ def test_the_bounds_of_parts_follow_the_start(tmp_path):
     assert MAX_PARTS == bs.MAX_PARTS == 256
     assert [bs.max_parts(Shape.of(p, p, s, {})) for p, s in [(2, 4), (2, 10), (3, 2), (3, 4), (4, 2), (3, 5), (4, 3),
                                                              (4, 4)]] == [4, 4, 16, 16, 16, 256, 256, 256]
-    assert bs.default_parts(Shape.of(2, 2, 4, {})) == 4 and bs.default_parts(Shape.of(4, 4, 4, {})) == 8
+    assert [bs.default_parts(Shape.of(p, p, s, {})) for p, s in [(2, 4), (2, 10), (3, 4), (3, 5), (4, 2), (4, 3),
+                                                                 (3, 6), (4, 4), (5, 2)]] == [2] * 6 + [8] * 3
     for parts in (0, 257, 5, True, 2.0):
         with pytest.raises(bs.GraphError, match="parts"):
             bs.check_parts(Shape.of(2, 2, 4, {}), parts)
