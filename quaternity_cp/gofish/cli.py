@@ -779,8 +779,8 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
 @click.option("--parts", "parts", type=Whole(1, MAX_PARTS), default=None, metavar="N",
               help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
                    "calls for (4 for 2 players; 16 for 3 players with suits of at most 4 and for 4 players with "
-                   "suits of 2); default: a checkpoint's own, else 2 for small starts (2 players, 3 with suits of at most 5, "
-                   "4 with suits of at most 3), 8 for the others.")
+                   "suits of 2); default: a checkpoint's own, else 2 for small starts (2 players, 3 with suits "
+                   "of at most 5, 4 with suits of at most 3), 8 for the others.")
 @click.option("--workers", "workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
               help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
                    "available holds at about 400 MB each (default: one per core within those bounds; 0: in this "

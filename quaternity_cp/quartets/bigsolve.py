@@ -494,5 +494,6 @@ def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, s
     return BigResult(res, graph, seats)
 
 
-__all__ = ["max_parts", "default_parts", "DEFAULT_PARTS", "SMALL_PARTS", "GOALS", "BigSolveError", "BigResult", "PackedError", "Ranker", "check_goal",
+__all__ = ["max_parts", "default_parts", "DEFAULT_PARTS", "SMALL_PARTS", "GOALS", "BigSolveError", "BigResult",
+           "PackedError", "Ranker", "check_goal",
            "check_parts", "packed_of", "solve_start", "solve_lazy", "LazyRanker", "UNKNOWN", "tree", "frame_of"]

@@ -71,8 +71,8 @@ DEFAULT_PARTS = 8
                    "(goals win and value; docs/solver.md).")
 @click.option("--parts", type=Whole(1, MAX_PARTS), default=None, metavar="K",
               help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
-                   f"calls for (4 up to 8 cards, 16 up to 12; default: a checkpoint's own, else 2 for small starts (2 players, "
-                   f"8 cards or fewer, 3 players and 12 cards or fewer), {DEFAULT_PARTS} for the others).")
+                   "calls for (4 up to 8 cards, 16 up to 12; default: a checkpoint's own, else 2 for small starts "
+                   f"(2 players, 8 cards or fewer, 3 players and 12 cards or fewer), {DEFAULT_PARTS} for the others).")
 @click.option("--workers", type=Whole(0, MAX_WORKERS), default=None, metavar="N",
               help=f"With --checkpoint: local Dask worker processes, 0..{MAX_WORKERS} and no more than the memory "
                    "holds (0: in this process; default: one per core).")
