@@ -9,6 +9,12 @@ yielding each result in the order of ``items``, with at most ``threads + 1`` cal
 The pools are kept per thread count for the life of the process (their threads idle between calls). A result
 not consumed (the caller stopped, an exception) cancels the calls not started; those running finish on their
 thread and are dropped.
+
+A Ctrl-C that arrives while such a kernel runs in the main thread is handled as the kernel takes the GIL back, and
+numba then returns with the KeyboardInterrupt set: Python reports a ``SystemError`` caused by it (or by a
+``SystemError`` of numba's own helpers caused by it). :func:`released`
+calls a kernel and raises that interrupt as the KeyboardInterrupt it is (so a build says "interrupted", not "a
+task failed").
 """
 
 from __future__ import annotations
@@ -52,6 +58,20 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
+def released(kernel: Callable[..., R], *args: object) -> R:
+    """``kernel(*args)`` for a compiled kernel that releases the GIL, a Ctrl-C during it raised as KeyboardInterrupt
+    (see the module's text)."""
+    try:
+        return kernel(*args)
+    except SystemError as err:
+        cause: BaseException | None = err
+        for _ in range(8):  # (numba may nest it: the kernel's SystemError caused by its unpickler's, caused by it)
+            cause = None if cause is None else (cause.__cause__ or cause.__context__)
+            if isinstance(cause, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
+        raise
+
+
 def ordered_map(fn: Callable[[T], R], items: Iterable[T], threads: int = 1) -> Iterator[R]:
     """``fn(item)`` for each of ``items``, in their order, computed on up to ``threads`` threads at once (see the
     module's text)."""
@@ -75,4 +95,4 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], threads: int = 1) -> I
             f.cancel()
 
 
-__all__ = ["MAX_THREADS", "available_cores", "check_threads", "ordered_map"]
+__all__ = ["MAX_THREADS", "available_cores", "check_threads", "ordered_map", "released"]

@@ -82,6 +82,103 @@ def test_the_kernel_releases_the_gil():
     assert packed_nb.expand_batch.targetoptions.get("nogil") is True
 
 
+def _signalling_kernel(sig: int):
+    """A compiled kernel that releases the GIL and raises ``sig`` in this process while it runs (libc's ``raise``:
+    the signal arrives inside the kernel, as a Ctrl-C during a long expansion does; no clock involved)."""
+    numba = pytest.importorskip("numba")
+    import ctypes
+
+    try:
+        raise_ = ctypes.CDLL(None)["raise"]
+    except (OSError, AttributeError):  # pragma: no cover - not a POSIX C library
+        pytest.skip("no C library's raise() here")
+    raise_.argtypes, raise_.restype = [ctypes.c_int], ctypes.c_int
+
+    @numba.njit(nogil=True)
+    def kernel(n):
+        raise_(sig)
+        return np.zeros(n, np.int64), n
+
+    return kernel
+
+
+@pytest.fixture
+def interrupting_signal():
+    """SIGUSR1, handled as the command handles SIGINT and SIGTERM while it builds: by raising KeyboardInterrupt."""
+    import signal
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGUSR1, handler)
+    try:
+        yield int(signal.SIGUSR1)
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+
+
+def test_an_interrupt_inside_a_kernel_that_releases_the_gil_is_a_keyboard_interrupt(interrupting_signal):
+    from quaternity_cp.threads import released
+
+    kernel = _signalling_kernel(interrupting_signal)
+    with pytest.raises((SystemError, KeyboardInterrupt)) as raw:  # (numba 0.5x-0.6x: a SystemError caused by it)
+        kernel(3)
+    if isinstance(raw.value, SystemError):
+        assert isinstance(raw.value.__cause__, KeyboardInterrupt)
+    with pytest.raises(KeyboardInterrupt):
+        released(kernel, 3)
+    a, n = released(_signalling_kernel(0), 4)  # (signal 0: none sent; the kernel's result as it is)
+    assert n == 4 and a.shape == (4,)
+
+    def nested():  # (as numba reported a real Ctrl-C during the expansion: through its unpickler's SystemError)
+        try:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as inner:
+                raise SystemError("<function _numba_unpickle> returned a result with an exception set") from inner
+        except SystemError as middle:
+            raise SystemError("CPUDispatcher(expand_batch) returned a result with an exception set") from middle
+
+    with pytest.raises(KeyboardInterrupt):
+        released(nested)
+
+    def broken():
+        raise SystemError("a fault of its own")
+
+    with pytest.raises(SystemError, match="fault of its own"):  # (a SystemError of another cause stays one)
+        released(broken)
+
+
+def test_an_interrupt_inside_the_expansion_stops_the_build_as_interrupted(tmp_path, interrupting_signal,
+                                                                          monkeypatch):
+    """Ctrl-C during the compiled expansion of a partitioned build: "interrupted" (exit 130 in the command), not "a
+    task that failed" (exit 2), and the next run goes on to the same graph."""
+    from quaternity_cp import partitioned as pt
+    from quaternity_cp.quartets import packed_nb
+
+    rules = Rules.preset("quaternity")
+    if not QuaternityPacked(3, 2, 3, rules).compiled:  # pragma: no cover - depends on the installed extras
+        pytest.skip("the compiled kernel is not installed")
+    kernel = _signalling_kernel(interrupting_signal)
+    real = packed_nb.expand_batch
+    calls = [0]
+
+    def interrupted_once(cfg, keys, rows):  # (the third call's kernel receives the signal)
+        calls[0] += 1
+        if calls[0] == 3:
+            kernel(1)
+        return real(cfg, keys, rows)
+
+    monkeypatch.setattr(packed_nb, "expand_batch", interrupted_once)
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(QuaternityPacked(3, 2, 3, rules), str(tmp_path / "ck"), parts=2)
+    assert stop.value.reason == "interrupted"
+    monkeypatch.undo()
+    again = pt.build(QuaternityPacked(3, 2, 3, rules), str(tmp_path / "ck"), parts=2)
+    whole = pt.build(QuaternityPacked(3, 2, 3, rules), str(tmp_path / "whole"), parts=2)
+    assert (again.positions, again.edges, again.sizes) == (whole.positions, whole.edges, whole.sizes)
+
+
 def _layers(packed: QuaternityPacked, count: int) -> list[np.ndarray]:
     """The keys of the first ``count`` layers (each layer's distinct child keys, finished games not kept)."""
     from quaternity_cp.partitioned import expand_checked

@@ -455,7 +455,7 @@ class QuaternityPacked:
             return self.expand_python(keys)
         from . import packed_nb
 
-        from ..threads import ordered_map
+        from ..threads import ordered_map, released
 
         cfg = _config(self)
         rows = packed_nb.max_rows(self)
@@ -467,7 +467,7 @@ class QuaternityPacked:
         size = per_call if self.threads == 1 else max(16, min(per_call, -(-len(keys) // self.threads)))
 
         def run(lo: int) -> tuple[np.ndarray, ...]:
-            return tuple(packed_nb.expand_batch(cfg, keys[lo:lo + size], rows))
+            return tuple(released(packed_nb.expand_batch, cfg, keys[lo:lo + size], rows))
 
         starts = range(0, len(keys), size)
         for lo, got in zip(starts, ordered_map(run, starts, min(self.threads, len(starts)))):
