@@ -140,11 +140,24 @@ class Budget:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Stopped(TIME)
 
+    def wall_deadline(self) -> float | None:
+        """The deadline as :func:`time.time` counts (seconds since the epoch), for work in other processes, whose
+        :func:`time.perf_counter` is another clock: pass it to :func:`check_deadline`. None without a time
+        limit."""
+        return None if self.deadline is None else time.time() + (self.deadline - time.perf_counter())
+
     def check_positions(self, count: int) -> None:
         """Raise :class:`Stopped` (``limit``) when ``count`` positions already reach the limit (before
         one more is added: a search never holds more than ``max_positions``)."""
         if self.max_positions is not None and count >= self.max_positions:
             raise Stopped(LIMIT)
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise :class:`Stopped` (``time``) once :func:`time.time` has passed ``deadline`` (a
+    :meth:`Budget.wall_deadline`; None: no limit)."""
+    if deadline is not None and time.time() > deadline:
+        raise Stopped(TIME)
 
 
 class SearchResult:
@@ -179,4 +192,4 @@ class SearchResult:
 
 
 __all__ = ["Status", "SOLVED", "LIMIT", "TIME", "INTERRUPTED", "STATUSES", "LimitError", "Limits", "Stopped", "Budget",
-           "SearchResult"]
+           "check_deadline", "SearchResult"]

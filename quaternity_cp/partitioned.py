@@ -96,6 +96,8 @@ in the test through it and compares every rank with a brute-force attractor.
 from __future__ import annotations
 
 import glob
+import hashlib
+import hmac
 import json
 import math
 import os
@@ -108,7 +110,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 import numpy as np
 
 from . import partfiles, retrograde
-from .budget import Limits, Stopped
+from .budget import Limits, Stopped, check_deadline
 from .digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
@@ -129,8 +131,9 @@ except ImportError:  # pragma: no cover - depends on the installed extras
     def jit(fn: Any) -> Any:
         return fn
 
-#: positions expanded at a time inside a task (bounds the task's memory)
-CHUNK = 200_000
+#: positions expanded at a time inside a task (bounds the task's memory; the task checks the time limit between
+#: them: a few seconds of the kernel at the slowest positions)
+CHUNK = 1 << 15
 #: the most edges of one ``edges`` file: a part's edges of a layer are written in slices of this many (the last
 #: fewer), so that reading one file at a time holds at most about 9 bytes times this (9.4 MB; 17 past 2^31 ids),
 #: twice that while a slice is inflated and decoded
@@ -166,7 +169,8 @@ ATTRACTORS = ("whole", "partitioned")
 __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACTOR_FOLDER", "ATTRACTORS",
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
            "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
-           "build", "attract", "attractor_part", "expand_task", "merge_task", "keys_upto", "keys_of", "bases",
+           "build", "attract", "attractor_part", "expand_task", "merge_task", "record_rel", "layer_token",
+           "write_record", "read_record", "clear_records", "keys_upto", "keys_of", "bases",
            "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked", "stored_parts", "refuse_other_parts",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "upgrade", "OlderLayout", "LAYOUT", "KeyIndex",
@@ -683,11 +687,15 @@ def expand_checked(packed: Packed, keys: np.ndarray) -> Mapping[str, np.ndarray]
 
 # -- tasks (module level: they run on Dask workers) -------------------------------------------------------------
 def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, sizes: list[list[int]],
-                keys_entry: Entry) -> tuple[int, int, dict[str, Entry]]:
+                keys_entry: Entry, deadline: float | None = None, token: str | None = None
+                ) -> tuple[int, int, dict[str, Entry]]:
     """Expand part ``k``'s positions of layer ``layer - 1`` (its ``keys`` file, as the manifest's ``keys_entry``
     describes it; ``sizes``: the manifest's positions per part and layer): children to each part's ``in`` file
     of ``layer``, games over and each position's owner and degree to part ``k``'s ``out`` file. Returns
-    (positions expanded, edges, the manifest entries of the files written)."""
+    (positions expanded, edges, the manifest entries of the files written). ``deadline``: the build's time limit
+    (:meth:`~quaternity_cp.budget.Budget.wall_deadline`), checked before each :data:`CHUNK` of positions (past
+    it :class:`~quaternity_cp.budget.Stopped`, nothing written). ``token``: the layer's (:func:`layer_token`):
+    the result is then recorded for a run that goes on after a stop (:func:`write_record`)."""
     width = packed.width
     keys = read_part(folder, rel("keys", k, layer - 1), keys_entry, "keys", width)["keys"].reshape(-1, width)
     base = sum(sizes[k][:layer - 1])
@@ -700,6 +708,7 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     degrees: list[np.ndarray] = []
     edges = 0
     for lo in range(0, len(keys), CHUNK):
+        check_deadline(deadline)
         out = expand_checked(packed, keys[lo:lo + CHUNK])
         edges += len(out["src"])
         owners.append(out["owner"].astype(np.int8, copy=False))
@@ -735,15 +744,20 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
         degree=np.concatenate(degrees) if degrees else np.zeros(0, np.int16),
         src=_differences(np.concatenate([e["src"] for e in ends]) if ends else np.zeros(0, locals_)),
         end=np.concatenate([e["end"] for e in ends]) if ends else np.zeros(0, np.int8))
+    if len(keys) >= RECORD_MIN:
+        write_record(folder, token, "expand", k, layer, [len(keys), edges, written])
     return len(keys), edges, written
 
 
 def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, sizes: list[list[int]],
-               files: Mapping[str, Entry]) -> tuple[int, dict[str, Entry]]:
+               files: Mapping[str, Entry], deadline: float | None = None, token: str | None = None
+               ) -> tuple[int, dict[str, Entry]]:
     """Part ``j``'s children of layer ``layer``: the new positions to its ``keys`` file of that layer, every edge
     (its parent's global id, the child's id in the part, offset) to its ``edges`` files. ``files``: the
     entries of part ``j``'s ``keys`` files of the layers before and of its ``in`` files of this layer (as the
-    expand tasks wrote them). Returns how many positions are new, and the entries of the files written."""
+    expand tasks wrote them). Returns how many positions are new, and the entries of the files written.
+    ``deadline``: as :func:`expand_task`'s, checked before each earlier layer is joined and before writing;
+    ``token`` as its."""
     width = packed.width
     ctx = Context(packed, sizes)
     ins = [read_checked(folder, files, "in", j, layer, ctx, source=k) for k in range(parts)]
@@ -755,11 +769,13 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
     # positions are then numbered in their sorted order, so the kept file deflates several times smaller
     base = 0
     for ell in range(layer):
+        check_deadline(deadline)
         name = rel("keys", j, ell)
         if name not in files:
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
         joined.join(read_part(folder, name, files[name], "keys", width)["keys"], base)
         base += files[name][2]
+    check_deadline(deadline)
     ids, new = joined.finish(base)
     del joined
     written: dict[str, Entry] = {}
@@ -777,7 +793,76 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
                                            off=off[a:a + rows])
     name = rel("keys", j, layer)
     written[name] = partfiles.save_npz(os.path.join(folder, name), len(new), 0, deflate=True, keys=new)
+    if len(dst) >= RECORD_MIN:
+        write_record(folder, token, "merge", j, layer, [len(new), written])
     return len(new), written
+
+
+# -- a layer's finished tasks -------------------------------------------------------------------------------------
+# A task that finishes records its result in its part's folder, so that a layer stopped part way (Ctrl-C, the time
+# limit, a lost worker) goes on from its unfinished tasks. A record is keyed by the layer's token, the keyed digest
+# of the manifest the layer starts from: only a run that starts the same layer of the same graph under the same
+# user's key takes it; any other record (of an earlier start, damaged, edited) is not taken, and the task is run
+# again. The files a record names are checked as the manifest's are (present, of their size; their SHA-256 when
+# read). A layer's records go once the manifest records the layer. A task of fewer than RECORD_MIN positions (an
+# expand) or children (a merge) records nothing: running it again costs less than its record.
+#: the fewest positions or children of a task whose result is recorded
+RECORD_MIN = 1 << 14
+def record_rel(kind: str, k: int, layer: int) -> str:
+    """The name, inside the checkpoint folder, of the record of part ``k``'s ``kind`` task of ``layer``."""
+    return f"part{k:03d}/done{layer:04d}-{kind}.json"
+
+
+def layer_token(man: Mapping[str, Any], purpose: str) -> str:
+    """The key of the task records of the layer that the manifest ``man`` (its body, without the digest) starts."""
+    return sign_json({name: man[name] for name in man if name != "digest"}, purpose + "-tasks")
+
+
+def _record_mac(token: str, body: Mapping[str, Any]) -> str:
+    return hmac.new(bytes.fromhex(token), canonical_json(body).encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def write_record(folder: str, token: str | None, kind: str, k: int, layer: int, result: list[Any]) -> None:
+    """Record a finished task's ``result`` (atomically; nothing without a ``token``)."""
+    if token is None:
+        return
+    body = {"kind": kind, "part": k, "layer": layer, "result": result}
+    text = canonical_json({**body, "mac": _record_mac(token, body)})
+    write_atomic(os.path.join(folder, record_rel(kind, k, layer)), text + "\n")
+
+
+def read_record(folder: str, token: str, kind: str, k: int, layer: int) -> list[Any] | None:
+    """The result recorded by part ``k``'s ``kind`` task of ``layer`` under ``token``; None when there is no such
+    record (none, another layer start's, or one that does not read strictly or whose MAC does not match)."""
+    path = os.path.join(folder, record_rel(kind, k, layer))
+    if not os.path.lexists(path):
+        return None
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError):
+        return None
+    if not isinstance(data, dict) or sorted(data) != ["kind", "layer", "mac", "part", "result"]:
+        return None
+    mac = data.pop("mac")
+    if (not isinstance(mac, str) or not hmac.compare_digest(mac.encode("ascii", "replace"),
+                                                             _record_mac(token, data).encode("ascii"))
+            or data != {"kind": kind, "part": k, "layer": layer, "result": data["result"]}):
+        return None
+    result = data["result"]
+    size = 3 if kind == "expand" else 2
+    if (not isinstance(result, list) or len(result) != size or not isinstance(result[-1], dict)
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in result[:-1])):
+        return None  # (a MAC'd record is this program's: not reached)
+    partfiles.check_present(folder, result[-1], PartitionedError)
+    return result
+
+
+def clear_records(folder: str, before: int | None = None, layer: int | None = None) -> None:
+    """Remove the task records of ``layer``, or of every layer before ``before``."""
+    for path in glob.glob(os.path.join(folder, "part[0-9][0-9][0-9]", "done[0-9][0-9][0-9][0-9]-*.json")):
+        ell = int(os.path.basename(path)[4:8])
+        if ell == layer or (before is not None and ell < before):
+            os.unlink(path)
 
 
 # -- the manifest ----------------------------------------------------------------------------------------------
@@ -1158,8 +1243,10 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
     one, in ``parts`` parts (1..:data:`MAX_PARTS`). ``run`` runs a list of task calls (default: here, one after
     the other; :func:`~quaternity_cp.retrograde.dask_runner` on Dask). ``limits``: ``max_positions`` and
     ``max_seconds``, checked after each layer (past them :class:`BuildStopped`; the layers done stay).
-    ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint is refused
-    (:class:`PartitionedError`, one line naming the file); one of an older layout too (:class:`OlderLayout`),
+    ``max_seconds`` is checked inside the layer's tasks too, between their chunks of work. Each task that finishes
+    records its result (:func:`write_record`): a layer stopped part way (a limit, Ctrl-C, a failed task) goes on
+    from its unfinished tasks. ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint
+    is refused (:class:`PartitionedError`, one line naming the file); one of an older layout too (:class:`OlderLayout`),
     unless ``upgrade_layout``: it is then rewritten first (:func:`upgrade`)."""
     check_packed(packed)
     parts = check_parts(parts)
@@ -1188,6 +1275,7 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
         _write_manifest(folder, man, purpose)
     else:
         _check_files(folder, man["files"])
+        clear_records(folder, before=int(man["layers"]))  # (left when a run stopped right after a layer)
     spent = float(man["seconds"])
 
     def positions(m: Mapping[str, Any]) -> int:
@@ -1199,18 +1287,43 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
             sizes = man["sizes"]
             files = man["files"]
             try:
-                got = run([(expand_task, (folder, packed, k, layer, parts, sizes, files[rel("keys", k, layer - 1)]))
-                           for k in range(parts)])
+                deadline = budget.wall_deadline()  # (checked inside the tasks too: a task of a big layer takes minutes)
+                # (the tasks finished before a stop are not run again; a small task keeps no record)
+                tokens: list[str] = []
+                begun: Mapping[str, Any] = man  # (the manifest this layer starts from)
+
+                def token() -> str:
+                    if not tokens:
+                        tokens.append(layer_token(begun, purpose))
+                    return tokens[0]
+
+                def recorded(kind: str, k: int) -> list[Any] | None:
+                    there = os.path.lexists(os.path.join(folder, record_rel(kind, k, layer)))
+                    return read_record(folder, token(), kind, k, layer) if there else None
+
+                done = [recorded("expand", k) for k in range(parts)]
+                todo = [k for k in range(parts) if done[k] is None]
+                ran = iter(run([(expand_task, (folder, packed, k, layer, parts, sizes, files[rel("keys", k, layer - 1)],
+                                               deadline, token() if sizes[k][layer - 1] >= RECORD_MIN else None))
+                                for k in todo]))
+                got = [tuple(d) if d is not None else next(ran) for d in done]
                 budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
                 written: dict[str, Entry] = {}
                 for _, _, w in got:
                     written.update(w)
+                merged = [recorded("merge", j) for j in range(parts)]
                 merges = []
                 for j in range(parts):
+                    if merged[j] is not None:
+                        continue
                     known = {rel("keys", j, ell): files[rel("keys", j, ell)] for ell in range(layer)}
-                    known.update({rel("in", j, layer, k): written[rel("in", j, layer, k)] for k in range(parts)})
-                    merges.append((merge_task, (folder, packed, j, layer, parts, sizes, known)))
-                new = run(merges)
+                    ins = {rel("in", j, layer, k): written[rel("in", j, layer, k)] for k in range(parts)}
+                    known.update(ins)
+                    big = sum(int(e[3]) for e in ins.values()) >= RECORD_MIN
+                    merges.append((merge_task, (folder, packed, j, layer, parts, sizes, known, deadline,
+                                                token() if big else None)))
+                fresh = iter(run(merges))
+                new = [tuple(d) if d is not None else next(fresh) for d in merged]
             except Stopped as stop:
                 raise BuildStopped(stop.reason, layer, positions(man)) from None
             except (QuaternityError, KeyboardInterrupt):
@@ -1229,6 +1342,8 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
             man = after  # (only once it is on disk: what a stop reports is what the next run finds)
             for path in glob.glob(os.path.join(folder, "part*", f"in{layer:04d}-*.npz")):
                 os.unlink(path)
+            if tokens:  # (none was written or read without it)
+                clear_records(folder, layer=layer)
             if progress is not None:
                 progress({"layer": layer, "new": int(sum(n for n, _ in new)), "positions": positions(man),
                           "edges": edges, "seconds": round(budget.elapsed(), 1)})

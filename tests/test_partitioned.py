@@ -535,3 +535,135 @@ def test_a_checkpoint_s_parts_are_read_back_and_other_parts_refused_by_name(tmp_
     pt.refuse_other_parts(folder, toy, 3)
     with pytest.raises(pt.PartitionedError, match="keyed digest does not match"):
         pt.build(toy, folder, parts=2)
+
+
+# -- a layer stopped part way goes on from its unfinished tasks ------------------------------------------------------
+def _stopping_at(kind: str, layer: int, after: int, log: list[tuple[str, int, int]], exc: BaseException):
+    """A runner that logs each task it runs (kind, part, layer) and raises ``exc`` before the ``kind`` task of
+    ``layer`` that would come after ``after`` such tasks have finished."""
+    def run(tasks):
+        out = []
+        for fn, args in tasks:
+            name, k, ell = fn.__name__.removesuffix("_task"), args[2], args[3]
+            if (name, ell) == (kind, layer) and sum(1 for x in log if (x[0], x[2]) == (kind, layer)) == after:
+                raise exc
+            out.append(fn(*args))
+            log.append((name, k, ell))
+        return out
+    return run
+
+
+def _records(folder: str) -> list[str]:
+    return sorted(os.path.relpath(p, folder) for p in
+                  __import__("glob").glob(os.path.join(folder, "part*", "done*.json")))
+
+
+@pytest.mark.parametrize("kind, after", [("expand", 2), ("merge", 1)])
+def test_a_layer_stopped_part_way_goes_on_from_its_unfinished_tasks(tmp_path, monkeypatch, kind, after):
+    """Ctrl-C after some of a layer's tasks finished: those tasks' results are recorded, and the next run does the
+    others only, to the same graph file for file; no record is left once the layer is recorded."""
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "RECORD_MIN", 0)  # (every task records: the toy's are small)
+    whole = pt.build(toy, str(tmp_path / "whole"), parts=3)
+    assert whole.layers > 5 and not _records(whole.folder)
+    folder = str(tmp_path / "g")
+    log: list[tuple[str, int, int]] = []
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(toy, folder, parts=3, run=_stopping_at(kind, 4, after, log, KeyboardInterrupt()))
+    assert stop.value.reason == "interrupted" and stop.value.layers == 4
+    finished = [x for x in log if x[2] == 4]
+    expected = [f"part{k:03d}/done0004-{name}.json" for name, k, _ in finished]
+    assert _records(folder) == sorted(expected) and len(finished) == (after if kind == "expand" else 3 + after)
+    again: list[tuple[str, int, int]] = []
+    resumed = pt.build(toy, folder, parts=3, run=_stopping_at("none", -1, 0, again, KeyboardInterrupt()))
+    ran = [x for x in again if x[2] == 4]
+    assert sorted(ran) == sorted(set((n, k, 4) for n in ("expand", "merge") for k in range(3)) - set(finished))
+    monkeypatch.setattr(pt, "RECORD_MIN", 10**9)  # (a task smaller than this records nothing: all run again)
+    folder = str(tmp_path / "small")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=3, run=_stopping_at(kind, 4, after, [], KeyboardInterrupt()))
+    assert not _records(folder)
+    assert resumed.files == whole.files and resumed.sizes == whole.sizes and resumed.edges == whole.edges
+    assert not _records(folder)
+    assert np.array_equal(pt.attract(resumed).ranks, pt.attract(whole).ranks)
+
+
+def test_a_record_that_is_not_this_layer_start_s_is_not_taken_and_one_naming_a_missing_file_is_refused(
+        tmp_path, monkeypatch):
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "RECORD_MIN", 0)
+    whole = pt.build(toy, str(tmp_path / "whole"), parts=3)
+    folder = str(tmp_path / "g")
+    log: list[tuple[str, int, int]] = []
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=3, run=_stopping_at("merge", 4, 0, log, KeyboardInterrupt()))
+    assert _records(folder) == [f"part{k:03d}/done0004-expand.json" for k in range(3)]
+    p0, p1, p2 = (os.path.join(folder, f"part{k:03d}", "done0004-expand.json") for k in range(3))
+    with open(p0) as f:
+        data = json.load(f)
+    data["result"][1] += 1  # (edited: its MAC no longer matches)
+    with open(p0, "w") as f:
+        json.dump(data, f)
+    os.replace(p2, p1)  # (part 2's record under part 1's name)
+    with open(p2, "w") as f:
+        f.write("{not json")  # (and a damaged one)
+    again: list[tuple[str, int, int]] = []
+    resumed = pt.build(toy, folder, parts=3, run=_stopping_at("none", -1, 0, again, KeyboardInterrupt()))
+    assert sorted(k for n, k, ell in again if (n, ell) == ("expand", 4)) == [0, 1, 2]  # (none taken: all run again)
+    assert resumed.files == whole.files and not _records(folder)
+    # a record of this layer start whose file is gone: refused, naming the file (as a manifest's missing file is)
+    folder = str(tmp_path / "h")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=3, run=_stopping_at("merge", 4, 0, [], KeyboardInterrupt()))
+    os.unlink(os.path.join(folder, "part001", "out0003.npz"))
+    with pytest.raises(pt.PartitionedError, match="out0003.npz"):
+        pt.build(toy, folder, parts=3)
+
+
+def test_the_time_limit_is_checked_inside_a_layer_s_tasks(tmp_path, monkeypatch):
+    """A task checks the build's deadline between its chunks of work (a layer of a big graph takes minutes): past
+    it, the task writes nothing and the build stops at the time limit; the tasks finished before stay recorded."""
+    from quaternity_cp.budget import Stopped, check_deadline
+
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "RECORD_MIN", 0)
+    whole = pt.build(toy, str(tmp_path / "whole"), parts=2)
+    folder = str(tmp_path / "g")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=2, limits=Limits(max_positions=5))
+    man = json.loads(open(os.path.join(folder, "manifest.json")).read())
+    layer = man["layers"]
+    before = sorted(os.listdir(os.path.join(folder, "part000")))
+    with pytest.raises(Stopped) as stop:  # (a deadline long past: the epoch)
+        pt.expand_task(folder, toy, 0, layer, 2, man["sizes"], man["files"][pt.rel("keys", 0, layer - 1)], 0.0)
+    assert stop.value.reason == "time" and sorted(os.listdir(os.path.join(folder, "part000"))) == before
+    checks = [0]
+
+    def second_is_late(deadline):  # (the clock, as the tasks see it: past the deadline at the second check, the
+        checks[0] += 1  # second expand task's first)
+        if checks[0] >= 2:
+            raise Stopped("time")
+
+    monkeypatch.setattr(pt, "check_deadline", second_is_late)
+    with pytest.raises(pt.BuildStopped) as stopped:
+        pt.build(toy, folder, parts=2, limits=Limits(max_seconds=10**6))
+    assert stopped.value.reason == "time" and stopped.value.layers == layer
+    assert _records(folder) == [f"part000/done{layer:04d}-expand.json"]  # (the first task's: finished)
+    monkeypatch.setattr(pt, "check_deadline", check_deadline)
+    resumed = pt.build(toy, folder, parts=2)
+    assert resumed.files == whole.files and not _records(folder)
+
+
+def test_a_wall_deadline_is_the_budget_s_on_the_clock_other_processes_read():
+    import time
+
+    from quaternity_cp.budget import Stopped, check_deadline
+
+    deadline = Limits(max_seconds=100).start().wall_deadline()
+    assert deadline is not None and time.time() < deadline <= time.time() + 100
+    assert Limits().start().wall_deadline() is None
+    check_deadline(None)
+    check_deadline(time.time() + 3600)
+    with pytest.raises(Stopped) as stop:
+        check_deadline(0.0)
+    assert stop.value.reason == "time"
