@@ -808,6 +808,8 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
 # expand) or children (a merge) records nothing: running it again costs less than its record.
 #: the fewest positions or children of a task whose result is recorded
 RECORD_MIN = 1 << 14
+
+
 def record_rel(kind: str, k: int, layer: int) -> str:
     """The name, inside the checkpoint folder, of the record of part ``k``'s ``kind`` task of ``layer``."""
     return f"part{k:03d}/done{layer:04d}-{kind}.json"
@@ -1246,8 +1248,8 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
     ``max_seconds`` is checked inside the layer's tasks too, between their chunks of work. Each task that finishes
     records its result (:func:`write_record`): a layer stopped part way (a limit, Ctrl-C, a failed task) goes on
     from its unfinished tasks. ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint
-    is refused (:class:`PartitionedError`, one line naming the file); one of an older layout too (:class:`OlderLayout`),
-    unless ``upgrade_layout``: it is then rewritten first (:func:`upgrade`)."""
+    is refused (:class:`PartitionedError`, one line naming the file); one of an older layout too
+    (:class:`OlderLayout`), unless ``upgrade_layout``: it is then rewritten first (:func:`upgrade`)."""
     check_packed(packed)
     parts = check_parts(parts)
     user_key()  # (an unusable key file is refused before any work)
