@@ -96,8 +96,6 @@ in the test through it and compares every rank with a brute-force attractor.
 from __future__ import annotations
 
 import glob
-import hashlib
-import hmac
 import json
 import math
 import os
@@ -109,7 +107,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 
-from . import partfiles, retrograde
+from . import partfiles, retrograde, taskrecords
 from .budget import Limits, Stopped, check_deadline
 from .digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
 from .errors import QuaternityError
@@ -799,15 +797,17 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
 
 
 # -- a layer's finished tasks -------------------------------------------------------------------------------------
-# A task that finishes records its result in its part's folder, so that a layer stopped part way (Ctrl-C, the time
-# limit, a lost worker) goes on from its unfinished tasks. A record is keyed by the layer's token, the keyed digest
-# of the manifest the layer starts from: only a run that starts the same layer of the same graph under the same
-# user's key takes it; any other record (of an earlier start, damaged, edited) is not taken, and the task is run
-# again. The files a record names are checked as the manifest's are (present, of their size; their SHA-256 when
-# read). A layer's records go once the manifest records the layer. A task of fewer than RECORD_MIN positions (an
-# expand) or children (a merge) records nothing: running it again costs less than its record.
+# A task that finishes records its result in its part's folder (:mod:`quaternity_cp.taskrecords`), so that a layer
+# stopped part way (Ctrl-C, the time limit, a lost worker) goes on from its unfinished tasks. A record is keyed by
+# the layer's token, the keyed digest of the manifest the layer starts from; any other record (of an earlier start,
+# damaged, edited) is not taken, and the task is run again. The files a record names are checked as the manifest's
+# are (present, of their size; their SHA-256 when read). A layer's records go once the manifest records the layer.
+# A task of fewer than RECORD_MIN positions (an expand) or children (a merge) records nothing: running it again
+# costs less than its record.
 #: the fewest positions or children of a task whose result is recorded
 RECORD_MIN = 1 << 14
+#: a record's name inside the checkpoint folder (group 1: the layer)
+RECORD_NAME = r"part\d{3}/done(\d{4})-(?:expand|merge)\.json"
 
 
 def record_rel(kind: str, k: int, layer: int) -> str:
@@ -816,55 +816,33 @@ def record_rel(kind: str, k: int, layer: int) -> str:
 
 
 def layer_token(man: Mapping[str, Any], purpose: str) -> str:
-    """The key of the task records of the layer that the manifest ``man`` (its body, without the digest) starts."""
-    return sign_json({name: man[name] for name in man if name != "digest"}, purpose + "-tasks")
-
-
-def _record_mac(token: str, body: Mapping[str, Any]) -> str:
-    return hmac.new(bytes.fromhex(token), canonical_json(body).encode("ascii"), hashlib.sha256).hexdigest()
+    """The key of the task records of the layer that the manifest ``man`` (its body) starts."""
+    return taskrecords.step_token(man, purpose)
 
 
 def write_record(folder: str, token: str | None, kind: str, k: int, layer: int, result: list[Any]) -> None:
     """Record a finished task's ``result`` (atomically; nothing without a ``token``)."""
-    if token is None:
-        return
-    body = {"kind": kind, "part": k, "layer": layer, "result": result}
-    text = canonical_json({**body, "mac": _record_mac(token, body)})
-    write_atomic(os.path.join(folder, record_rel(kind, k, layer)), text + "\n")
+    taskrecords.write(os.path.join(folder, record_rel(kind, k, layer)), token,
+                      {"kind": kind, "part": k, "layer": layer}, result)
 
 
-def read_record(folder: str, token: str, kind: str, k: int, layer: int) -> list[Any] | None:
+def read_record(folder: str, token: str | Callable[[], str], kind: str, k: int, layer: int) -> list[Any] | None:
     """The result recorded by part ``k``'s ``kind`` task of ``layer`` under ``token``; None when there is no such
-    record (none, another layer start's, or one that does not read strictly or whose MAC does not match)."""
-    path = os.path.join(folder, record_rel(kind, k, layer))
-    if not os.path.lexists(path):
-        return None
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError):
-        return None
-    if not isinstance(data, dict) or sorted(data) != ["kind", "layer", "mac", "part", "result"]:
-        return None
-    mac = data.pop("mac")
-    if (not isinstance(mac, str) or not hmac.compare_digest(mac.encode("ascii", "replace"),
-                                                             _record_mac(token, data).encode("ascii"))
-            or data != {"kind": kind, "part": k, "layer": layer, "result": data["result"]}):
-        return None
-    result = data["result"]
+    record (:func:`quaternity_cp.taskrecords.read`). A file it names that is missing or of another size is
+    refused (:class:`PartitionedError`, naming it)."""
+    result = taskrecords.read(os.path.join(folder, record_rel(kind, k, layer)), token,
+                              {"kind": kind, "part": k, "layer": layer})
     size = 3 if kind == "expand" else 2
     if (not isinstance(result, list) or len(result) != size or not isinstance(result[-1], dict)
             or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in result[:-1])):
-        return None  # (a MAC'd record is this program's: not reached)
+        return None  # (no record; a MAC'd record is this program's, of this shape)
     partfiles.check_present(folder, result[-1], PartitionedError)
     return result
 
 
 def clear_records(folder: str, before: int | None = None, layer: int | None = None) -> None:
     """Remove the task records of ``layer``, or of every layer before ``before``."""
-    for path in glob.glob(os.path.join(folder, "part[0-9][0-9][0-9]", "done[0-9][0-9][0-9][0-9]-*.json")):
-        ell = int(os.path.basename(path)[4:8])
-        if ell == layer or (before is not None and ell < before):
-            os.unlink(path)
+    taskrecords.clear(folder, RECORD_NAME, lambda ell: ell == layer or (before is not None and ell < before))
 
 
 # -- the manifest ----------------------------------------------------------------------------------------------
@@ -1300,8 +1278,7 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
                     return tokens[0]
 
                 def recorded(kind: str, k: int) -> list[Any] | None:
-                    there = os.path.lexists(os.path.join(folder, record_rel(kind, k, layer)))
-                    return read_record(folder, token(), kind, k, layer) if there else None
+                    return read_record(folder, token, kind, k, layer)
 
                 done = [recorded("expand", k) for k in range(parts)]
                 todo = [k for k in range(parts) if done[k] is None]

@@ -101,8 +101,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import partfiles
-from .budget import Limits, Stopped
+from . import partfiles, taskrecords
+from .budget import Limits, Stopped, check_deadline
 from .digest import sign_json, user_key, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
@@ -138,6 +138,11 @@ CHUNK_MAX = 1 << 16
 #: once it holds this many or a quarter of its part's edges, whichever is more (at most about 2 bytes an edge
 #: beside the part's lists, and at most 4P flushes a round)
 FLUSH = 1 << 12
+#: the fewest positions of a part whose round tasks record their results (:mod:`quaternity_cp.taskrecords`: a
+#: round stopped part way goes on from its unfinished tasks; a smaller part's tasks cost less than a record)
+RECORD_MIN = 1 << 14
+#: a task record's name inside the folder (group 1: the round)
+RECORD_NAME = r"part\d{3}/done(\d{5})-(?:send|apply)\.json"
 #: ... or the part's edges divided by this, whichever is more
 FLUSH_SHARE = 4
 #: ids range-checked at a time (bounds the check's temporaries: about 25 bytes an id)
@@ -145,7 +150,7 @@ CHECK_CHUNK = 1 << 10
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
            "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task",
-           "id_dtype"]
+           "record_rel", "RECORD_MIN", "id_dtype"]
 
 
 class RetroError(QuaternityError, ValueError):
@@ -365,11 +370,23 @@ def message_spans(lens: np.ndarray, per: int) -> list[tuple[int, int]]:
 
 
 def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: Sequence[Entry],
-              front: Entry | None) -> tuple[int, dict[int, list[tuple[str, Entry]]]]:
+              front: Entry | None, deadline: float | None = None, token: str | None = None
+              ) -> tuple[int, dict[int, list[tuple[str, Entry]]]]:
     """Round ``t``'s messages of part ``k``: from its frontier (the pairs ranked ``t``, file ``front``; round 0:
     its plies that end the game), each to the parts of the parents, in files per part addressed: written each
     time :data:`FLUSH` messages are gathered (so the task holds at most about that many beside the part's
-    lists). Returns the messages written and, per part addressed, its files' names and entries."""
+    lists). Returns the messages written and, per part addressed, its files' names and entries. ``deadline``:
+    the time limit (:meth:`~quaternity_cp.budget.Budget.wall_deadline`), checked between blocks of frontier
+    pairs (past it :class:`~quaternity_cp.budget.Stopped`); ``token``: the round's, to record the result
+    (:func:`record_rel`)."""
+    sent, written = _send(folder, P, sizes, k, t, graph, front, deadline)
+    taskrecords.write(os.path.join(folder, record_rel("send", k, t)), token, {"kind": "send", "part": k, "round": t},
+                      [sent, {str(j): [[rel, entry] for rel, entry in files] for j, files in written.items()}])
+    return sent, written
+
+
+def _send(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: Sequence[Entry],
+          front: Entry | None, deadline: float | None) -> tuple[int, dict[int, list[tuple[str, Entry]]]]:
     parts = len(sizes)
     n = int(sizes[k])
     out: dict[int, list[np.ndarray]] = {}
@@ -409,6 +426,7 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
         keys = fr["key"]
         per = min(CHUNK_MAX, max(CHUNK, m // CHUNK_SHARE))
         for lo in range(0, len(keys), per):  # (a block of pairs: their spans, each at most ``per`` messages)
+            check_deadline(deadline)
             block = keys[lo:lo + per]
             block_lens = start[block // P + 1] - start[block // P]
             for a, b in message_spans(block_lens, per):
@@ -446,10 +464,20 @@ def send_task(folder: str, P: int, sizes: Sequence[int], k: int, t: int, graph: 
 
 
 def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes: Entry,
-               state: Sequence[Any] | None, inbox: Mapping[str, Entry]) -> tuple[int, Entry | None, Entry | None]:
+               state: Sequence[Any] | None, inbox: Mapping[str, Entry], deadline: float | None = None,
+               token: str | None = None) -> tuple[int, Entry | None, Entry | None]:
     """Round ``t``'s messages to part ``j`` (``inbox``: their files' names and entries) applied to its state after
     round ``t - 1`` (``state``: [round, entry], or None: nothing ranked yet). Returns the pairs newly ranked
-    ``t + 1``, the entry of the new state file (None: unchanged) and of the frontier file (None: empty)."""
+    ``t + 1``, the entry of the new state file (None: unchanged) and of the frontier file (None: empty).
+    ``deadline`` (checked before each message file is read) and ``token`` as :func:`send_task`'s."""
+    got = _apply(folder, P, sizes, j, t, nodes, state, inbox, deadline)
+    taskrecords.write(os.path.join(folder, record_rel("apply", j, t)), token,
+                      {"kind": "apply", "part": j, "round": t}, list(got))
+    return got
+
+
+def _apply(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes: Entry, state: Sequence[Any] | None,
+           inbox: Mapping[str, Entry], deadline: float | None) -> tuple[int, Entry | None, Entry | None]:
     n = int(sizes[j])
     path, nd = _read(folder, _rel("nodes", j), nodes, "nodes", P)
     _ranges(path, nd, {"owner": (-1, P), "degree": (0, MAX_DEGREE + 1)})
@@ -464,6 +492,7 @@ def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes:
     # the messages counted per pair, one file at a time (a count past any degree is refused, so a byte holds it)
     counts = np.zeros(n * P, np.uint8)
     for rel, entry in sorted(inbox.items()):
+        check_deadline(deadline)
         path, msg = _read(folder, rel, entry, "msg", P)
         _ranges(path, msg, {"key": (0, n * P)})
         got, times = np.unique(msg["key"], return_counts=True)
@@ -507,6 +536,50 @@ def apply_task(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes:
         front_entry = partfiles.save_npz(os.path.join(folder, _rel("front", j, t + 1)), 0, len(frontier),
                                          key=np.ascontiguousarray(frontier, np.int64))
     return int(len(frontier)), state_entry, front_entry
+
+
+# -- a round's finished tasks ------------------------------------------------------------------------------------
+def record_rel(kind: str, k: int, t: int) -> str:
+    """The name, inside the folder, of the record of part ``k``'s ``kind`` task (``send``, ``apply``) of round
+    ``t``."""
+    return f"{_part_dir(k)}/done{t:05d}-{kind}.json"
+
+
+def _recorded(folder: str, token: Callable[[], str], kind: str, k: int, t: int) -> Any:
+    """Part ``k``'s ``kind`` task of round ``t`` as it recorded its result, in the shape the task returns; None
+    without a record (:func:`quaternity_cp.taskrecords.read`). A file it names that is missing or of another size
+    is refused (:class:`RetroError`, naming it)."""
+    got = taskrecords.read(os.path.join(folder, record_rel(kind, k, t)), token, {"kind": kind, "part": k, "round": t})
+    if kind == "send":
+        if (not isinstance(got, list) or len(got) != 2 or not isinstance(got[0], int) or not isinstance(got[1], dict)
+                or not all(isinstance(x, list) and all(isinstance(f, list) and len(f) == 2 for f in x)
+                           for x in got[1].values())):
+            return None  # (no record; a MAC'd record is this program's, of this shape)
+        written = {int(j): [(str(rel), entry) for rel, entry in files] for j, files in got[1].items()}
+        partfiles.check_present(folder, {rel: entry for files in written.values() for rel, entry in files},
+                                RetroError)
+        return int(got[0]), written
+    if not isinstance(got, list) or len(got) != 3 or not isinstance(got[0], int):
+        return None
+    count, state, front = got
+    partfiles.check_present(folder, {name: entry for name, entry in ((_rel("state", k, t), state),
+                                                                     (_rel("front", k, t + 1), front))
+                                     if entry is not None}, RetroError)
+    return count, state, front
+
+
+def _record_files(folder: str, man: Mapping[str, Any], token: Callable[[], str]) -> set[str]:
+    """The files that the records of the round ``man`` starts name (kept by :func:`_clean`)."""
+    t, out = int(man["rounds"]), set[str]()
+    for k in range(int(man["parts"])):
+        sent = _recorded(folder, token, "send", k, t)
+        if sent is not None:
+            out.update(rel for files in sent[1].values() for rel, _ in files)
+        applied = _recorded(folder, token, "apply", k, t)
+        if applied is not None:
+            out.update(name for name, entry in ((_rel("state", k, t), applied[1]),
+                                                (_rel("front", k, t + 1), applied[2])) if entry is not None)
+    return out
 
 
 # -- the manifest ------------------------------------------------------------------------------------------------
@@ -636,10 +709,10 @@ def _listed(man: Mapping[str, Any]) -> dict[str, Entry]:
 _ROUND_FILE = re.compile(r"^(state\d{5}|front\d{5}|msg\d{5}-\d{3}(-\d{4,})?)\.npz(\.tmp\d+(-\d+)?\.npz)?$")
 
 
-def _clean(folder: str, man: Mapping[str, Any]) -> None:
+def _clean(folder: str, man: Mapping[str, Any], also: set[str] | frozenset[str] = frozenset()) -> None:
     """The round files the manifest does not list removed (messages of a round done, states and frontiers
-    replaced, anything of a round not recorded)."""
-    keep = set(_listed(man))
+    replaced, anything of a round not recorded but what the records of its finished tasks name, ``also``)."""
+    keep = set(_listed(man)) | set(also)
     for k in range(int(man["parts"])):
         part = os.path.join(folder, _part_dir(k))
         try:
@@ -776,7 +849,19 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
         _write_manifest(folder, man)
     else:
         partfiles.check_present(folder, _listed(man), RetroError)
-    _clean(folder, man)
+    tokens: dict[int, str] = {}
+    starts = [man]  # (the manifest the round under way starts from)
+
+    def token() -> str:  # (the key of the records of that round: made once a round, when first asked for)
+        t = int(starts[0]["rounds"])
+        if t not in tokens:
+            tokens.clear()
+            tokens[t] = taskrecords.step_token(starts[0], MANIFEST_PURPOSE)
+        return tokens[t]
+
+    first = int(man["rounds"])
+    taskrecords.clear(folder, RECORD_NAME, lambda r: r < first)  # (left by a run stopped after its round)
+    _clean(folder, man, _record_files(folder, man, token))
     spent = float(man["seconds"])
     ran = 0
     try:
@@ -789,7 +874,12 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
             graph, front = man["graph"], man["front"]
             senders = [k for k in range(parts) if (man["ends"][k] if t == 0 else front[k] is not None)]
             try:
-                sent = run([(send_task, (folder, P, sizes, k, t, graph[k], front[k])) for k in senders])
+                deadline = budget.wall_deadline()  # (checked inside the tasks too)
+                done = [_recorded(folder, token, "send", k, t) for k in senders]
+                fresh = iter(run([(send_task, (folder, P, sizes, k, t, graph[k], front[k], deadline,
+                                               token() if sizes[k] >= RECORD_MIN else None))
+                                  for k, d in zip(senders, done) if d is None]))
+                sent = [d if d is not None else next(fresh) for d in done]
                 budget.check_time()  # (between the halves of a round too)
                 inbox: dict[int, dict[str, Entry]] = {}
                 for _, written in sent:
@@ -797,8 +887,11 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                         for rel, entry in files:
                             inbox.setdefault(int(j), {})[rel] = entry
                 receivers = sorted(inbox)
-                applied = run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j]))
-                               for j in receivers])
+                done = [_recorded(folder, token, "apply", j, t) for j in receivers]
+                fresh = iter(run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j],
+                                                deadline, token() if sizes[j] >= RECORD_MIN else None))
+                                  for j, d in zip(receivers, done) if d is None]))
+                applied = [d if d is not None else next(fresh) for d in done]
             except (Stopped, KeyboardInterrupt, QuaternityError):
                 raise
             except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the rounds done stay
@@ -814,7 +907,11 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
             after = {**man, "rounds": t + 1, "ranked": int(man["ranked"]) + newly, "complete": newly == 0,
                      "seconds": round(spent + budget.elapsed(), 2), "state": state, "front": fronts}
             _write_manifest(folder, after)
+            if tokens:  # (none was written or read without it)
+                done_round = t
+                taskrecords.clear(folder, RECORD_NAME, lambda r: r <= done_round)
             man = after  # (only once it is on disk: what a stop reports is what the next run finds)
+            starts[0] = man
             ran += 1
             _clean(folder, man)
             if progress is not None:

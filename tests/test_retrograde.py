@@ -655,3 +655,92 @@ def test_message_spans_cover_every_pair_in_order_within_the_bound(lens, per):
         assert sum(lens[a:b]) <= per or b == a + 1  # (a pair alone may have more predecessors than the bound)
         if b < len(lens):
             assert sum(lens[a:b + 1]) > per  # (as many pairs as fit: no span cut short)
+
+
+# -- a round stopped part way goes on from its unfinished tasks ------------------------------------------------------
+def _round_stopper(kind: str, round_: int, after: int, log: list[tuple[str, int, int]]):
+    """A runner that logs each round task it runs (kind, part, round) and raises KeyboardInterrupt before the
+    ``kind`` task of ``round_`` that would come after ``after`` such tasks have finished."""
+    def run(tasks):
+        out = []
+        for fn, args in tasks:
+            name = fn.__name__.removesuffix("_task")
+            if name == "prepare":
+                out.append(fn(*args))
+                continue
+            k, t = args[3], args[4]
+            if (name, t) == (kind, round_) and sum(1 for x in log if (x[0], x[2]) == (kind, round_)) == after:
+                raise KeyboardInterrupt
+            out.append(fn(*args))
+            log.append((name, k, t))
+        return out
+    return run
+
+
+def _round_records(folder) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.glob("part*/done*.json"))
+
+
+@pytest.mark.parametrize("kind, after", [("send", 1), ("apply", 1)])
+def test_a_round_stopped_part_way_goes_on_from_its_unfinished_tasks(tmp_path, reference, monkeypatch, kind, after):
+    """Ctrl-C after some of a round's tasks finished: they are recorded (their files kept through the next run's
+    cleaning), the next run does the others only, and every rank is the plain analysis's."""
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)  # (every task records: the synthetic parts are small)
+    folder = tmp_path / "r"
+    log: list[tuple[str, int, int]] = []
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, run=_round_stopper(kind, 5, after, log))
+    assert stop.value.reason == "interrupted" and stop.value.rounds == 5
+    finished = [x for x in log if x[2] == 5]
+    assert _round_records(folder) == sorted(f"part{k:03d}/done00005-{n}.json" for n, k, _ in finished)
+    again: list[tuple[str, int, int]] = []
+    ranks = run_synthetic(folder, parts=3, run=_round_stopper("none", -1, 0, again))
+    ran = [x for x in again if x[2] == 5]
+    assert ran and not set(ran) & set(finished)  # (the finished tasks were not run again)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert not _round_records(folder)
+    # a part smaller than RECORD_MIN records nothing
+    monkeypatch.setattr(rg, "RECORD_MIN", 10**9)
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(tmp_path / "small", parts=3, run=_round_stopper(kind, 5, after, []))
+    assert not _round_records(tmp_path / "small")
+
+
+def test_a_round_s_record_that_is_not_taken_runs_its_task_again_and_the_time_limit_is_checked_inside(
+        tmp_path, reference, monkeypatch):
+    from quaternity_cp.budget import Limits, Stopped
+
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)
+    folder = tmp_path / "r"
+    log: list[tuple[str, int, int]] = []
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(folder, parts=3, run=_round_stopper("apply", 3, 0, log))
+    sends = [x for x in log if x[:1] == ("send",) and x[2] == 3]
+    assert len(sends) >= 2
+    first, second = (folder / f"part{k:03d}" / "done00003-send.json" for _, k, _ in sends[:2])
+    data = json.loads(first.read_text())
+    data["result"][0] += 1  # (edited: its MAC no longer matches)
+    first.write_text(json.dumps(data))
+    second.write_text("[")  # (damaged)
+    again: list[tuple[str, int, int]] = []
+    ranks = run_synthetic(folder, parts=3, run=_round_stopper("none", -1, 0, again))
+    assert {k for n, k, t in again if (n, t) == ("send", 3)} == {k for _, k, _ in sends[:2]}
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    # the deadline, as the tasks see it, passed at the fourth check: stopped at the time limit inside a round,
+    # the tasks finished before recorded, and the next run goes on to the same ranks
+    checks = [0]
+
+    def late(deadline):
+        checks[0] += 1
+        if checks[0] >= 4:
+            raise Stopped("time")
+
+    monkeypatch.setattr(rg, "check_deadline", late)
+    folder = tmp_path / "t"
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, limits=Limits(max_seconds=10**6))
+    assert stop.value.reason == "time"
+    monkeypatch.undo()
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)
+    ranks = run_synthetic(folder, parts=3)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
