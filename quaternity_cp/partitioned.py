@@ -831,7 +831,7 @@ def read_record(folder: str, token: str | Callable[[], str], kind: str, k: int, 
     record (:func:`quaternity_cp.taskrecords.read`). A file it names that is missing or of another size is
     refused (:class:`PartitionedError`, naming it)."""
     result = taskrecords.read(os.path.join(folder, record_rel(kind, k, layer)), token,
-                              {"kind": kind, "part": k, "layer": layer})
+                              {"kind": kind, "part": k, "layer": layer}, PartitionedError)
     size = 3 if kind == "expand" else 2
     if (not isinstance(result, list) or len(result) != size or not isinstance(result[-1], dict)
             or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in result[:-1])):

@@ -549,7 +549,8 @@ def _recorded(folder: str, token: Callable[[], str], kind: str, k: int, t: int) 
     """Part ``k``'s ``kind`` task of round ``t`` as it recorded its result, in the shape the task returns; None
     without a record (:func:`quaternity_cp.taskrecords.read`). A file it names that is missing or of another size
     is refused (:class:`RetroError`, naming it)."""
-    got = taskrecords.read(os.path.join(folder, record_rel(kind, k, t)), token, {"kind": kind, "part": k, "round": t})
+    got = taskrecords.read(os.path.join(folder, record_rel(kind, k, t)), token, {"kind": kind, "part": k, "round": t},
+                           RetroError)
     if kind == "send":
         if (not isinstance(got, list) or len(got) != 2 or not isinstance(got[0], int) or not isinstance(got[1], dict)
                 or not all(isinstance(x, list) and all(isinstance(f, list) and len(f) == 2 for f in x)

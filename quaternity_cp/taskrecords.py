@@ -28,7 +28,7 @@ import re
 from typing import Any, Callable, Mapping
 
 from .digest import canonical_json, sign_json
-from .files import write_atomic
+from .files import not_a_regular_file, write_atomic
 from .jsonio import InputRefused, load_json, read_input
 
 #: a record's own keys besides its task's fields
@@ -54,12 +54,17 @@ def write(path: str, token: str | None, fields: Mapping[str, Any], result: Any) 
     write_atomic(path, canonical_json({**body, "mac": _mac(token, body)}) + "\n")
 
 
-def read(path: str, token: str | Callable[[], str], fields: Mapping[str, Any]) -> Any:
+def read(path: str, token: str | Callable[[], str], fields: Mapping[str, Any],
+         error: type[Exception] = ValueError) -> Any:
     """The result recorded in ``path`` for the task ``fields`` name under ``token`` (or a function that gives it,
     called only when there is a file); None when there is no such record: no file, one that does not read
-    strictly, names another task, or whose MAC does not match."""
+    strictly, names another task, or whose MAC does not match. A path that is not a regular file (a link, a
+    pipe, a folder: nothing this program writes, and nothing it may write over) raises ``error``, naming it."""
     if not os.path.lexists(path):
         return None
+    kind = not_a_regular_file(path)
+    if kind is not None:
+        raise error(f"{path}: {kind}, not a task's record; remove it to go on")
     try:
         data = load_json(read_input(path))
     except (InputRefused, ValueError, OSError):

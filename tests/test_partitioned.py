@@ -618,6 +618,19 @@ def test_a_record_that_is_not_this_layer_start_s_is_not_taken_and_one_naming_a_m
     os.unlink(os.path.join(folder, "part001", "out0003.npz"))
     with pytest.raises(pt.PartitionedError, match="out0003.npz"):
         pt.build(toy, folder, parts=3)
+    # a record that is not a regular file (nothing this program writes, nor writes over): refused, naming it
+    folder = str(tmp_path / "i")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=3, run=_stopping_at("merge", 4, 0, [], KeyboardInterrupt()))
+    for make in (os.mkfifo, lambda p: os.symlink(os.path.join(folder, "manifest.json"), p), os.mkdir):
+        path = os.path.join(folder, "part002", "done0004-expand.json")
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        elif os.path.lexists(path):
+            os.unlink(path)
+        make(path)
+        with pytest.raises(pt.PartitionedError, match=r"done0004-expand\.json: a .*not a task's record"):
+            pt.build(toy, folder, parts=3)
 
 
 def test_the_time_limit_is_checked_inside_a_layer_s_tasks(tmp_path, monkeypatch):
