@@ -541,16 +541,9 @@ def test_a_checkpoint_s_parts_are_read_back_and_other_parts_refused_by_name(tmp_
 def _stopping_at(kind: str, layer: int, after: int, log: list[tuple[str, int, int]], exc: BaseException):
     """A runner that logs each task it runs (kind, part, layer) and raises ``exc`` before the ``kind`` task of
     ``layer`` that would come after ``after`` such tasks have finished."""
-    def run(tasks):
-        out = []
-        for fn, args in tasks:
-            name, k, ell = fn.__name__.removesuffix("_task"), args[2], args[3]
-            if (name, ell) == (kind, layer) and sum(1 for x in log if (x[0], x[2]) == (kind, layer)) == after:
-                raise exc
-            out.append(fn(*args))
-            log.append((name, k, ell))
-        return out
-    return run
+    from task_stops import stopping_runner
+
+    return stopping_runner(kind, layer, after, log, lambda name, args: (args[2], args[3]), exc)
 
 
 def _records(folder: str) -> list[str]:

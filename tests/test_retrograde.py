@@ -661,20 +661,10 @@ def test_message_spans_cover_every_pair_in_order_within_the_bound(lens, per):
 def _round_stopper(kind: str, round_: int, after: int, log: list[tuple[str, int, int]]):
     """A runner that logs each round task it runs (kind, part, round) and raises KeyboardInterrupt before the
     ``kind`` task of ``round_`` that would come after ``after`` such tasks have finished."""
-    def run(tasks):
-        out = []
-        for fn, args in tasks:
-            name = fn.__name__.removesuffix("_task")
-            if name == "prepare":
-                out.append(fn(*args))
-                continue
-            k, t = args[3], args[4]
-            if (name, t) == (kind, round_) and sum(1 for x in log if (x[0], x[2]) == (kind, round_)) == after:
-                raise KeyboardInterrupt
-            out.append(fn(*args))
-            log.append((name, k, t))
-        return out
-    return run
+    from task_stops import stopping_runner
+
+    return stopping_runner(kind, round_, after, log,
+                           lambda name, args: None if name == "prepare" else (args[3], args[4]))
 
 
 def _round_records(folder) -> list[str]:
