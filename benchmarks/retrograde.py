@@ -31,6 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from quaternity_cp import retrograde
+from quaternity_cp.retrograde import TaskDone
 from quaternity_cp.gofish import bigsolve
 from quaternity_cp.gofish.fastgraph import HAVE_NUMBA, Shape
 
@@ -52,13 +53,15 @@ def peak_of(fn: Callable[[], Any]) -> tuple[Any, int]:
 def measuring_runner(peaks: dict[str, list[int]]) -> bigsolve.Runner:
     """A runner of the tasks here, one after the other, that records each task's peak memory (above the
     driver's own) in ``peaks``, by the task's name."""
-    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], done: TaskDone | None = None) -> list[Any]:
         out = []
-        for fn, args in calls:
+        for i, (fn, args) in enumerate(calls):
             tracemalloc.reset_peak()
             base = tracemalloc.get_traced_memory()[0]
             out.append(fn(*args))
             peaks.setdefault(fn.__name__.removesuffix("_task"), []).append(tracemalloc.get_traced_memory()[1] - base)
+            if done is not None:
+                done(i, out[-1])
         return out
     return run
 

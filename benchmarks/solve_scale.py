@@ -61,7 +61,7 @@ from quaternity_cp.quartets.position import Position
 from quaternity_cp.quartets.rules import PRESETS, Rules
 from quaternity_cp.quartets.solver.core import Context
 from quaternity_cp.quartets.solver.graph import GameGraph
-from quaternity_cp.retrograde import Ranks
+from quaternity_cp.retrograde import Ranks, TaskDone
 from quaternity_cp.threads import available_cores, check_threads
 
 #: the default starts, smallest first (about half a minute together on one core)
@@ -114,13 +114,15 @@ def peak_of(fn: Callable[[], Any]) -> tuple[Any, int]:
 def measuring_runner(peaks: list[tuple[int, str]]) -> pt.Runner:
     """A runner of the tasks here, one after the other, that appends each task's peak memory (above what was
     held before it) and its kind to ``peaks`` (tracemalloc must be on)."""
-    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]], done: TaskDone | None = None) -> list[Any]:
         out = []
-        for fn, args in calls:
+        for i, (fn, args) in enumerate(calls):
             tracemalloc.reset_peak()
             base = tracemalloc.get_traced_memory()[0]
             out.append(fn(*args))
             peaks.append((tracemalloc.get_traced_memory()[1] - base, fn.__name__.removesuffix("_task")))
+            if done is not None:
+                done(i, out[-1])
         return out
     return run
 

@@ -108,7 +108,7 @@ from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
 import numpy as np
 
 from . import partfiles, retrograde, taskrecords
-from .budget import Limits, Stopped, check_deadline
+from .budget import LIMIT, Limits, Stopped, check_deadline
 from .digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
@@ -190,10 +190,11 @@ class BuildStopped(QuaternityError):
         self.layers = layers
         self.positions = positions
         self.detail = detail
-        what = {"time": "the time limit", "limit": "the position limit", "interrupted": "an interrupt",
-                "failed": f"a task that failed ({detail})"}.get(reason, reason)
-        super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions} positions); "
-                         "run again with the same checkpoint to go on")
+        what = {"time": "the time limit", "limit": "the position limit" + (f" ({detail})" if detail else ""),
+                "interrupted": "an interrupt", "failed": f"a task that failed ({detail})"}.get(reason, reason)
+        more = " and a larger position limit" if reason == "limit" else ""
+        super().__init__(f"the graph's build stopped at {what} after {layers} layers ({positions:,} positions); "
+                         f"run again with the same checkpoint{more} to go on")
 
 
 class AttractorStopped(BuildStopped):
@@ -1223,10 +1224,16 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
     one, in ``parts`` parts (1..:data:`MAX_PARTS`). ``run`` runs a list of task calls (default: here, one after
     the other; :func:`~quaternity_cp.retrograde.dask_runner` on Dask). ``limits``: ``max_positions`` and
     ``max_seconds``, checked after each layer (past them :class:`BuildStopped`; the layers done stay).
-    ``max_seconds`` is checked inside the layer's tasks too, between their chunks of work. Each task that finishes
-    records its result (:func:`write_record`): a layer stopped part way (a limit, Ctrl-C, a failed task) goes on
-    from its unfinished tasks. ``progress`` gets a dict after each layer. A damaged, edited or foreign checkpoint
-    is refused (:class:`PartitionedError`, one line naming the file); one of an older layout too
+    ``max_seconds`` is checked inside the layer's tasks too, between their chunks of work, and ``max_positions``
+    as each of a layer's merge tasks ends (the positions of the layers done and of the layer's finished merges;
+    a runner that does not tell of each task's end leaves it to the layer's end), and before a run's first layer
+    (a checkpoint already at the limit goes on only under a larger one). Each task that finishes records its
+    result (:func:`write_record`): a layer stopped part way (a limit, Ctrl-C, a failed task) goes on from its
+    unfinished tasks. ``progress`` gets a dict after each layer (keys ``layer``, ``new``, ``positions``,
+    ``edges``, ``seconds``) and, as each task of at least :data:`RECORD_MIN` positions or children ends (the
+    layers that take minutes), one with the key ``task`` (``expand``: ``layer``, ``done`` and ``of`` the layer's
+    parts, ``edges`` so far, ``seconds``; ``merge``: the same with ``new`` so far). A damaged, edited or foreign
+    checkpoint is refused (:class:`PartitionedError`, one line naming the file); one of an older layout too
     (:class:`OlderLayout`), unless ``upgrade_layout``: it is then rewritten first (:func:`upgrade`)."""
     check_packed(packed)
     parts = check_parts(parts)
@@ -1266,7 +1273,10 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
             layer = int(man["layers"])
             sizes = man["sizes"]
             files = man["files"]
+            stored = positions(man)
+            reached = [stored, 0]  # (the positions stored, the layer's finished merges with them; those merges)
             try:
+                budget.check_positions(stored)  # (a run going on past its limit: stopped before any work)
                 deadline = budget.wall_deadline()  # (checked inside the tasks too: a task of a big layer takes minutes)
                 # (the tasks finished before a stop are not run again; a small task keeps no record)
                 tokens: list[str] = []
@@ -1282,9 +1292,19 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
 
                 done = [recorded("expand", k) for k in range(parts)]
                 todo = [k for k in range(parts) if done[k] is None]
+                big = [sizes[k][layer - 1] >= RECORD_MIN for k in todo]
+                tally = [parts - len(todo), sum(int(d[1]) for d in done if d is not None)]  # (tasks ended, edges)
+
+                def expanded(i: int, result: Any) -> None:
+                    tally[0] += 1
+                    tally[1] += int(result[1])
+                    if big[i] and progress is not None:
+                        progress({"task": "expand", "layer": layer, "done": tally[0], "of": parts,
+                                  "edges": tally[1], "seconds": round(budget.elapsed(), 1)})
+
                 ran = iter(run([(expand_task, (folder, packed, k, layer, parts, sizes, files[rel("keys", k, layer - 1)],
-                                               deadline, token() if sizes[k][layer - 1] >= RECORD_MIN else None))
-                                for k in todo]))
+                                               deadline, token() if big[i] else None))
+                                for i, k in enumerate(todo)], expanded))
                 got = [tuple(d) if d is not None else next(ran) for d in done]
                 budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
                 written: dict[str, Entry] = {}
@@ -1292,19 +1312,38 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
                     written.update(w)
                 merged = [recorded("merge", j) for j in range(parts)]
                 merges = []
+                large: list[bool] = []
                 for j in range(parts):
                     if merged[j] is not None:
                         continue
                     known = {rel("keys", j, ell): files[rel("keys", j, ell)] for ell in range(layer)}
                     ins = {rel("in", j, layer, k): written[rel("in", j, layer, k)] for k in range(parts)}
                     known.update(ins)
-                    big = sum(int(e[3]) for e in ins.values()) >= RECORD_MIN
+                    large.append(sum(int(e[3]) for e in ins.values()) >= RECORD_MIN)
                     merges.append((merge_task, (folder, packed, j, layer, parts, sizes, known, deadline,
-                                                token() if big else None)))
-                fresh = iter(run(merges))
+                                                token() if large[-1] else None)))
+                count = [parts - len(merges), sum(int(d[0]) for d in merged if d is not None)]  # (ended, new)
+
+                def within_limit() -> None:  # (while merges are left: the last one ends the layer, checked after)
+                    if count[0] < parts and count[1]:
+                        reached[:] = [stored + count[1], count[0]]
+                        budget.check_positions(reached[0])
+
+                def joined(i: int, result: Any) -> None:
+                    count[0] += 1
+                    count[1] += int(result[0])
+                    if large[i] and progress is not None:
+                        progress({"task": "merge", "layer": layer, "done": count[0], "of": parts, "new": count[1],
+                                  "seconds": round(budget.elapsed(), 1)})
+                    within_limit()
+
+                within_limit()
+                fresh = iter(run(merges, joined))
                 new = [tuple(d) if d is not None else next(fresh) for d in merged]
             except Stopped as stop:
-                raise BuildStopped(stop.reason, layer, positions(man)) from None
+                part_way = f"reached in layer {layer}, {reached[1]} of its {parts} parts joined" \
+                    if stop.reason == LIMIT and reached[1] else ""
+                raise BuildStopped(stop.reason, layer, reached[0] if part_way else positions(man), part_way) from None
             except (QuaternityError, KeyboardInterrupt):
                 raise
             except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the layers done stay

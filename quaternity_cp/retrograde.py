@@ -97,7 +97,7 @@ import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -149,8 +149,8 @@ FLUSH_SHARE = 4
 CHECK_CHUNK = 1 << 10
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
-           "Runner", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task", "send_task", "apply_task",
-           "record_rel", "RECORD_MIN", "id_dtype"]
+           "Runner", "Call", "TaskDone", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task",
+           "send_task", "apply_task", "record_rel", "RECORD_MIN", "id_dtype"]
 
 
 class RetroError(QuaternityError, ValueError):
@@ -195,21 +195,44 @@ class PartGraph:
 
 #: a part's loader: a module-level function and its arguments (picklable), called as ``fn(*args)``
 Loader = tuple[Callable[..., PartGraph], tuple[Any, ...]]
-#: runs a list of task calls and returns their results in order (here, or on Dask workers)
-Runner = Callable[[list[tuple[Callable[..., Any], tuple[Any, ...]]]], list[Any]]
+#: a task call: a module-level function and its arguments (picklable: it may run on a Dask worker)
+Call = tuple[Callable[..., Any], tuple[Any, ...]]
+#: told, in the driver's process, of each task of a list as it ends: (its index in the list, its result); what it
+#: raises stops the list as a task's failure does (the tasks not ended are cancelled)
+TaskDone = Callable[[int, Any], None]
 
 
-def local_runner(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+class Runner(Protocol):
+    """Runs a list of task calls and returns their results in order (here, or on Dask workers), telling ``done``
+    (when given) of each task as it ends, in the order they end. A runner that cannot tell may ignore ``done``:
+    the drivers then report steps only."""
+
+    def __call__(self, calls: list[Call], done: TaskDone | None = None) -> list[Any]: ...
+
+
+def local_runner(calls: list[Call], done: TaskDone | None = None) -> list[Any]:
     """The tasks run here, one after the other."""
-    return [fn(*args) for fn, args in calls]
+    out = []
+    for i, (fn, args) in enumerate(calls):
+        out.append(fn(*args))
+        if done is not None:
+            done(i, out[-1])
+    return out
 
 
 def dask_runner(client: Any) -> Runner:
     """The tasks run on a Dask client's workers (see :func:`quaternity_cp.cluster.dask_client`); a failure
     cancels the others."""
-    def run(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    def run(calls: list[Call], done: TaskDone | None = None) -> list[Any]:
         futures = [client.submit(fn, *args, pure=False) for fn, args in calls]
         try:
+            if done is not None:
+                from dask.distributed import as_completed
+
+                index = {future.key: i for i, future in enumerate(futures)}
+                ended = as_completed(futures, with_results=True)  # type: ignore[no-untyped-call]
+                for future, result in ended:
+                    done(index[future.key], result)
             return list(client.gather(futures))
         except BaseException:
             client.cancel(futures)
@@ -810,7 +833,11 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
     JSON object naming the graph (a checkpoint of another is refused). ``run`` runs a list of task calls
     (default: here, one after the other; :func:`dask_runner` on Dask). ``limits.max_seconds`` is checked between
     the halves of a round and after each; ``max_rounds``: the most rounds this call runs (past them
-    :class:`RetroStopped`; the rounds done stay). ``progress`` gets a dict after each round. A damaged, edited
+    :class:`RetroStopped`; the rounds done stay). ``progress`` gets a dict after each round (keys ``round``,
+    ``ranked``, ``total``, ``messages``, ``seconds``) and, as each task of a part of at least :data:`RECORD_MIN`
+    positions ends, one with the key ``task``: ``prepare`` (``done`` and ``of`` the parts, ``seconds``), ``send``
+    (``round``, ``done`` and ``of`` the round's senders, ``messages`` so far, ``seconds``) or ``apply`` (the same
+    with ``ranked`` so far). A damaged, edited
     or foreign checkpoint is refused (:class:`RetroError`, one line naming the file)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_SEATS:
         raise RetroError(f"players must be a whole number 1..{MAX_SEATS}, not {players!r}")
@@ -837,7 +864,15 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
     man = _read_manifest(folder, head)
     if man is None:
         try:
-            got = run([(prepare_task, (folder, P, sizes, k, loaders[k])) for k in range(parts)])
+            prepared = [0]
+
+            def loaded(k: int, _result: Any) -> None:
+                prepared[0] += 1
+                if sizes[k] >= RECORD_MIN and progress is not None:
+                    progress({"task": "prepare", "done": prepared[0], "of": parts,
+                              "seconds": round(budget.elapsed(), 1)})
+
+            got = run([(prepare_task, (folder, P, sizes, k, loaders[k])) for k in range(parts)], loaded)
         except KeyboardInterrupt:
             raise RetroStopped("interrupted", 0, 0) from None
         except QuaternityError:
@@ -877,9 +912,20 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
             try:
                 deadline = budget.wall_deadline()  # (checked inside the tasks too)
                 done = [_recorded(folder, token, "send", k, t) for k in senders]
+                todo = [k for k, d in zip(senders, done) if d is None]
+                # (each task of a big part told as it ends: a round of a big graph takes minutes)
+                sending = [len(senders) - len(todo), sum(int(d[0]) for d in done if d is not None)]
+
+                def sent_one(i: int, result: Any) -> None:
+                    sending[0] += 1
+                    sending[1] += int(result[0])
+                    if sizes[todo[i]] >= RECORD_MIN and progress is not None:
+                        progress({"task": "send", "round": t, "done": sending[0], "of": len(senders),
+                                  "messages": sending[1], "seconds": round(budget.elapsed(), 1)})
+
                 fresh = iter(run([(send_task, (folder, P, sizes, k, t, graph[k], front[k], deadline,
                                                token() if sizes[k] >= RECORD_MIN else None))
-                                  for k, d in zip(senders, done) if d is None]))
+                                  for k in todo], sent_one))
                 sent = [d if d is not None else next(fresh) for d in done]
                 budget.check_time()  # (between the halves of a round too)
                 inbox: dict[int, dict[str, Entry]] = {}
@@ -889,9 +935,19 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                             inbox.setdefault(int(j), {})[rel] = entry
                 receivers = sorted(inbox)
                 done = [_recorded(folder, token, "apply", j, t) for j in receivers]
+                todo = [j for j, d in zip(receivers, done) if d is None]
+                applying = [len(receivers) - len(todo), sum(int(d[0]) for d in done if d is not None)]
+
+                def applied_one(i: int, result: Any) -> None:
+                    applying[0] += 1
+                    applying[1] += int(result[0])
+                    if sizes[todo[i]] >= RECORD_MIN and progress is not None:
+                        progress({"task": "apply", "round": t, "done": applying[0], "of": len(receivers),
+                                  "ranked": applying[1], "seconds": round(budget.elapsed(), 1)})
+
                 fresh = iter(run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j],
                                                 deadline, token() if sizes[j] >= RECORD_MIN else None))
-                                  for j, d in zip(receivers, done) if d is None]))
+                                  for j in todo], applied_one))
                 applied = [d if d is not None else next(fresh) for d in done]
             except (Stopped, KeyboardInterrupt, QuaternityError):
                 raise

@@ -13,9 +13,9 @@ def stopping_runner(kind: str, step: int, after: int, log: list[tuple[str, int, 
     """A runner that logs each task it runs as (kind, part, step), ``where`` giving a task's (part, step) from its
     kind and arguments (None: a task not logged), and raises ``exc`` (KeyboardInterrupt by default) before the
     ``kind`` task of ``step`` that would come after ``after`` such tasks have finished."""
-    def run(tasks):
+    def run(tasks, done=None):
         out = []
-        for fn, args in tasks:
+        for i, (fn, args) in enumerate(tasks):
             name = fn.__name__.removesuffix("_task")
             at = where(name, args)
             if at is not None and (name, at[1]) == (kind, step) and \
@@ -24,5 +24,7 @@ def stopping_runner(kind: str, step: int, after: int, log: list[tuple[str, int, 
             out.append(fn(*args))
             if at is not None:
                 log.append((name, at[0], at[1]))
+            if done is not None:
+                done(i, out[-1])
         return out
     return run

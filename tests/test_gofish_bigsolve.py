@@ -377,7 +377,7 @@ def test_an_interrupted_layer_resumes_to_the_fresh_graph(tmp_path):
     fresh = bs.build(SHAPE_3x3, str(tmp_path / "fresh"), parts=3)
     calls = {"n": 0}
 
-    def interrupting(tasks):
+    def interrupting(tasks, done=None):
         out = []
         for fn, args in tasks:
             if calls["n"] == 6 * 4 + 3 + 1:  # layer 5: the expand tasks and one merge task done
@@ -570,7 +570,7 @@ def test_a_failed_task_stops_the_build_with_the_layers_kept(tmp_path):
     shape = fg.Shape.of(3, 3, 2, {})
     calls = {"n": 0}
 
-    def flaky(tasks):
+    def flaky(tasks, done=None):
         calls["n"] += 1
         if calls["n"] == 7:
             raise OSError(28, "No space left on device")

@@ -240,6 +240,8 @@ def test_the_tictactoe_example_s_packed_part_equals_its_own_minimax(tmp_path):
     import importlib
     import sys
 
+    from quaternity_cp.registry import AGENTS, GAMES
+
     examples = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
     sys.path.insert(0, examples)
     try:
@@ -248,6 +250,8 @@ def test_the_tictactoe_example_s_packed_part_equals_its_own_minimax(tmp_path):
         solver = importlib.import_module("tictactoe.solver")
     finally:
         sys.path.remove(examples)
+        GAMES.pop("tictactoe", None)  # (its import registers the example: the other tests see the registry as it
+        AGENTS.pop("tictactoe", None)  # was, the registry's doctest lists the package's games)
     built = pt.build(packed.packed_for({}), str(tmp_path / "g"), parts=3)
     att = pt.attract(built, partitioned=True)
     assert built.positions == 627
@@ -673,3 +677,85 @@ def test_a_wall_deadline_is_the_budget_s_on_the_clock_other_processes_read():
     with pytest.raises(Stopped) as stop:
         check_deadline(0.0)
     assert stop.value.reason == "time"
+
+
+# -- a big layer tells of each task as it ends, and is stopped at the position limit between its merges ----------
+def test_a_big_layer_tells_of_each_task_as_it_ends(tmp_path, monkeypatch):
+    """``progress`` gets a ``task`` dict as each task of at least RECORD_MIN positions ends (with RECORD_MIN 0:
+    every task), counting the layer's parts done and its moves or new positions so far; the layer's own dict
+    follows, and what the tasks added up to is what the layer says."""
+    toy = Toy(TOP)
+    seen: list[dict[str, Any]] = []
+    quiet = pt.build(toy, str(tmp_path / "quiet"), parts=3, progress=seen.append)
+    assert seen and all("task" not in s for s in seen)  # (the toy's tasks are small: its layers only)
+    monkeypatch.setattr(pt, "RECORD_MIN", 0)
+    seen.clear()
+    built = pt.build(toy, str(tmp_path / "g"), parts=3, progress=seen.append)
+    assert built.files == quiet.files
+    layers = [s for s in seen if "task" not in s]
+    assert [s["layer"] for s in layers] == list(range(1, built.layers))
+    edges = 0
+    for s in layers:
+        ell = s["layer"]
+        tasks = [t for t in seen if t.get("task") and t["layer"] == ell]
+        assert [(t["task"], t["done"], t["of"]) for t in tasks] == \
+            [("expand", d, 3) for d in (1, 2, 3)] + [("merge", d, 3) for d in (1, 2, 3)]
+        assert seen.index(tasks[-1]) < seen.index(s)  # (the tasks before their layer's line)
+        assert tasks[2]["edges"] == s["edges"] - edges and tasks[-1]["new"] == s["new"]
+        assert [t["edges"] for t in tasks[:3]] == sorted(t["edges"] for t in tasks[:3])
+        edges = s["edges"]
+    # a layer going on from recorded tasks counts them as done
+    folder = str(tmp_path / "stopped")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=3, run=_stopping_at("expand", 4, 2, [], KeyboardInterrupt()))
+    seen.clear()
+    pt.build(toy, folder, parts=3, progress=seen.append)
+    assert [(t["task"], t["done"]) for t in seen if t.get("layer") == 4 and "task" in t] == \
+        [("expand", 3), ("merge", 1), ("merge", 2), ("merge", 3)]
+
+
+def test_the_position_limit_stops_a_layer_between_its_merges_and_a_run_at_the_limit_does_nothing(
+        tmp_path, monkeypatch):
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "RECORD_MIN", 0)
+    whole = pt.build(toy, str(tmp_path / "whole"), parts=3)
+    sizes = [sum(whole.part_sizes[k][ell] for k in range(3)) for ell in range(whole.layers)]
+    # (the largest layer with new positions in every part)
+    ell = max(range(whole.layers), key=lambda i: (all(whole.part_sizes[k][i] for k in range(3)), sizes[i]))
+    assert all(whole.part_sizes[k][ell] for k in range(3))
+    before = sum(sizes[:ell])
+    first = whole.part_sizes[0][ell]  # (part 0's merge ends first here)
+    assert first and sizes[ell] - first > 0
+    limit = before + first  # (reached when part 0's merge of that layer ends, two merges being left)
+    folder = str(tmp_path / "g")
+    log: list[tuple[str, int, int]] = []
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(toy, folder, parts=3, limits=Limits(max_positions=limit),
+                 run=_stopping_at("none", -1, 0, log, KeyboardInterrupt()))
+    assert stop.value.reason == "limit" and stop.value.layers == ell and stop.value.positions == limit
+    assert f"reached in layer {ell}, 1 of its 3 parts joined" in str(stop.value)
+    assert "a larger position limit" in str(stop.value)
+    assert [x for x in log if x[2] == ell and x[0] == "merge"] == [("merge", 0, ell)]
+    assert _records(folder) == sorted([f"part{k:03d}/done{ell:04d}-expand.json" for k in range(3)]
+                                      + [f"part000/done{ell:04d}-merge.json"])
+    # the same limit again: stopped before any task (the recorded merge counts)
+    again: list[tuple[str, int, int]] = []
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(toy, folder, parts=3, limits=Limits(max_positions=limit),
+                 run=_stopping_at("none", -1, 0, again, KeyboardInterrupt()))
+    assert stop.value.reason == "limit" and stop.value.positions == limit and again == []
+    # one more position: the next merge runs, then the limit stops the layer again
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(toy, folder, parts=3, limits=Limits(max_positions=limit + 1),
+                 run=_stopping_at("none", -1, 0, again, KeyboardInterrupt()))
+    assert again == [("merge", 1, ell)] and "2 of its 3 parts joined" in str(stop.value)
+    # a runner that does not tell of its tasks' ends: the limit is checked at the layer's end, as before
+    quiet = str(tmp_path / "quiet")
+    with pytest.raises(pt.BuildStopped) as stop:
+        pt.build(toy, quiet, parts=3, limits=Limits(max_positions=limit),
+                 run=lambda calls, done=None: pt.local_runner(calls))
+    assert stop.value.layers == ell + 1 and stop.value.positions == before + sizes[ell]
+    assert "reached in layer" not in str(stop.value)
+    # and without the limit the build goes on to the same graph, file for file
+    resumed = pt.build(toy, folder, parts=3)
+    assert resumed.files == whole.files and resumed.sizes == whole.sizes and not _records(folder)

@@ -369,7 +369,7 @@ def test_a_failed_task_stops_with_the_layers_kept_and_the_next_run_goes_on(tmp_p
     packed = packed_of(3, 2, 3, Rules.preset("quaternity"))
     calls = {"n": 0}
 
-    def flaky(tasks):
+    def flaky(tasks, done=None):
         calls["n"] += 1
         if calls["n"] == 5:
             raise OSError(28, "No space left on device")
@@ -414,6 +414,45 @@ def test_the_progress_lines_are_the_layers_then_the_attractor_s_rounds(tmp_path)
     code, out, err = run("solve", "--start", 3, 2, 3, "--progress")
     assert code == 2 and err.strip() == "quaternity: --progress/--no-progress goes with --checkpoint (the "\
         "partitioned solver)", err
+
+
+def test_a_big_step_s_task_lines_come_at_most_every_few_seconds_and_its_own_line_always(capsys):
+    """Within a layer or round that takes minutes, a line as a task ends, no sooner than ``every`` seconds after
+    the line before (the clock is the test's); each layer's and round's own line is always shown."""
+    from quaternity_cp.command.runs import graph_progress
+
+    now = [0.0]
+    show = graph_progress(True, clock=lambda: now[0], every=10)
+    expand = {"task": "expand", "layer": 5, "done": 1, "of": 8, "edges": 1234, "seconds": 3.0}
+    show(expand)  # (3 s after the start: too soon)
+    now[0] = 11.0
+    show({**expand, "done": 2, "edges": 5678, "seconds": 11.0})
+    now[0] = 15.0
+    show({**expand, "done": 3, "seconds": 15.0})  # (too soon)
+    show({"layer": 5, "new": 900, "positions": 2000, "edges": 9000, "seconds": 15.2})
+    now[0] = 20.0
+    show({"task": "merge", "layer": 6, "done": 1, "of": 8, "new": 10, "seconds": 20.0})  # (5 s after the layer's)
+    now[0] = 30.0
+    show({"task": "merge", "layer": 6, "done": 2, "of": 8, "new": 2_500_000, "seconds": 30.0})
+    now[0] = 45.0
+    show({"task": "prepare", "done": 3, "of": 8, "seconds": 45.0})
+    now[0] = 60.0
+    show({"task": "send", "round": 0, "done": 2, "of": 5, "messages": 70_000, "seconds": 60.0})
+    now[0] = 75.0
+    show({"task": "apply", "round": 0, "done": 1, "of": 4, "ranked": 1_000, "seconds": 75.4})
+    show({"round": 0, "ranked": 3_000, "total": 3_000, "messages": 90_000, "seconds": 76.0})
+    assert capsys.readouterr().err.splitlines() == [
+        "  layer 5: 2 of 8 parts expanded, 5,678 moves so far, 11 s",
+        "  layer 5: 900 new, 2,000 positions, 9,000 moves, 15 s",
+        "  layer 6: 2 of 8 parts joined, 2,500,000 new so far, 30 s",
+        "  ranking, preparing: 3 of 8 parts loaded, 45 s",
+        "  ranking, round 1: 2 of 5 parts sent, 70,000 messages so far, 60 s",
+        "  ranking, round 1: 1 of 4 parts applied, 1,000 ranked so far, 75 s",
+        "  ranking, round 1: 3,000 (position, seat) pairs ranked, 3,000 in all, 76 s"]
+    hidden = graph_progress(False, clock=lambda: now[0], every=0)
+    hidden(expand)
+    hidden({"layer": 5, "new": 900, "positions": 2000, "edges": 9000, "seconds": 15.2})
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.slow

@@ -262,7 +262,7 @@ def test_a_run_stopped_by_a_round_budget_resumes_to_the_same_ranks(tmp_path, ref
 def test_an_interrupted_or_failed_round_resumes_to_the_same_ranks(tmp_path, reference):
     calls = {"n": 0}
 
-    def interrupting(tasks):
+    def interrupting(tasks, done=None):
         out = []
         for fn, args in tasks:
             calls["n"] += 1
@@ -276,7 +276,7 @@ def test_an_interrupted_or_failed_round_resumes_to_the_same_ranks(tmp_path, refe
         run_synthetic(folder, parts=3, run=interrupting)
     assert stop.value.reason == "interrupted" and 1 <= stop.value.rounds
 
-    def failing(tasks):
+    def failing(tasks, done=None):
         if tasks and tasks[0][0] is rg.apply_task:
             raise OSError(28, "No space left on device")
         return [fn(*args) for fn, args in tasks]
@@ -489,13 +489,35 @@ def test_a_forced_win_longer_than_the_ranks_hold_is_refused(tmp_path, monkeypatc
 
 
 # -- Dask ---------------------------------------------------------------------------------------------------------
-def test_a_dask_run_equals_the_in_process_run(tmp_path, reference, whole_3p):
+def test_a_dask_run_equals_the_in_process_run(tmp_path, reference, whole_3p, monkeypatch):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") \
             as cluster, distributed.Client(cluster) as client:
         run = rg.dask_runner(client)
         ranks = run_synthetic(tmp_path / "r", parts=3, run=run)
         assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+        # each task told as it ends, in the order they end, the results still given in order
+        told: list[tuple[int, int]] = []
+        assert run([(pow, (2, 3)), (pow, (3, 2)), (pow, (2, 2))], lambda i, r: told.append((i, r))) == [8, 9, 4]
+        assert sorted(told) == [(0, 8), (1, 9), (2, 4)]
+
+        def refuse(i, r):  # (what the callback raises stops the list, as a task's failure does)
+            told.append((i, r))
+            raise KeyboardInterrupt
+
+        told.clear()
+        with pytest.raises(KeyboardInterrupt):
+            run([(pow, (2, 3)), (pow, (3, 2))], refuse)
+        assert len(told) == 1
+        monkeypatch.setattr(rg, "RECORD_MIN", 0)  # (the workers are threads here: they see it too)
+        seen: list[dict] = []
+        ranks = run_synthetic(tmp_path / "told", parts=3, run=run, progress=seen.append)
+        assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+        assert sorted(s["done"] for s in seen if s.get("task") == "prepare") == [1, 2, 3]
+        for t in range(ranks.rounds):
+            sends = [s for s in seen if s.get("task") == "send" and s["round"] == t]
+            assert [s["done"] for s in sends] == list(range(1, len(sends) + 1)) and sends[-1]["of"] == len(sends)
+        monkeypatch.undo()
         built = bs.build(SHAPE, str(tmp_path / "g"), parts=3, run=run)
         att = bs.attract(built, partitioned=True, run=run)
     _, ref = whole_3p
@@ -586,7 +608,7 @@ def test_messages_flushed_in_many_files_give_the_same_ranks_and_are_cleaned(tmp_
     monkeypatch.setattr(rg, "CHUNK_SHARE", 10**9)
     seen: list[str] = []
 
-    def watching(tasks):
+    def watching(tasks, done=None):
         out = [fn(*args) for fn, args in tasks]
         seen.extend(p.name for p in tmp_path.glob("r/part*/msg*.npz"))
         return out
@@ -605,7 +627,7 @@ def test_a_round_stopped_after_its_flushes_resumes_and_leaves_no_messages(tmp_pa
 
     folder = tmp_path / "r"
 
-    def stopping(tasks):  # (the first round whose sends flushed more than once: stopped before its applies)
+    def stopping(tasks, done=None):  # (the first round whose sends flushed more than once: stopped before its applies)
         if tasks and tasks[0][0] is rg.apply_task and list(folder.glob("part*/msg*-*-*.npz")):
             raise KeyboardInterrupt
         return [fn(*args) for fn, args in tasks]
@@ -734,3 +756,31 @@ def test_a_round_s_record_that_is_not_taken_runs_its_task_again_and_the_time_lim
     monkeypatch.setattr(rg, "RECORD_MIN", 0)
     ranks = run_synthetic(folder, parts=3)
     assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+
+
+def test_a_big_round_tells_of_each_task_as_it_ends(tmp_path, reference, monkeypatch):
+    """``progress`` gets a ``task`` dict as each task of a part of at least RECORD_MIN positions ends (with
+    RECORD_MIN 0: every part's), counting the parts done and the messages or ranks so far; the round's own dict
+    follows, and what its tasks added up to is what the round says."""
+    seen: list[dict] = []
+    run_synthetic(tmp_path / "quiet", parts=3, progress=seen.append)
+    assert seen and all("task" not in s for s in seen)  # (the synthetic graph's parts are small: rounds only)
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)
+    seen.clear()
+    ranks = run_synthetic(tmp_path / "r", parts=3, progress=seen.append)
+    assert np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert [(s["task"], s["done"], s["of"]) for s in seen[:3]] == [("prepare", d, 3) for d in (1, 2, 3)]
+    rounds = [s for s in seen if "task" not in s]
+    assert [s["round"] for s in rounds] == list(range(len(rounds))) and len(rounds) == ranks.rounds
+    for s in rounds:
+        tasks = [x for x in seen if x.get("task") in ("send", "apply") and x["round"] == s["round"]]
+        sends = [x for x in tasks if x["task"] == "send"]
+        applies = [x for x in tasks if x["task"] == "apply"]
+        assert tasks == sends + applies and seen.index(tasks[-1]) < seen.index(s)
+        assert [x["done"] for x in sends] == list(range(1, len(sends) + 1)) and sends[-1]["of"] == len(sends)
+        assert sends[-1]["messages"] == s["messages"]
+        if applies:
+            assert [x["done"] for x in applies] == list(range(1, len(applies) + 1))
+            assert applies[-1]["ranked"] == s["ranked"]
+        else:
+            assert s["ranked"] == 0

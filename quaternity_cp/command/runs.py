@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 import signal
+import time
 from typing import Any, Callable, Iterator
 
 import click
@@ -122,22 +123,59 @@ def progress_option(f: Callable[..., Any]) -> Callable[..., Any]:
                              "ranking (default: yes, but not with --json).")(f)
 
 
-def graph_progress(shown: bool, asked: bool | None = None) -> Callable[[dict[str, Any]], None]:
+#: the fewest seconds between two of a big step's task lines (each layer's and round's own line is always shown)
+TASK_LINE_SECONDS = 10.0
+
+
+def task_line(step: dict[str, Any]) -> str:
+    """The line of a task of a big step that has ended (the build's and the partitioned attractor's ``task``
+    dicts: see :func:`quaternity_cp.partitioned.build` and :func:`quaternity_cp.retrograde.attract`).
+
+    >>> task_line({"task": "merge", "layer": 19, "done": 3, "of": 8, "new": 2500000, "seconds": 712.4})
+    '  layer 19: 3 of 8 parts joined, 2,500,000 new so far, 712 s'
+    """
+    done, seconds = f"{step['done']} of {step['of']} parts", f"{step['seconds']:.0f} s"
+    kind = step["task"]
+    if kind == "expand":
+        return f"  layer {step['layer']}: {done} expanded, {step['edges']:,} moves so far, {seconds}"
+    if kind == "merge":
+        return f"  layer {step['layer']}: {done} joined, {step['new']:,} new so far, {seconds}"
+    if kind == "prepare":
+        return f"  ranking, preparing: {done} loaded, {seconds}"
+    if kind == "send":
+        return f"  ranking, round {step['round'] + 1}: {done} sent, {step['messages']:,} messages so far, {seconds}"
+    return f"  ranking, round {step['round'] + 1}: {done} applied, {step['ranked']:,} ranked so far, {seconds}"
+
+
+def graph_progress(shown: bool, asked: bool | None = None, clock: Callable[[], float] = time.monotonic,
+                   every: float | None = None) -> Callable[[dict[str, Any]], None]:
     """The progress of a solve on a checkpoint folder, one line on standard error per step: each layer of the
-    build, then each round of the partitioned attractor. ``asked`` is :func:`progress_option`'s value (None: not
+    build, then each round of the partitioned attractor; within a big step (one whose tasks take minutes), a line
+    as a task ends (:func:`task_line`), at most one each ``every`` seconds of ``clock`` (default
+    :data:`TASK_LINE_SECONDS`) after the line before. ``asked`` is :func:`progress_option`'s value (None: not
     given); without it the lines are shown when ``shown`` (the output is not JSON)."""
     if asked is not None:
         shown = asked
+    gap = TASK_LINE_SECONDS if every is None else every
+    last = [clock()]
 
     def show(step: dict[str, Any]) -> None:
         if not shown:
             return
-        if "layer" in step:
-            click.echo(f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
-                       f"{step['edges']:,} moves, {step['seconds']:.0f} s", err=True)
+        if "task" in step:
+            if clock() - last[0] < gap:
+                return
+            line = task_line(step)
+        elif "layer" in step:
+            line = (f"  layer {step['layer']}: {step['new']:,} new, {step['positions']:,} positions, "
+                    f"{step['edges']:,} moves, {step['seconds']:.0f} s")
         elif "round" in step:
-            click.echo(f"  ranking, round {step['round'] + 1}: {step['ranked']:,} (position, seat) pairs ranked, "
-                       f"{step['total']:,} in all, {step['seconds']:.0f} s", err=True)
+            line = (f"  ranking, round {step['round'] + 1}: {step['ranked']:,} (position, seat) pairs ranked, "
+                    f"{step['total']:,} in all, {step['seconds']:.0f} s")
+        else:
+            return
+        click.echo(line, err=True)
+        last[0] = clock()
 
     return show
 
@@ -158,4 +196,4 @@ def pct(x: float | None) -> str:
 
 
 __all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "Stops",
-           "graph_progress", "progress_option", "check_cluster_wait", "pct"]
+           "graph_progress", "task_line", "TASK_LINE_SECONDS", "progress_option", "check_cluster_wait", "pct"]
