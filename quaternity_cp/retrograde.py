@@ -313,12 +313,18 @@ def _check_parents(path: str, parent: np.ndarray, sizes: np.ndarray) -> None:
 
 
 # -- the tasks (module level: they run on Dask workers) -------------------------------------------------------
-def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Loader) -> list[Entry]:
+def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Loader, deadline: float | None = None,
+                 token: str | None = None) -> list[Entry]:
     """Part ``k``'s share of the graph (``loader``) checked and written: its owners and degrees, its predecessor
-    lists sorted by child, its plies that end the game with a winner. Returns the entries of the three files."""
+    lists sorted by child, its plies that end the game with a winner. Returns the entries of the three files.
+    ``deadline``: the time limit (:meth:`~quaternity_cp.budget.Budget.wall_deadline`), checked before the part is
+    loaded, once it is, and before its files are written (past it :class:`~quaternity_cp.budget.Stopped`, nothing
+    written); ``token``: the preparation's (:func:`prepare_token`), to record the result (:func:`record_rel`)."""
     n = int(sizes[k])
     fn, args = loader
+    check_deadline(deadline)
     got = fn(*args)
+    check_deadline(deadline)
     where = f"part {k} of the graph handed over"
     if not isinstance(got, PartGraph):
         raise RetroError(f"{where}: not a PartGraph")
@@ -371,11 +377,14 @@ def prepare_task(folder: str, P: int, sizes: Sequence[int], k: int, loader: Load
         parent = parent[order].astype(id_dtype(sizes), copy=False)
         offset = offset[order].astype(np.int8, copy=False)
         del order
+    check_deadline(deadline)
     os.makedirs(os.path.join(folder, _part_dir(k)), exist_ok=True)
-    return [partfiles.save_npz(os.path.join(folder, _rel("nodes", k)), n, 0, owner=owner, degree=degree),
-            partfiles.save_npz(os.path.join(folder, _rel("preds", k)), n, m, start=start, parent=parent,
-                               offset=offset),
-            partfiles.save_npz(os.path.join(folder, _rel("ends", k)), 0, len(ends), pos=ends, winner=winner)]
+    entries = [partfiles.save_npz(os.path.join(folder, _rel("nodes", k)), n, 0, owner=owner, degree=degree),
+               partfiles.save_npz(os.path.join(folder, _rel("preds", k)), n, m, start=start, parent=parent,
+                                  offset=offset),
+               partfiles.save_npz(os.path.join(folder, _rel("ends", k)), 0, len(ends), pos=ends, winner=winner)]
+    taskrecords.write(os.path.join(folder, record_rel("prepare", k)), token, {"kind": "prepare", "part": k}, entries)
+    return entries
 
 
 def message_spans(lens: np.ndarray, per: int) -> list[tuple[int, int]]:
@@ -562,10 +571,38 @@ def _apply(folder: str, P: int, sizes: Sequence[int], j: int, t: int, nodes: Ent
 
 
 # -- a round's finished tasks ------------------------------------------------------------------------------------
-def record_rel(kind: str, k: int, t: int) -> str:
+def record_rel(kind: str, k: int, t: int = 0) -> str:
     """The name, inside the folder, of the record of part ``k``'s ``kind`` task (``send``, ``apply``) of round
-    ``t``."""
+    ``t``, or of its ``prepare`` task (no round: it comes before the first, and its records go once the manifest
+    is written)."""
+    if kind == "prepare":
+        return f"{_part_dir(k)}/done-prepare.json"
     return f"{_part_dir(k)}/done{t:05d}-{kind}.json"
+
+
+def prepare_token(head: Mapping[str, Any]) -> str:
+    """The key of the preparation's records: the keyed digest of the manifest's head (the seats, the parts' sizes
+    and the graph's identity), so that a record of another graph is not taken."""
+    return taskrecords.step_token(head, MANIFEST_PURPOSE + "-prepare")
+
+
+def _prepared(folder: str, token: Callable[[], str], k: int) -> list[Entry] | None:
+    """Part ``k``'s files as its prepare task recorded them; None without a record. A file it names that is
+    missing or of another size is refused (:class:`RetroError`, naming it)."""
+    got = taskrecords.read(os.path.join(folder, record_rel("prepare", k)), token, {"kind": "prepare", "part": k},
+                           RetroError)
+    if not isinstance(got, list) or len(got) != 3:
+        return None  # (no record; a MAC'd record is this program's, of this shape)
+    partfiles.check_present(folder, {_rel(kind, k): entry for kind, entry in zip(_GRAPH_KINDS, got)}, RetroError)
+    return got
+
+
+def _clear_prepared(folder: str, parts: int) -> None:
+    for k in range(parts):
+        try:
+            os.unlink(os.path.join(folder, record_rel("prepare", k)))
+        except FileNotFoundError:
+            pass
 
 
 def _recorded(folder: str, token: Callable[[], str], kind: str, k: int, t: int) -> Any:
@@ -863,16 +900,32 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
     head = _head(P, sizes, identity)
     man = _read_manifest(folder, head)
     if man is None:
-        try:
-            prepared = [0]
+        # (a part prepared before a stop is not prepared again: its task's record, under the head's token)
+        first_token: list[str] = []
 
-            def loaded(k: int, _result: Any) -> None:
+        def head_token() -> str:
+            if not first_token:
+                first_token.append(prepare_token(head))
+            return first_token[0]
+
+        try:
+            deadline = budget.wall_deadline()  # (checked inside the tasks too: a big part takes minutes to load)
+            ready = [_prepared(folder, head_token, k) for k in range(parts)]
+            unprepared = [k for k in range(parts) if ready[k] is None]
+            prepared = [parts - len(unprepared)]
+
+            def loaded(i: int, _result: Any) -> None:
                 prepared[0] += 1
-                if sizes[k] >= RECORD_MIN and progress is not None:
+                if sizes[unprepared[i]] >= RECORD_MIN and progress is not None:
                     progress({"task": "prepare", "done": prepared[0], "of": parts,
                               "seconds": round(budget.elapsed(), 1)})
 
-            got = run([(prepare_task, (folder, P, sizes, k, loaders[k])) for k in range(parts)], loaded)
+            loads = iter(run([(prepare_task, (folder, P, sizes, k, loaders[k], deadline,
+                                              head_token() if sizes[k] >= RECORD_MIN else None)) for k in unprepared],
+                             loaded))
+            got = [d if d is not None else next(loads) for d in ready]
+        except Stopped as stop:
+            raise RetroStopped(stop.reason, 0, 0) from None
         except KeyboardInterrupt:
             raise RetroStopped("interrupted", 0, 0) from None
         except QuaternityError:
@@ -883,8 +936,10 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                "graph": [list(g) for g in got], "rounds": 0, "ranked": 0, "complete": False,
                "seconds": round(budget.elapsed(), 2), "state": [None] * parts, "front": [None] * parts}
         _write_manifest(folder, man)
+        _clear_prepared(folder, parts)
     else:
         partfiles.check_present(folder, _listed(man), RetroError)
+        _clear_prepared(folder, parts)  # (left by a run stopped right after writing the manifest)
     tokens: dict[int, str] = {}
     starts = [man]  # (the manifest the round under way starts from)
 

@@ -784,3 +784,77 @@ def test_a_big_round_tells_of_each_task_as_it_ends(tmp_path, reference, monkeypa
             assert applies[-1]["ranked"] == s["ranked"]
         else:
             assert s["ranked"] == 0
+
+
+def _preparing(log: list[int], stop_after: int | None = None):
+    """A runner that logs the parts it prepares and raises KeyboardInterrupt before the prepare task that would
+    come after ``stop_after`` of them."""
+    def run(tasks, done=None):
+        out = []
+        for i, (fn, args) in enumerate(tasks):
+            if fn is rg.prepare_task and stop_after is not None and len(log) == stop_after:
+                raise KeyboardInterrupt
+            out.append(fn(*args))
+            if fn is rg.prepare_task:
+                log.append(args[3])
+            if done is not None:
+                done(i, out[-1])
+        return out
+    return run
+
+
+def test_a_preparation_stopped_part_way_goes_on_from_its_unfinished_parts(tmp_path, reference, monkeypatch):
+    """Ctrl-C or the time limit while the parts are loaded (before the first round): the parts prepared are
+    recorded, the next run prepares the others only; a record of another graph, edited or damaged is not taken;
+    the records go once the manifest is written."""
+    from quaternity_cp.budget import Limits, Stopped
+
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)
+    folder = tmp_path / "r"
+    log: list[int] = []
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(folder, parts=3, run=_preparing(log, 1))
+    assert stop.value.reason == "interrupted" and stop.value.rounds == 0 and log == [0]
+    assert _round_records(folder) == ["part000/done-prepare.json"] and not (folder / "manifest.json").exists()
+    again: list[int] = []
+    ranks = run_synthetic(folder, parts=3, run=_preparing(again))
+    assert again == [1, 2] and np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert not _round_records(folder)
+    # another graph's records (another identity), an edited one and a damaged one: not taken
+    other = tmp_path / "o"
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(other, seed=2, parts=3, run=_preparing([], 2))  # (seed 2's parts 0 and 1 recorded)
+    assert _round_records(other) == ["part000/done-prepare.json", "part001/done-prepare.json"]
+    log = []
+    with pytest.raises(rg.RetroStopped):
+        run_synthetic(other, parts=3, run=_preparing(log, 2))  # (seed 1: seed 2's records are not this graph's)
+    assert log == [0, 1]
+    record = other / rg.record_rel("prepare", 0)
+    data = json.loads(record.read_text())
+    data["result"][0][3] += 1  # (edited: its MAC no longer matches)
+    record.write_text(json.dumps(data))
+    (other / rg.record_rel("prepare", 1)).write_text("{")  # (damaged)
+    log = []
+    ranks = run_synthetic(other, parts=3, run=_preparing(log))
+    assert log == [0, 1, 2] and np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
+    assert not _round_records(other)
+    # the time limit is checked inside a part's preparation: past it, the part's files are not written
+    checks = [0]
+
+    def late(deadline):
+        checks[0] += 1
+        if checks[0] >= 4:  # (part 0: before and after its load and before its files; part 1's first check)
+            raise Stopped("time")
+
+    monkeypatch.setattr(rg, "check_deadline", late)
+    timed = tmp_path / "t"
+    log = []
+    with pytest.raises(rg.RetroStopped) as stop:
+        run_synthetic(timed, parts=3, run=_preparing(log), limits=Limits(max_seconds=10**6))
+    assert stop.value.reason == "time" and stop.value.rounds == 0 and log == [0]
+    assert _round_records(timed) == ["part000/done-prepare.json"] and not list(timed.glob("part001/*"))
+    monkeypatch.undo()
+    monkeypatch.setattr(rg, "RECORD_MIN", 0)
+    log = []
+    ranks = run_synthetic(timed, parts=3, run=_preparing(log))
+    assert log == [1, 2] and np.array_equal(by_position(ranks, SYNTH["n"], 3), reference)
