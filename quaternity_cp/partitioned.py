@@ -115,6 +115,7 @@ from .files import write_atomic
 from .jsonio import InputRefused, load_json, read_input
 from .partfiles import Entry
 from .retrograde import Runner, dask_runner, local_runner
+from .threads import memory_available
 
 try:  # the [fast] extra; without it the loops run as plain Python (dedup then uses a dictionary)
     from numba import njit as _njit
@@ -166,7 +167,7 @@ ATTRACTORS = ("whole", "partitioned")
 
 __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACTOR_FOLDER", "ATTRACTORS",
            "HAVE_NUMBA", "PartitionedError", "BuildStopped", "AttractorStopped", "Packed", "check_packed",
-           "manifest_purpose", "Built", "Attractor", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
+           "manifest_purpose", "Built", "Attractor", "whole_attractor_bytes", "Runner", "local_runner", "dask_runner", "part_of", "dedup", "dedup_kernel", "dedup_dict",
            "build", "attract", "attractor_part", "expand_task", "merge_task", "record_rel", "layer_token",
            "write_record", "read_record", "clear_records", "keys_upto", "keys_of", "bases",
            "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked", "stored_parts", "refuse_other_parts",
@@ -1653,11 +1654,37 @@ class Attractor:
     seconds: float
 
 
+def whole_attractor_bytes(built: Built) -> int:
+    """The memory the whole-graph attractor (:func:`attract` without ``partitioned``) holds at its peak for
+    ``built``, the larger of its two stages plus 64 KB (a file's read buffer). Both hold per position its owner
+    and degree and its predecessor lists' start (8 bytes), per edge its parent's id and offset, per ply that ends
+    the game its position and winner (the ``out`` files' counts). Filling the lists holds besides a cursor per
+    position (8 bytes) and one ``edges`` file's arrays with their temporaries (64 bytes an edge of the largest
+    file); ranking holds the ranks (2 bytes a seat), the counters (a byte a seat) and the queue (an id and a
+    seat) of every position."""
+    n, e, P = int(built.positions), int(built.edges), int(built.packed.seats)
+    idx = 4 if n < 2**31 else 8
+    ends = largest = 0
+    for name, entry in built.files.items():
+        kind = os.path.basename(name)
+        if kind.startswith("out"):
+            ends += int(entry[3])
+        elif kind.startswith("edges"):
+            largest = max(largest, int(entry[3]))
+    held = n * (2 + 8) + (e + ends) * (idx + 1)
+    filling = held + 8 * n + 64 * largest
+    ranking = held + n * (3 * P + idx + 1)
+    return max(filling, ranking) + (1 << 16)
+
+
 def attract(built: Built, *, partitioned: bool = False, run: Runner | None = None, limits: Limits | None = None,
             max_rounds: int | None = None, progress: Callable[[dict[str, Any]], None] | None = None) -> Attractor:
     """Run the attractor over ``built``'s whole graph (every seat at once), in about 23 bytes a position and 5 an
     edge (the predecessor lists are filled part by part). Every part file is checked to be there, of its size,
-    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids).
+    before anything is allocated, and read strictly (its digest, dtypes, shapes and ids). A graph whose attractor
+    needs more memory than is available (:func:`whole_attractor_bytes` against
+    :func:`~quaternity_cp.threads.memory_available`) is refused before anything is allocated
+    (:class:`PartitionedError`, one line saying both): the partitioned attractor ranks it, in rounds.
 
     ``partitioned=True``: the same ranks by the partitioned attractor (:mod:`quaternity_cp.retrograde`), in
     rounds, part by part, in the subfolder ``attractor/`` of the checkpoint, its tasks run by ``run`` (here by
@@ -1673,6 +1700,15 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
     P, parts, folder = built.packed.seats, built.parts, built.folder
     files = built.files
     _check_files(folder, files)
+    need, free = whole_attractor_bytes(built), memory_available()
+    if free is not None and need > free:
+        def size(b: int) -> str:
+            return f"{b / 2**30:.1f} GB" if b >= 2**30 else f"{b / 2**20:.1f} MB"
+
+        raise PartitionedError(f"the whole-graph attractor would hold about {size(need)} for this graph "
+                               f"({built.positions:,} positions, {built.edges:,} moves) and {size(free)} is "
+                               "available: rank it with the partitioned attractor (--attractor partitioned; the "
+                               "graph built is kept and goes on as it is)")
     ctx = Context(built.packed, [list(s) for s in built.part_sizes])
     base = bases(built)
     n = int(base[-1])

@@ -15,6 +15,8 @@ numba then returns with the KeyboardInterrupt set: Python reports a ``SystemErro
 ``SystemError`` of numba's own helpers caused by it). :func:`released`
 calls a kernel and raises that interrupt as the KeyboardInterrupt it is (so a build says "interrupted", not "a
 task failed").
+
+What the machine gives this process is here too: :func:`available_cores`, :func:`memory_available`.
 """
 
 from __future__ import annotations
@@ -41,6 +43,32 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def memory_available() -> int | None:
+    """The bytes of memory this process may still use: the system's available memory, or the control group's
+    limit less its use when lower; None when neither can be read."""
+    found: list[int] = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        try:
+            with open(limit_file, encoding="ascii") as fh:
+                limit = fh.read().strip()
+            with open(usage_file, encoding="ascii") as fh:
+                used = int(fh.read().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 2**60:
+            found.append(max(0, int(limit) - used))
+    return min(found) if found else None
 
 
 def check_threads(threads: object) -> int:
@@ -95,4 +123,4 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], threads: int = 1) -> I
             f.cancel()
 
 
-__all__ = ["MAX_THREADS", "available_cores", "check_threads", "ordered_map", "released"]
+__all__ = ["MAX_THREADS", "available_cores", "memory_available", "check_threads", "ordered_map", "released"]

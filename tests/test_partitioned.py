@@ -759,3 +759,42 @@ def test_the_position_limit_stops_a_layer_between_its_merges_and_a_run_at_the_li
     # and without the limit the build goes on to the same graph, file for file
     resumed = pt.build(toy, folder, parts=3)
     assert resumed.files == whole.files and resumed.sizes == whole.sizes and not _records(folder)
+
+
+# -- the whole-graph attractor refuses a graph its memory does not hold -------------------------------------------
+def test_the_whole_graph_attractor_refuses_a_graph_the_memory_does_not_hold(tmp_path, monkeypatch):
+    toy = Toy(TOP)
+    built = pt.build(toy, str(tmp_path / "g"), parts=3)
+    whole = pt.attract(built)
+    need = pt.whole_attractor_bytes(built)
+    monkeypatch.setattr(pt, "memory_available", lambda: need - 1)
+    with pytest.raises(pt.PartitionedError) as err:
+        pt.attract(built)
+    text = str(err.value)
+    assert "\n" not in text and "--attractor partitioned" in text and f"{built.positions:,} positions" in text
+    monkeypatch.setattr(pt, "memory_available", lambda: need)
+    assert np.array_equal(pt.attract(built).ranks, whole.ranks)
+    monkeypatch.setattr(pt, "memory_available", lambda: None)  # (not known: not refused)
+    assert np.array_equal(pt.attract(built).ranks, whole.ranks)
+    monkeypatch.setattr(pt, "memory_available", lambda: 0)  # (the partitioned attractor holds a part at a time)
+    assert np.array_equal(pt.attract(built, partitioned=True).ranks.dense(), whole.ranks)
+
+
+def test_the_whole_graph_attractor_s_estimate_is_its_arrays_counted_from_the_graph_s_sizes():
+    from types import SimpleNamespace
+
+    n, e, ends, P, largest = 10**6, 5 * 10**6, 2 * 10**5, 3, 10**5
+    files = {"part000/out0001.npz": [0, "", 0, ends], "part000/keys0001.npz": [0, "", 0, 10**9],
+             "part001/edges0002.npz": [0, "", 0, largest], "part001/edges0003.npz": [0, "", 0, 7]}
+    fake = SimpleNamespace(positions=n, edges=e, packed=SimpleNamespace(seats=P), files=files)
+
+    def arrays(idx: int, largest: int) -> int:
+        held = 2 * n + 8 * n + (idx + 1) * (e + ends)  # owner, degree, the lists' start; edges and ends
+        return max(held + 8 * n + 64 * largest,  # filling the lists: a cursor a position, one file's arrays
+                   held + 3 * P * n + (idx + 1) * n) + (1 << 16)  # ranking: ranks, counters, the queue
+
+    assert pt.whole_attractor_bytes(fake) == arrays(4, largest)
+    files["part001/edges0002.npz"][3] = 10**8  # (a huge file: filling is the peak)
+    assert pt.whole_attractor_bytes(fake) == arrays(4, 10**8) > arrays(4, largest)
+    fake.positions = n = 2**31  # (8-byte ids past 2^31 positions)
+    assert pt.whole_attractor_bytes(fake) == arrays(8, 10**8)

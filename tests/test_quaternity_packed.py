@@ -416,6 +416,45 @@ def test_the_progress_lines_are_the_layers_then_the_attractor_s_rounds(tmp_path)
         "partitioned solver)", err
 
 
+@pytest.mark.parametrize("start", [(3, 3, 3), (3, 2, 3)])
+def test_the_whole_graph_attractor_holds_no_more_than_its_estimate(tmp_path, start):
+    """What the whole-graph attractor allocates at its peak (tracemalloc: numpy's arrays and Python's objects, its
+    compiled code loaded before) is within :func:`~quaternity_cp.partitioned.whole_attractor_bytes`, and not far
+    below it."""
+    import tracemalloc
+
+    from quaternity_cp.quartets.bigsolve import packed_of
+
+    built = pt.build(packed_of(*start, Rules.preset("quaternity")), str(tmp_path / "g"), parts=2)
+    pt.attract(built)  # (loads the compiled attractor first: its loading is no part of the graph's memory)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        pt.attract(built)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    need = pt.whole_attractor_bytes(built)
+    assert need * 0.6 <= peak <= need, (peak, need)
+
+
+def test_a_graph_too_big_for_the_whole_graph_attractor_is_refused_and_the_partitioned_one_ranks_it(
+        tmp_path, monkeypatch):
+    fresh = solved(tmp_path / "fresh")
+    monkeypatch.setattr(pt, "memory_available", lambda: 10**5)
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--no-progress")
+    assert "the whole-graph attractor would hold about" in line and "--attractor partitioned" in line, line
+    manifest = json.loads((tmp_path / "ck" / "manifest.json").read_text())
+    assert manifest["complete"]  # (the graph built is kept)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0,
+                         "--attractor", "partitioned", "--json")
+    assert code == 0, err
+    again = json.loads(out)
+    for key in ("verdict", "plies", "positions", "edges", "layers", "seats"):
+        assert again[key] == fresh[key], key
+
+
 def test_a_big_step_s_task_lines_come_at_most_every_few_seconds_and_its_own_line_always(capsys):
     """Within a layer or round that takes minutes, a line as a task ends, no sooner than ``every`` seconds after
     the line before (the clock is the test's); each layer's and round's own line is always shown."""
@@ -483,7 +522,7 @@ def test_a_checkpoint_of_another_start_or_game_or_damaged_is_refused(tmp_path):
     data = bytearray(part.read_bytes())
     data[-3] ^= 0xFF
     part.write_bytes(bytes(data))
-    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--no-progress")
     assert part.name in line
 
 
@@ -521,7 +560,7 @@ def test_a_checkpoint_of_the_earlier_layout_is_refused_with_what_to_do(tmp_path)
     data = json.loads(path.read_text())
     data["format"] = "quaternity-graph-1"
     path.write_text(json.dumps(data))
-    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--no-progress")
     assert "older version" in line and "move numbers" in line and str(path) in line
 
 
@@ -533,7 +572,7 @@ def test_a_checkpoint_of_the_plain_layout_is_refused_with_what_to_do(tmp_path):
     assert data["layout"] == pt.LAYOUT
     del data["layout"]
     path.write_text(json.dumps(data))
-    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    line = refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--no-progress")
     assert "older version" in line and "layout 1" in line and str(path) in line
 
 

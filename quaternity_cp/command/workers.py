@@ -7,33 +7,8 @@ import os
 
 import click
 
+from ..threads import memory_available
 from .common import InputError
-
-
-def memory_available() -> int | None:
-    """The bytes of memory this process may still use: the system's available memory, or the control group's
-    limit less its use when lower; None when neither can be read."""
-    found: list[int] = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
-    for limit_file, usage_file in (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-                                   ("/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                                    "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
-        try:
-            with open(limit_file, encoding="ascii") as fh:
-                limit = fh.read().strip()
-            with open(usage_file, encoding="ascii") as fh:
-                used = int(fh.read().strip())
-        except (OSError, ValueError):
-            continue
-        if limit.isdigit() and int(limit) < 2**60:
-            found.append(max(0, int(limit) - used))
-    return min(found) if found else None
 
 
 def check_workers(workers: int | None, cluster: str | None, *, worker_bytes: int, max_workers: int) -> int | None:
