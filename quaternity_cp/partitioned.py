@@ -114,7 +114,7 @@ from .errors import QuaternityError
 from .files import write_atomic
 from .jsonio import InputRefused, load_json, read_input
 from .partfiles import Entry
-from .retrograde import Runner, dask_runner, local_runner
+from .retrograde import Runner, TaskTally, dask_runner, local_runner
 from .threads import memory_available
 
 try:  # the [fast] extra; without it the loops run as plain Python (dedup then uses a dictionary)
@@ -1293,19 +1293,12 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
 
                 done = [recorded("expand", k) for k in range(parts)]
                 todo = [k for k in range(parts) if done[k] is None]
-                big = [sizes[k][layer - 1] >= RECORD_MIN for k in todo]
-                tally = [parts - len(todo), sum(int(d[1]) for d in done if d is not None)]  # (tasks ended, edges)
-
-                def expanded(i: int, result: Any) -> None:
-                    tally[0] += 1
-                    tally[1] += int(result[1])
-                    if big[i] and progress is not None:
-                        progress({"task": "expand", "layer": layer, "done": tally[0], "of": parts,
-                                  "edges": tally[1], "seconds": round(budget.elapsed(), 1)})
-
+                big = [sizes[k][layer - 1] >= RECORD_MIN for k in todo]  # (a big part's tasks told as they end)
+                expanded = TaskTally(progress, budget.elapsed, {"task": "expand", "layer": layer}, parts, done, big,
+                                     "edges", at=1)
                 ran = iter(run([(expand_task, (folder, packed, k, layer, parts, sizes, files[rel("keys", k, layer - 1)],
-                                               deadline, token() if big[i] else None))
-                                for i, k in enumerate(todo)], expanded))
+                                               deadline, token() if b else None))
+                                for k, b in zip(todo, big)], expanded))
                 got = [tuple(d) if d is not None else next(ran) for d in done]
                 budget.check_time()  # (between the halves of a layer too: a layer of a big graph takes minutes)
                 written: dict[str, Entry] = {}
@@ -1323,19 +1316,16 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
                     large.append(sum(int(e[3]) for e in ins.values()) >= RECORD_MIN)
                     merges.append((merge_task, (folder, packed, j, layer, parts, sizes, known, deadline,
                                                 token() if large[-1] else None)))
-                count = [parts - len(merges), sum(int(d[0]) for d in merged if d is not None)]  # (ended, new)
+                joins = TaskTally(progress, budget.elapsed, {"task": "merge", "layer": layer}, parts, merged, large,
+                                  "new")
 
                 def within_limit() -> None:  # (while merges are left: the last one ends the layer, checked after)
-                    if count[0] < parts and count[1]:
-                        reached[:] = [stored + count[1], count[0]]
+                    if joins.done < parts and joins.total:
+                        reached[:] = [stored + joins.total, joins.done]
                         budget.check_positions(reached[0])
 
                 def joined(i: int, result: Any) -> None:
-                    count[0] += 1
-                    count[1] += int(result[0])
-                    if large[i] and progress is not None:
-                        progress({"task": "merge", "layer": layer, "done": count[0], "of": parts, "new": count[1],
-                                  "seconds": round(budget.elapsed(), 1)})
+                    joins(i, result)
                     within_limit()
 
                 within_limit()

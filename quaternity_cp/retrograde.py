@@ -149,7 +149,7 @@ FLUSH_SHARE = 4
 CHECK_CHUNK = 1 << 10
 
 __all__ = ["FORMAT", "MAX_RANK", "MAX_PARTS", "MAX_DEGREE", "RetroError", "RetroStopped", "PartGraph", "Loader",
-           "Runner", "Call", "TaskDone", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task",
+           "Runner", "Call", "TaskDone", "TaskTally", "Ranks", "attract", "local_runner", "dask_runner", "prepare_task",
            "send_task", "apply_task", "record_rel", "RECORD_MIN", "id_dtype"]
 
 
@@ -208,6 +208,31 @@ class Runner(Protocol):
     the drivers then report steps only."""
 
     def __call__(self, calls: list[Call], done: TaskDone | None = None) -> list[Any]: ...
+
+
+class TaskTally:
+    """A step's tasks counted as they end (a :data:`TaskDone`): ``done`` of ``of`` (those recorded before this run
+    counted as done) and, with a ``key``, ``total``: the sum of each result's item ``at`` (moves, new positions,
+    messages, ranks; the recorded ones' included). Each task whose ``big`` flag is set (its part is worth a
+    record) is told to ``progress`` as a dict of ``fields``, ``done``, ``of``, ``key``: ``total`` and ``seconds``
+    (``clock``'s)."""
+
+    def __init__(self, progress: Callable[[dict[str, Any]], None] | None, clock: Callable[[], float],
+                 fields: Mapping[str, Any], of: int, recorded: Sequence[Any], big: Sequence[bool],
+                 key: str | None = None, at: int = 0):
+        self.progress, self.clock, self.fields, self.of = progress, clock, dict(fields), of
+        self.big, self.key, self.at = list(big), key, at
+        self.done = sum(1 for r in recorded if r is not None)
+        self.total = sum(int(r[at]) for r in recorded if r is not None) if key is not None else 0
+
+    def __call__(self, i: int, result: Any) -> None:
+        self.done += 1
+        if self.key is not None:
+            self.total += int(result[self.at])
+        if self.big[i] and self.progress is not None:
+            counted = {} if self.key is None else {self.key: self.total}
+            self.progress({**self.fields, "done": self.done, "of": self.of, **counted,
+                           "seconds": round(self.clock(), 1)})
 
 
 def local_runner(calls: list[Call], done: TaskDone | None = None) -> list[Any]:
@@ -912,16 +937,10 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
             deadline = budget.wall_deadline()  # (checked inside the tasks too: a big part takes minutes to load)
             ready = [_prepared(folder, head_token, k) for k in range(parts)]
             unprepared = [k for k in range(parts) if ready[k] is None]
-            prepared = [parts - len(unprepared)]
-
-            def loaded(i: int, _result: Any) -> None:
-                prepared[0] += 1
-                if sizes[unprepared[i]] >= RECORD_MIN and progress is not None:
-                    progress({"task": "prepare", "done": prepared[0], "of": parts,
-                              "seconds": round(budget.elapsed(), 1)})
-
+            big = [sizes[k] >= RECORD_MIN for k in unprepared]
+            loaded = TaskTally(progress, budget.elapsed, {"task": "prepare"}, parts, ready, big)
             loads = iter(run([(prepare_task, (folder, P, sizes, k, loaders[k], deadline,
-                                              head_token() if sizes[k] >= RECORD_MIN else None)) for k in unprepared],
+                                              head_token() if b else None)) for k, b in zip(unprepared, big)],
                              loaded))
             got = [d if d is not None else next(loads) for d in ready]
         except Stopped as stop:
@@ -968,19 +987,11 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                 deadline = budget.wall_deadline()  # (checked inside the tasks too)
                 done = [_recorded(folder, token, "send", k, t) for k in senders]
                 todo = [k for k, d in zip(senders, done) if d is None]
-                # (each task of a big part told as it ends: a round of a big graph takes minutes)
-                sending = [len(senders) - len(todo), sum(int(d[0]) for d in done if d is not None)]
-
-                def sent_one(i: int, result: Any) -> None:
-                    sending[0] += 1
-                    sending[1] += int(result[0])
-                    if sizes[todo[i]] >= RECORD_MIN and progress is not None:
-                        progress({"task": "send", "round": t, "done": sending[0], "of": len(senders),
-                                  "messages": sending[1], "seconds": round(budget.elapsed(), 1)})
-
+                big = [sizes[k] >= RECORD_MIN for k in todo]  # (a big part's tasks told as they end)
+                told = TaskTally(progress, budget.elapsed, {"task": "send", "round": t}, len(senders), done, big,
+                                 "messages")
                 fresh = iter(run([(send_task, (folder, P, sizes, k, t, graph[k], front[k], deadline,
-                                               token() if sizes[k] >= RECORD_MIN else None))
-                                  for k in todo], sent_one))
+                                               token() if b else None)) for k, b in zip(todo, big)], told))
                 sent = [d if d is not None else next(fresh) for d in done]
                 budget.check_time()  # (between the halves of a round too)
                 inbox: dict[int, dict[str, Entry]] = {}
@@ -991,18 +1002,11 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
                 receivers = sorted(inbox)
                 done = [_recorded(folder, token, "apply", j, t) for j in receivers]
                 todo = [j for j, d in zip(receivers, done) if d is None]
-                applying = [len(receivers) - len(todo), sum(int(d[0]) for d in done if d is not None)]
-
-                def applied_one(i: int, result: Any) -> None:
-                    applying[0] += 1
-                    applying[1] += int(result[0])
-                    if sizes[todo[i]] >= RECORD_MIN and progress is not None:
-                        progress({"task": "apply", "round": t, "done": applying[0], "of": len(receivers),
-                                  "ranked": applying[1], "seconds": round(budget.elapsed(), 1)})
-
+                big = [sizes[j] >= RECORD_MIN for j in todo]
+                told = TaskTally(progress, budget.elapsed, {"task": "apply", "round": t}, len(receivers), done, big,
+                                 "ranked")
                 fresh = iter(run([(apply_task, (folder, P, sizes, j, t, graph[j][0], man["state"][j], inbox[j],
-                                                deadline, token() if sizes[j] >= RECORD_MIN else None))
-                                  for j in todo], applied_one))
+                                                deadline, token() if b else None)) for j, b in zip(todo, big)], told))
                 applied = [d if d is not None else next(fresh) for d in done]
             except (Stopped, KeyboardInterrupt, QuaternityError):
                 raise
