@@ -798,3 +798,35 @@ def test_the_whole_graph_attractor_s_estimate_is_its_arrays_counted_from_the_gra
     assert pt.whole_attractor_bytes(fake) == arrays(4, 10**8) > arrays(4, largest)
     fake.positions = n = 2**31  # (8-byte ids past 2^31 positions)
     assert pt.whole_attractor_bytes(fake) == arrays(8, 10**8)
+
+
+def test_the_whole_graph_attractor_checks_the_time_limit_before_each_file_it_reads(tmp_path, monkeypatch):
+    from quaternity_cp.budget import Budget, Stopped
+
+    toy = Toy(TOP)
+    built = pt.build(toy, str(tmp_path / "g"), parts=3)
+    whole = pt.attract(built)
+    checks = [0]
+    real = Budget.check_time
+
+    def late_at(n):
+        def check(self):  # (the clock, as the attractor sees it: past the limit at the n-th check)
+            checks[0] += 1
+            if checks[0] >= n:
+                raise Stopped("time")
+            return real(self)
+        return check
+
+    for n in (1, 4, 10**9):
+        checks[0] = 0
+        monkeypatch.setattr(Budget, "check_time", late_at(n))
+        if n == 10**9:
+            assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
+            assert checks[0] > 3 * (built.layers - 1)  # (before each out file, each edges file twice, the ranking)
+            continue
+        with pytest.raises(pt.AttractorStopped) as stop:
+            pt.attract(built, limits=Limits(max_seconds=10**6))
+        assert stop.value.reason == "time" and stop.value.rounds == 0 and checks[0] == n
+        assert stop.value.positions == built.positions and "run again" in str(stop.value)
+    with pytest.raises(pt.PartitionedError, match="max_rounds"):
+        pt.attract(built, max_rounds=2)
