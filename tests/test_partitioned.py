@@ -830,3 +830,17 @@ def test_the_whole_graph_attractor_checks_the_time_limit_before_each_file_it_rea
         assert stop.value.positions == built.positions and "run again" in str(stop.value)
     with pytest.raises(pt.PartitionedError, match="max_rounds"):
         pt.attract(built, max_rounds=2)
+
+
+def test_the_whole_graph_attractor_tells_of_each_part_it_reads():
+    import tempfile
+
+    toy = Toy(TOP)
+    with tempfile.TemporaryDirectory() as folder:
+        built = pt.build(toy, folder, parts=3)
+        seen: list[dict[str, Any]] = []
+        att = pt.attract(built, progress=seen.append)
+        assert np.array_equal(att.ranks, pt.attract(built).ranks)
+    assert [(s["task"], s["stage"], s["done"], s["of"]) for s in seen] == \
+        [("load", "count", d, 3) for d in (1, 2, 3)] + [("load", "fill", d, 3) for d in (1, 2, 3)]
+    assert [s["seconds"] for s in seen] == sorted(s["seconds"] for s in seen)

@@ -479,6 +479,10 @@ def test_a_big_step_s_task_lines_come_at_most_every_few_seconds_and_its_own_line
     show({"task": "send", "round": 0, "done": 2, "of": 5, "messages": 70_000, "seconds": 60.0})
     now[0] = 75.0
     show({"task": "apply", "round": 0, "done": 1, "of": 4, "ranked": 1_000, "seconds": 75.4})
+    now[0] = 90.0
+    show({"task": "load", "stage": "count", "done": 5, "of": 8, "seconds": 90.0})
+    now[0] = 100.0
+    show({"task": "load", "stage": "fill", "done": 2, "of": 8, "seconds": 100.0})
     show({"round": 0, "ranked": 3_000, "total": 3_000, "messages": 90_000, "seconds": 76.0})
     assert capsys.readouterr().err.splitlines() == [
         "  layer 5: 2 of 8 parts expanded, 5,678 moves so far, 11 s",
@@ -487,6 +491,8 @@ def test_a_big_step_s_task_lines_come_at_most_every_few_seconds_and_its_own_line
         "  ranking, preparing: 3 of 8 parts loaded, 45 s",
         "  ranking, round 1: 2 of 5 parts sent, 70,000 messages so far, 60 s",
         "  ranking, round 1: 1 of 4 parts applied, 1,000 ranked so far, 75 s",
+        "  ranking the whole graph: 5 of 8 parts counted, 90 s",
+        "  ranking the whole graph: 2 of 8 parts read into the lists, 100 s",
         "  ranking, round 1: 3,000 (position, seat) pairs ranked, 3,000 in all, 76 s"]
     hidden = graph_progress(False, clock=lambda: now[0], every=0)
     hidden(expand)

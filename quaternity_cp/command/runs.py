@@ -142,6 +142,9 @@ def task_line(step: dict[str, Any]) -> str:
         return f"  layer {step['layer']}: {done} joined, {step['new']:,} new so far, {seconds}"
     if kind == "prepare":
         return f"  ranking, preparing: {done} loaded, {seconds}"
+    if kind == "load":  # (the whole-graph attractor, reading the graph in two passes)
+        what = "counted" if step["stage"] == "count" else "read into the lists"
+        return f"  ranking the whole graph: {done} {what}, {seconds}"
     if kind == "send":
         return f"  ranking, round {step['round'] + 1}: {done} sent, {step['messages']:,} messages so far, {seconds}"
     return f"  ranking, round {step['round'] + 1}: {done} applied, {step['ranked']:,} ranked so far, {seconds}"
