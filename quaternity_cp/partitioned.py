@@ -1539,22 +1539,25 @@ def sample(built: Built, rng: np.random.Generator, samples: int, by_layer: bool)
 
 
 # -- the attractor -------------------------------------------------------------------------------------------------
+#: (position, seat) pairs taken off the whole-graph attractor's queue in one call of its compiled loop: between
+#: calls the time limit is checked and a Ctrl-C is seen (a call takes well under a second)
+RANK_STEP = 1 << 20
+
+
 @jit
-def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, psrc: np.ndarray, poff: np.ndarray,
-           esrc: np.ndarray, eend: np.ndarray, rank: np.ndarray, qn: np.ndarray, qr: np.ndarray) -> int:
-    """The attractor of every seat at once: ``rank[i, r]`` the plies in which the seat ``r`` places after position
-    i's mover forces a win (-1: it cannot). Positions are dense ids; ``indptr``/``psrc``/``poff`` each position's
-    predecessors (parent, offset); ``esrc``, ``eend`` the plies that end the game (winner in the parent's frame,
-    -1 nobody). ``qn``, ``qr``: the queue, a ring (ranks are processed in order, so it holds at most the ranked
-    pairs not yet processed). Returns 0, or 1 when the ring overflowed, 2 when a rank passed :data:`MAX_RANK` (the
-    answer is then not given)."""
+def _retro_start(P: int, owner: np.ndarray, degree: np.ndarray, esrc: np.ndarray, eend: np.ndarray,
+                 rank: np.ndarray, left: np.ndarray, qn: np.ndarray, qr: np.ndarray, state: np.ndarray) -> int:
+    """The attractor of every seat at once, begun: ``rank[i, r]`` will be the plies in which the seat ``r`` places
+    after position i's mover forces a win (-1: it cannot). Positions are dense ids; ``esrc``, ``eend`` the plies
+    that end the game (winner in the parent's frame, -1 nobody). ``left``: each (position, seat)'s plies not yet
+    known to lose, set here to the degree. ``qn``, ``qr``: the queue, a ring (ranks are processed in order, so it
+    holds at most the ranked pairs not yet processed), its head and size in ``state``. Returns 0, or 1 when the
+    ring overflowed (the answer is then not given); :func:`_retro_run` goes on."""
     n = owner.shape[0]
     cap = qn.shape[0]
-    left = np.empty((n, P), np.int8)  # (a position has at most retrograde.MAX_DEGREE plies)
     for i in range(n):
         for r in range(P):
             left[i, r] = degree[i]
-    head = 0
     size = 0
     for e in range(esrc.shape[0]):  # children that are games over: rank 0 for their winner
         w = eend[e]
@@ -1570,10 +1573,31 @@ def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, ps
         rank[i, w] = 1
         if size == cap:
             return 1
-        qn[(head + size) % cap] = i
-        qr[(head + size) % cap] = w
+        qn[size] = i
+        qr[size] = w
         size += 1
+    state[0] = 0
+    state[1] = size
+    return 0
+
+
+@jit
+def _retro_run(P: int, owner: np.ndarray, indptr: np.ndarray, psrc: np.ndarray, poff: np.ndarray, rank: np.ndarray,
+               left: np.ndarray, qn: np.ndarray, qr: np.ndarray, state: np.ndarray, steps: int) -> int:
+    """The attractor begun by :func:`_retro_start` carried on for at most ``steps`` pairs off the queue;
+    ``indptr``/``psrc``/``poff`` each position's predecessors (parent, offset). Returns 0 when the queue is
+    empty (every rank given), 3 when ``steps`` ran out (call again), 1 when the ring overflowed, 2 when a rank
+    passed :data:`MAX_RANK` (the answer is then not given)."""
+    cap = qn.shape[0]
+    head = state[0]
+    size = state[1]
+    done = 0
     while size > 0:
+        if done == steps:
+            state[0] = head
+            state[1] = size
+            return 3
+        done += 1
         j = qn[head]
         rc = qr[head]
         head = (head + 1) % cap
@@ -1596,6 +1620,8 @@ def _retro(P: int, owner: np.ndarray, degree: np.ndarray, indptr: np.ndarray, ps
             qn[(head + size) % cap] = i
             qr[(head + size) % cap] = r
             size += 1
+    state[0] = head
+    state[1] = 0
     return 0
 
 
@@ -1675,8 +1701,10 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
     needs more memory than is available (:func:`whole_attractor_bytes` against
     :func:`~quaternity_cp.threads.memory_available`) is refused before anything is allocated
     (:class:`PartitionedError`, one line saying both): the partitioned attractor ranks it, in rounds.
-    ``limits.max_seconds`` is checked before each file is read and before the ranking (past it
-    :class:`AttractorStopped`, with no round done: this attractor keeps nothing on disk). ``progress`` gets a
+    ``limits.max_seconds`` is checked before each file is read and between the ranking's steps of
+    :data:`RANK_STEP` pairs (past it :class:`AttractorStopped`, with no round done: this attractor keeps nothing on
+    disk); a Ctrl-C is seen there too, within a step (3x6x3: 38.9 million positions ranked in 19 steps of about
+    0.6 s). ``progress`` gets a
     dict as each part is read, in each of the two passes over the edges (``task``: ``load``, ``stage``:
     ``count`` then ``fill``, ``done`` and ``of`` the parts, ``seconds``).
 
@@ -1759,13 +1787,20 @@ def attract(built: Built, *, partitioned: bool = False, run: Runner | None = Non
             progress({"task": "load", "stage": "fill", "done": k + 1, "of": parts,
                       "seconds": round(budget.elapsed(), 1)})
     del fill
-    in_time()  # (the ranking itself runs to its end: compiled, about a quarter of the whole, 11.7 of 40.1 s at 3x6x3)
+    in_time()
     rank = np.full((n, P), -1, np.int16)
+    left = np.empty((n, P), np.int8)  # (a position has at most retrograde.MAX_DEGREE plies)
     ring = max(1024, n)
-    status = _retro(P, owner, degree, indptr, psrc, poff,
-                    np.concatenate(esrc) if esrc else np.zeros(0, idx),
-                    np.concatenate(eend) if eend else np.zeros(0, np.int8), rank,
-                    np.empty(ring, idx), np.empty(ring, np.int8))
+    qn, qr, state = np.empty(ring, idx), np.empty(ring, np.int8), np.zeros(2, np.int64)
+    status = _retro_start(P, owner, degree, np.concatenate(esrc) if esrc else np.zeros(0, idx),
+                          np.concatenate(eend) if eend else np.zeros(0, np.int8), rank, left, qn, qr, state)
+    del esrc, eend
+    while status == 0 or status == 3:  # (the time limit checked, and a Ctrl-C seen, between the loop's calls)
+        in_time()
+        status = _retro_run(P, owner, indptr, psrc, poff, rank, left, qn, qr, state, RANK_STEP)
+        if status == 0:
+            break
+    del left, qn, qr
     if status == 1:
         raise PartitionedError(f"the attractor's queue outgrew its {ring:,} places; no answer is given")
     if status == 2:

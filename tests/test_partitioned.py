@@ -844,3 +844,37 @@ def test_the_whole_graph_attractor_tells_of_each_part_it_reads():
     assert [(s["task"], s["stage"], s["done"], s["of"]) for s in seen] == \
         [("load", "count", d, 3) for d in (1, 2, 3)] + [("load", "fill", d, 3) for d in (1, 2, 3)]
     assert [s["seconds"] for s in seen] == sorted(s["seconds"] for s in seen)
+
+
+def test_the_whole_graph_attractor_s_ranking_goes_in_steps_with_the_same_ranks_and_stops_between_them(
+        tmp_path, monkeypatch):
+    from quaternity_cp.budget import Budget, Stopped
+
+    toy = Toy(TOP)
+    built = pt.build(toy, str(tmp_path / "g"), parts=3)
+    whole = pt.attract(built)
+    checks = [0]
+    real = Budget.check_time
+
+    def counting(self):
+        checks[0] += 1
+        if checks[0] == stop_at[0]:
+            raise Stopped("time")
+        return real(self)
+
+    monkeypatch.setattr(Budget, "check_time", counting)
+    stop_at = [-1]
+    checks[0] = 0
+    monkeypatch.setattr(pt, "RANK_STEP", 10**9)
+    assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
+    one_call = checks[0]
+    monkeypatch.setattr(pt, "RANK_STEP", 1)  # (a pair a call: the loop goes on from where it left)
+    checks[0] = 0
+    assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
+    steps = checks[0] - one_call
+    assert steps >= 10  # (the pairs ranked: one call each, and a check before each)
+    stop_at[0] = one_call + steps // 2  # (past the limit in the middle of the ranking)
+    checks[0] = 0
+    with pytest.raises(pt.AttractorStopped) as stop:
+        pt.attract(built, limits=Limits(max_seconds=10**6))
+    assert stop.value.reason == "time" and checks[0] == stop_at[0]
