@@ -124,10 +124,17 @@ def test_checkpoint_build_stopped_by_ctrl_c_exits_130_and_resumes(tmp_path):
     done = manifest["layers"]
     assert done >= 7 and not manifest["complete"]
     positions = sum(sum(s) for s in manifest["sizes"])
+    # at the limit already: stopped before any work (no layer reported), after the layers recorded
     again = subprocess.run(args + ["--max-positions", str(positions)], capture_output=True, text=True, timeout=600)
     assert again.returncode == 2, again.stderr
-    reported = [line.split(":")[0].strip() for line in again.stderr.splitlines() if line.strip().startswith("layer")]
-    assert reported == [f"layer {done}"]  # one more layer, the first one not finished before
+    assert not [line for line in again.stderr.splitlines() if line.strip().startswith("layer")], again.stderr
+    assert f"the position limit after {done} layers ({positions:,} positions)" in again.stderr, again.stderr
+    # one position more: the first layer not finished before is begun, and stopped between its merges
+    again = subprocess.run(args + ["--max-positions", str(positions + 1)], capture_output=True, text=True,
+                           timeout=600)
+    assert again.returncode == 2, again.stderr
+    assert f"the position limit (reached in layer {done}, " in again.stderr, again.stderr
+    assert f"after {done} layers" in again.stderr, again.stderr
 
 
 def test_the_two_player_again_start_example_is_solved_as_the_docs_say():
