@@ -800,38 +800,6 @@ def test_the_whole_graph_attractor_s_estimate_is_its_arrays_counted_from_the_gra
     assert pt.whole_attractor_bytes(fake) == arrays(8, 10**8)
 
 
-def test_the_whole_graph_attractor_checks_the_time_limit_before_each_file_it_reads(tmp_path, monkeypatch):
-    from quaternity_cp.budget import Budget, Stopped
-
-    toy = Toy(TOP)
-    built = pt.build(toy, str(tmp_path / "g"), parts=3)
-    whole = pt.attract(built)
-    checks = [0]
-    real = Budget.check_time
-
-    def late_at(n):
-        def check(self):  # (the clock, as the attractor sees it: past the limit at the n-th check)
-            checks[0] += 1
-            if checks[0] >= n:
-                raise Stopped("time")
-            return real(self)
-        return check
-
-    for n in (1, 4, 10**9):
-        checks[0] = 0
-        monkeypatch.setattr(Budget, "check_time", late_at(n))
-        if n == 10**9:
-            assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
-            assert checks[0] > 3 * (built.layers - 1)  # (before each out file, each edges file twice, the ranking)
-            continue
-        with pytest.raises(pt.AttractorStopped) as stop:
-            pt.attract(built, limits=Limits(max_seconds=10**6))
-        assert stop.value.reason == "time" and stop.value.rounds == 0 and checks[0] == n
-        assert stop.value.positions == built.positions and "run again" in str(stop.value)
-    with pytest.raises(pt.PartitionedError, match="max_rounds"):
-        pt.attract(built, max_rounds=2)
-
-
 def test_the_whole_graph_attractor_tells_of_each_part_it_reads():
     import tempfile
 
@@ -846,14 +814,18 @@ def test_the_whole_graph_attractor_tells_of_each_part_it_reads():
     assert [s["seconds"] for s in seen] == sorted(s["seconds"] for s in seen)
 
 
-def test_the_whole_graph_attractor_s_ranking_goes_in_steps_with_the_same_ranks_and_stops_between_them(
+def test_the_whole_graph_attractor_checks_the_time_limit_before_each_file_and_between_its_ranking_s_steps(
         tmp_path, monkeypatch):
+    """The time limit is checked before each file is read and between the ranking's steps (the clock, as the
+    attractor sees it, is the test's: past the limit at a chosen check); ranking a pair a step gives the same
+    ranks as one step."""
     from quaternity_cp.budget import Budget, Stopped
 
     toy = Toy(TOP)
     built = pt.build(toy, str(tmp_path / "g"), parts=3)
     whole = pt.attract(built)
     checks = [0]
+    stop_at = [-1]
     real = Budget.check_time
 
     def counting(self):
@@ -863,18 +835,20 @@ def test_the_whole_graph_attractor_s_ranking_goes_in_steps_with_the_same_ranks_a
         return real(self)
 
     monkeypatch.setattr(Budget, "check_time", counting)
-    stop_at = [-1]
-    checks[0] = 0
     monkeypatch.setattr(pt, "RANK_STEP", 10**9)
     assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
     one_call = checks[0]
+    assert one_call > 3 * (built.layers - 1)  # (before each out file, each edges file twice, the ranking)
     monkeypatch.setattr(pt, "RANK_STEP", 1)  # (a pair a call: the loop goes on from where it left)
     checks[0] = 0
     assert np.array_equal(pt.attract(built, limits=Limits(max_seconds=10**6)).ranks, whole.ranks)
     steps = checks[0] - one_call
     assert steps >= 10  # (the pairs ranked: one call each, and a check before each)
-    stop_at[0] = one_call + steps // 2  # (past the limit in the middle of the ranking)
-    checks[0] = 0
-    with pytest.raises(pt.AttractorStopped) as stop:
-        pt.attract(built, limits=Limits(max_seconds=10**6))
-    assert stop.value.reason == "time" and checks[0] == stop_at[0]
+    for at in (1, 4, one_call + steps // 2):  # (past the limit at the first file, the fourth, mid-ranking)
+        stop_at[0], checks[0] = at, 0
+        with pytest.raises(pt.AttractorStopped) as stop:
+            pt.attract(built, limits=Limits(max_seconds=10**6))
+        assert stop.value.reason == "time" and stop.value.rounds == 0 and checks[0] == at
+        assert stop.value.positions == built.positions and "run again" in str(stop.value)
+    with pytest.raises(pt.PartitionedError, match="max_rounds"):
+        pt.attract(built, max_rounds=2)
