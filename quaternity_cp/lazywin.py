@@ -74,6 +74,7 @@ import numpy as np
 from .budget import Budget, Limits, Stopped
 from .imports import holding_ctrl_c
 from .partitioned import HAVE_NUMBA, Packed, check_packed, expand_checked, jit
+from .threads import memory_available
 
 #: positions expanded at a time
 BATCH = 20_000
@@ -385,6 +386,9 @@ class LazyWin:
             raise Stopped("limit")
         if need > len(self.seats):
             cap = max(need, len(self.seats) + len(self.seats) // 2)
+            # growing copies the rows: stop (unproven, as at the position limit) rather than be killed for memory
+            if not _fits(len(self.seats) * (8 * self.W + 6)):  # (the rows copied; the new rows are written later)
+                raise Stopped("limit")
             self.keys = _grown(self.keys, cap)
             self.seats = _grown(self.seats, cap)
             self.mine = _grown(self.mine, cap)
@@ -398,6 +402,8 @@ class LazyWin:
             _place(self.table, self.keys, self.seats, self.n)
         if self.m + edges > len(self.es):
             cap = max(self.m + edges, len(self.es) + len(self.es) // 2)
+            if not _fits(8 * len(self.es)):
+                raise Stopped("limit")
             self.es = _grown(self.es, cap)
             self.ed = _grown(self.ed, cap)
 
@@ -562,13 +568,22 @@ class LazyWin:
 
 
 def _most_reserved(width: int) -> int:
-    """The most nodes reserved at once: half of this machine's memory in node and edge rows (a reservation
-    larger than the memory is refused by the system, however little of it is written)."""
+    """The most nodes reserved at once: as many node and edge rows as this machine's memory holds. Rows past them
+    could never be written, and a reservation larger than the memory is refused by the system, however little of
+    it is written. (Half the memory, as before, made a position limit past it grow the arrays by copying them:
+    at 14x14x2, 22 words a key, the copy at 64 million positions needed more memory than there was.)"""
     try:
         memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
         memory = 2**32
-    return max(1 << 12, memory // 2 // (8 * width + 22))
+    return max(1 << 12, memory // (8 * width + 22))
+
+
+def _fits(nbytes: int) -> bool:
+    """Whether ``nbytes`` more can be written in memory now (:func:`~quaternity_cp.threads.memory_available`;
+    True when it is not known)."""
+    free = memory_available()
+    return free is None or nbytes <= free
 
 
 def _grown(a: np.ndarray, cap: int) -> np.ndarray:

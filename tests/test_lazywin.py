@@ -277,6 +277,41 @@ def test_a_stopped_solve_is_unproven_and_says_why():
     assert out.verdict is None and out.stopped == "interrupted"
 
 
+def test_the_rows_reserved_are_as_many_as_the_memory_holds(monkeypatch):
+    """A position limit the memory holds is reserved at once, so the arrays never grow by copying below it (half
+    the memory, as before, made 14x14x2's copy at 64 million positions need more memory than the machine had)."""
+    pages = {"SC_PHYS_PAGES": 1 << 20, "SC_PAGE_SIZE": 1 << 12}  # 4 GiB
+    monkeypatch.setattr(lazywin.os, "sysconf", pages.__getitem__)
+    assert lazywin._most_reserved(22) == (1 << 32) // (8 * 22 + 22)
+    assert lazywin._most_reserved(1) == (1 << 32) // 30
+    monkeypatch.setattr(lazywin.os, "sysconf", {"SC_PHYS_PAGES": 1, "SC_PAGE_SIZE": 1}.__getitem__)
+    assert lazywin._most_reserved(4) == 1 << 12  # (at least 4,096 rows)
+    packed = QuaternityPacked(3, 3, 3, Rules.preset("quaternity"))
+    monkeypatch.setattr(lazywin.os, "sysconf", pages.__getitem__)
+    lazy = lazywin.LazyWin(packed, 0, expect=20_000_000)
+    assert len(lazy.seats) == len(lazy.keys) == 20_000_000 + lazywin.ROOT + 1 and len(lazy.es) == 2 * len(lazy.seats)
+
+
+def test_arrays_that_cannot_grow_in_the_memory_left_stop_the_solve_unproven(monkeypatch):
+    """Past its reserved rows the graph grows by copying them; when the memory left would not hold the copy, the
+    solve stops unproven at its limit instead of being killed for memory."""
+    packed = QuaternityPacked(3, 3, 4, Rules.preset("blind"))
+    whole, _ = lazywin.solve_win(packed, 0)
+    assert whole.verdict is not None and whole.positions > 2 * 4096  # (41,980: it grows past its first 4,096 rows)
+    asked: list[int] = []
+
+    def little() -> int:
+        asked.append(1)
+        return 4096 * (8 * packed.width + 6) - 1  # one byte short of the first growth's copy
+
+    monkeypatch.setattr(lazywin, "memory_available", little)
+    res, lazy = lazywin.solve_win(packed, 0)
+    assert res.verdict is None and res.stopped == "limit" and asked
+    assert len(lazy.seats) == 4096 and res.positions <= 4096
+    monkeypatch.setattr(lazywin, "memory_available", lambda: None)  # not known: grown as before
+    assert lazywin.solve_win(packed, 0)[0].verdict == whole.verdict
+
+
 def _cli(*args):
     from quaternity_cli.main import main
 
