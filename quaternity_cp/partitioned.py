@@ -173,7 +173,7 @@ __all__ = ["CHUNK", "MAX_PARTS", "MAX_LAYERS", "MAX_WIDTH", "MAX_RANK", "ATTRACT
            "edge_files", "EDGE_ROWS", "PLAIN_IN", "expand_checked", "stored_parts", "refuse_other_parts",
            "lookup", "best_move", "sample", "read_checked", "open_manifest", "solve_graph", "drop_graph",
            "upgrade", "OlderLayout", "LAYOUT", "KeyIndex",
-           "left_of"]
+           "left_of", "head_difference"]
 
 
 class PartitionedError(QuaternityError, ValueError):
@@ -1203,9 +1203,35 @@ def _check_head(path: str, data: Mapping[str, Any], packed: Packed, parts: int) 
     if mine != want:
         if {**mine, "parts": parts} == want:
             raise PartitionedError(_other_parts(path, mine["parts"], parts))
-        raise PartitionedError(f"{path}: a checkpoint of another game ({json.dumps(mine, sort_keys=True)}); use "
-                               "another folder")
+        raise PartitionedError(f"{path}: a checkpoint of another game ({head_difference(mine, want)}); use another "
+                               "folder")
     _check_manifest(path, data, packed)
+
+
+def head_difference(there: Mapping[str, Any], here: Mapping[str, Any], most: int = 4) -> str:
+    """What differs between a checkpoint's head (``there``) and the one asked for (``here``), field by field (a
+    dict's fields by their dotted names, a group's ``name`` first), at most ``most`` fields and each value at most 40
+    characters: ``rules.name "quaternity" there, "blind" asked; players 3 there, 4 asked``."""
+    def flat(d: Mapping[str, Any], at: str = "") -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k in sorted(d, key=str):
+            v = d[k]
+            if isinstance(v, Mapping) and v:
+                out.update(flat(v, f"{at}{k}."))
+            else:
+                out[f"{at}{k}"] = v
+        return out
+
+    def shown(v: Any) -> str:
+        text = "none" if v is None else json.dumps(v, sort_keys=True, default=str)
+        return text if len(text) <= 40 else text[:39] + "…"
+
+    a, b = flat(there), flat(here)
+    # (a group's name first: a rule preset's, then its options)
+    names = sorted((n for n in set(a) | set(b) if a.get(n) != b.get(n)), key=lambda n: (not n.endswith(".name"), n))
+    diff = [f"{n} {shown(a.get(n))} there, {shown(b.get(n))} asked" for n in names]
+    more = f"; and {len(diff) - most} more" if len(diff) > most else ""
+    return "; ".join(diff[:most]) + more
 
 
 def _move_in(folder: str, staged: str, new: Mapping[str, Any]) -> int:

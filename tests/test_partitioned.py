@@ -189,6 +189,18 @@ def test_a_toy_game_solved_through_the_shared_layer_equals_a_brute_force_attract
         assert pt.best_move(built, whole.ranks, root_key, r) is not None
 
 
+def test_the_difference_of_two_heads_names_each_field_a_group_s_name_first():
+    there = {"players": 3, "rules": {"name": "quaternity", "tie": "all-lose", "declare": False}, "parts": 2}
+    assert pt.head_difference(there, there) == ""
+    here = {"players": 4, "rules": {"name": "custom", "tie": "shared", "declare": False}, "parts": 2}
+    assert pt.head_difference(there, here) == ('rules.name "quaternity" there, "custom" asked; players 3 there, 4 '
+                                               'asked; rules.tie "all-lose" there, "shared" asked')
+    assert pt.head_difference(there, here, most=1) == 'rules.name "quaternity" there, "custom" asked; and 2 more'
+    # a field on one side only, and a long value cut to 40 characters
+    got = pt.head_difference({"a": "x" * 100}, {"b": None})
+    assert got == f'a "{"x" * 38}\u2026 there, none asked'
+
+
 def test_a_toy_checkpoint_resumes_and_refuses_another_toy(tmp_path):
     toy = Toy(8)
     folder = str(tmp_path / "g")
@@ -198,7 +210,7 @@ def test_a_toy_checkpoint_resumes_and_refuses_another_toy(tmp_path):
     resumed = pt.build(toy, folder, parts=2)
     fresh = pt.build(toy, str(tmp_path / "fresh"), parts=2)
     assert (resumed.positions, resumed.edges, resumed.layers) == (fresh.positions, fresh.edges, fresh.layers)
-    with pytest.raises(pt.PartitionedError, match="another game"):
+    with pytest.raises(pt.PartitionedError, match=r"another game \(pile 8 there, 7 asked\); use another folder$"):
         pt.build(Toy(7), folder, parts=2)
     with open(os.path.join(folder, "manifest.json")) as f:
         data = json.load(f)
