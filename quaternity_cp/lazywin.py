@@ -73,6 +73,7 @@ import numpy as np
 
 from .budget import Budget, Limits, Stopped
 from .imports import holding_ctrl_c
+from .keystore import KeyStore
 from .partitioned import HAVE_NUMBA, Packed, check_packed, expand_checked, jit
 from .threads import memory_available
 
@@ -340,7 +341,8 @@ class LazyResult:
 class LazyWin:
     """The partial graph of one seat's lazy win solve (see the module's text); :meth:`solve` runs it."""
 
-    def __init__(self, packed: Packed, player: int, *, batch: int = BATCH, expect: int | None = None):
+    def __init__(self, packed: Packed, player: int, *, batch: int = BATCH, expect: int | None = None,
+                 compress: bool = True):
         self.packed = check_packed(packed, MAX_WIDTH)
         P, W = packed.seats, packed.width
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < P:
@@ -357,8 +359,10 @@ class LazyWin:
         self.m = 0
         # room for ``expect`` positions at once (the position limit: zeroed pages cost nothing until written, and
         # the arrays are never copied to grow), else grown by half as needed
-        cap = max(1 << 12, min(expect + ROOT + 1, MAX_NODES, _most_reserved(W)) if expect else 0)
-        self.keys = np.zeros((cap, W), np.uint64)
+        cap = max(1 << 12, min(expect + ROOT + 1, MAX_NODES, _most_reserved(KeyStore.room_stride(W, compress)))
+                  if expect else 0)
+        self.store = KeyStore(W, cap, compress)  # the nodes' keys, each word as its code (compress)
+        self.layout = self.store.layout
         self.seats = np.zeros(cap, np.int8)
         self.mine = np.zeros(cap, np.bool_)
         self.nth = np.zeros(cap, np.int16)  # an opponent's replies explored
@@ -377,8 +381,8 @@ class LazyWin:
         """The bytes of the graph's arrays in use: its nodes' and edges' rows and the hash table (room kept for
         more, never written yet, takes no memory; the ranks' temporaries come and go with each round)."""
         n, m = self.n, self.m
-        return sum(a[:n].nbytes for a in (self.keys, self.seats, self.mine, self.nth, self.total, self.rank)) \
-            + self.table.nbytes + self.es[:m].nbytes + self.ed[:m].nbytes
+        return sum(a[:n].nbytes for a in (self.seats, self.mine, self.nth, self.total, self.rank)) \
+            + self.store.nbytes(n) + self.table.nbytes + self.es[:m].nbytes + self.ed[:m].nbytes
 
     def _room(self, nodes: int, edges: int) -> None:
         need = self.n + nodes
@@ -387,9 +391,9 @@ class LazyWin:
         if need > len(self.seats):
             cap = max(need, len(self.seats) + len(self.seats) // 2)
             # growing copies the rows: stop (unproven, as at the position limit) rather than be killed for memory
-            if not _fits(len(self.seats) * (8 * self.W + 6)):  # (the rows copied; the new rows are written later)
+            if not _fits(len(self.seats) * (8 * self.store.stride + 6)):  # (the rows copied; new rows come later)
                 raise Stopped("limit")
-            self.keys = _grown(self.keys, cap)
+            self.store.grow(cap, self.n)
             self.seats = _grown(self.seats, cap)
             self.mine = _grown(self.mine, cap)
             self.nth = _grown(self.nth, cap)
@@ -399,7 +403,7 @@ class LazyWin:
             while 2 * need > size:
                 size *= 2
             self.table = np.zeros(size, np.int32)
-            _place(self.table, self.keys, self.seats, self.n)
+            _place(self.table, self.store.rows(), self.seats, self.n)
         if self.m + edges > len(self.es):
             cap = max(self.m + edges, len(self.es) + len(self.es) // 2)
             if not _fits(8 * len(self.es)):
@@ -410,10 +414,28 @@ class LazyWin:
     def lookup(self, keys: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The node of each key (rows of ``width`` words) with the player's seat counted from its mover; -1 when
         it is not in the graph."""
-        ck = np.ascontiguousarray(keys, np.uint64).reshape(-1, self.W)
-        ids = np.empty(len(ck), np.int64)
         with holding_ctrl_c(), np.errstate(over="ignore"):
-            _find(self.table, self.keys, self.seats, ck, np.asarray(seats, np.int8).reshape(-1), ids)
+            rows, found = self.store.find_rows(np.ascontiguousarray(keys, np.uint64).reshape(-1, self.W))
+            ids = np.empty(len(rows), np.int64)
+            _find(self.table, self.store.rows(), self.seats, rows, np.asarray(seats, np.int8).reshape(-1), ids)
+        ids[~found] = -1
+        return ids
+
+    def keys_of(self, nodes: np.ndarray) -> np.ndarray:
+        """The keys (``width`` words each) of ``nodes``."""
+        return self.store.decode(nodes)
+
+    def _add(self, ck: np.ndarray, cs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The nodes of keys ``ck[rows]`` with seats ``cs[rows]``, those not in the graph added (room for them is
+        there)."""
+        cc = self.store.encode(ck, rows, self.n)
+        if self.store.layout != self.layout:  # (the stored rows were packed again: their hashes too)
+            self.table[:] = 0
+            _place(self.table, self.store.rows(), self.seats, self.n)
+            self.layout = self.store.layout
+        ids = np.empty(len(rows), np.int64)
+        self.n = _find_or_add(self.table, self.store.rows(), self.seats, self.n, cc, cs[rows],
+                              np.arange(len(rows), dtype=np.int64), ids)
         return ids
 
     # -- the rounds ---------------------------------------------------------------------------------------------
@@ -421,7 +443,8 @@ class LazyWin:
         """Expand ``nodes`` and add the successors each keeps (all of them at the player's nodes, the next reply
         in order at the others: the first when not ``widen``); returns the nodes added."""
         P = self.P
-        out = expand_checked(self.packed, self.keys[nodes])
+        keys = self.store.decode(nodes)
+        out = expand_checked(self.packed, keys)
         self.expanded += len(nodes)
         src = np.asarray(out["src"], np.int64)
         pseat = self.seats[nodes].astype(np.int64)
@@ -453,7 +476,7 @@ class LazyWin:
             opp = ~mine[src]
             if opp.any():
                 at = np.flatnonzero(opp)
-                score[at] = np.asarray(self.order(self.keys[nodes], self.seats[nodes], src[at],
+                score[at] = np.asarray(self.order(keys, self.seats[nodes], src[at],
                                                   np.asarray(out["move"], np.int64)[at]), np.int8)
         nth = self.nth[nodes].astype(np.int64) if widen else np.zeros(len(nodes), np.int64)
         sel = np.empty(rows, np.int64)
@@ -472,9 +495,7 @@ class LazyWin:
         self._room(len(fresh), k)
         dst = term[sel].copy()
         if len(fresh):
-            ids = np.empty(len(fresh), np.int64)
-            self.n = _find_or_add(self.table, self.keys, self.seats, self.n, ck, cs, sel[fresh], ids)
-            dst[fresh] = ids
+            dst[fresh] = self._add(ck, cs, sel[fresh])
         m = self.m
         self.es[m:m + k] = nodes[src[sel]]
         self.ed[m:m + k] = dst
@@ -501,8 +522,7 @@ class LazyWin:
                 self._room(1, 0)
                 ck = np.asarray(key, np.uint64).reshape(1, self.W)
                 cs = np.array([seat], np.int8)
-                self.n = _find_or_add(self.table, self.keys, self.seats, self.n, ck, cs, np.zeros(1, np.int64),
-                                      np.empty(1, np.int64))
+                self._add(ck, cs, np.zeros(1, np.int64))
                 if self.doomed is not None and bool(np.asarray(self.doomed(ck, cs))[0]):
                     verdict = False
                 else:
@@ -593,10 +613,13 @@ def _grown(a: np.ndarray, cap: int) -> np.ndarray:
 
 
 def solve_win(packed: Packed, player: int, *, limits: Limits | None = None, progress: ProgressFn | None = None,
-              batch: int = BATCH) -> tuple[LazyResult, LazyWin]:
+              batch: int = BATCH, compress: bool = True) -> tuple[LazyResult, LazyWin]:
     """Whether seat ``player`` (absolute, as :meth:`Packed.start` counts seats) forces being a winner from the
-    packed part's start; the result and the partial graph (its ranks answer for every position in it)."""
-    lazy = LazyWin(packed, player, batch=batch, expect=limits.max_positions if limits is not None else None)
+    packed part's start; the result and the partial graph (its ranks answer for every position in it).
+    ``compress``: keys kept as their words' codes (:class:`~quaternity_cp.keystore.KeyStore`; False: as they
+    are, the reference)."""
+    lazy = LazyWin(packed, player, batch=batch, expect=limits.max_positions if limits is not None else None,
+                   compress=compress)
     return lazy.solve(limits, progress), lazy
 
 

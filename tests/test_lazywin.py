@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -78,7 +79,7 @@ def test_a_reply_left_for_later_is_explored_when_the_strategy_meets_it():
 
 def test_the_graph_s_positions_are_found_again_and_others_are_not():
     res, lazy = lazywin.solve_win(Toy(TOP), 0)
-    keys = lazy.keys[lazywin.ROOT:lazy.n]
+    keys = lazy.keys_of(np.arange(lazywin.ROOT, lazy.n))
     seats = lazy.seats[lazywin.ROOT:lazy.n]
     assert (lazy.lookup(keys, seats) == np.arange(lazywin.ROOT, lazy.n)).all()
     assert (lazy.lookup(keys, 1 - seats) != np.arange(lazywin.ROOT, lazy.n)).all()
@@ -289,7 +290,7 @@ def test_the_rows_reserved_are_as_many_as_the_memory_holds(monkeypatch):
     packed = QuaternityPacked(3, 3, 3, Rules.preset("quaternity"))
     monkeypatch.setattr(lazywin.os, "sysconf", pages.__getitem__)
     lazy = lazywin.LazyWin(packed, 0, expect=20_000_000)
-    assert len(lazy.seats) == len(lazy.keys) == 20_000_000 + lazywin.ROOT + 1 and len(lazy.es) == 2 * len(lazy.seats)
+    assert len(lazy.seats) == lazy.store.capacity == 20_000_000 + lazywin.ROOT + 1 and len(lazy.es) == 2 * len(lazy.seats)
 
 
 def test_arrays_that_cannot_grow_in_the_memory_left_stop_the_solve_unproven(monkeypatch):
@@ -298,16 +299,27 @@ def test_arrays_that_cannot_grow_in_the_memory_left_stop_the_solve_unproven(monk
     packed = QuaternityPacked(3, 3, 4, Rules.preset("blind"))
     whole, _ = lazywin.solve_win(packed, 0)
     assert whole.verdict is not None and whole.positions > 2 * 4096  # (41,980: it grows past its first 4,096 rows)
+    room = 4096 * (8 * packed.width + 6)  # the first growth's copy, the keys kept as they are
+
+    def left(free: int) -> Any:
+        asked.clear()
+        def tell() -> int:
+            asked.append(free)
+            return free
+
+        monkeypatch.setattr(lazywin, "memory_available", tell)
+
     asked: list[int] = []
-
-    def little() -> int:
-        asked.append(1)
-        return 4096 * (8 * packed.width + 6) - 1  # one byte short of the first growth's copy
-
-    monkeypatch.setattr(lazywin, "memory_available", little)
-    res, lazy = lazywin.solve_win(packed, 0)
+    left(room - 1)  # one byte short
+    res, lazy = lazywin.solve_win(packed, 0, compress=False)
     assert res.verdict is None and res.stopped == "limit" and asked
     assert len(lazy.seats) == 4096 and res.positions <= 4096
+    left(room)  # enough for the first growth (to 6,144 rows), not the second
+    res, lazy = lazywin.solve_win(packed, 0, compress=False)
+    assert res.verdict is None and res.stopped == "limit" and len(lazy.seats) == 6144 and res.positions > 4096
+    left(0)  # compressed keys: a smaller copy, still none
+    res, lazy = lazywin.solve_win(packed, 0)
+    assert res.verdict is None and res.stopped == "limit" and len(lazy.seats) == 4096
     monkeypatch.setattr(lazywin, "memory_available", lambda: None)  # not known: grown as before
     assert lazywin.solve_win(packed, 0)[0].verdict == whole.verdict
 
