@@ -11,9 +11,11 @@ otherwise each opponent position the strategy meets gets its next reply, and the
 attractor is computed again. This module runs the same rounds over the positions
 of a game's part ``packed`` (:class:`quaternity_cp.partitioned.Packed`: fixed-width
 keys with the game's symmetries removed, expanded a batch at a time by compiled
-code), so that a position costs its key, a slot of a hash table and a few
-counters (about 60 bytes with a 4-word key) and an explored move 8 bytes, instead
-of the Python objects of the in-memory graph (0.5 to 1.7 KB a position).
+code), so that a position costs its key (kept as its words' codes,
+:class:`~quaternity_cp.keystore.KeyStore`: 32 bytes for a 14-word key), a slot of
+a hash table and a few counters and an explored move 8 bytes (about 60 bytes a
+position at 11x11x2), instead of the Python objects of the in-memory graph (0.5
+to 1.7 KB a position).
 
 **Positions.** A node is a packed key with the player's seat counted from the key's
 mover (``seat``): where a game rotates seats, one key stands for a position seen
