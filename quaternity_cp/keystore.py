@@ -38,7 +38,7 @@ from .partitioned import jit
 #: a word's first width (bits)
 FIRST_BITS = 4
 #: how many bits a word widens by at a time
-STEP_BITS = 4
+STEP_BITS = 2
 #: a word is kept whole once its distinct values pass one for every RAW_SHARE keys stored ...
 RAW_SHARE = 8
 #: ... and this many
