@@ -89,6 +89,8 @@ WIN, LOST = 0, 1
 ROOT = 2
 #: ids are kept in 4 bytes
 MAX_NODES = 2**31 - 2
+#: the hash table's most filled share (7/10; doubled past it: 4 bytes a slot, 6 to 11 bytes a node)
+LOAD = (7, 10)
 #: the widest key (words): wider than the partitioned solver's (it writes no part files; a node's key is its
 #: words in the table, so a wide key costs memory, nothing else)
 MAX_WIDTH = 24
@@ -400,9 +402,9 @@ class LazyWin:
             self.mine = _grown(self.mine, cap)
             self.nth = _grown(self.nth, cap)
             self.total = _grown(self.total, cap)
-        if 2 * need > len(self.table):
+        if need * LOAD[1] > len(self.table) * LOAD[0]:
             size = len(self.table)
-            while 2 * need > size:
+            while need * LOAD[1] > size * LOAD[0]:
                 size *= 2
             self.table = np.zeros(size, np.int32)
             _place(self.table, self.store.rows(), self.seats, self.n)
