@@ -234,12 +234,12 @@ def _select(src: np.ndarray, term: np.ndarray, ck: np.ndarray, cs: np.ndarray, s
 
 
 @jit
-def _lists(n: int, key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _lists(n: int, key: np.ndarray, value: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each node's list of the ``value`` of the edges whose ``key`` it is, in the order of the edges: the lists'
-    bounds (``indptr``, n + 1) and their items, one array (the successors of the nodes by ``es -> ed``, or their
-    predecessors by ``ed -> es``)."""
+    bounds (``indptr``, n + 1, of ``offset``'s type: 4 bytes while the edges' count fits) and their items, one
+    array (the successors of the nodes by ``es -> ed``, or their predecessors by ``ed -> es``)."""
     m = key.shape[0]
-    indptr = np.zeros(n + 1, np.int64)
+    indptr = np.zeros(n + 1, offset.dtype)
     for e in range(m):
         indptr[key[e] + 1] += 1
     for i in range(n):
@@ -254,14 +254,14 @@ def _lists(n: int, key: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 @jit
-def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray) -> None:
+def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray, offset: np.ndarray) -> None:
     """The player's rank of every node (-1: it cannot force a win there) on the graph of edges ``es -> ed``:
     node WIN is 0, a node the player decides one more than its least ranked successor, any other one more than
     its last successor ranked once all are (the attractor, breadth first, so in order of rank)."""
     left = np.zeros(n, np.int32)
     for e in range(es.shape[0]):
         left[es[e]] += 1
-    indptr, pred = _lists(n, ed, es)
+    indptr, pred = _lists(n, ed, es, offset)
     for i in range(n):
         rank[i] = -1
     queue = np.empty(n, np.int32)
@@ -287,11 +287,11 @@ def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nda
 
 @jit
 def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray, more: np.ndarray,
-           out: np.ndarray) -> int:
+           out: np.ndarray, offset: np.ndarray) -> int:
     """The opponent nodes with replies left (``more``) that the player's strategy meets from the start (inside
     its attractor): at the player's nodes the first successor of least rank (in the order the edges were added),
     at the others every successor. Into ``out``; returns how many."""
-    indptr, succ = _lists(n, es, ed)
+    indptr, succ = _lists(n, es, ed, offset)
     seen = np.zeros(n, np.uint8)
     stack = np.empty(n, np.int32)
     stack[0] = ROOT
@@ -568,14 +568,14 @@ class LazyWin:
             if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
                 self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
             with holding_ctrl_c():
-                _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n])
+                _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
             if self.rank[ROOT] < 0:
                 return False, None
             more = self.nth[:n] < self.total[:n]
             more[:ROOT] = False
             out = np.empty(n, np.int32)
             with holding_ctrl_c():
-                k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out)
+                k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out, _offset(m))
             if k == 0:
                 return True, int(self.rank[ROOT])
             meets = out[:k].astype(np.int64)
@@ -608,6 +608,11 @@ def _fits(nbytes: int) -> bool:
     True when it is not known)."""
     free = memory_available()
     return free is None or nbytes <= free
+
+
+def _offset(m: int) -> np.ndarray:
+    """An array of the type of the edge lists' bounds for ``m`` edges: 4 bytes while they fit, else 8."""
+    return np.zeros(0, np.int32 if m < 2**31 else np.int64)
 
 
 def _grown(a: np.ndarray, cap: int) -> np.ndarray:

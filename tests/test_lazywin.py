@@ -424,3 +424,22 @@ def test_ctrl_c_in_the_tree_cuts_the_tree_not_the_verdict(monkeypatch):
     assert r.exit_code == 130
     data = json.loads(r.output)
     assert data["verdict"] == "yes" and data["plies"] == 8 and data["tree_stopped"] == "interrupted"
+
+
+def test_the_edge_lists_bounds_of_4_and_8_bytes_give_the_same_ranks_and_meetings():
+    """The ranking's edge lists are bounded by 4-byte offsets while the edges' count fits, 8 past it: both the
+    same, on a graph of the toy game and one of Quaternity."""
+    for packed in (Toy(TOP), QuaternityPacked(3, 3, 3, Rules.preset("quaternity"))):
+        _, lazy = lazywin.solve_win(packed, 0)
+        n, m = lazy.n, lazy.m
+        args = (n, lazy.es[:m], lazy.ed[:m], lazy.mine[:n])
+        ranks = []
+        for offset in (np.zeros(0, np.int32), np.zeros(0, np.int64)):
+            rank = np.empty(n, np.int32)
+            lazywin._rank(*args, rank, offset)
+            more = np.ones(n, np.bool_)
+            out = np.empty(n, np.int32)
+            k = lazywin._meets(*args, rank, more, out, offset)
+            ranks.append((rank.tolist(), out[:k].tolist()))
+        assert ranks[0] == ranks[1] and ranks[0][0] == lazy.rank[:n].tolist()
+    assert lazywin._offset(2**31 - 1).dtype == np.int32 and lazywin._offset(2**31).dtype == np.int64
