@@ -372,6 +372,7 @@ def test_the_command_takes_more_than_eight_seats():
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["verdict"] == "no" and out["players"] == 10 and out["key_words"] == 7 and out["defense"]["moves"]
+    assert 1 <= out["stored_key_words"] < 7
 
 
 def test_the_command_stops_at_its_limit_with_unproven():

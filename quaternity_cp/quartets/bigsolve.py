@@ -461,6 +461,7 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
              "key_words": packed.width, "players_rotated": packed.rotated,
              "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
              "solve_seconds": round(out.seconds, 2),
+             "stored_key_words": lazy.store.stride,
              "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"]}
     seats = {str(seat): {"wins": out.verdict, "plies": out.plies}} if out.verdict is not None else {}
     return BigResult(res, graph, seats)
