@@ -107,13 +107,16 @@ def _probe(table: np.ndarray, pool: np.ndarray, chunks: np.ndarray, w: int, v: A
 
 
 @jit
-def _intern(ck: np.ndarray, rows: np.ndarray, bits: np.ndarray, counts: np.ndarray, pool: np.ndarray,
-            chunks: np.ndarray, used: np.ndarray, table: np.ndarray, fields: np.ndarray) -> None:
-    """The codes of the words of ``ck[rows[t]]`` into ``fields[t]`` (a word kept whole: its value), every value
-    not seen before added to its word's dictionary (room for all of them is there: chunks, pool, table)."""
+def _code_rows(ck: np.ndarray, rows: np.ndarray, bits: np.ndarray, counts: np.ndarray, pool: np.ndarray,
+               chunks: np.ndarray, used: np.ndarray, table: np.ndarray, fields: np.ndarray, found: np.ndarray,
+               add: bool) -> None:
+    """The codes of the words of ``ck[rows[t]]`` into ``fields[t]`` (a word kept whole: its value). ``add``:
+    every value not seen before is added to its word's dictionary (room for all of them is there: chunks, pool,
+    table); else ``found[t]`` is False when a word has a value never seen (no stored key is that key)."""
     W = ck.shape[1]
     for t in range(rows.shape[0]):
         r = rows[t]
+        found[t] = True
         for w in range(W):
             v = ck[r, w]
             if bits[w] == RAW:
@@ -121,6 +124,9 @@ def _intern(ck: np.ndarray, rows: np.ndarray, bits: np.ndarray, counts: np.ndarr
                 continue
             code, slot = _probe(table, pool, chunks, w, v)
             if code < 0:
+                if not add:
+                    found[t] = False
+                    break
                 code = counts[w]
                 j = code >> _SHIFT
                 if (code & (CHUNK - 1)) == 0:
@@ -130,26 +136,6 @@ def _intern(ck: np.ndarray, rows: np.ndarray, bits: np.ndarray, counts: np.ndarr
                 counts[w] = code + 1
                 table[slot] = (code << 8 | w) + 1
             fields[t, w] = np.uint64(code)
-
-
-@jit
-def _codes(ck: np.ndarray, bits: np.ndarray, pool: np.ndarray, chunks: np.ndarray, table: np.ndarray,
-           fields: np.ndarray, found: np.ndarray) -> None:
-    """As :func:`_intern` without adding: ``found[r]`` False when a word of row r has a value never seen (no
-    stored key is that key)."""
-    W = ck.shape[1]
-    for r in range(ck.shape[0]):
-        found[r] = True
-        for w in range(W):
-            v = ck[r, w]
-            if bits[w] == RAW:
-                fields[r, w] = v
-                continue
-            code, _ = _probe(table, pool, chunks, w, v)
-            if code < 0:
-                found[r] = False
-                break
-            fields[r, w] = np.uint64(code)
 
 
 @jit
@@ -278,8 +264,8 @@ class KeyStore:
         m = len(rows)
         self._room_for(m)
         fields = np.empty((m, self.W), np.uint64)
-        _intern(keys, np.asarray(rows, np.int64), self.bits, self.counts, self.pool, self.chunks, self.used,
-                self.table, fields)
+        _code_rows(keys, np.asarray(rows, np.int64), self.bits, self.counts, self.pool, self.chunks, self.used,
+                   self.table, fields, np.empty(m, np.bool_), True)
         before = self.bits.copy()
         self._widen(n)
         for w in np.flatnonzero((before != RAW) & (self.bits == RAW)):  # (a word now kept whole: its values)
@@ -296,7 +282,8 @@ class KeyStore:
             return keys, np.ones(len(keys), np.bool_)
         fields = np.zeros((len(keys), self.W), np.uint64)
         found = np.empty(len(keys), np.bool_)
-        _codes(keys, self.bits, self.pool, self.chunks, self.table, fields, found)
+        _code_rows(keys, np.arange(len(keys), dtype=np.int64), self.bits, self.counts, self.pool, self.chunks,
+                   self.used, self.table, fields, found, False)
         out = np.empty((len(keys), self.stride), np.uint64)
         _pack(fields, self.bits, self.offsets, out)
         return out, found

@@ -161,7 +161,7 @@ def test_the_plain_python_path_keeps_the_same_rows(monkeypatch):
     compiled = Reference(3, 16, raw_min=50)
     for keys in batches:
         compiled.add(keys)
-    for name in ("_field_get", "_field_put", "_hash", "_value", "_probe", "_intern", "_codes", "_pack", "_unpack",
+    for name in ("_field_get", "_field_put", "_hash", "_value", "_probe", "_code_rows", "_pack", "_unpack",
                  "_repack", "_place_values"):
         monkeypatch.setattr(keystore, name, getattr(getattr(keystore, name), "py_func", getattr(keystore, name)))
     plain = Reference(3, 16, raw_min=50)
