@@ -12,12 +12,13 @@ keys themselves.
 
 **Widths.** A word starts at :data:`FIRST_BITS` bits. When its dictionary outgrows its width, the word widens by
 :data:`STEP_BITS` (more when needed; the words at more than half of their room widen with it), and every stored
-row is packed again, in place: the rows only ever widen, so they are rewritten from the last to the first in one
-flat array reserved for the widest rows (``capacity`` x ``width`` words, pages the system gives only once
-written). A word whose dictionary would hold more than one value for every :data:`RAW_SHARE` keys stored (past
-:data:`RAW_MIN` values) is kept whole instead (64 bits, its dictionary dropped): its values are about as many as
-the keys. Whoever hashes the rows (the lazy solve's table) places them again after a repacking
-(:attr:`KeyStore.layout` counts them).
+row is packed again, in place: rows only ever widen, so they are rewritten from the last to the first in one flat
+array, first given room for rows of half the key's words (pages the system gives only once written); rows wider
+than their room move to a wider array (refused with :class:`MemoryError`, the store left as it was, when the memory
+left would not hold them). A word whose dictionary would hold more than one value for every :data:`RAW_SHARE`
+keys stored (past :data:`RAW_MIN` values) is kept whole instead (64 bits; its dictionary is searched no more, its
+values kept until the store goes): its values are about as many as the keys. Whoever hashes the rows (the lazy
+solve's table) places them again after a repacking (:attr:`KeyStore.layout` counts them).
 
 **Dictionaries.** One open-addressed table of (word, value) for all words; the values of each word in chunks of
 :data:`CHUNK` (a code's value: two array reads). Memory: 8 bytes a stored row word, 8 bytes a value plus about
@@ -34,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .partitioned import jit
+from .threads import memory_available
 
 #: a word's first width (bits)
 FIRST_BITS = 4
@@ -192,6 +194,13 @@ def _place_values(table: np.ndarray, bits: np.ndarray, counts: np.ndarray, pool:
             table[slot] = (code << 8 | w) + 1
 
 
+def _layout(bits: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each word's first bit in a row of fields of ``bits`` bits, and the words of a row."""
+    offsets = np.zeros(len(bits), np.int64)
+    offsets[1:] = np.cumsum(bits)[:-1]
+    return offsets, max(1, -(-int(bits.sum()) // 64))
+
+
 class KeyStore:
     """Rows standing for keys of ``width`` words, room for ``capacity`` rows (grown by :meth:`grow`); a word is
     kept whole past ``raw_min`` values (and one for every :data:`RAW_SHARE` keys).
@@ -228,11 +237,7 @@ class KeyStore:
 
     # -- layout ------------------------------------------------------------------------------------------------
     def _lay(self) -> None:
-        at = 0
-        for w in range(self.W):
-            self.offsets[w] = at
-            at += int(self.bits[w])
-        self.stride = max(1, -(-at // 64))
+        self.offsets, self.stride = _layout(self.bits)
 
     @property
     def capacity(self) -> int:
@@ -284,6 +289,8 @@ class KeyStore:
         found = np.empty(len(keys), np.bool_)
         _code_rows(keys, np.arange(len(keys), dtype=np.int64), self.bits, self.counts, self.pool, self.chunks,
                    self.used, self.table, fields, found, False)
+        for w in np.flatnonzero(self.bits != RAW):  # (a value added after the last packing: in no stored row)
+            found &= fields[:, w] < np.uint64(1 << int(self.bits[w]))
         out = np.empty((len(keys), self.stride), np.uint64)
         _pack(fields, self.bits, self.offsets, out)
         return out, found
@@ -340,15 +347,17 @@ class KeyStore:
             while (1 << b) < c:
                 b += STEP_BITS
             bits[w] = RAW if b >= 48 else b
-        old_bits, old_offsets, old_stride = self.bits, self.offsets.copy(), self.stride
-        self.bits = bits
-        self._lay()
+        offsets, stride = _layout(bits)
         dst = self.flat
-        if self.stride * self.cap > len(dst):  # (rows wider than their room: a wider array, once)
-            dst = np.zeros(self.cap * min(self.W, 2 * self.stride), np.uint64)
-        _repack(self.flat, dst, n, old_stride, old_bits, old_offsets, self.stride, self.bits, self.offsets,
-                self.pool, self.chunks)
-        self.flat = dst
+        if stride * self.cap > len(dst):  # (rows wider than their room: a wider array, once)
+            free = memory_available()
+            if free is not None and n * stride * 8 > free:
+                raise MemoryError(f"{n:,} keys of {stride} words would not fit in the memory left")
+            dst = np.zeros(self.cap * min(self.W, stride + max(1, stride // 2)), np.uint64)  # (refused: as above)
+        # (nothing changed before this point: a refusal leaves the store as it was, its new values unpacked)
+        _repack(self.flat, dst, n, self.stride, self.bits, self.offsets, stride, bits, offsets, self.pool,
+                self.chunks)
+        self.bits, self.offsets, self.stride, self.flat = bits, offsets, stride, dst
         if ((bits == RAW) & live).any():  # (a word kept whole leaves the table)
             self._retable(len(self.table))
         self.layout += 1

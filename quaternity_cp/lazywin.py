@@ -432,7 +432,10 @@ class LazyWin:
     def _add(self, ck: np.ndarray, cs: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The nodes of keys ``ck[rows]`` with seats ``cs[rows]``, those not in the graph added (room for them is
         there)."""
-        cc = self.store.encode(ck, rows, self.n)
+        try:
+            cc = self.store.encode(ck, rows, self.n)
+        except MemoryError:  # (the keys' rows would not fit: stopped as at the position limit, the graph as it was)
+            raise Stopped("limit") from None
         if self.store.layout != self.layout:  # (the stored rows were packed again: their hashes too)
             self.table[:] = 0
             _place(self.table, self.store.rows(), self.seats, self.n)

@@ -171,3 +171,61 @@ def test_the_plain_python_path_keeps_the_same_rows(monkeypatch):
         plain.check()
     assert plain.store.bits.tolist() == compiled.store.bits.tolist() == [4, 6, RAW]
     assert (plain.store.rows(plain.n) == compiled.store.rows(compiled.n)).all()
+
+
+def test_a_wider_array_the_memory_would_not_hold_is_refused_and_the_store_kept(monkeypatch):
+    """Rows outgrowing their room move to a wider array; when the memory left would not hold them, MemoryError
+    before anything changes: the stored keys decode and are found as before, the refused batch's are not (their
+    values, added to the dictionaries, have codes past their words' widths), and the next batch goes on."""
+    ref = Reference(3, 1000, raw_min=10)
+    rng = np.random.default_rng(5)
+    first = rng.integers(0, 4, (50, 3), dtype=np.uint64)
+    ref.add(first)
+    assert ref.store.stride == 1 and len(ref.store.flat) == 2000
+    monkeypatch.setattr(keystore, "memory_available", lambda: 0)
+    wide = rng.integers(0, 2**63, (400, 3), dtype=np.uint64)  # every word kept whole: rows of 3 words, past 2
+    before = (ref.store.bits.tolist(), ref.store.stride, ref.store.layout)
+    with pytest.raises(MemoryError, match="would not fit in the memory left"):
+        ref.store.encode(wide, np.arange(400), ref.n)
+    assert (ref.store.bits.tolist(), ref.store.stride, ref.store.layout) == before
+    ref.check()
+    rows, found = ref.store.find_rows(wide)  # (found: may be stored; none of them is)
+    stored = {r.tobytes() for r in ref.store.rows(ref.n)}
+    assert not any(r.tobytes() in stored for r in rows[found]) and not found.all()
+    monkeypatch.setattr(keystore, "memory_available", lambda: None)
+    ref.add(wide)
+    ref.check()
+    assert ref.store.stride == 3
+
+
+def test_the_lazy_solve_stops_unproven_when_its_keys_would_not_fit(monkeypatch):
+    packed = QuaternityPacked(3, 3, 4, Rules.preset("blind"))
+
+    def refused(self, keys, rows, n):
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(KeyStore, "encode", refused)
+    res, _ = lazywin.solve_win(packed, 0)
+    assert res.verdict is None and res.stopped == "limit"
+
+
+def test_a_value_coded_past_its_word_s_width_is_never_found(monkeypatch):
+    """A refused batch leaves values in the dictionaries whose codes do not fit their words' widths; a key with
+    one is stored nowhere, and packed as it is its code would run into the next word's field and read as another
+    stored key."""
+    ref = Reference(3, 100, raw_min=10)
+    v0 = np.concatenate([[0], np.arange(16) * 3]).astype(np.uint64)  # word 0: 16 values, codes 0..15, width 4
+    stored = np.stack([v0, np.array([7, 9] + [7] * 15, np.uint64), np.zeros(17, np.uint64)], axis=1)
+    ref.add(stored)  # word 1: 7 (code 0), 9 (code 1); the key (0, 9, 0) is stored as the row 0 | 1 << 4
+    assert ref.store.bits.tolist() == [4, 4, 4] and ref.store.stride == 1
+    assert ref.store.rows(ref.n)[ref.ids[(0, 9, 0)], 0] == 16
+    monkeypatch.setattr(keystore, "memory_available", lambda: 0)
+    rng = np.random.default_rng(1)
+    refused = np.stack([np.full(400, 1000, np.uint64), rng.integers(10**6, 2**63, 400, dtype=np.uint64),
+                        rng.integers(10**6, 2**63, 400, dtype=np.uint64)], axis=1)
+    with pytest.raises(MemoryError):  # (words 1 and 2 kept whole: rows of 3 words, past their room of 2)
+        ref.store.encode(refused, np.arange(400), ref.n)
+    # (1000, 7, 0): codes 16, 0, 0; 16 in word 0's 4 bits runs into word 1's field: the row of (0, 9, 0)
+    rows, found = ref.store.find_rows(np.array([[1000, 7, 0]], np.uint64))
+    assert rows[0, 0] == 16 and not found[0]  # (the row of (0, 9, 0), not found)
+    ref.check()
