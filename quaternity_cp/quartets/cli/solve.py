@@ -30,8 +30,8 @@ from .common import common_options, default_engine, load, rules_option
 #: --max-positions when not given: the memory of a solve stays under about 1 GB (measured with
 #: benchmarks/solver_memory.py, see docs/solver.md)
 DEFAULT_MAX_POSITIONS = 500_000
-#: --max-positions of a --packed solve when not given (about 1.2 GB: 4x4x4 blind, 10.3 million positions, peaked at
-#: 1.16 GB)
+#: --max-positions of a --packed solve when not given (under 1 GB: 4x4x4 blind stopped there, 10.0 million
+#: positions, peaked at 0.74 GB with its keys as codes, 1.16 GB with them as they were)
 PACKED_MAX_POSITIONS = 10_000_000
 #: the memory a local worker of the partitioned solver takes at most (the solver's caches and a chunk of a layer)
 WORKER_BYTES = 600 * 2**20
@@ -88,7 +88,7 @@ DEFAULT_PARTS = 8
               help="With --start and the goal win: decide the player's forced win lazily over packed positions "
                    "(the compiled expansion; a fifth to a tenth of the default solve's memory a position, two to ten "
                    "times its speed on the starts measured; up to 16 seats, where the partitioned solver takes 8; "
-                   f"--max-positions defaults to {PACKED_MAX_POSITIONS:,}, about 1.2 GB; docs/solver.md).")
+                   f"--max-positions defaults to {PACKED_MAX_POSITIONS:,}, under 1 GB; docs/solver.md).")
 @click.option("--threads", type=Whole(1, MAX_THREADS), default=None, metavar="N",
               help="With --packed, or --checkpoint and --workers 0 (the tasks in this process): threads of the "
                    "compiled expansion (default: every core this process may use with --packed, 1 with "
