@@ -101,6 +101,7 @@ import math
 import os
 import re
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Protocol, runtime_checkable
@@ -749,6 +750,63 @@ def expand_task(folder: str, packed: Packed, k: int, layer: int, parts: int, siz
     return len(keys), edges, written
 
 
+class KeptKeys:
+    """The ``keys`` files of the earlier layers, which every merge task of a part reads again (one pass each, to
+    find its children among them), kept in memory while :func:`build` runs its tasks in this process
+    (:func:`~quaternity_cp.retrograde.local_runner`): the files as a merge wrote them or first read them
+    strictly, each as long as it fits in :attr:`most` bytes with those kept before it (so the earliest
+    layers, which every later merge reads, first); any other file is read from disk as before. A file is known by its folder, name and manifest entry (size,
+    SHA-256, counts), so a kept array is only ever the bytes that entry names. Dask's workers keep none (their
+    memory is the tasks'), and none is kept once the build ends. One per process (:data:`KEPT_KEYS`)."""
+
+    def __init__(self) -> None:
+        self.most = 0
+        self.nbytes = 0
+        self.arrays: dict[tuple[Any, ...], np.ndarray] = {}
+        self.lock = threading.Lock()
+
+    def start(self, most: int) -> None:
+        with self.lock:
+            self.most = max(self.most, most)
+
+    def stop(self) -> None:
+        with self.lock:
+            self.most = 0
+            self.nbytes = 0
+            self.arrays.clear()
+
+    def get(self, folder: str, name: str, entry: Entry) -> np.ndarray | None:
+        with self.lock:
+            return self.arrays.get((folder, name, *entry))
+
+    def put(self, folder: str, name: str, entry: Entry, keys: np.ndarray) -> None:
+        with self.lock:
+            if not self.most or self.nbytes + keys.nbytes > self.most:
+                return
+            # (a copy of its own, which only the merges' joins read: left writeable, since a read-only array is
+            # another type to the compiled join, compiled once more)
+            kept = np.array(keys, np.uint64)
+            self.arrays[(folder, name, *entry)] = kept
+            self.nbytes += kept.nbytes
+
+
+#: the earlier layers' keys this process keeps while a build runs here (see :class:`KeptKeys`)
+KEPT_KEYS = KeptKeys()
+#: the most bytes of them (and at most an eighth of the memory available when the build starts)
+KEPT_KEYS_BYTES = 1 << 27
+
+
+def earlier_keys(folder: str, name: str, entry: Entry, width: int) -> np.ndarray:
+    """The keys of the earlier layer's file ``name`` of ``folder`` (read strictly, as :func:`read_part`, unless
+    :data:`KEPT_KEYS` holds them)."""
+    kept = KEPT_KEYS.get(folder, name, entry)
+    if kept is not None:
+        return kept
+    keys = read_part(folder, name, entry, "keys", width)["keys"]
+    KEPT_KEYS.put(folder, name, entry, keys)
+    return keys
+
+
 def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, sizes: list[list[int]],
                files: Mapping[str, Entry], deadline: float | None = None, token: str | None = None
                ) -> tuple[int, dict[str, Entry]]:
@@ -773,7 +831,7 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
         name = rel("keys", j, ell)
         if name not in files:
             raise PartitionedError(f"{os.path.join(folder, name)}: not listed in the checkpoint's manifest")
-        joined.join(read_part(folder, name, files[name], "keys", width)["keys"], base)
+        joined.join(earlier_keys(folder, name, files[name], width), base)
         base += files[name][2]
     check_deadline(deadline)
     ids, new = joined.finish(base)
@@ -793,6 +851,7 @@ def merge_task(folder: str, packed: Packed, j: int, layer: int, parts: int, size
                                            off=off[a:a + rows])
     name = rel("keys", j, layer)
     written[name] = partfiles.save_npz(os.path.join(folder, name), len(new), 0, deflate=True, keys=new)
+    KEPT_KEYS.put(folder, name, written[name], new)
     if len(dst) >= RECORD_MIN:
         write_record(folder, token, "merge", j, layer, [len(new), written])
     return len(new), written
@@ -1269,6 +1328,18 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
     if upgrade_layout:
         upgrade(packed, folder, parts)
     run = run or local_runner
+    if run is not local_runner:
+        return _build(packed, folder, parts, run, limits, progress)
+    free = memory_available()  # (None: not known; then the fixed bound alone)
+    KEPT_KEYS.start(KEPT_KEYS_BYTES if free is None else min(KEPT_KEYS_BYTES, free // 8))  # (see KeptKeys)
+    try:
+        return _build(packed, folder, parts, run, limits, progress)
+    finally:
+        KEPT_KEYS.stop()
+
+
+def _build(packed: Packed, folder: str, parts: int, run: Runner, limits: Limits | None,
+           progress: Callable[[dict[str, Any]], None] | None) -> Built:
     budget = (limits or Limits()).start()
     os.makedirs(folder, exist_ok=True)
     purpose = manifest_purpose(packed)
@@ -1284,6 +1355,7 @@ def build(packed: Packed, folder: str, *, parts: int, run: Runner | None = None,
             keys = root if k == rp else np.zeros((0, packed.width), np.uint64)
             name = rel("keys", k, 0)
             files[name] = partfiles.save_npz(os.path.join(folder, name), len(keys), 0, deflate=True, keys=keys)
+            KEPT_KEYS.put(folder, name, files[name], keys)
         man = {**head(packed, parts), "layers": 1, "sizes": [[1 if k == rp else 0] for k in range(parts)],
                "edges": 0, "root": [rp, 0], "first": first, "complete": False, "seconds": 0.0, "files": files}
         _write_manifest(folder, man, purpose)

@@ -495,6 +495,57 @@ def test_a_kept_keys_file_is_sorted_and_read_by_one_pass(tmp_path):
     assert not pt.rows_sorted(np.array([[2], [1]], np.uint64)) and not pt.rows_sorted(np.array([[1], [1]], np.uint64))
 
 
+@pytest.mark.parametrize("most", [0, 40, 1 << 27])
+def test_the_earlier_layers_keys_kept_between_merges_give_the_same_graph_and_go_with_the_build(
+        tmp_path, monkeypatch, most):
+    """A build whose tasks run here keeps its earlier layers' keys for the next merges (none, a few files past
+    which the rest is read from disk, or all): every kept file byte for byte and every rank as without them; a
+    kept array is the file's keys; nothing is kept once the build ends, or for a build on another runner."""
+    toy = Toy(TOP)
+    monkeypatch.setattr(pt, "KEPT_KEYS_BYTES", 0)
+    plain = pt.build(toy, str(tmp_path / "plain"), parts=2)
+    monkeypatch.setattr(pt, "KEPT_KEYS_BYTES", most)
+    reads: list[str] = []
+    real_read, real_get = pt.read_part, pt.KEPT_KEYS.get
+    hits: list[str] = []
+
+    def read(folder, name, entry, kind, *args, **kwargs):
+        if kind == "keys":
+            reads.append(name)
+        return real_read(folder, name, entry, kind, *args, **kwargs)
+
+    def get(folder, name, entry):
+        got = real_get(folder, name, entry)
+        if got is not None:
+            hits.append(name)
+            on_disk = real_read(folder, name, entry, "keys", 1)["keys"].reshape(-1, 1)
+            assert np.array_equal(got.reshape(-1, 1), on_disk)
+        assert pt.KEPT_KEYS.nbytes <= most
+        return got
+
+    monkeypatch.setattr(pt, "read_part", read)
+    monkeypatch.setattr(pt.KEPT_KEYS, "get", get)
+    kept = pt.build(toy, str(tmp_path / "kept"), parts=2)
+    assert kept.files == plain.files and kept.sizes == plain.sizes
+    assert np.array_equal(pt.attract(kept).ranks, pt.attract(plain).ranks)
+    assert not pt.KEPT_KEYS.arrays and not pt.KEPT_KEYS.nbytes and not pt.KEPT_KEYS.most
+    # (each layer's keys are read once by its expand tasks; the merges of every later layer join them again)
+    again = {name for name in reads if reads.count(name) > 1}
+    if most == 0:
+        assert not hits and again
+    elif most == 40:  # (a few layers' files kept, the later ones read from disk again)
+        assert hits and again and not again & set(hits)
+    else:  # (every keys file kept as a merge wrote it or first read it: none read from disk twice)
+        assert hits and not again
+
+    def runner(calls, done=None):
+        assert pt.KEPT_KEYS.most == 0
+        return pt.local_runner(calls, done)
+
+    other = pt.build(toy, str(tmp_path / "other"), parts=2, run=runner)
+    assert other.files == plain.files and not pt.KEPT_KEYS.arrays
+
+
 def test_small_in_files_are_stored_plain_and_large_ones_deflated_with_the_same_graph(tmp_path, monkeypatch):
     """An ``in`` file (a layer's children on their way to the part that merges them) of at most ``PLAIN_IN``
     children is stored plain, a larger one deflated; the kept files and the ranks are the same either way."""
