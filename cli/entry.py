@@ -27,6 +27,15 @@ def main() -> None:
                 and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
     if watching:
         previous = signal.signal(signal.SIGINT, _leave)
+    # numpy starts its BLAS threads as it is imported: with Ctrl-C blocked meanwhile, they block it for good, so
+    # that a Ctrl-C this process holds (while Dask's local workers start, see quaternity_cp.cluster) is never
+    # taken and dropped by one of them; a Ctrl-C during the import arrives right after it
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        import numpy  # noqa: F401
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     from .main import main as run
 
     if watching:

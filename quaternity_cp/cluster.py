@@ -66,18 +66,32 @@ def dask_client(cluster: Any = None, workers: int | None = None) -> Iterator[Any
 def _workers_ignore_ctrl_c() -> Iterator[None]:
     """Worker processes started in the block ignore Ctrl-C (an ignored signal stays ignored in a new process):
     a Ctrl-C at the terminal reaches the whole process group, and this process, which owns the cluster, stops
-    the work and closes it; the workers would otherwise each print a traceback of their own."""
+    the work and closes it; the workers would otherwise each print a traceback of their own. This process's
+    own Ctrl-C is held meanwhile, not lost: the signal is also blocked in this thread, and Linux keeps a signal
+    its target blocks pending even while it is ignored; it arrives as the block ends, once the handler of
+    before is back. (A thread of this process that does not block it could take it and drop it meanwhile:
+    the ``quaternity`` command starts numpy's threads with Ctrl-C blocked, see ``cli/entry.py``.)"""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    try:  # (multiprocessing's resource tracker, started with the first worker, unblocks Ctrl-C in the thread that
+        # starts it: started here first, before the block)
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except (ImportError, OSError):  # pragma: no cover - a platform without it
+        pass
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # (a Ctrl-C held meanwhile arrives here)
 
 
 @contextlib.contextmanager
@@ -96,17 +110,19 @@ def _client(cluster: Any, workers: int | None) -> Iterator[Any]:
         raise ClusterError("local workers need Dask: pip install 'quaternity-cp[cluster]'") from None
     import logging
 
-    with _workers_ignore_ctrl_c():
-        local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                             dashboard_address=":0", silence_logs=logging.CRITICAL)
+    local: list[Any] = []
     try:
-        client = Client(local)
+        with _workers_ignore_ctrl_c():  # (a Ctrl-C meanwhile is raised as it ends: the cluster is closed below)
+            local.append(LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                      processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL))
+        client = Client(local[0])
         try:
             yield client
         finally:
             client.close()
     finally:
-        local.close()
+        for started in local:
+            started.close()
 
 
 __all__ = ["ClusterError", "connect", "dask_client"]

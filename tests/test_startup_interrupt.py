@@ -136,3 +136,43 @@ def test_an_ignored_ctrl_c_stays_ignored_through_start_up():
     """)
     assert proc.returncode == 0, proc.stderr
     assert '"valid": true' in proc.stdout
+
+
+def test_ctrl_c_while_dask_s_local_workers_start_stops_the_build_with_130_naming_the_folder(tmp_path):
+    """A Ctrl-C that arrives while the local cluster starts (its workers are started ignoring Ctrl-C, and this
+    process holds it meanwhile) is not lost: the command stops with 130, in one line naming the checkpoint,
+    and no worker prints a traceback. The signal is sent from inside the cluster's start itself, before its
+    workers are started (the moment certain on any machine), as the command's own import of Dask's cluster
+    returns: the test imports nothing before the command does (numpy's threads are started by the command)."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        import pytest
+
+        pytest.skip("Dask distributed is not installed")
+    folder = tmp_path / "ck"
+    proc = run_python(f"""
+        import builtins, os, signal, sys
+        real = builtins.__import__
+        def spy(name, globals=None, locals=None, fromlist=(), level=0):
+            module = real(name, globals, locals, fromlist, level)
+            if name == "dask.distributed" and "LocalCluster" in (fromlist or ()):
+                cluster = module.LocalCluster
+                if not getattr(cluster, "spied", False):  # (Ctrl-C as the cluster starts, inside the command)
+                    init = cluster.__init__
+                    def start(self, *args, **kwargs):
+                        os.kill(os.getpid(), signal.SIGINT)
+                        init(self, *args, **kwargs)
+                    cluster.__init__ = start
+                    cluster.spied = True
+            return module
+        builtins.__import__ = spy
+        sys.argv = ["quaternity", "solve", "--start", "3", "3", "3", "--checkpoint", {str(folder)!r},
+                    "--workers", "1", "--json"]
+        from cli.entry import main
+        main()
+    """)
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "interrupted" in lines[0] and str(folder) in lines[0], proc.stderr
+    assert "Traceback" not in proc.stderr
