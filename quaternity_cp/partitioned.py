@@ -945,6 +945,9 @@ def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose:
         raise PartitionedError(f"{path}: written by an older version ({old_formats[got]}); remove the folder or use "
                                "another one")
     if got != fmt:
+        if isinstance(got, str) and got.split("-")[0] == fmt.split("-")[0]:  # (this program's, of another kind)
+            raise PartitionedError(f"{path}: a checkpoint of another game or kind (format {got!r} there, {fmt!r} "
+                                   "asked); use another folder")
         raise PartitionedError(f"{path}: not a checkpoint of this program (format {got!r})")
     layout = data.get("layout", 1)
     if any_layout:
@@ -1362,6 +1365,7 @@ def _build(packed: Packed, folder: str, parts: int, run: Runner, limits: Limits 
     else:
         _check_files(folder, man["files"])
         clear_records(folder, before=int(man["layers"]))  # (left when a run stopped right after a layer)
+        taskrecords.clear_temporaries(folder)
     spent = float(man["seconds"])
 
     def positions(m: Mapping[str, Any]) -> int:

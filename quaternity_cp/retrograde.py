@@ -971,6 +971,7 @@ def attract(folder: str, *, players: int, sizes: Sequence[int], identity: Mappin
 
     first = int(man["rounds"])
     taskrecords.clear(folder, RECORD_NAME, lambda r: r < first)  # (left by a run stopped after its round)
+    taskrecords.clear_temporaries(folder)
     _clean(folder, man, _record_files(folder, man, token))
     spent = float(man["seconds"])
     ran = 0

@@ -93,4 +93,15 @@ def clear(folder: str, pattern: str, stale: Callable[[int], bool]) -> None:
                 pass
 
 
-__all__ = ["step_token", "write", "read", "clear"]
+def clear_temporaries(folder: str) -> None:
+    """Remove the temporary files in ``folder``'s part folders (``.NAME.XXXXXXXX.tmp.SUFFIX``, see
+    :func:`quaternity_cp.files.atomic_path`) that a stopped run left: a worker ended while it wrote a record or a
+    part file. Called as a run starts on a checkpoint, when none of its tasks runs."""
+    for path in glob.glob(os.path.join(folder, "part[0-9][0-9][0-9]", ".*.tmp*")):
+        try:
+            os.unlink(path)
+        except OSError:  # pragma: no cover - removed meanwhile, or not a file
+            pass
+
+
+__all__ = ["step_token", "write", "read", "clear", "clear_temporaries"]

@@ -222,6 +222,32 @@ def test_a_toy_checkpoint_resumes_and_refuses_another_toy(tmp_path):
         pt.build(toy, folder, parts=2)
 
 
+def test_the_temporaries_a_stopped_run_left_go_when_the_next_run_starts(tmp_path):
+    """A worker that ended while it wrote a record or a part file (the run stopped, its cluster closed) leaves
+    the writing's temporary file: the next run on the checkpoint, of the build and of the partitioned
+    attractor, removes it before any task runs, and its answers are the same."""
+    toy = Toy(8)
+    folder = str(tmp_path / "g")
+    with pytest.raises(pt.BuildStopped):
+        pt.build(toy, folder, parts=2, limits=Limits(max_positions=5))
+    left = [os.path.join(folder, "part000", ".done0002-merge.json.k3j9x0aa.tmp.json"),
+            os.path.join(folder, "part001", ".keys0002.npz.0q9wz3bb.tmp.npz")]
+    kept = os.path.join(folder, "part000", "notes.txt")  # (not a temporary: left alone)
+    for path in [*left, kept]:
+        with open(path, "w") as f:
+            f.write("")
+    built = pt.build(toy, folder, parts=2)
+    assert not any(os.path.exists(path) for path in left) and os.path.exists(kept)
+    whole = pt.attract(built)
+    with pytest.raises(pt.AttractorStopped):
+        pt.attract(built, partitioned=True, max_rounds=1)
+    stray = os.path.join(folder, "attractor", "part001", ".done00001-send.json.a8v0k2cc.tmp.json")
+    with open(stray, "w") as f:
+        f.write("")
+    assert np.array_equal(pt.attract(built, partitioned=True).ranks.dense(), whole.ranks)
+    assert not os.path.exists(stray)
+
+
 def test_a_packed_part_that_breaks_its_contract_is_refused(tmp_path):
     with pytest.raises(pt.PartitionedError, match="width"):
         pt.check_packed(Toy(width=0))

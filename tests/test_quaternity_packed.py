@@ -330,10 +330,33 @@ def test_ctrl_c_exits_130_naming_the_folder_and_the_next_run_goes_on(tmp_path, m
         return real(self, keys)
 
     monkeypatch.setattr(QuaternityPacked, "expand", interrupted)
-    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0)
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, "--json")
     assert code == 130 and str(tmp_path / "ck") in err and "Traceback" not in err, (code, err)
+    assert len(err.strip().splitlines()) == 1, err
+    # (the verdict known first, as the in-memory and --packed solvers print it)
+    got = json.loads(out)
+    assert (got["verdict"], got["proven"], got["status"]) == ("unproven", False, "interrupted")
+    assert got["checkpoint"] == str(tmp_path / "ck") and got["positions"] >= 1 and got["seconds"] > 0
+    calls["n"] = 0
+    code, out, err = run("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck2", "--workers", 0)
+    assert code == 130 and out.splitlines()[0].startswith("start of the game")
+    assert out.splitlines()[-1].startswith("Result: unproven (interrupted)"), out
     monkeypatch.setattr(QuaternityPacked, "expand", real)
     assert solved(tmp_path / "ck")["positions"] == solved(tmp_path / "fresh")["positions"]
+
+
+def test_a_checkpoint_refused_leaves_standard_output_empty_and_engine_is_the_in_memory_solver_s(tmp_path):
+    """In text too, a checkpoint refused (of another game, rules or start) prints nothing before its one line;
+    --engine, which only the in-memory solver takes, is refused with the other two."""
+    solved(tmp_path / "ck")
+    for extra in (["--rules", "blind"], ["--start", 3, 3, 2]):
+        args = ["solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "ck", "--workers", 0, *extra]
+        if extra[0] == "--start":
+            args = ["solve", *extra, "--checkpoint", tmp_path / "ck", "--workers", 0]
+        code, out, err = run(*args)
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (code, out, err)
+    assert "--engine" in refused("solve", "--start", 3, 2, 3, "--checkpoint", tmp_path / "x", "--engine", "cpsat")
+    assert "--engine" in refused("solve", "--start", 3, 2, 3, "--packed", "--engine", "cpsat")
 
 
 def test_sigterm_stops_the_build_as_ctrl_c_does_with_exit_143(tmp_path, monkeypatch):

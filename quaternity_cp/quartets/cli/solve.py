@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import time
 from typing import Any, Callable
 
 import click
@@ -129,6 +130,9 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
                         "--cluster": cluster is not None, "--drop-graph": drop_graph,
                         "--attractor": attractor != "whole", "--upgrade": upgrade_layout,
                         "--progress/--no-progress": show_progress is not None}
+    if engine is not None and (lazy_packed or checkpoint is not None):
+        raise InputError(f"--engine goes with the in-memory solver, not {'--packed' if lazy_packed else '--checkpoint'} "
+                         "(whose compiled analysis is its own)")
     if threads is not None and not lazy_packed and (checkpoint is None or workers != 0 or cluster is not None):
         raise InputError("--threads goes with --packed, or with --checkpoint and --workers 0 (the partitioned "
                          "solver's tasks in this process; with Dask workers its parallelism is --workers)")
@@ -235,12 +239,44 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     limits = Limits(max_positions, max_seconds)
     folder = os.path.abspath(checkpoint)
 
-    progress = graph_progress(not as_json, show_progress)
-
-    if not as_json:
-        print_header("start of the game", game, rule_set)
+    shows = graph_progress(not as_json, show_progress)
+    # The header (and the notice of a first compile) once the checkpoint is taken: a checkpoint refused (of
+    # another start or game, damaged) leaves standard output empty and standard error one line. A new folder
+    # cannot be refused, so its notice comes first, before the compiling it tells of.
+    fresh = not os.path.isdir(folder) or not os.listdir(folder)
+    if not as_json and fresh:
         _kernel_notice(P, N, S, rule_set)
+    begun: list[bool] = []
+
+    def begin() -> None:
+        if not begun:
+            begun.append(True)
+            if not as_json:
+                print_header("start of the game", game, rule_set)
+                if not fresh:
+                    _kernel_notice(P, N, S, rule_set)
+
+    def progress(step: dict[str, Any]) -> None:
+        begin()
+        shows(step)
+
+    def unproven(reason: str, stop: pt.BuildStopped | None) -> None:
+        """The verdict known when the solve stopped: unproven, with what was done and the folder."""
+        begin()
+        res = SolveResult(goal, seat, None, Status(reason), game, rule_set, engine="partitioned")
+        res.seconds = round(time.monotonic() - began, 2)
+        if stop is not None:
+            res.positions = stop.positions
+        where = f"{stop} ({folder})" if stop is not None else f"interrupted ({folder})"
+        if as_json:
+            emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
+                       "player_names": list(game.player_names), **res.to_json(), "checkpoint": folder,
+                       "layers": stop.layers if stop is not None else None, "stopped": where})
+        else:
+            click.echo(f"Result: {res.summary()}: {where}")
+
     stops = Stops()
+    began = time.monotonic()
     try:
         with stops:
             out = solve_start(P, N, S, rule_set, folder, goal=goal, player=seat, parts=parts,
@@ -248,24 +284,21 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
                               keep_graph=not drop_graph, progress=progress, upgrade_layout=upgrade_layout,
                               threads=threads)
     except pt.BuildStopped as stop:  # (and AttractorStopped)
-        if stop.reason == "interrupted":
+        if stop.reason == "interrupted":  # (the verdict known first, as the other solvers print it)
+            unproven(INTERRUPTED, stop)
             fail(f"interrupted: {stop}; the checkpoint is {folder}", stops.code)
         if stop.reason == "failed":
             fail(f"{stop} ({folder})", EXIT_INPUT)
-        res = SolveResult(goal, seat, None, Status(stop.reason), game, rule_set, engine="partitioned")
-        res.positions = stop.positions
-        if as_json:
-            emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
-                       **res.to_json(), "checkpoint": folder, "layers": stop.layers, "stopped": str(stop)})
-        else:
-            click.echo(f"Result: {res.summary()}: {stop} ({folder})")
+        unproven(stop.reason, stop)
         sys.exit(EXIT_OK)
     except KeyboardInterrupt:
+        unproven(INTERRUPTED, None)
         fail(f"interrupted; the checkpoint is {folder}: run the same command again to go on", stops.code)
     except (pt.PartitionedError, RetroError, PackedError, BigSolveError) as err:
         raise InputError(str(err)) from None
     except OSError as err:
         raise InputError(f"--checkpoint {checkpoint}: {err.strerror or err}") from None
+    begin()
     if as_json:
         emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
                    "player_names": list(game.player_names), **out.to_json()})
