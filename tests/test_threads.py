@@ -290,6 +290,12 @@ def test_the_partitioned_build_in_this_process_on_threads(tmp_path, monkeypatch)
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["threads"] in (1, 2) and data["verdict"] == ("yes" if one.seats["0"]["wins"] else "no")
+    # (without --threads, the tasks in this process take every core this process may use, as --packed does)
+    out = runner.invoke(main, ["solve", "--start", "3", "2", "3", "--rules", "blind", "--checkpoint",
+                               str(tmp_path / "cores"), "--workers", "0", "--json", "--depth", "0"])
+    assert out.exit_code == 0, out.output
+    cores = json.loads(out.output)["threads"]
+    assert cores == (available_cores() if QuaternityPacked(3, 2, 3, rules).compiled else 1), cores
     for args in (["--workers", "1"], [], ["--cluster", "tcp://127.0.0.1:1"]):
         bad = runner.invoke(main, ["solve", "--start", "3", "2", "3", "--checkpoint", str(tmp_path / "no"),
                                    "--threads", "2", *args])

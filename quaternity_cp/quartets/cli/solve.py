@@ -92,8 +92,8 @@ DEFAULT_PARTS = 8
                    f"--max-positions defaults to {PACKED_MAX_POSITIONS:,}, under 1 GB; docs/solver.md).")
 @click.option("--threads", type=Whole(1, MAX_THREADS), default=None, metavar="N",
               help="With --packed, or --checkpoint and --workers 0 (the tasks in this process): threads of the "
-                   "compiled expansion (default: every core this process may use with --packed, 1 with "
-                   "--checkpoint; the answer is the same for any number).")
+                   "compiled expansion (default: every core this process may use; the answer and the "
+                   "checkpoint's files are the same for any number).")
 @click.option("--upgrade", "upgrade_layout", is_flag=True,
               help="With --checkpoint: a folder an older version wrote (plain part files) is rewritten in place "
                    "in this version's layout (about a third of its size) before going on.")
@@ -168,7 +168,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             not in (ParameterSource.DEFAULT, None)
         _checkpointed(start, goal, player, depth, max_positions if positions_given else None, max_seconds,
                       checkpoint, parts, workers, cluster, drop_graph, attractor, as_json, rules, upgrade_layout,
-                      show_progress, 1 if threads is None else threads)
+                      show_progress, threads if threads is not None
+                      else available_cores() if workers == 0 and cluster is None else 1)
     if start is not None:
         game = Game(*start)
         rule_set = _parse_rules(rules)
