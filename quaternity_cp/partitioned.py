@@ -185,13 +185,15 @@ class PartitionedError(QuaternityError, ValueError):
 class BuildStopped(QuaternityError):
     """The build stopped before the graph was complete (``reason``: ``time``, ``limit``, ``interrupted``, or
     ``failed``: a task raised, e.g. a Dask worker was lost or the disk is full); the checkpoint keeps every
-    finished layer."""
+    finished layer. ``positions``: those stored (or reached, at a position limit inside a layer);
+    ``expanded``: those whose moves the checkpoint holds (every finished layer but the last)."""
 
-    def __init__(self, reason: str, layers: int, positions: int, detail: str = ""):
+    def __init__(self, reason: str, layers: int, positions: int, detail: str = "", expanded: int = 0):
         self.reason = reason
         self.layers = layers
         self.positions = positions
         self.detail = detail
+        self.expanded = expanded
         what = {"time": "the time limit", "limit": "the position limit" + (f" ({detail})" if detail else ""),
                 "interrupted": "an interrupt", "failed": f"a task that failed ({detail})"}.get(reason, reason)
         more = " and a larger position limit" if reason == "limit" else ""
@@ -209,7 +211,7 @@ class AttractorStopped(BuildStopped):
         self.reason = reason
         self.detail = ""
         self.layers = layers
-        self.positions = positions
+        self.positions = self.expanded = positions
         self.rounds = rounds
         self.ranked = ranked
 
@@ -1371,6 +1373,9 @@ def _build(packed: Packed, folder: str, parts: int, run: Runner, limits: Limits 
     def positions(m: Mapping[str, Any]) -> int:
         return sum(sum(s) for s in m["sizes"])
 
+    def with_moves(m: Mapping[str, Any]) -> int:  # (a stopped build's last layer has no moves yet)
+        return sum(sum(s[:-1]) for s in m["sizes"])
+
     try:
         while not man["complete"]:
             layer = int(man["layers"])
@@ -1436,11 +1441,13 @@ def _build(packed: Packed, folder: str, parts: int, run: Runner, limits: Limits 
             except Stopped as stop:
                 part_way = f"reached in layer {layer}, {reached[1]} of its {parts} parts joined" \
                     if stop.reason == LIMIT and reached[1] else ""
-                raise BuildStopped(stop.reason, layer, reached[0] if part_way else positions(man), part_way) from None
+                raise BuildStopped(stop.reason, layer, reached[0] if part_way else positions(man), part_way,
+                                   with_moves(man)) from None
             except (QuaternityError, KeyboardInterrupt):
                 raise
             except Exception as err:  # noqa: BLE001 - a worker lost, a full disk...: the layers done stay
-                raise BuildStopped("failed", layer, positions(man), f"{type(err).__name__}: {err}") from None
+                raise BuildStopped("failed", layer, positions(man), f"{type(err).__name__}: {err}",
+                                   with_moves(man)) from None
             edges = int(man["edges"]) + sum(e for _, e, _ in got)
             sizes = [s + [int(n)] for s, (n, _) in zip(sizes, new)]
             kept = {name: entry for name, entry in written.items() if not os.path.basename(name).startswith("in")}
@@ -1463,9 +1470,9 @@ def _build(packed: Packed, folder: str, parts: int, run: Runner, limits: Limits 
                     budget.check_positions(positions(man))
                     budget.check_time()
                 except Stopped as stop:
-                    raise BuildStopped(stop.reason, layer + 1, positions(man)) from None
+                    raise BuildStopped(stop.reason, layer + 1, positions(man), expanded=with_moves(man)) from None
     except KeyboardInterrupt:  # anywhere in a layer: its files are written again by the next run
-        raise BuildStopped("interrupted", int(man["layers"]), positions(man)) from None
+        raise BuildStopped("interrupted", int(man["layers"]), positions(man), expanded=with_moves(man)) from None
     return Built(folder, packed, parts, int(man["layers"]), tuple(sum(s) for s in man["sizes"]), int(man["edges"]),
                  (int(man["root"][0]), int(man["root"][1])), int(man["first"]), float(man["seconds"]),
                  tuple(tuple(s) for s in man["sizes"]), dict(man["files"]))

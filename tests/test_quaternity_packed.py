@@ -314,6 +314,11 @@ def test_a_stopped_build_goes_on_to_the_fresh_answer(tmp_path):
     assert code == 0, err
     stopped = json.loads(out)
     assert stopped["verdict"] == "unproven" and stopped["status"] == "limit" and stopped["layers"] >= 1
+    # expanded: the positions whose moves the checkpoint holds, every stored layer's but the last one's
+    sizes = json.loads((tmp_path / "ck" / "manifest.json").read_text())["sizes"]
+    assert len(sizes[0]) == stopped["layers"] >= 2
+    assert stopped["expanded"] == sum(sum(s[:-1]) for s in sizes) > 0
+    assert stopped["positions"] == sum(sum(s) for s in sizes) > stopped["expanded"]
     again = solved(tmp_path / "ck")
     for key in ("verdict", "plies", "positions", "edges", "layers", "seats"):
         assert again[key] == fresh[key], key

@@ -131,7 +131,7 @@ def _gofish_errors() -> Iterator[None]:
         raise AttractorStopped(stop.reason, stop.layers, stop.positions, stop.rounds, stop.ranked,
                                str(stop)) from None
     except pt.BuildStopped as stop:
-        raise GraphStopped(stop.reason, stop.layers, stop.positions, stop.detail) from None
+        raise GraphStopped(stop.reason, stop.layers, stop.positions, stop.detail, stop.expanded) from None
     except (pt.PartitionedError, retrograde.RetroError) as err:
         raise GraphError(str(err)) from None
 

@@ -267,7 +267,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
         res = SolveResult(goal, seat, None, Status(reason), game, rule_set, engine="partitioned")
         res.seconds = round(time.monotonic() - began, 2)
         if stop is not None:
-            res.positions = stop.positions
+            res.positions, res.expanded = stop.positions, stop.expanded
         where = f"{stop} ({folder})" if stop is not None else f"interrupted ({folder})"
         if as_json:
             emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
