@@ -150,6 +150,18 @@ def task_line(step: dict[str, Any]) -> str:
     return f"  ranking, round {step['round'] + 1}: {done} applied, {step['ranked']:,} ranked so far, {seconds}"
 
 
+def lazy_line(step: dict[str, Any]) -> str:
+    """The line of a lazy win solve's progress (:func:`quaternity_cp.lazywin.solve_win`'s ``progress`` dicts):
+    what is stored, the round, the memory of the graph's arrays (what a long run grows towards the machine's
+    memory by) and the seconds.
+
+    >>> lazy_line({"positions": 170370272, "edges": 325959134, "rounds": 7, "bytes": 9123456789, "seconds": 3224.4})
+    '  170,370,272 positions, 325,959,134 moves, round 8, 9.12 GB of arrays, 3224 s'
+    """
+    return (f"  {step['positions']:,} positions, {step['edges']:,} moves, round {step['rounds'] + 1}, "
+            f"{step['bytes'] / 1e9:.2f} GB of arrays, {step['seconds']:.0f} s")
+
+
 def graph_progress(shown: bool, asked: bool | None = None, clock: Callable[[], float] = time.monotonic,
                    every: float | None = None) -> Callable[[dict[str, Any]], None]:
     """The progress of a solve on a checkpoint folder, one line on standard error per step: each layer of the
@@ -199,4 +211,4 @@ def pct(x: float | None) -> str:
 
 
 __all__ = ["rate_text", "RateColumn", "progress", "notice", "signals_stop", "signal_code", "Stops",
-           "graph_progress", "task_line", "TASK_LINE_SECONDS", "progress_option", "check_cluster_wait", "pct"]
+           "graph_progress", "task_line", "lazy_line", "TASK_LINE_SECONDS", "progress_option", "check_cluster_wait", "pct"]

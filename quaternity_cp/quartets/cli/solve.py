@@ -18,7 +18,7 @@ from click.core import ParameterSource
 
 from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
-from ...command.runs import Stops, graph_progress, progress_option
+from ...command.runs import Stops, graph_progress, lazy_line, progress_option
 from ...errors import QuaternityError
 from ...threads import MAX_THREADS, available_cores
 from ..game import Game
@@ -342,8 +342,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         if step["seconds"] - last[0] >= 10:
             last[0] = step["seconds"]
             if shown:
-                click.echo(f"  {step['positions']:,} positions, {step['edges']:,} moves, round {step['rounds'] + 1}, "
-                           f"{step['seconds']:.0f} s", err=True)
+                click.echo(lazy_line(step), err=True)
 
     if not as_json:
         print_header("start of the game", game, rule_set)
