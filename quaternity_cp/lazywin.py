@@ -244,12 +244,16 @@ def _lists(n: int, key: np.ndarray, value: np.ndarray, offset: np.ndarray) -> tu
         indptr[key[e] + 1] += 1
     for i in range(n):
         indptr[i + 1] += indptr[i]
-    fill = indptr[:n].copy()
+    # each list filled from its start, indptr[k] moving to the next free place (so to the list's end, the next
+    # list's start), then moved back one place: no second array of n bounds at the peak of a round's memory
     items = np.empty(m, np.int32)
     for e in range(m):
         k = key[e]
-        items[fill[k]] = value[e]
-        fill[k] += 1
+        items[indptr[k]] = value[e]
+        indptr[k] += 1
+    for i in range(n, 0, -1):
+        indptr[i] = indptr[i - 1]
+    indptr[0] = 0
     return indptr, items
 
 
@@ -290,7 +294,7 @@ def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nd
            out: np.ndarray, offset: np.ndarray) -> int:
     """The opponent nodes with replies left (``more``) that the player's strategy meets from the start (inside
     its attractor): at the player's nodes the first successor of least rank (in the order the edges were added),
-    at the others every successor. Into ``out``; returns how many."""
+    at the others every successor. Into ``out`` (room for every node with replies left); returns how many."""
     indptr, succ = _lists(n, es, ed, offset)
     seen = np.zeros(n, np.uint8)
     stack = np.empty(n, np.int32)
@@ -576,7 +580,7 @@ class LazyWin:
                 return False, None
             more = self.nth[:n] < self.total[:n]
             more[:ROOT] = False
-            out = np.empty(n, np.int32)
+            out = np.empty(int(np.count_nonzero(more)), np.int32)  # (the most it can meet)
             with holding_ctrl_c():
                 k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out, _offset(m))
             if k == 0:
