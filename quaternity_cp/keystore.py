@@ -194,6 +194,18 @@ def _place_values(table: np.ndarray, bits: np.ndarray, counts: np.ndarray, pool:
             table[slot] = (code << 8 | w) + 1
 
 
+@jit
+def _first_bad_row(flat: np.ndarray, stride: int, n: int, bits: np.ndarray, offsets: np.ndarray,
+                   counts: np.ndarray) -> int:
+    """The first of rows 0..n-1 with a word's code past its dictionary (-1: none)."""
+    for i in range(n):
+        row = flat[i * stride:(i + 1) * stride]
+        for w in range(bits.shape[0]):
+            if bits[w] != RAW and np.int64(_field_get(row, offsets[w], bits[w])) >= counts[w]:
+                return i
+    return -1
+
+
 def _layout(bits: np.ndarray) -> tuple[np.ndarray, int]:
     """Each word's first bit in a row of fields of ``bits`` bits, and the words of a row."""
     offsets = np.zeros(len(bits), np.int64)
@@ -257,6 +269,66 @@ class KeyStore:
     def nbytes(self, n: int) -> int:
         """The bytes in use with ``n`` rows stored: the rows, the dictionaries' values and their table."""
         return n * self.stride * 8 + int(self.used[0]) * CHUNK * 8 + self.table.nbytes + self.chunks.nbytes
+
+    # -- kept on disk ---------------------------------------------------------------------------------------------
+    def saved(self, n: int) -> dict[str, np.ndarray]:
+        """What :meth:`restore` needs of the store with ``n`` rows: the rows (views, no copy) and the
+        dictionaries' widths, counts, chunks and values (the table of values is made again)."""
+        return {"rows": self.flat[:n * self.stride], "bits": self.bits, "counts": self.counts,
+                "chunks": self.chunks, "pool": self.pool[:int(self.used[0])]}
+
+    @staticmethod
+    def check_saved(width: int, compress: bool, bits: np.ndarray, counts: np.ndarray, chunks: np.ndarray,
+                    used: int) -> str | None:
+        """Why a store's saved dictionaries (:meth:`saved`) cannot be one :meth:`restore` takes (None: they
+        can): each word's width one a store gives (:data:`FIRST_BITS` and steps of :data:`STEP_BITS`, or
+        :data:`RAW`; only RAW when not ``compress``), its count of values within its width and each chunk
+        of its values one of the ``used`` chunks saved."""
+        if len(bits) != width or len(counts) != width or chunks.ndim != 2 or chunks.shape[0] != width:
+            return "the dictionaries are not of the key's words"
+        for w in range(width):
+            b, c = int(bits[w]), int(counts[w])
+            if b != RAW and (not compress or b < FIRST_BITS or b >= 48 or (b - FIRST_BITS) % STEP_BITS):
+                return f"word {w} has the width {b}, which no store gives"
+            if c < 0 or (b != RAW and c > 1 << b):
+                return f"word {w} counts {c} values, more than its width of {b} bits holds"
+            live = -(-c // CHUNK)
+            if live > chunks.shape[1] or np.any((chunks[w, :live] < 0) | (chunks[w, :live] >= used)):
+                return f"word {w}'s values are in chunks that were not saved"
+        return None
+
+    @classmethod
+    def restore(cls, width: int, capacity: int, compress: bool, raw_min: int, bits: np.ndarray,
+                counts: np.ndarray, chunks: np.ndarray, pool: np.ndarray) -> KeyStore:
+        """A store with room for ``capacity`` rows and the saved dictionaries (checked by :meth:`check_saved`);
+        its rows are then written into :meth:`rows_to_fill`."""
+        store = cls(width, 1, compress, raw_min)
+        store.bits = np.array(bits, np.int64)
+        store._lay()
+        store.counts = np.array(counts, np.int64)
+        store.chunks = np.array(chunks, np.int64)
+        used = len(pool)
+        store.pool = np.zeros((max(used, 8 if compress else 0), CHUNK), np.uint64)
+        store.pool[:used] = pool
+        store.used = np.array([used], np.int64)
+        live = store.bits != RAW
+        entries = int(store.counts[live].sum())
+        size = 1 << 10
+        while 2 * entries > size:
+            size *= 2
+        store._retable(size)
+        store.cap = max(capacity, 1)
+        store.flat = np.zeros(store.cap * max(store.stride, cls.room_stride(width, compress)), np.uint64)
+        return store
+
+    def rows_to_fill(self, n: int) -> np.ndarray:
+        """The flat words of the first ``n`` rows, to be filled with the saved rows (:meth:`restore`)."""
+        return self.flat[:n * self.stride]
+
+    def first_bad_row(self, n: int) -> int:
+        """The first of the ``n`` stored rows with a code no dictionary holds (-1: none): a row read back is
+        decoded only once this says none."""
+        return int(_first_bad_row(self.flat, self.stride, n, self.bits, self.offsets, self.counts))
 
     # -- keys to rows --------------------------------------------------------------------------------------------
     def encode(self, keys: np.ndarray, rows: np.ndarray, n: int) -> np.ndarray:

@@ -74,7 +74,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .budget import Budget, Limits, Stopped
-from .imports import holding_ctrl_c
+from .imports import STOP_SIGNALS, holding_ctrl_c, holding_signals
 from .keystore import KeyStore
 from .partitioned import HAVE_NUMBA, Packed, check_packed, expand_checked, jit
 from .threads import memory_available
@@ -383,6 +383,21 @@ class LazyWin:
         self.rounds = 0
         self.doomed = getattr(packed, "doomed", None)
         self.order = getattr(packed, "order", None)
+        # where the rounds are (what a saved state keeps besides the arrays): the start added (``begun``), the
+        # range of nodes being expanded (``cur``, [lo, hi)) and those waiting (``todo``, the last first), the
+        # opponent nodes the strategy met and those of them widened so far (``meets``, ``meet_at``)
+        self.begun = False
+        self.cur: list[int] | None = None
+        self.todo: list[list[int]] = []
+        self.meets: np.ndarray | None = None
+        self.meet_at = 0
+        self.verdict: bool | None = None
+        self.plies: int | None = None
+        # a state kept on the way (:mod:`quaternity_cp.lazystate` sets them): called between batches every
+        # ``keep_every`` seconds
+        self.keeper: Callable[[LazyWin], None] | None = None
+        self.keep_every = float("inf")
+        self.kept_at = 0.0
 
     # -- storage ------------------------------------------------------------------------------------------------
     def nbytes(self) -> int:
@@ -452,16 +467,16 @@ class LazyWin:
     # -- the rounds ---------------------------------------------------------------------------------------------
     def _expand(self, nodes: np.ndarray, budget: Budget, widen: bool) -> np.ndarray:
         """Expand ``nodes`` and add the successors each keeps (all of them at the player's nodes, the next reply
-        in order at the others: the first when not ``widen``); returns the nodes added."""
+        in order at the others: the first when not ``widen``); returns the nodes added. Nothing of the graph
+        changes until every successor has its node (a stop before -- the position limit, memory -- leaves it as it
+        was, so a saved state is always one of the solve's; the caller holds the signals for the time of it)."""
         P = self.P
         keys = self.store.decode(nodes)
         out = expand_checked(self.packed, keys)
-        self.expanded += len(nodes)
         src = np.asarray(out["src"], np.int64)
         pseat = self.seats[nodes].astype(np.int64)
         end = np.asarray(out["end"], np.int64)
         rows = len(src)
-        self.rate = max(self.rate, rows / max(len(nodes), 1))
         term = np.full(rows, -1, np.int64)
         over = end >= -1
         if over.any():
@@ -477,9 +492,7 @@ class LazyWin:
             d = np.asarray(self.doomed(ck[inner], cs[inner]), np.bool_)
             term[inner[d]] = LOST
         if not widen:
-            owner = np.asarray(out["owner"], np.int64)
-            mine = owner == pseat
-            self.mine[nodes] = mine
+            mine = np.asarray(out["owner"], np.int64) == pseat
         else:
             mine = np.zeros(len(nodes), np.bool_)
         score = np.zeros(rows, np.int8)
@@ -495,11 +508,6 @@ class LazyWin:
         buf = np.empty(int(np.bincount(src).max()) if rows else 1, np.int64)
         k = _select(src, term, ck, cs, score, mine, nth, sel, total, buf)
         sel = sel[:k]
-        if not widen:
-            self.total[nodes] = np.minimum(total, np.iinfo(np.int16).max)
-            self.nth[nodes] = np.where(mine, total, np.minimum(total, 1))
-        else:
-            self.nth[nodes] += 1
         fresh = np.flatnonzero(term[sel] < 0)
         before = self.n
         budget.check_positions(before + len(fresh) - ROOT)
@@ -507,6 +515,15 @@ class LazyWin:
         dst = term[sel].copy()
         if len(fresh):
             dst[fresh] = self._add(ck, cs, sel[fresh])
+        # (from here on nothing can stop it: the node's rows, its edges and the counts change together)
+        self.expanded += len(nodes)
+        self.rate = max(self.rate, rows / max(len(nodes), 1))
+        if not widen:
+            self.mine[nodes] = mine
+            self.total[nodes] = np.minimum(total, np.iinfo(np.int16).max)
+            self.nth[nodes] = np.where(mine, total, np.minimum(total, 1))
+        else:
+            self.nth[nodes] += 1
         m = self.m
         self.es[m:m + k] = nodes[src[sel]]
         self.ed[m:m + k] = dst
@@ -514,36 +531,45 @@ class LazyWin:
         return np.arange(before, self.n, dtype=np.int64)
 
     def solve(self, limits: Limits | None = None, progress: ProgressFn | None = None) -> LazyResult:
-        """Decide whether the player forces being a winner from the part's start (within ``limits``)."""
+        """Decide whether the player forces being a winner from the part's start (within ``limits``), or go on
+        from where a state read back left it (:mod:`quaternity_cp.lazystate`)."""
         with np.errstate(over="ignore"):  # (the keys' hashes wrap around by design: quiet without numba too)
             return self._solve(limits, progress)
 
     def _solve(self, limits: Limits | None, progress: ProgressFn | None) -> LazyResult:
         budget = Budget(limits)
         began = time.monotonic()
-        key, mover = self.packed.start()
+        self.kept_at = began
         stopped = None
         verdict: bool | None = None
         plies = None
         try:
-            if mover < 0:  # the game is over before it begins: nobody wins it by a move
-                verdict = False
+            if self.begun:  # (a state read back: its rounds go on)
+                verdict, plies = self._rounds(budget, progress, began)
             else:
-                seat = (self.player - mover) % self.P
-                self._room(1, 0)
-                ck = np.asarray(key, np.uint64).reshape(1, self.W)
-                cs = np.array([seat], np.int8)
-                self._add(ck, cs, np.zeros(1, np.int64))
-                if self.doomed is not None and bool(np.asarray(self.doomed(ck, cs))[0]):
+                key, mover = self.packed.start()
+                if mover < 0:  # the game is over before it begins: nobody wins it by a move
                     verdict = False
                 else:
-                    verdict, plies = self._rounds(budget, progress, began)
+                    seat = (self.player - mover) % self.P
+                    self._room(1, 0)
+                    ck = np.asarray(key, np.uint64).reshape(1, self.W)
+                    cs = np.array([seat], np.int8)
+                    if self.doomed is not None and bool(np.asarray(self.doomed(ck, cs))[0]):
+                        verdict = False
+                    else:
+                        with holding_signals(*STOP_SIGNALS):
+                            self._add(ck, cs, np.zeros(1, np.int64))
+                            self.todo = [[ROOT, ROOT + 1]]
+                            self.begun = True
+                        verdict, plies = self._rounds(budget, progress, began)
         except Stopped as stop:
             stopped = str(stop.reason)
             verdict = None
         except KeyboardInterrupt:  # (Ctrl-C: what is known is returned, unproven; the graph stays as it was)
             stopped = "interrupted"
             verdict = None
+        self.verdict, self.plies = verdict, plies
         return LazyResult(verdict, plies, self.n - ROOT, self.m, self.expanded, self.rounds,
                           time.monotonic() - began, self.nbytes(), stopped)
 
@@ -551,51 +577,77 @@ class LazyWin:
         """Positions the next batch takes: at most ``batch``, and about :data:`ROWS` edge rows."""
         return max(1, min(self.batch, int(ROWS / max(self.rate, 1.0))))
 
+    def _between(self, budget: Budget) -> None:
+        """Between two batches: the time limit checked, and the state kept when it is time to
+        (:attr:`keeper`, every :attr:`keep_every` seconds)."""
+        budget.check_time()
+        if self.keeper is not None and time.monotonic() - self.kept_at >= self.keep_every:
+            self.keeper(self)
+            self.kept_at = time.monotonic()
+
     def _rounds(self, budget: Budget, progress: ProgressFn | None, began: float) -> tuple[bool, int | None]:
-        todo = [np.array([ROOT], np.int64)]
+        """The rounds from the state the graph is in: the positions to expand (:attr:`cur`, then the ranges of
+        :attr:`todo`, the last first), then a ranking and the strategy's meetings (:attr:`meets`, widened from
+        :attr:`meet_at` on). Each batch changes the state at once, with the stop signals held, so that a stop
+        between two batches leaves a state to go on from."""
         while True:
-            while todo:
-                nodes = todo.pop()
-                lo = 0
-                while lo < len(nodes):
-                    budget.check_time()
-                    hi = lo + self._step()
-                    with holding_ctrl_c():  # (a Ctrl-C inside compiled code would be lost: it waits for the batch)
-                        added = self._expand(nodes[lo:hi], budget, False)
-                    lo = hi
+            while self.cur is not None or self.todo:
+                if self.cur is None:
+                    self.cur = self.todo.pop()
+                lo, hi = self.cur
+                self._between(budget)
+                b = min(hi, lo + self._step())
+                # (a stop inside compiled code would be lost, and one between two arrays would leave a state that is
+                # no solve's: it waits for the batch)
+                with holding_signals(*STOP_SIGNALS):
+                    added = self._expand(np.arange(lo, b, dtype=np.int64), budget, False)
+                    self.cur = [b, hi] if b < hi else None
                     if len(added):
-                        todo.append(added)
-                    if progress is not None:
-                        progress({"positions": self.n - ROOT, "expanded": self.expanded, "edges": self.m,
-                                  "rounds": self.rounds, "seconds": time.monotonic() - began,
-                                  "bytes": self.nbytes()})
-            budget.check_time()
-            self.rounds += 1
-            n, m = self.n, self.m
-            if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
-                self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
-            with holding_ctrl_c():
-                _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
-            if self.rank[ROOT] < 0:
-                return False, None
-            more = self.nth[:n] < self.total[:n]
-            more[:ROOT] = False
-            out = np.empty(int(np.count_nonzero(more)), np.int32)  # (the most it can meet)
-            with holding_ctrl_c():
-                k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out, _offset(m))
-            if k == 0:
-                return True, int(self.rank[ROOT])
-            meets = out[:k].astype(np.int64)
-            del out, more
-            lo = 0
-            while lo < k:
+                        self.todo.append([int(added[0]), int(added[-1]) + 1])
+                if progress is not None:
+                    progress(self._step_info(began))
+            if self.meets is None:
                 budget.check_time()
-                hi = lo + self._step()
-                with holding_ctrl_c():
-                    added = self._expand(meets[lo:hi], budget, True)
-                lo = hi
-                if len(added):
-                    todo.append(added)
+                n, m = self.n, self.m
+                with holding_signals(*STOP_SIGNALS):
+                    if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
+                        self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
+                    _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
+                    k = 0
+                    if self.rank[ROOT] >= 0:
+                        more = self.nth[:n] < self.total[:n]
+                        more[:ROOT] = False
+                        out = np.empty(int(np.count_nonzero(more)), np.int32)  # (the most it can meet)
+                        k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out, _offset(m))
+                        del more
+                        if k:
+                            self.meets, self.meet_at = out[:k].copy(), 0
+                            self.rounds += 1
+                        del out
+                if self.rank[ROOT] < 0:
+                    self.rounds += 1
+                    return False, None
+                if k == 0:
+                    self.rounds += 1
+                    return True, int(self.rank[ROOT])
+            meets = self.meets
+            assert meets is not None
+            while self.meet_at < len(meets):
+                self._between(budget)
+                lo = self.meet_at
+                hi = min(len(meets), lo + self._step())
+                with holding_signals(*STOP_SIGNALS):
+                    added = self._expand(meets[lo:hi].astype(np.int64), budget, True)
+                    self.meet_at = hi
+                    if len(added):
+                        self.todo.append([int(added[0]), int(added[-1]) + 1])
+                if progress is not None:
+                    progress(self._step_info(began))
+            self.meets, self.meet_at = None, 0
+
+    def _step_info(self, began: float) -> dict[str, Any]:
+        return {"positions": self.n - ROOT, "expanded": self.expanded, "edges": self.m, "rounds": self.rounds,
+                "seconds": time.monotonic() - began, "bytes": self.nbytes()}
 
 
 def _most_reserved(width: int) -> int:

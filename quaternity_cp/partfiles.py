@@ -242,15 +242,19 @@ def _read_into(fd: int, view: memoryview) -> int:  # pragma: no cover - systems 
 
 
 def read_npz(path: str, entry: Entry, spec: Spec, error: ErrorClass, deflated: bool = False,
-             only: "frozenset[str] | None" = None) -> dict[str, np.ndarray]:
+             only: "frozenset[str] | None" = None,
+             into: "Mapping[str, np.ndarray] | None" = None) -> dict[str, np.ndarray]:
     """The arrays of the part file ``path``, read strictly: a regular file of the size its manifest ``entry``
     gives (checked before reading), its SHA-256 the entry's, then a .npz of exactly the arrays of ``spec``,
     each stored uncompressed (or deflated, when ``deflated``: see :func:`parse_npz`) with its dtype and shape
     (read from each .npy header before any array is made; no object arrays, nothing unpickled). The arrays of
     stored members share the file's one buffer. ``only``: the arrays to make (every member is still checked to be
-    one the spec names; the others' data is not read). A damaged file is refused (``error``, one line naming it)."""
-    if deflated:
-        return _read_streamed(path, entry, spec, error, only)
+    one the spec names; the others' data is not read). ``into``: arrays of the spec's dtype and shape (C order,
+    writable) that stored members of those names are read into, streamed, as each comes (a file of gigabytes
+    read into arrays made beforehand, with room for more rows: never held twice); the arrays returned are
+    those. A damaged file is refused (``error``, one line naming it).)"""
+    if deflated or into:
+        return _read_streamed(path, entry, spec, error, only, deflated, into)
     size, digest = entry[0], entry[1]
     buf = read_bytes(path, size, error)
     if sha256_hex(buf) != digest:
@@ -410,7 +414,8 @@ STREAM_CHUNK = 1 << 16
 
 
 def _read_streamed(path: str, entry: Entry, spec: Spec, error: ErrorClass,
-                   only: "frozenset[str] | None") -> dict[str, np.ndarray]:
+                   only: "frozenset[str] | None", deflated: bool = True,
+                   into: "Mapping[str, np.ndarray] | None" = None) -> dict[str, np.ndarray]:
     """:func:`read_npz` of a file whose members may be deflated, read once from start to end through one
     :data:`STREAM_CHUNK` buffer: its directory first (the members to inflate and where their data lies, checked
     as :func:`parse_npz` checks them), then every byte into its SHA-256 and each member's bytes into its own
@@ -423,15 +428,20 @@ def _read_streamed(path: str, entry: Entry, spec: Spec, error: ErrorClass,
         early: BaseException | None = None
         members: list[tuple[str, zipfile.ZipInfo, int, bool]] = []
         try:
-            members = _members(bad, _FileView(fd, size), size, spec, True, only)
+            members = _members(bad, _FileView(fd, size), size, spec, deflated, only)
         except Exception as err:  # (reported after the SHA-256: a changed file is named as changed)
             early = err
-        sinks = [(start, start + info.compress_size, _Inflater(bad, name, info) if inflate
-                  else _Copy(bad, name, info)) for name, info, start, inflate in members]
+        sinks: list[tuple[int, int, Any]] = []
+        for name, info, start, inflate in members:
+            if into is not None and name in into and not inflate:
+                sink: Any = _Into(bad, name, info, into[name], spec[name])
+            else:
+                sink = _Inflater(bad, name, info) if inflate else _Copy(bad, name, info)
+            sinks.append((start, start + info.compress_size, sink))
         failed: dict[int, BaseException] = {}
-        done: dict[int, bytearray] = {}
+        done: dict[int, Any] = {}
         h = hashlib.sha256()
-        buf = bytearray(max(1, min(STREAM_CHUNK, size)))
+        buf = bytearray(max(1, min(INTO_CHUNK if into else STREAM_CHUNK, size)))
         view = memoryview(buf)
         os.lseek(fd, 0, os.SEEK_SET)
         pos = 0
@@ -463,7 +473,8 @@ def _read_streamed(path: str, entry: Entry, spec: Spec, error: ErrorClass,
         for i, (name, info, _start, _inflate) in enumerate(members):
             if i in failed:
                 raise failed[i]
-            out[name] = _array(bad, name, info, done[i], 0, spec[name])
+            got = done[i]
+            out[name] = got if isinstance(got, np.ndarray) else _array(bad, name, info, got, 0, spec[name])
         return out
     except OSError as err:
         raise error(f"{path}: cannot read it ({err.strerror or err})") from None
@@ -537,6 +548,50 @@ class _Copy:
 
     def finish(self) -> bytearray:
         return self.out
+
+
+#: bytes read at a time into arrays made beforehand (:func:`read_npz`'s ``into``: files of gigabytes)
+INTO_CHUNK = 1 << 20
+
+
+class _Into:
+    """A stored member's bytes: its .npy header (which must be the one this module writes for the spec's dtype
+    and shape) into a small buffer, its data straight into ``target``'s memory."""
+
+    def __init__(self, bad: Callable[[str], BaseException], name: str, info: zipfile.ZipInfo, target: np.ndarray,
+                 want: tuple["np.dtype[Any]", tuple[int, ...]]):
+        dtype, shape = want
+        if target.dtype != dtype or target.shape != shape or not target.flags.c_contiguous \
+                or not target.flags.writeable:  # pragma: no cover - the caller's mistake, not the file's
+            raise ValueError(f"array {name}: a writable C-ordered {dtype} of shape {shape} to read into")
+        self.bad, self.name = bad, name
+        self.expected = _expected_header(dtype, shape)
+        # (a member of another size is refused once the whole file's SHA-256 is checked, as every refusal is)
+        self.wrong = info.file_size != len(self.expected) + target.nbytes
+        self.size = info.file_size
+        self.head = bytearray()
+        self.target = target
+        self.data = target.reshape(-1).view(np.uint8).data if target.size else memoryview(bytearray())
+        self.at = 0
+
+    def feed(self, data: Any) -> None:
+        if self.wrong:
+            return
+        need = len(self.expected) - len(self.head)
+        if need > 0:
+            self.head += data[:need]
+            data = data[need:]
+        if len(data):
+            self.data[self.at:self.at + len(data)] = data
+            self.at += len(data)
+
+    def finish(self) -> np.ndarray:
+        if self.wrong:
+            raise self.bad(f"array {self.name}: {self.size:,} bytes, where the manifest's counts call for "
+                           f"{self.target.nbytes:,} and a header")
+        if bytes(self.head) != self.expected:
+            raise self.bad(f"array {self.name}: not the .npy header this program writes for it")
+        return self.target
 
 
 #: values compared at a time by :func:`outside` (its temporaries stay a few hundred KB, whatever the file)

@@ -1,0 +1,367 @@
+"""A lazy win solve kept in a folder: saved as it goes and when it stops, read back strictly, gone on from.
+
+:class:`~quaternity_cp.lazywin.LazyWin` holds its partial graph in memory (a few dozen bytes a position), so a
+run stopped by Ctrl-C, SIGTERM, a limit, a crash or the end of a session lost everything it had explored. With a
+folder, :func:`open_lazy` starts the solve there or reads back the state it was saved in, and :func:`keep` saves
+it every ``every`` seconds (between two batches) and once more when the solve returns; the next run with the same
+game, start and seat goes on from the last state saved and ends as the uninterrupted run would have: the same
+positions, moves, rounds and verdict (``tests/test_lazystate.py`` checks it at every stop).
+
+**The folder.** ``lazy.json`` (the manifest, with a keyed digest, :mod:`quaternity_cp.digest`) and the part files
+of one *generation* (:mod:`quaternity_cp.partfiles`: plain .npz, each listed with its size and SHA-256):
+``nodes-G.npz`` (each node's seat, whether the player decides it, its replies explored and in all),
+``edges-G.npz`` (the explored moves), ``keys-G.npz`` (the nodes' keys as the key store keeps them, with its
+dictionaries) and, in the middle of a round's widening, ``meets-G.npz`` (the opponent nodes the strategy met).
+A save writes generation G + 1's files, then the manifest (atomically: written aside, then renamed), then removes
+generation G's: a run killed at any point leaves one whole state, the old or the new.
+
+**Reading back** is strict, before anything of the solve runs: the manifest's keyed digest and its head (the
+game's identity, the seat, the layout) must be the run's, every file listed must be there with its size (checked
+before a byte is allocated), its SHA-256 the manifest's, a .npz of exactly the arrays it should hold (their
+headers, dtypes and shapes from the manifest's counts), read straight into the solve's arrays; then every id, seat
+and count in range and every key's code in its dictionary. Anything else is one line naming the file and the
+reason (:class:`LazyStateError`). A folder holding the partitioned solver's checkpoint (``manifest.json``) is
+refused, as the partitioned solver refuses this one.
+
+What the state does not keep: the hash table of the nodes (placed again from the keys as they are read) and the
+ranks (computed again at the next round's end). The time limit and the position limit are the run's own: the
+position limit counts every position stored (the earlier runs' too), the time limit this run's seconds.
+
+This module names no game.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import math
+import os
+import re
+from typing import Any, Mapping
+
+import numpy as np
+
+from .digest import sign_json, verify_json
+from .errors import QuaternityError
+from .files import write_atomic
+from .imports import STOP_SIGNALS, holding_signals
+from .jsonio import InputRefused, load_json, read_input
+from .keystore import KeyStore
+from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin, _place
+from .partfiles import Entry, check_present, is_entry, read_npz, save_npz, size_fits
+from .partitioned import Packed
+
+__all__ = ["LazyStateError", "MANIFEST", "LAYOUT", "OTHER_MANIFEST", "open_lazy", "keep", "save", "head",
+           "is_lazy_folder"]
+
+#: the manifest's name in the folder
+MANIFEST = "lazy.json"
+#: the partitioned solver's manifest (a folder holding one is not this solve's)
+OTHER_MANIFEST = "manifest.json"
+#: the layout of the files this version writes
+LAYOUT = 1
+#: the most ranges of nodes waiting to be expanded (one per batch that added nodes: far fewer than the nodes)
+MAX_TODO = MAX_NODES
+_NAME = re.compile(r"^(nodes|edges|keys|words|meets)-(\d+)\.npz(\.tmp.*)?$")
+
+
+class LazyStateError(QuaternityError):
+    """A folder that cannot hold, or does not hold, this solve's state; or a state that could not be saved."""
+
+
+def head(packed: Packed, player: int, compress: bool) -> dict[str, Any]:
+    """The manifest's fields that name the solve: the game's format and identity, the seat, how keys are kept."""
+    return {"format": f"{packed.format}-lazy", "layout": LAYOUT, **packed.identity(), "player": player,
+            "compress": compress}
+
+
+def _purpose(packed: Packed) -> str:
+    return f"{packed.name}-lazy-manifest"
+
+
+def is_lazy_folder(folder: str) -> bool:
+    """Whether ``folder`` holds a lazy solve's manifest (for the partitioned solver's refusal of it)."""
+    return os.path.lexists(os.path.join(folder, MANIFEST))
+
+
+def _specs(n: int, m: int, width: int, stride: int, used: int, chunk_cols: int, meets: int | None,
+           chunk: int) -> dict[str, dict[str, tuple["np.dtype[Any]", tuple[int, ...]]]]:
+    i8, i16, i32, i64, u8, u64 = (np.dtype(t) for t in ("<i1", "<i2", "<i4", "<i8", "u1", "<u8"))
+    out = {"nodes": {"seats": (i8, (n,)), "mine": (u8, (n,)), "nth": (i16, (n,)), "total": (i16, (n,))},
+           "edges": {"es": (i32, (m,)), "ed": (i32, (m,))},
+           "keys": {"rows": (u64, (n * stride,))},
+           "words": {"bits": (i64, (width,)), "counts": (i64, (width,)), "chunks": (i64, (width, chunk_cols)),
+                     "pool": (u64, (used, chunk))}}
+    if meets is not None:
+        out["meets"] = {"meets": (i32, (meets,))}
+    return out
+
+
+# -- saving ------------------------------------------------------------------------------------------------------
+def save(lazy: LazyWin, folder: str, *, extra: Mapping[str, Any] | None = None) -> int:
+    """Write the solve's state to ``folder`` (made when missing) as the next generation, then its manifest, then
+    remove the generation before; returns the bytes written. Signals that stop a solve are held meanwhile (a
+    save is never left half done by them). ``extra``: fields kept in the manifest besides the state (the seconds
+    spent so far, the verdict known...)."""
+    with holding_signals(*STOP_SIGNALS):
+        return _save(lazy, folder, dict(extra or {}))
+
+
+def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
+    try:
+        os.makedirs(folder, exist_ok=True)
+        old = _read_manifest_quietly(folder, lazy)
+        gen = (old["generation"] + 1) if old is not None else 1
+        _remove_strays(folder, keep=set(old["files"]) if old is not None else set())
+        n, m = lazy.n, lazy.m
+        store = lazy.store.saved(n)
+        files: dict[str, Entry] = {}
+        files[f"nodes-{gen}.npz"] = save_npz(os.path.join(folder, f"nodes-{gen}.npz"), n, 0,
+                                             seats=lazy.seats[:n], mine=lazy.mine[:n].view(np.uint8),
+                                             nth=lazy.nth[:n], total=lazy.total[:n])
+        files[f"edges-{gen}.npz"] = save_npz(os.path.join(folder, f"edges-{gen}.npz"), 0, m,
+                                             es=lazy.es[:m], ed=lazy.ed[:m])
+        files[f"keys-{gen}.npz"] = save_npz(os.path.join(folder, f"keys-{gen}.npz"), n, 0, rows=store.pop("rows"))
+        files[f"words-{gen}.npz"] = save_npz(os.path.join(folder, f"words-{gen}.npz"), 0, 0, **store)
+        meets = None
+        if lazy.meets is not None:
+            meets = len(lazy.meets)
+            files[f"meets-{gen}.npz"] = save_npz(os.path.join(folder, f"meets-{gen}.npz"), meets, 0,
+                                                 meets=np.ascontiguousarray(lazy.meets, np.int32))
+        body = {**head(lazy.packed, lazy.player, lazy.store.compress), "generation": gen, "nodes": n, "edges": m,
+                "expanded": lazy.expanded, "rounds": lazy.rounds, "rate": float(lazy.rate), "begun": lazy.begun,
+                "cur": lazy.cur, "todo": lazy.todo, "meets": meets, "meet_at": lazy.meet_at,
+                "stride": int(lazy.store.stride), "used": int(lazy.store.used[0]),
+                "chunk_cols": int(lazy.store.chunks.shape[1]), "raw_min": int(lazy.store.raw_min),
+                "chunk": int(lazy.store.pool.shape[1]) if lazy.store.pool.ndim == 2 else 0,
+                "extra": extra, "files": files}
+        text = json.dumps({**body, "digest": sign_json(body, _purpose(lazy.packed))}, sort_keys=True,
+                          separators=(",", ":"))
+        write_atomic(os.path.join(folder, MANIFEST), text + "\n")
+        _remove_strays(folder, keep=set(files))
+        return sum(int(e[0]) for e in files.values())
+    except OSError as err:
+        raise LazyStateError(f"{folder}: the solve's state could not be saved ({err.strerror or err}); the "
+                             "state saved before, if any, is kept") from None
+
+
+def _remove_strays(folder: str, keep: set[str]) -> None:
+    """This module's files in ``folder`` that ``keep`` does not name: another generation's, or left by a save
+    that was cut short."""
+    for path in glob.glob(os.path.join(glob.escape(folder), "*")):
+        name = os.path.basename(path)
+        if _NAME.match(name) and name not in keep and os.path.isfile(path) and not os.path.islink(path):
+            os.unlink(path)
+
+
+def _read_manifest_quietly(folder: str, lazy: LazyWin) -> dict[str, Any] | None:
+    try:
+        return _load(folder, lazy.packed, lazy.player, lazy.store.compress)
+    except LazyStateError:
+        return None
+
+
+def keep(lazy: LazyWin, folder: str, every: float, extra: Any = None) -> None:
+    """Save ``lazy``'s state to ``folder`` every ``every`` seconds while it solves (between two batches);
+    ``extra``: a function of no arguments giving the manifest's extra fields at each save."""
+    def keeper(w: LazyWin) -> None:
+        save(w, folder, extra=extra() if extra is not None else None)
+
+    lazy.keeper = keeper
+    lazy.keep_every = float(every)
+
+
+# -- reading back ----------------------------------------------------------------------------------------------------
+def _load(folder: str, packed: Packed, player: int, compress: bool) -> dict[str, Any] | None:
+    """The folder's manifest once its keyed digest and head are checked; None when there is none."""
+    path = os.path.join(folder, MANIFEST)
+    if os.path.lexists(os.path.join(folder, OTHER_MANIFEST)):
+        raise LazyStateError(f"{folder}: holds the partitioned solver's checkpoint ({OTHER_MANIFEST}), not a lazy "
+                             "solve's; use another folder")
+    if not os.path.lexists(path):
+        return None
+    try:
+        data = load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        why = getattr(err, "strerror", None) or err
+        raise LazyStateError(f"{path}: not a readable lazy solve's state ({why})") from None
+    if not isinstance(data, dict) or "digest" not in data:
+        raise LazyStateError(f"{path}: not a lazy solve's state of this program")
+    want = head(packed, player, compress)
+    got = data.get("format")
+    if got != want["format"]:
+        raise LazyStateError(f"{path}: the state of another game or solver (format {json.dumps(got)[:40]}, not "
+                             f"{want['format']!r}); use another folder")
+    if data.get("layout") != LAYOUT:
+        raise LazyStateError(f"{path}: written by another version (layout {json.dumps(data.get('layout'))[:20]}, "
+                             f"this version's is {LAYOUT}); remove the folder or use another one")
+    digest = data.pop("digest")
+    if not isinstance(digest, str) or not verify_json(digest, data, _purpose(packed)):
+        raise LazyStateError(f"{path}: the state was changed or damaged, or written under another user's key (its "
+                             "keyed digest does not match); remove the folder to start again")
+    for k, v in want.items():
+        if data.get(k) != v:
+            if k == "player":
+                raise LazyStateError(f"{path}: the state of seat {json.dumps(data.get(k))[:20]}'s solve, not seat "
+                                     f"{player}'s; use another folder (one a seat)")
+            raise LazyStateError(f"{path}: the state of another start or rules ({k} "
+                                 f"{json.dumps(data.get(k))[:60]} there, {json.dumps(v)[:60]} asked); use another "
+                                 "folder")
+    return data
+
+
+def _whole(path: str, data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
+    v = data.get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise LazyStateError(f"{path}: {name} must be a whole number {lo}..{hi:,}, not {json.dumps(v)[:40]}")
+    return v
+
+
+def _range(path: str, name: str, v: object, lo: int, hi: int) -> list[int]:
+    if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+            and lo <= v[0] < v[1] <= hi):
+        raise LazyStateError(f"{path}: {name} must be a range [lo, hi) of nodes {lo}..{hi:,}, not "
+                             f"{json.dumps(v)[:60]}")
+    return [int(v[0]), int(v[1])]
+
+
+def open_lazy(folder: str, packed: Packed, player: int, *, batch: int = BATCH, expect: int | None = None,
+              compress: bool = True) -> tuple[LazyWin, dict[str, Any] | None]:
+    """The lazy solve of seat ``player`` over ``packed``: read back from ``folder``'s state when it holds one
+    (the arrays given room for ``expect`` positions, as a new solve's are), else a new one; and the state's
+    manifest (None: new). Refuses (:class:`LazyStateError`, one line naming the file) a folder that is not a
+    folder, holds another checkpoint or another game's, start's, seat's state, or a damaged one."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise LazyStateError(f"{folder}: not a folder")
+    lazy = LazyWin(packed, player, batch=batch, expect=expect, compress=compress)
+    data = _load(folder, packed, player, compress) if os.path.isdir(folder) else None
+    if data is None:
+        return lazy, None
+    _fill(lazy, folder, data)
+    return lazy, data
+
+
+def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
+    path = os.path.join(folder, MANIFEST)
+    W = lazy.W
+    n = _whole(path, data, "nodes", ROOT + 1, MAX_NODES)
+    m = _whole(path, data, "edges", 0, 2**40)
+    gen = _whole(path, data, "generation", 1, 2**62)
+    expanded = _whole(path, data, "expanded", 0, 2**62)
+    rounds = _whole(path, data, "rounds", 0, 2**62)
+    stride = _whole(path, data, "stride", 1, W)
+    used = _whole(path, data, "used", 0, 2**40)
+    chunk_cols = _whole(path, data, "chunk_cols", 1, 2**40)
+    chunk = _whole(path, data, "chunk", 0, 2**20)
+    raw_min = _whole(path, data, "raw_min", 0, 2**62)
+    meet_at = _whole(path, data, "meet_at", 0, MAX_NODES)
+    if lazy.store.compress and chunk != lazy.store.pool.shape[1]:
+        raise LazyStateError(f"{path}: chunk must be {lazy.store.pool.shape[1]}, not {chunk}")
+    rate = data.get("rate")
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate) or not \
+            1 <= rate <= 2**31:
+        raise LazyStateError(f"{path}: rate must be a number 1..2^31, not {json.dumps(rate)[:40]}")
+    if data.get("begun") is not True:
+        raise LazyStateError(f"{path}: begun must be true (a state is saved once the start is added)")
+    cur = data.get("cur")
+    if cur is not None:
+        cur = _range(path, "cur", cur, ROOT, n)
+    todo = data.get("todo")
+    if not isinstance(todo, list) or len(todo) > MAX_TODO:
+        raise LazyStateError(f"{path}: todo must be a list of ranges of nodes")
+    todo = [_range(path, "todo", r, ROOT, n) for r in todo]
+    meets = data.get("meets")
+    if meets is not None:
+        meets = _whole(path, data, "meets", 0, n)
+        if meet_at > meets:
+            raise LazyStateError(f"{path}: meet_at {meet_at} is past the {meets} nodes met")
+    elif meet_at:
+        raise LazyStateError(f"{path}: meet_at must be 0 when no nodes met are waiting")
+    files = data.get("files")
+    specs = _specs(n, m, W, stride, used, chunk_cols, meets, chunk)
+    want = {f"{kind}-{gen}.npz": kind for kind in specs}
+    if not isinstance(files, dict) or sorted(files) != sorted(want) or not all(is_entry(e) for e in files.values()):
+        raise LazyStateError(f"{path}: files must list {', '.join(sorted(want))}, each [bytes, SHA-256, n, m]")
+    for name, kind in want.items():
+        if not size_fits(int(files[name][0]), specs[kind]):
+            raise LazyStateError(f"{path}: {name} is listed with {int(files[name][0]):,} bytes, which cannot hold "
+                                 "the arrays its counts call for")
+    check_present(folder, files, LazyStateError)  # (every file there, of its size, before a byte is allocated)
+
+    def read(kind: str, into: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
+        name = f"{kind}-{gen}.npz"
+        return read_npz(os.path.join(folder, name), files[name], specs[kind], LazyStateError, into=into)
+
+    # the dictionaries first (small), checked, then the store made with room for the rows, which are read into it
+    words = read("words")
+    words_path = os.path.join(folder, f"words-{gen}.npz")
+    why = KeyStore.check_saved(W, lazy.store.compress, words["bits"], words["counts"], words["chunks"], used)
+    if why is None and (not lazy.store.compress and used):
+        why = "a store of plain keys has no dictionaries"
+    if why is not None:
+        raise LazyStateError(f"{words_path}: {why}; remove the folder to start again")
+    cap = max(lazy.store.capacity, n + 1)
+    store = KeyStore.restore(W, cap, lazy.store.compress, raw_min, words["bits"], words["counts"],
+                             words["chunks"], words["pool"])
+    del words
+    if store.stride != stride:
+        raise LazyStateError(f"{words_path}: its words' widths make rows of {store.stride} words, not the "
+                             f"{stride} the manifest gives; remove the folder to start again")
+    keys_path = os.path.join(folder, f"keys-{gen}.npz")
+    read("keys", into={"rows": store.rows_to_fill(n)})
+    bad = store.first_bad_row(n)
+    if bad >= 0:
+        raise LazyStateError(f"{keys_path}: row {bad} holds a code that no dictionary holds; remove the folder to "
+                             "start again")
+    lazy.store, lazy.layout = store, store.layout
+    for name in ("seats", "mine", "nth", "total"):
+        arr = getattr(lazy, name)
+        if len(arr) < cap:
+            grown = np.zeros(cap, arr.dtype)
+            setattr(lazy, name, grown)
+    nodes_path = os.path.join(folder, f"nodes-{gen}.npz")
+    read("nodes", into={"seats": lazy.seats[:n], "mine": lazy.mine[:n].view(np.uint8), "nth": lazy.nth[:n],
+                        "total": lazy.total[:n]})
+    _within(nodes_path, "seats", lazy.seats[:n], 0, lazy.P)
+    _within(nodes_path, "mine", lazy.mine[:n].view(np.uint8), 0, 2)
+    _within(nodes_path, "total", lazy.total[:n], 0, 2**15)
+    _within(nodes_path, "nth", lazy.nth[:n], 0, 2**15, upto=lazy.total[:n])
+    if len(lazy.es) < m:
+        lazy.es = np.zeros(m + m // 2 + 1, np.int32)
+        lazy.ed = np.zeros(m + m // 2 + 1, np.int32)
+    read("edges", into={"es": lazy.es[:m], "ed": lazy.ed[:m]})
+    edges_path = os.path.join(folder, f"edges-{gen}.npz")
+    _within(edges_path, "es", lazy.es[:m], ROOT, n)
+    _within(edges_path, "ed", lazy.ed[:m], 0, n)
+    if meets is not None:
+        got = read("meets")["meets"]
+        _within(os.path.join(folder, f"meets-{gen}.npz"), "meets", got, ROOT, n)
+        lazy.meets = np.array(got, np.int32)
+    lazy.n, lazy.m = n, m
+    lazy.expanded, lazy.rounds, lazy.rate = expanded, rounds, float(rate)
+    lazy.begun, lazy.cur, lazy.todo, lazy.meet_at = True, cur, todo, meet_at
+    size = len(lazy.table)
+    while n * 10 > size * 7:
+        size *= 2
+    lazy.table = np.zeros(size, np.int32)
+    with np.errstate(over="ignore"):
+        _place(lazy.table, lazy.store.rows(), lazy.seats, n)
+
+
+#: values checked at a time by :func:`_within`
+CHECK_CHUNK = 1 << 22
+
+
+def _within(path: str, name: str, values: np.ndarray, lo: int, hi: int, upto: np.ndarray | None = None) -> None:
+    """Every value ``lo <= v < hi`` (and ``v <= upto`` where given, value by value), else one line naming the
+    file, the array and the first value outside."""
+    for a in range(0, len(values), CHECK_CHUNK):
+        v = values[a:a + CHECK_CHUNK]
+        out = (v < lo) | (v >= hi)
+        if upto is not None:
+            out |= v > upto[a:a + CHECK_CHUNK]
+        if out.any():
+            i = a + int(np.argmax(out))
+            raise LazyStateError(f"{path}: {name}[{i}] holds {int(values[i])}, outside "
+                                 f"{'its bounds' if upto is not None else f'{lo}..{hi - 1}'}; remove the folder to "
+                                 "start again")
