@@ -37,7 +37,8 @@ import json
 import math
 import os
 import re
-from typing import Any, Mapping
+import time
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -111,6 +112,10 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
     try:
         os.makedirs(folder, exist_ok=True)
         old = _read_manifest_quietly(folder, lazy)
+        if old is not None and lazy.changes == lazy.saved_changes:  # (the arrays on disk are the state's)
+            body = {**old, "extra": extra}
+            _write_manifest(folder, lazy.packed, body)
+            return 0
         gen = (old["generation"] + 1) if old is not None else 1
         _remove_strays(folder, keep=set(old["files"]) if old is not None else set())
         n, m = lazy.n, lazy.m
@@ -135,14 +140,18 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
                 "chunk_cols": int(lazy.store.chunks.shape[1]), "raw_min": int(lazy.store.raw_min),
                 "chunk": int(lazy.store.pool.shape[1]) if lazy.store.pool.ndim == 2 else 0,
                 "extra": extra, "files": files}
-        text = json.dumps({**body, "digest": sign_json(body, _purpose(lazy.packed))}, sort_keys=True,
-                          separators=(",", ":"))
-        write_atomic(os.path.join(folder, MANIFEST), text + "\n")
+        _write_manifest(folder, lazy.packed, body)
+        lazy.saved_changes = lazy.changes
         _remove_strays(folder, keep=set(files))
         return sum(int(e[0]) for e in files.values())
     except OSError as err:
         raise LazyStateError(f"{folder}: the solve's state could not be saved ({err.strerror or err}); the "
                              "state saved before, if any, is kept") from None
+
+
+def _write_manifest(folder: str, packed: Packed, body: dict[str, Any]) -> None:
+    text = json.dumps({**body, "digest": sign_json(body, _purpose(packed))}, sort_keys=True, separators=(",", ":"))
+    write_atomic(os.path.join(folder, MANIFEST), text + "\n")
 
 
 def _remove_strays(folder: str, keep: set[str]) -> None:
@@ -161,11 +170,16 @@ def _read_manifest_quietly(folder: str, lazy: LazyWin) -> dict[str, Any] | None:
         return None
 
 
-def keep(lazy: LazyWin, folder: str, every: float, extra: Any = None) -> None:
+def keep(lazy: LazyWin, folder: str, every: float, extra: Callable[[], Mapping[str, Any]] | None = None,
+         on_save: Callable[[int, float], None] | None = None) -> None:
     """Save ``lazy``'s state to ``folder`` every ``every`` seconds while it solves (between two batches);
-    ``extra``: a function of no arguments giving the manifest's extra fields at each save."""
+    ``extra``: a function of no arguments giving the manifest's extra fields at each save; ``on_save``: told the
+    bytes written and the seconds it took after each."""
     def keeper(w: LazyWin) -> None:
-        save(w, folder, extra=extra() if extra is not None else None)
+        began = time.monotonic()
+        wrote = save(w, folder, extra=extra() if extra is not None else None)
+        if on_save is not None:
+            on_save(wrote, time.monotonic() - began)
 
     lazy.keeper = keeper
     lazy.keep_every = float(every)
@@ -204,10 +218,20 @@ def _load(folder: str, packed: Packed, player: int, compress: bool) -> dict[str,
             if k == "player":
                 raise LazyStateError(f"{path}: the state of seat {json.dumps(data.get(k))[:20]}'s solve, not seat "
                                      f"{player}'s; use another folder (one a seat)")
-            raise LazyStateError(f"{path}: the state of another start or rules ({k} "
-                                 f"{json.dumps(data.get(k))[:60]} there, {json.dumps(v)[:60]} asked); use another "
-                                 "folder")
+            raise LazyStateError(f"{path}: the state of another {_differs(k, data.get(k), v)}; use another folder")
     return data
+
+
+def _differs(name: str, there: object, asked: object) -> str:
+    """What differs between a state's identity field and the run's, in words (for its refusal)."""
+    def short(v: object) -> str:
+        if isinstance(v, dict) and isinstance(v.get("name"), str):
+            return v["name"]
+        return json.dumps(v)[:40]
+
+    if isinstance(there, dict) and isinstance(asked, dict) and short(there) == short(asked):
+        return f"game: {name} {short(asked)} with other options there"
+    return f"game: {name} {short(there)} there, {short(asked)} asked"
 
 
 def _whole(path: str, data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
@@ -233,8 +257,13 @@ def open_lazy(folder: str, packed: Packed, player: int, *, batch: int = BATCH, e
     folder, holds another checkpoint or another game's, start's, seat's state, or a damaged one."""
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise LazyStateError(f"{folder}: not a folder")
-    lazy = LazyWin(packed, player, batch=batch, expect=expect, compress=compress)
     data = _load(folder, packed, player, compress) if os.path.isdir(folder) else None
+    if data is None and os.path.isdir(folder):
+        others = sorted(name for name in os.listdir(folder) if not _NAME.match(name))
+        if others:  # (this module's files only: those of a first save cut short)
+            raise LazyStateError(f"{folder}: holds other files ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
+                                 "and no lazy solve's state; give a new or empty folder")
+    lazy = LazyWin(packed, player, batch=batch, expect=expect, compress=compress)
     if data is None:
         return lazy, None
     _fill(lazy, folder, data)
@@ -340,6 +369,7 @@ def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
     lazy.n, lazy.m = n, m
     lazy.expanded, lazy.rounds, lazy.rate = expanded, rounds, float(rate)
     lazy.begun, lazy.cur, lazy.todo, lazy.meet_at = True, cur, todo, meet_at
+    lazy.saved_changes = lazy.changes
     size = len(lazy.table)
     while n * 10 > size * 7:
         size *= 2

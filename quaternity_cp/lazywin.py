@@ -393,6 +393,9 @@ class LazyWin:
         self.meet_at = 0
         self.verdict: bool | None = None
         self.plies: int | None = None
+        # the state's changes so far, and at the last save (a save of an unchanged state rewrites no array)
+        self.changes = 0
+        self.saved_changes = -1
         # a state kept on the way (:mod:`quaternity_cp.lazystate` sets them): called between batches every
         # ``keep_every`` seconds
         self.keeper: Callable[[LazyWin], None] | None = None
@@ -528,6 +531,7 @@ class LazyWin:
         self.es[m:m + k] = nodes[src[sel]]
         self.ed[m:m + k] = dst
         self.m = m + k
+        self.changes += 1
         return np.arange(before, self.n, dtype=np.int64)
 
     def solve(self, limits: Limits | None = None, progress: ProgressFn | None = None) -> LazyResult:
@@ -562,6 +566,7 @@ class LazyWin:
                             self._add(ck, cs, np.zeros(1, np.int64))
                             self.todo = [[ROOT, ROOT + 1]]
                             self.begun = True
+                            self.changes += 1
                         verdict, plies = self._rounds(budget, progress, began)
         except Stopped as stop:
             stopped = str(stop.reason)
@@ -623,6 +628,7 @@ class LazyWin:
                         if k:
                             self.meets, self.meet_at = out[:k].copy(), 0
                             self.rounds += 1
+                            self.changes += 1
                         del out
                 if self.rank[ROOT] < 0:
                     self.rounds += 1
@@ -644,6 +650,7 @@ class LazyWin:
                 if progress is not None:
                     progress(self._step_info(began))
             self.meets, self.meet_at = None, 0
+            self.changes += 1
 
     def _step_info(self, began: float) -> dict[str, Any]:
         return {"positions": self.n - ROOT, "expanded": self.expanded, "edges": self.m, "rounds": self.rounds,

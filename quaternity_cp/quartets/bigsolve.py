@@ -421,9 +421,16 @@ class LazyRanker:
 UNKNOWN = 1 << 30
 
 
+#: seconds between two saves of a kept lazy solve's state (``solve_lazy``'s ``save_every``; each save writes
+#: every array: about a minute at 200 million positions)
+SAVE_EVERY = 1800.0
+
+
 def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: int | None = None,
                limits: Limits | None = None, depth: int = 6,
-               progress: Callable[[dict[str, Any]], None] | None = None, threads: int = 1) -> BigResult:
+               progress: Callable[[dict[str, Any]], None] | None = None, threads: int = 1,
+               checkpoint: str | None = None, save_every: float = SAVE_EVERY,
+               on_save: Callable[[int, float], None] | None = None) -> BigResult:
     """Whether ``player`` (default seat 0) forces being a winner from the start of a game of ``players`` seats,
     ``sets`` sets of ``set_size`` cards under ``rules``, decided lazily over packed positions
     (:func:`quaternity_cp.lazywin.solve_win`, the compiled expansion): the in-memory solver's lazy win solve at a
@@ -431,14 +438,21 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     :func:`tree`. Stopped by ``limits`` or Ctrl-C, the verdict is unproven (``status``). Raises
     :class:`~.packed.PackedError` or :class:`BigSolveError` before any work for a start or seat it does not
     take. ``threads``: the compiled expansion's threads (:attr:`.packed.QuaternityPacked.threads`; the answer is
-    the same for any number)."""
+    the same for any number). ``checkpoint``: a folder the solve's state is kept in
+    (:mod:`quaternity_cp.lazystate`: every ``save_every`` seconds and when it stops; ``on_save`` is told the
+    bytes and seconds of each save on the way), and gone on from when it holds one (refused with
+    :class:`~quaternity_cp.lazystate.LazyStateError` before any work when it is another solve's or damaged)."""
 
     from ..lazywin import solve_win
 
     seat = check_goal("win", player, players)
     packed = replace(packed_of(players, sets, set_size, rules, "win", lazy=True), threads=threads)
     began = time.perf_counter()
-    out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
+    kept: dict[str, Any] = {}
+    if checkpoint is None:
+        out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
+    else:
+        out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save)
     ctx = packed.context()
     game = ctx.game
     status = SOLVED if out.verdict is not None else Status(out.stopped or INTERRUPTED)
@@ -462,9 +476,50 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
              "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
              "solve_seconds": round(out.seconds, 2),
              "stored_key_words": lazy.store.stride,
-             "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"]}
+             "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"], **kept}
     seats = {str(seat): {"wins": out.verdict, "plies": out.plies}} if out.verdict is not None else {}
     return BigResult(res, graph, seats)
+
+
+def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
+               progress: Callable[[dict[str, Any]], None] | None, folder: str, save_every: float,
+               on_save: Callable[[int, float], None] | None) -> tuple[Any, Any, dict[str, Any]]:
+    """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`)."""
+    from .. import lazystate
+    from ..lazywin import ROOT
+
+    lazy, data = lazystate.open_lazy(folder, packed, seat,
+                                     expect=limits.max_positions if limits is not None else None)
+    earlier = data["extra"] if data is not None and isinstance(data.get("extra"), dict) else {}
+    seconds_before = earlier.get("seconds", 0.0)
+    seconds_before = float(seconds_before) if isinstance(seconds_before, (int, float)) else 0.0
+    runs = earlier.get("runs", 0)
+    runs = (runs if isinstance(runs, int) and not isinstance(runs, bool) else 0) + 1
+    resumed = lazy.n - ROOT if data is not None else None
+    began = time.perf_counter()
+    saves = {"bytes": 0, "seconds": 0.0, "count": 0}
+
+    def extra() -> dict[str, Any]:
+        return {"seconds": round(seconds_before + time.perf_counter() - began, 2), "runs": runs,
+                "verdict": lazy.verdict, "plies": lazy.plies}
+
+    def saved(nbytes: int, seconds: float) -> None:
+        saves["bytes"] += nbytes
+        saves["seconds"] += seconds
+        saves["count"] += 1
+        if on_save is not None:
+            on_save(nbytes, seconds)
+
+    lazystate.keep(lazy, folder, save_every, extra, saved)
+    out = lazy.solve(limits, progress)
+    lazy.keeper = None
+    t0 = time.perf_counter()
+    wrote = lazystate.save(lazy, folder, extra=extra())
+    saved(wrote, time.perf_counter() - t0)
+    kept = {"checkpoint": os.path.abspath(folder), "runs": runs, "resumed_positions": resumed,
+            "total_seconds": round(seconds_before + time.perf_counter() - began, 2), "saves": saves["count"],
+            "saved_bytes": saves["bytes"], "save_seconds": round(saves["seconds"], 2)}
+    return out, lazy, kept
 
 
 def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, seat: int, began: float) -> BigResult:
@@ -497,4 +552,4 @@ def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, s
 
 __all__ = ["max_parts", "default_parts", "DEFAULT_PARTS", "SMALL_PARTS", "GOALS", "BigSolveError", "BigResult",
            "PackedError", "Ranker", "check_goal",
-           "check_parts", "packed_of", "solve_start", "solve_lazy", "LazyRanker", "UNKNOWN", "tree", "frame_of"]
+           "check_parts", "packed_of", "solve_start", "solve_lazy", "SAVE_EVERY", "LazyRanker", "UNKNOWN", "tree", "frame_of"]

@@ -69,7 +69,13 @@ DEFAULT_PARTS = 8
 @click.option("--checkpoint", default=None, metavar="FOLDER",
               help="With --start: solve by the partitioned solver, the graph built by layers in parts (on Dask "
                    "workers) and kept in FOLDER: a run stopped by Ctrl-C, a limit or a crash goes on from there "
-                   "(goals win and value; docs/solver.md).")
+                   "(goals win and value; docs/solver.md). With --packed: the lazy solve's state is kept in FOLDER "
+                   "(every --save-every seconds and when it stops), and the same command goes on from it.")
+@click.option("--save-every", type=click.FloatRange(min=0), default=None, metavar="T",
+              callback=lambda ctx, param, value: _finite_seconds(value),
+              help="With --packed and --checkpoint: save the lazy solve's state every T seconds besides when it "
+                   "stops (default 1800; each save writes every array: about a minute at 200 million "
+                   "positions).")
 @click.option("--parts", type=Whole(1, MAX_PARTS), default=None, metavar="K",
               help=f"With --checkpoint: the graph's partitions, 1..{MAX_PARTS} and no more than the start's size "
                    "calls for (4 up to 8 cards, 16 up to 12; default: a checkpoint's own, else 2 for small starts "
@@ -102,7 +108,8 @@ DEFAULT_PARTS = 8
 @guarded
 def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, player: str | None,
           max_questions: int | None, depth: int, max_positions: int | None, max_seconds: float | None,
-          checkpoint: str | None, parts: int | None, workers: int | None, cluster: str | None, drop_graph: bool,
+          checkpoint: str | None, save_every: float | None, parts: int | None, workers: int | None,
+          cluster: str | None, drop_graph: bool,
           attractor: str, lazy_packed: bool, threads: int | None, upgrade_layout: bool, show_progress: bool | None,
           as_json: bool, rules: str | None, engine: str | None) -> None:
     """Solve a position exactly: can a player force a quartet, force a win; the game's value.
@@ -122,7 +129,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     was stopped; a second Ctrl-C does not cut it short; with --checkpoint the
     message names the folder the next run goes on from), with --checkpoint
     also 143 after SIGTERM (a batch system's end of a job: the build stops as
-    after Ctrl-C).
+    after Ctrl-C; the lazy solve's state is saved first).
     """
     if (file is None) == (start is None):
         raise InputError("give either FILE or --start P N S")
@@ -136,9 +143,9 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
     if threads is not None and not lazy_packed and (checkpoint is None or workers != 0 or cluster is not None):
         raise InputError("--threads goes with --packed, or with --checkpoint and --workers 0 (the partitioned "
                          "solver's tasks in this process; with Dask workers its parallelism is --workers)")
+    if save_every is not None and not (lazy_packed and checkpoint is not None):
+        raise InputError("--save-every goes with --packed and --checkpoint (the lazy solve's state kept)")
     if lazy_packed:
-        if checkpoint is not None:
-            raise InputError("--packed and --checkpoint are two solvers: give one")
         if start is None:
             raise InputError("--packed solves the start of a game: give --start P N S, not FILE")
         if goal != "win":
@@ -153,7 +160,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             not in (ParameterSource.DEFAULT, None)
         _lazy_packed(start, player, depth,
                      max_positions if positions_given and max_positions is not None else PACKED_MAX_POSITIONS,
-                     max_seconds, as_json, rules, show_progress, available_cores() if threads is None else threads)
+                     max_seconds, as_json, rules, show_progress, available_cores() if threads is None else threads,
+                     checkpoint, save_every)
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -216,6 +224,7 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
     solver (:func:`quaternity_cp.quartets.bigsolve.solve_start`)."""
     from ... import partitioned as pt
     from ...command.workers import check_workers
+    from ...lazystate import MANIFEST as LAZY_MANIFEST, is_lazy_folder
     from ...retrograde import RetroError
     from ..bigsolve import BigSolveError, check_goal as check_big_goal, check_parts, packed_of, solve_start
     from ..packed import PackedError
@@ -236,9 +245,12 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
         raise InputError(str(err)) from None
     if os.path.exists(checkpoint) and not os.path.isdir(checkpoint):
         raise InputError(f"--checkpoint {checkpoint}: not a folder")
+    folder = os.path.abspath(checkpoint)
+    if is_lazy_folder(folder):
+        raise InputError(f"--checkpoint {checkpoint}: holds a lazy solve's state ({LAZY_MANIFEST}), not the "
+                         "partitioned solver's checkpoint: give --packed to go on with it, or use another folder")
     workers = check_workers(workers, cluster, worker_bytes=WORKER_BYTES, max_workers=MAX_WORKERS)
     limits = Limits(max_positions, max_seconds)
-    folder = os.path.abspath(checkpoint)
 
     shows = graph_progress(not as_json, show_progress)
     # The header (and the notice of a first compile) once the checkpoint is taken: a checkpoint refused (of
@@ -317,10 +329,11 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
 
 def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, max_positions: int,
                  max_seconds: float | None, as_json: bool, rules: str | None, show_progress: bool | None,
-                 threads: int) -> None:
-    """``solve --start P N S --packed``: the lazy win solve over packed positions
-    (:func:`quaternity_cp.quartets.bigsolve.solve_lazy`)."""
-    from ..bigsolve import BigSolveError, check_goal as check_big_goal, packed_of, solve_lazy
+                 threads: int, checkpoint: str | None = None, save_every: float | None = None) -> None:
+    """``solve --start P N S --packed [--checkpoint FOLDER]``: the lazy win solve over packed positions
+    (:func:`quaternity_cp.quartets.bigsolve.solve_lazy`), its state kept in FOLDER when given."""
+    from ...lazystate import LazyStateError
+    from ..bigsolve import SAVE_EVERY, BigSolveError, check_goal as check_big_goal, packed_of, solve_lazy
     from ..packed import PackedError
 
     rule_set = _parse_rules(rules)
@@ -331,6 +344,14 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         seat = check_big_goal("win", _seat(game, player), P)
     except (PackedError, BigSolveError) as err:
         raise InputError(str(err)) from None
+    folder = None
+    if checkpoint is not None:
+        if not checkpoint.strip():
+            raise InputError("--checkpoint: give a folder (an empty name would keep the state in the current "
+                             "folder)")
+        folder = os.path.abspath(checkpoint)
+        if os.path.lexists(folder) and not os.path.isdir(folder):
+            raise InputError(f"--checkpoint {checkpoint}: not a folder")
     shown = (not as_json) if show_progress is None else show_progress
     last = [0.0]
     started: list[bool] = []
@@ -344,23 +365,73 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
             if shown:
                 click.echo(lazy_line(step), err=True)
 
-    if not as_json:
-        print_header("start of the game", game, rule_set)
-        _kernel_notice(P, N, S, rule_set)
-    with Interrupts() as ctrl_c:
-        out = ctrl_c.run(solve_lazy, P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds),
-                         depth=depth, progress=progress, threads=threads)
-        res = out.result
-        if as_json:
-            emit_json({"position": "start of the game", "players": P, "sets": N, "set_size": S,
-                       "player_names": list(game.player_names), **out.to_json()})
-        else:
-            print_result(game, res)
-            g = out.graph
-            click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
-                       f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.1f} MB of arrays")
-    interrupted = ctrl_c.interrupted or INTERRUPTED in (res.status, res.tree_stopped)
-    sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
+    def on_save(nbytes: int, seconds: float) -> None:
+        if shown:
+            click.echo(f"  state saved in {folder}: {_size(nbytes)} written in {seconds:.1f} s", err=True)
+
+    header = [False]
+
+    def begin() -> None:
+        if not as_json and not header[0]:
+            header[0] = True
+            print_header("start of the game", game, rule_set)
+            _kernel_notice(P, N, S, rule_set)
+
+    if folder is None:
+        begin()
+        with Interrupts() as ctrl_c:
+            out = ctrl_c.run(solve_lazy, P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds),
+                             depth=depth, progress=progress, threads=threads)
+            _lazy_answer(game, out, as_json)
+        interrupted = ctrl_c.interrupted or INTERRUPTED in (out.result.status, out.result.tree_stopped)
+        sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_OK)
+    def reporting(step: dict[str, Any]) -> None:
+        begin()
+        progress(step)
+
+    # (a folder with a state: the header once it is read, so that a refused one leaves standard output empty)
+    if not os.path.isdir(folder) or not os.listdir(folder):
+        begin()
+    stops = Stops()
+    try:
+        with stops:
+            out = solve_lazy(P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds), depth=depth,
+                             progress=reporting, threads=threads, checkpoint=folder,
+                             save_every=SAVE_EVERY if save_every is None else save_every, on_save=on_save)
+            begin()
+            _lazy_answer(game, out, as_json)
+    except LazyStateError as err:
+        raise InputError(str(err)) from None
+    except KeyboardInterrupt:  # (before the solve began, or once its answer was printed: nothing to save)
+        fail(f"interrupted; the state kept is in {folder}: run the same command again to go on", stops.code)
+    res = out.result
+    if INTERRUPTED in (res.status, res.tree_stopped):
+        fail(f"interrupted: the state is saved in {folder}: run the same command again to go on", stops.code)
+    sys.exit(EXIT_OK)
+
+
+def _lazy_answer(game: Game, out: Any, as_json: bool) -> None:
+    res = out.result
+    if as_json:
+        emit_json({"position": "start of the game", "players": game.players, "sets": game.sets,
+                   "set_size": game.set_size, "player_names": list(game.player_names), **out.to_json()})
+        return
+    print_result(game, res)
+    g = out.graph
+    click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
+               f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.1f} MB of arrays")
+    if g.get("checkpoint"):
+        click.echo(f"State: {g['checkpoint']} (run {g['runs']}, {g['total_seconds']} s in all; "
+                   f"{_size(g['saved_bytes'])} written in {g['save_seconds']} s this run)")
+
+
+def _size(nbytes: int) -> str:
+    """Bytes in MB, or GB from 1 GB on.
+
+    >>> _size(103262), _size(12 * 2**30)
+    ('0.1 MB', '12.00 GB')
+    """
+    return f"{nbytes / 2**30:,.2f} GB" if nbytes >= 2**30 else f"{nbytes / 2**20:,.1f} MB"
 
 
 def _seat(game: Game, player: str | None) -> int | None:
