@@ -135,6 +135,7 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
                                                  meets=np.ascontiguousarray(lazy.meets, np.int32))
         body = {**head(lazy.packed, lazy.player, lazy.store.compress), "generation": gen, "nodes": n, "edges": m,
                 "expanded": lazy.expanded, "rounds": lazy.rounds, "rate": float(lazy.rate), "begun": lazy.begun,
+                "answered": lazy.answered,
                 "cur": lazy.cur, "todo": lazy.todo, "meets": meets, "meet_at": lazy.meet_at,
                 "stride": int(lazy.store.stride), "used": int(lazy.store.used[0]),
                 "chunk_cols": int(lazy.store.chunks.shape[1]), "raw_min": int(lazy.store.raw_min),
@@ -290,6 +291,9 @@ def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
     if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not math.isfinite(rate) or not \
             1 <= rate <= 2**31:
         raise LazyStateError(f"{path}: rate must be a number 1..2^31, not {json.dumps(rate)[:40]}")
+    answered = data.get("answered", False)  # (absent: false)
+    if not isinstance(answered, bool):
+        raise LazyStateError(f"{path}: answered must be true or false, not {json.dumps(answered)[:20]}")
     if data.get("begun") is not True:
         raise LazyStateError(f"{path}: begun must be true (a state is saved once the start is added)")
     cur = data.get("cur")
@@ -368,7 +372,9 @@ def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
         lazy.meets = np.array(got, np.int32)
     lazy.n, lazy.m = n, m
     lazy.expanded, lazy.rounds, lazy.rate = expanded, rounds, float(rate)
-    lazy.begun, lazy.cur, lazy.todo, lazy.meet_at = True, cur, todo, meet_at
+    lazy.begun, lazy.cur, lazy.todo, lazy.meet_at, lazy.answered = True, cur, todo, meet_at, answered
+    if answered and (cur is not None or todo or meets is not None):
+        raise LazyStateError(f"{path}: answered, yet with positions left to expand")
     lazy.saved_changes = lazy.changes
     size = len(lazy.table)
     while n * 10 > size * 7:

@@ -396,6 +396,8 @@ class LazyWin:
         # the state's changes so far, and at the last save (a save of an unchanged state rewrites no array)
         self.changes = 0
         self.saved_changes = -1
+        # whether the graph as it is was ranked to an answer (its last round counted)
+        self.answered = False
         # a state kept on the way (:mod:`quaternity_cp.lazystate` sets them): called between batches every
         # ``keep_every`` seconds
         self.keeper: Callable[[LazyWin], None] | None = None
@@ -596,7 +598,8 @@ class LazyWin:
         :attr:`meet_at` on). Each batch changes the state at once, with the stop signals held, so that a stop
         between two batches leaves a state to go on from."""
         while True:
-            while self.cur is not None or self.todo:
+            # (a state read back in the middle of a round's widening goes on widening first, as the run did)
+            while self.meets is None and (self.cur is not None or self.todo):
                 if self.cur is None:
                     self.cur = self.todo.pop()
                 lo, hi = self.cur
@@ -630,12 +633,11 @@ class LazyWin:
                             self.rounds += 1
                             self.changes += 1
                         del out
-                if self.rank[ROOT] < 0:
-                    self.rounds += 1
-                    return False, None
-                if k == 0:
-                    self.rounds += 1
-                    return True, int(self.rank[ROOT])
+                if self.rank[ROOT] < 0 or k == 0:
+                    if not self.answered:  # (a state read back once answered is ranked again, not counted again)
+                        self.rounds += 1
+                        self.answered = True
+                    return (False, None) if self.rank[ROOT] < 0 else (True, int(self.rank[ROOT]))
             meets = self.meets
             assert meets is not None
             while self.meet_at < len(meets):

@@ -67,7 +67,7 @@ COMPILED_KERNEL_MODULES = frozenset({
     "test_quarto_fast.py", "test_quarto_packed.py", "test_layer_model.py", "test_lazywin.py", "test_threads.py",
     # (its lazy solves compile the packed expansion and the lazy solve's kernels: 29 s on a fresh checkout in the
     # other worker, against 1.5 s once the group's worker has compiled them)
-    "test_keystore.py",
+    "test_keystore.py", "test_lazystate.py",
 })
 
 
