@@ -88,7 +88,7 @@ def is_lazy_folder(folder: str) -> bool:
 def _specs(n: int, m: int, width: int, stride: int, used: int, chunk_cols: int, meets: int | None,
            chunk: int) -> dict[str, dict[str, tuple["np.dtype[Any]", tuple[int, ...]]]]:
     i8, i16, i32, i64, u8, u64 = (np.dtype(t) for t in ("<i1", "<i2", "<i4", "<i8", "u1", "<u8"))
-    out = {"nodes": {"seats": (i8, (n,)), "mine": (u8, (n,)), "nth": (i16, (n,)), "total": (i16, (n,))},
+    out: dict[str, dict[str, tuple["np.dtype[Any]", tuple[int, ...]]]] = {"nodes": {"seats": (i8, (n,)), "mine": (u8, (n,)), "nth": (i16, (n,)), "total": (i16, (n,))},
            "edges": {"es": (i32, (m,)), "ed": (i32, (m,))},
            "keys": {"rows": (u64, (n * stride,))},
            "words": {"bits": (i64, (width,)), "counts": (i64, (width,)), "chunks": (i64, (width, chunk_cols)),
@@ -127,7 +127,8 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
         files[f"edges-{gen}.npz"] = save_npz(os.path.join(folder, f"edges-{gen}.npz"), 0, m,
                                              es=lazy.es[:m], ed=lazy.ed[:m])
         files[f"keys-{gen}.npz"] = save_npz(os.path.join(folder, f"keys-{gen}.npz"), n, 0, rows=store.pop("rows"))
-        files[f"words-{gen}.npz"] = save_npz(os.path.join(folder, f"words-{gen}.npz"), 0, 0, **store)
+        files[f"words-{gen}.npz"] = save_npz(os.path.join(folder, f"words-{gen}.npz"), 0, 0, bits=store["bits"],
+                                             counts=store["counts"], chunks=store["chunks"], pool=store["pool"])
         meets = None
         if lazy.meets is not None:
             meets = len(lazy.meets)
@@ -226,9 +227,8 @@ def _load(folder: str, packed: Packed, player: int, compress: bool) -> dict[str,
 def _differs(name: str, there: object, asked: object) -> str:
     """What differs between a state's identity field and the run's, in words (for its refusal)."""
     def short(v: object) -> str:
-        if isinstance(v, dict) and isinstance(v.get("name"), str):
-            return v["name"]
-        return json.dumps(v)[:40]
+        name = v.get("name") if isinstance(v, dict) else None
+        return name if isinstance(name, str) else json.dumps(v)[:40]
 
     if isinstance(there, dict) and isinstance(asked, dict) and short(there) == short(asked):
         return f"game: {name} {short(asked)} with other options there"

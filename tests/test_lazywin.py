@@ -383,7 +383,7 @@ def test_the_command_stops_at_its_limit_with_unproven():
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--start", "3", "3", "3", "--packed", "--checkpoint", "x"], "two solvers"),
+    (["--start", "3", "3", "3", "--packed", "--checkpoint", "x", "--parts", "2"], "--parts goes with the partitioned"),
     (["examples/position.json", "--packed"], "give --start"),
     (["--start", "3", "3", "3", "--packed", "--goal", "value"], "goal win"),
     (["--start", "3", "3", "3", "--packed", "--workers", "2"], "--checkpoint"),

@@ -154,8 +154,8 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             raise InputError("--max-questions goes with the quartet goal, which --packed does not solve")
         given = [name for name, on in partitioned_only.items() if on and name != "--progress/--no-progress"]
         if given:
-            raise InputError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with --checkpoint "
-                             "(the partitioned solver)")
+            raise InputError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with the partitioned solver "
+                             "(--checkpoint without --packed)")
         positions_given = click.get_current_context().get_parameter_source("max_positions") \
             not in (ParameterSource.DEFAULT, None)
         _lazy_packed(start, player, depth,
