@@ -38,6 +38,7 @@ import math
 import os
 import re
 import time
+import weakref
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -52,8 +53,8 @@ from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin, _place
 from .partfiles import Entry, check_present, is_entry, read_npz, save_npz, size_fits
 from .partitioned import Packed
 
-__all__ = ["LazyStateError", "MANIFEST", "LAYOUT", "OTHER_MANIFEST", "open_lazy", "keep", "save", "head",
-           "is_lazy_folder"]
+__all__ = ["LazyStateError", "MANIFEST", "LAYOUT", "OTHER_MANIFEST", "LOCK", "open_lazy", "keep", "save", "close",
+           "head", "is_lazy_folder"]
 
 #: the manifest's name in the folder
 MANIFEST = "lazy.json"
@@ -147,6 +148,11 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
         _remove_strays(folder, keep=set(files))
         return sum(int(e[0]) for e in files.values())
     except OSError as err:
+        try:  # (the new generation's files written so far: the disk they take is given back)
+            current = _read_manifest_quietly(folder, lazy)
+            _remove_strays(folder, keep=set(current["files"]) if current is not None else set())
+        except OSError:
+            pass
         raise LazyStateError(f"{folder}: the solve's state could not be saved ({err.strerror or err}); the "
                              "state saved before, if any, is kept") from None
 
@@ -173,13 +179,20 @@ def _read_manifest_quietly(folder: str, lazy: LazyWin) -> dict[str, Any] | None:
 
 
 def keep(lazy: LazyWin, folder: str, every: float, extra: Callable[[], Mapping[str, Any]] | None = None,
-         on_save: Callable[[int, float], None] | None = None) -> None:
+         on_save: Callable[[int, float], None] | None = None, on_error: Callable[[str], None] | None = None) -> None:
     """Save ``lazy``'s state to ``folder`` every ``every`` seconds while it solves (between two batches);
     ``extra``: a function of no arguments giving the manifest's extra fields at each save; ``on_save``: told the
-    bytes written and the seconds it took after each."""
+    bytes written and the seconds it took after each; ``on_error``: told why a save failed (the solve then goes
+    on, and the next save is tried as planned; without it the failure stops the solve)."""
     def keeper(w: LazyWin) -> None:
         began = time.monotonic()
-        wrote = save(w, folder, extra=extra() if extra is not None else None)
+        try:
+            wrote = save(w, folder, extra=extra() if extra is not None else None)
+        except LazyStateError as err:  # (a disk full: the solve goes on, the state saved before is kept)
+            if on_error is None:
+                raise
+            on_error(str(err))
+            return
         if on_save is not None:
             on_save(wrote, time.monotonic() - began)
 
@@ -260,15 +273,71 @@ def open_lazy(folder: str, packed: Packed, player: int, *, batch: int = BATCH, e
         raise LazyStateError(f"{folder}: not a folder")
     data = _load(folder, packed, player, compress) if os.path.isdir(folder) else None
     if data is None and os.path.isdir(folder):
-        others = sorted(name for name in os.listdir(folder) if not _NAME.match(name))
+        others = sorted(name for name in os.listdir(folder) if not _NAME.match(name) and name != LOCK)
         if others:  # (this module's files only: those of a first save cut short)
             raise LazyStateError(f"{folder}: holds other files ({', '.join(others[:3])}{', ...' if len(others) > 3 else ''}) "
                                  "and no lazy solve's state; give a new or empty folder")
-    lazy = LazyWin(packed, player, batch=batch, expect=expect, compress=compress)
-    if data is None:
-        return lazy, None
-    _fill(lazy, folder, data)
+    lock = _lock(folder)
+    try:
+        if data is not None:  # (read again under the lock: another run may have saved meanwhile)
+            data = _load(folder, packed, player, compress)
+        lazy = LazyWin(packed, player, batch=batch, expect=expect, compress=compress)
+        if data is not None:
+            _fill(lazy, folder, data)
+    except BaseException:
+        _unlock(lock)
+        raise
+    holder = [lock]  # (closed once: by close(), or when the solve is collected)
+    lazy.lock = holder
+    weakref.finalize(lazy, _unlock_held, holder)
     return lazy, data
+
+
+#: the lock file of a folder in use
+LOCK = "lazy.lock"
+
+
+def _lock(folder: str) -> int | None:
+    """The folder made if missing, and an exclusive lock of it for as long as the solve lives (one run at a time
+    goes on from a state: two would remove each other's files); refused when another run holds it. None where
+    the system has no ``flock``."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return None
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(os.path.join(folder, LOCK), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as err:
+        raise LazyStateError(f"{folder}: cannot keep the solve's state there ({err.strerror or err})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise LazyStateError(f"{folder}: another run is going on from this state (its lock is held); wait for it "
+                             "to end, or use another folder") from None
+    return fd
+
+
+def _unlock(fd: int | None) -> None:
+    if fd is not None:
+        try:
+            os.close(fd)
+        except OSError:  # pragma: no cover - closed already
+            pass
+
+
+def _unlock_held(holder: list[int | None]) -> None:
+    fd, holder[0] = holder[0], None
+    _unlock(fd)
+
+
+def close(lazy: LazyWin) -> None:
+    """Let another run go on from the folder (the lock :func:`open_lazy` took; also released when ``lazy`` is
+    collected, or the process ends)."""
+    holder = getattr(lazy, "lock", None)
+    if holder is not None:
+        _unlock_held(holder)
 
 
 def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:

@@ -401,6 +401,7 @@ class LazyWin:
         # a state kept on the way (:mod:`quaternity_cp.lazystate` sets them): called between batches every
         # ``keep_every`` seconds
         self.keeper: Callable[[LazyWin], None] | None = None
+        self.lock: Any = None  # (the folder's lock, held by :mod:`quaternity_cp.lazystate`)
         self.keep_every = float("inf")
         self.kept_at = 0.0
 

@@ -65,8 +65,10 @@ def _stopping_everywhere(folder: str, packed, player: int, batch: int, compress:
         try:
             res = lazy.solve()
         except Stop:
+            lazystate.close(lazy)  # (as the process of a run stopped ends: the next run may take the folder)
             continue
         lazystate.save(lazy, folder)
+        lazystate.close(lazy)
         return res, lazy, runs
     raise AssertionError("no answer")
 
@@ -135,6 +137,7 @@ def test_a_position_limit_then_a_larger_one_ends_as_one_run(tmp_path):
         lazy, _ = lazystate.open_lazy(str(tmp_path), packed, 0, batch=30, expect=limit)
         res = lazy.solve(Limits(max_positions=limit))
         lazystate.save(lazy, str(tmp_path))
+        lazystate.close(lazy)
         if res.verdict is not None:
             break
         assert res.stopped == "limit" and res.positions <= limit
@@ -149,6 +152,7 @@ def test_a_save_cut_short_keeps_the_state_before(tmp_path, monkeypatch):
     lazy, _ = lazystate.open_lazy(folder, packed, 0, batch=30)
     lazy.solve(Limits(max_positions=60))
     lazystate.save(lazy, folder)
+    lazystate.close(lazy)
     before = sorted(os.listdir(folder))
     lazy2, _ = lazystate.open_lazy(folder, packed, 0, batch=30)
     lazy2.solve(Limits(max_positions=150))
@@ -165,7 +169,8 @@ def test_a_save_cut_short_keeps_the_state_before(tmp_path, monkeypatch):
     with pytest.raises(lazystate.LazyStateError, match="could not be saved.*No space left"):
         lazystate.save(lazy2, folder)
     monkeypatch.setattr(lazystate, "save_npz", real)
-    assert len(os.listdir(folder)) > len(before)  # (the new generation's first files are left behind)
+    assert sorted(os.listdir(folder)) == before  # (the new generation's first files are removed again)
+    lazystate.close(lazy2)
     again, data = lazystate.open_lazy(folder, packed, 0, batch=30)
     assert data is not None and again.n - lazywin.ROOT == lazy.n - lazywin.ROOT  # (the state before)
     res = again.solve()
@@ -182,6 +187,7 @@ def _kept(tmp_path, limit=120):
     lazy, _ = lazystate.open_lazy(folder, packed, 0, batch=30)
     lazy.solve(Limits(max_positions=limit))
     lazystate.save(lazy, folder)
+    lazystate.close(lazy)
     return folder, packed
 
 
@@ -247,6 +253,35 @@ def test_an_edited_manifest_and_other_games_and_seats_are_refused(tmp_path):
     _refused(folder, Toy(5), "another game or solver")
     open(os.path.join(folder, "lazy.json"), "w").write("{not json")
     _refused(folder, packed, "lazy.json", "not a readable")
+
+
+def test_one_run_at_a_time_goes_on_from_a_folder(tmp_path):
+    folder, packed = _kept(tmp_path)
+    first, _ = lazystate.open_lazy(folder, packed, 0)
+    _refused(folder, packed, "another run is going on from this state")
+    lazystate.close(first)
+    second, data = lazystate.open_lazy(folder, packed, 0)
+    assert data is not None
+    del second  # (collected: its lock goes with it)
+    third, _ = lazystate.open_lazy(folder, packed, 0)
+    lazystate.close(third)
+
+
+def test_a_failed_save_on_the_way_is_told_and_the_solve_goes_on(tmp_path, monkeypatch):
+    folder = str(tmp_path / "ck")
+    packed = packed_of(4, 4, 2, Rules.preset("blind"), "win", lazy=True)
+    whole = lazywin.solve_win(packed, 0, batch=30)
+    lazy, _ = lazystate.open_lazy(folder, packed, 0, batch=30)
+    told = []
+    real = partfiles.save_npz
+    monkeypatch.setattr(lazystate, "save_npz", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space")))
+    lazystate.keep(lazy, folder, 0.0, on_error=told.append)
+    res = lazy.solve()
+    assert told and all("could not be saved" in t and "No space" in t for t in told)
+    monkeypatch.setattr(lazystate, "save_npz", real)
+    _same(whole, (res, lazy))
+    assert sorted(os.listdir(folder)) == [lazystate.LOCK]  # (nothing half written left)
+    lazystate.close(lazy)
 
 
 def test_folders_that_are_not_this_solve_s_are_refused(tmp_path):
@@ -346,7 +381,7 @@ def _cli(*args):
 
 
 def _answer(out: str) -> dict:
-    data = json.loads(out[:out.rindex("}") + 1])
+    data = json.loads(out[out.index("{"):out.rindex("}") + 1])
     return {k: data[k] for k in ("verdict", "plies", "positions", "expanded", "edges", "rounds")}
 
 
@@ -367,6 +402,19 @@ def test_the_command_goes_on_from_its_folder_to_the_answer_of_one_run(tmp_path):
     assert _answer(r.output) == whole and json.loads(r.output)["saved_bytes"] == 0
     r = _cli("solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--checkpoint", folder)
     assert r.exit_code == 0 and "State: " + folder in r.output and "run 4" in r.output, r.output
+
+
+def test_a_state_that_cannot_be_saved_still_prints_the_answer_then_exit_2(tmp_path, monkeypatch):
+    folder = str(tmp_path / "ck")
+    base = ["solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--json"]
+    whole = _answer(_cli(*base).output)
+    monkeypatch.setattr(lazystate, "save_npz", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space")))
+    r = _cli(*base, "--checkpoint", folder, "--save-every", "0")
+    assert r.exit_code == 2
+    assert _answer(r.output) == whole  # (the answer first)
+    warned = [x for x in r.output.splitlines() if x.startswith("quaternity: ")]
+    assert warned and all("could not be saved (No space)" in x for x in warned), r.output
+    assert "the solve goes on and tries again in 0 s" in warned[0] and "is kept" in warned[-1]
 
 
 @pytest.mark.parametrize("args, words", [

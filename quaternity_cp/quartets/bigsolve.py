@@ -430,7 +430,8 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
                limits: Limits | None = None, depth: int = 6,
                progress: Callable[[dict[str, Any]], None] | None = None, threads: int = 1,
                checkpoint: str | None = None, save_every: float = SAVE_EVERY,
-               on_save: Callable[[int, float], None] | None = None) -> BigResult:
+               on_save: Callable[[int, float], None] | None = None,
+               on_error: Callable[[str], None] | None = None) -> BigResult:
     """Whether ``player`` (default seat 0) forces being a winner from the start of a game of ``players`` seats,
     ``sets`` sets of ``set_size`` cards under ``rules``, decided lazily over packed positions
     (:func:`quaternity_cp.lazywin.solve_win`, the compiled expansion): the in-memory solver's lazy win solve at a
@@ -440,8 +441,10 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     take. ``threads``: the compiled expansion's threads (:attr:`.packed.QuaternityPacked.threads`; the answer is
     the same for any number). ``checkpoint``: a folder the solve's state is kept in
     (:mod:`quaternity_cp.lazystate`: every ``save_every`` seconds and when it stops; ``on_save`` is told the
-    bytes and seconds of each save on the way), and gone on from when it holds one (refused with
-    :class:`~quaternity_cp.lazystate.LazyStateError` before any work when it is another solve's or damaged)."""
+    bytes and seconds of each save on the way, ``on_error`` why one failed: the solve goes on), and gone on from
+    when it holds one (refused with :class:`~quaternity_cp.lazystate.LazyStateError` before any work when it is
+    another solve's or damaged); the graph's ``save_error`` says why the last save failed (None: the state is
+    saved)."""
 
     from ..lazywin import solve_win
 
@@ -452,7 +455,7 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     if checkpoint is None:
         out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
     else:
-        out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save)
+        out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save, on_error)
     ctx = packed.context()
     game = ctx.game
     status = SOLVED if out.verdict is not None else Status(out.stopped or INTERRUPTED)
@@ -483,7 +486,8 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
 
 def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
                progress: Callable[[dict[str, Any]], None] | None, folder: str, save_every: float,
-               on_save: Callable[[int, float], None] | None) -> tuple[Any, Any, dict[str, Any]]:
+               on_save: Callable[[int, float], None] | None,
+               on_error: Callable[[str], None] | None) -> tuple[Any, Any, dict[str, Any]]:
     """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`)."""
     from .. import lazystate
     from ..lazywin import ROOT
@@ -510,15 +514,30 @@ def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
         if on_save is not None:
             on_save(nbytes, seconds)
 
-    lazystate.keep(lazy, folder, save_every, extra, saved)
-    out = lazy.solve(limits, progress)
-    lazy.keeper = None
-    t0 = time.perf_counter()
-    wrote = lazystate.save(lazy, folder, extra=extra())
-    saved(wrote, time.perf_counter() - t0)
+    errors: list[str] = []
+
+    def failed(why: str) -> None:
+        errors.append(why)
+        if on_error is not None:
+            on_error(why)
+
+    try:
+        lazystate.keep(lazy, folder, save_every, extra, saved, failed)
+        out = lazy.solve(limits, progress)
+        lazy.keeper = None
+        t0 = time.perf_counter()
+        try:
+            wrote = lazystate.save(lazy, folder, extra=extra())
+            saved(wrote, time.perf_counter() - t0)
+            errors.clear()  # (the state is saved: earlier failures on the way no longer matter)
+        except lazystate.LazyStateError as err:
+            errors.append(str(err))
+    finally:
+        lazystate.close(lazy)  # (the next run may go on from the folder: the answer's tree needs no file)
     kept = {"checkpoint": os.path.abspath(folder), "runs": runs, "resumed_positions": resumed,
             "total_seconds": round(seconds_before + time.perf_counter() - began, 2), "saves": saves["count"],
-            "saved_bytes": saves["bytes"], "save_seconds": round(saves["seconds"], 2)}
+            "saved_bytes": saves["bytes"], "save_seconds": round(saves["seconds"], 2),
+            "save_error": errors[-1] if errors else None}
     return out, lazy, kept
 
 

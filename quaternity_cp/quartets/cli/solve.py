@@ -369,6 +369,11 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         if shown:
             click.echo(f"  state saved in {folder}: {_size(nbytes)} written in {seconds:.1f} s", err=True)
 
+    def on_error(why: str) -> None:  # (always shown: the run goes on, but the state on disk is older)
+        click.echo(f"quaternity: {why}; the solve goes on and tries again in "
+                   f"{SAVE_EVERY if save_every is None else save_every:g} s",
+                   err=True)
+
     header = [False]
 
     def begin() -> None:
@@ -397,7 +402,8 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         with stops:
             out = solve_lazy(P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds), depth=depth,
                              progress=reporting, threads=threads, checkpoint=folder,
-                             save_every=SAVE_EVERY if save_every is None else save_every, on_save=on_save)
+                             save_every=SAVE_EVERY if save_every is None else save_every, on_save=on_save,
+                             on_error=on_error)
             begin()
             _lazy_answer(game, out, as_json)
     except LazyStateError as err:
@@ -405,6 +411,8 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
     except KeyboardInterrupt:  # (before the solve began, or once its answer was printed: nothing to save)
         fail(f"interrupted; the state kept is in {folder}: run the same command again to go on", stops.code)
     res = out.result
+    if out.graph.get("save_error"):  # (the answer is printed; the state on disk is an older one, or none)
+        fail(str(out.graph["save_error"]), EXIT_INPUT)
     if INTERRUPTED in (res.status, res.tree_stopped):
         fail(f"interrupted: the state is saved in {folder}: run the same command again to go on", stops.code)
     sys.exit(EXIT_OK)
