@@ -49,7 +49,7 @@ from .files import write_atomic
 from .imports import STOP_SIGNALS, holding_signals
 from .jsonio import InputRefused, load_json, read_input
 from .keystore import KeyStore
-from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin, _place
+from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin
 from .partfiles import Entry, check_present, is_entry, read_npz, save_npz, size_fits
 from .partitioned import Packed
 
@@ -415,7 +415,7 @@ def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
     if bad >= 0:
         raise LazyStateError(f"{keys_path}: row {bad} holds a code that no dictionary holds; remove the folder to "
                              "start again")
-    lazy.store, lazy.layout = store, store.layout
+    lazy.store = store
     for name in ("seats", "mine", "nth", "total"):
         arr = getattr(lazy, name)
         if len(arr) < cap:
@@ -445,12 +445,7 @@ def _fill(lazy: LazyWin, folder: str, data: dict[str, Any]) -> None:
     if answered and (cur is not None or todo or meets is not None):
         raise LazyStateError(f"{path}: answered, yet with positions left to expand")
     lazy.saved_changes = lazy.changes
-    size = len(lazy.table)
-    while n * 10 > size * 7:
-        size *= 2
-    lazy.table = np.zeros(size, np.int32)
-    with np.errstate(over="ignore"):
-        _place(lazy.table, lazy.store.rows(), lazy.seats, n)
+    lazy.place_all()
 
 
 #: values checked at a time by :func:`_within`

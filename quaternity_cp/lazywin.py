@@ -440,6 +440,17 @@ class LazyWin:
             self.es = _grown(self.es, cap)
             self.ed = _grown(self.ed, cap)
 
+    def place_all(self) -> None:
+        """The hash table made again for the nodes stored (sized for them at most 7/10 full): for a graph whose
+        rows were written from elsewhere (:mod:`quaternity_cp.lazystate` reading a state back)."""
+        size = 1 << 13
+        while self.n * LOAD[1] > size * LOAD[0]:
+            size *= 2
+        self.table = np.zeros(size, np.int32)
+        with np.errstate(over="ignore"):
+            _place(self.table, self.store.rows(), self.seats, self.n)
+        self.layout = self.store.layout
+
     def lookup(self, keys: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The node of each key (rows of ``width`` words) with the player's seat counted from its mover; -1 when
         it is not in the graph."""
