@@ -105,6 +105,8 @@ def save(lazy: LazyWin, folder: str, *, extra: Mapping[str, Any] | None = None) 
     remove the generation before; returns the bytes written. Signals that stop a solve are held meanwhile (a
     save is never left half done by them). ``extra``: fields kept in the manifest besides the state (the seconds
     spent so far, the verdict known...)."""
+    if not lazy.begun:  # (answered before its start was stored: a game over at once, a start it cannot win)
+        return 0
     with holding_signals(*STOP_SIGNALS):
         return _save(lazy, folder, dict(extra or {}))
 

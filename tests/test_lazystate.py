@@ -501,3 +501,22 @@ def test_a_run_killed_after_a_save_goes_on_from_it(tmp_path):
     out3, _ = whole.communicate(timeout=600)
     got = json.loads(out2)
     assert _answer(out2) == _answer(out3) and got["runs"] == 2 and got["resumed_positions"] > 0
+
+
+class OverToy(Toy):
+    """The toy whose game is over before it begins (its start's mover -1)."""
+
+    def start(self):
+        key, _ = super().start()
+        return key, -1
+
+
+def test_a_start_answered_at_once_keeps_nothing_and_is_answered_again(tmp_path):
+    folder = str(tmp_path / "ck")
+    for _ in range(2):
+        lazy, data = lazystate.open_lazy(folder, OverToy(5), 0)
+        res = lazy.solve()
+        assert data is None and res.verdict is False and res.positions == 0
+        assert lazystate.save(lazy, folder) == 0
+        lazystate.close(lazy)
+    assert sorted(os.listdir(folder)) == [lazystate.LOCK]
