@@ -33,7 +33,7 @@ import errno
 import json
 import os
 import stat
-from typing import Any
+from typing import Any, Callable
 
 from .errors import QuaternityError
 
@@ -242,5 +242,18 @@ def load_json(text: str) -> Any:
     return data
 
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "MAX_MOVES", "InputRefused", "show", "too_large",
+def read_json_file(path: str, error: Callable[[str], BaseException], what: str) -> Any:
+    """The JSON value of the file ``path`` (a checkpoint's manifest, a state's), read strictly
+    (:func:`read_input`, :func:`load_json`); None when there is no such file; one that cannot be read or is not
+    JSON is refused by ``error``, one line naming it and ``what`` it should be."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        return load_json(read_input(path))
+    except (InputRefused, ValueError, OSError) as err:
+        why = getattr(err, "strerror", None) or err
+        raise error(f"{path}: not a readable {what} ({why})") from None
+
+
+__all__ = ["read_json_file", "MAX_INPUT_BYTES", "MAX_JSON_DEPTH", "MAX_NUMBER_DIGITS", "MAX_MOVES", "InputRefused", "show", "too_large",
            "decode_input", "read_input_bytes", "read_input", "check_size", "check_move_count", "load_json"]

@@ -47,7 +47,7 @@ from .digest import sign_json, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
 from .imports import STOP_SIGNALS, holding_signals
-from .jsonio import InputRefused, load_json, read_input
+from .jsonio import read_json_file
 from .keystore import KeyStore
 from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin
 from .partfiles import Entry, check_present, is_entry, read_npz, save_npz, size_fits
@@ -209,13 +209,9 @@ def _load(folder: str, packed: Packed, player: int, compress: bool) -> dict[str,
     if os.path.lexists(os.path.join(folder, OTHER_MANIFEST)):
         raise LazyStateError(f"{folder}: holds the partitioned solver's checkpoint ({OTHER_MANIFEST}), not a lazy "
                              "solve's; use another folder")
-    if not os.path.lexists(path):
+    data = read_json_file(path, LazyStateError, "lazy solve's state")
+    if data is None:
         return None
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError) as err:
-        why = getattr(err, "strerror", None) or err
-        raise LazyStateError(f"{path}: not a readable lazy solve's state ({why})") from None
     if not isinstance(data, dict) or "digest" not in data:
         raise LazyStateError(f"{path}: not a lazy solve's state of this program")
     want = head(packed, player, compress)

@@ -113,7 +113,7 @@ from .budget import LIMIT, Limits, Stopped, check_deadline
 from .digest import canonical_json, sha256_hex, sign_json, user_key, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
-from .jsonio import InputRefused, load_json, read_input
+from .jsonio import load_json, read_input, read_json_file
 from .partfiles import Entry
 from .retrograde import Runner, TaskTally, dask_runner, local_runner
 from .threads import memory_available
@@ -933,13 +933,9 @@ def _load_manifest(path: str, fmt: str, old_formats: Mapping[str, str], purpose:
     """A manifest's content (without its digest) once its format and keyed digest are checked; None when there
     is no manifest. ``upgradable``: a manifest of layout 1 is refused as :class:`OlderLayout` (which
     :func:`upgrade` rewrites); ``any_layout``: its layout is not checked (for what reads its head only)."""
-    if not os.path.lexists(path):
+    data = read_json_file(path, PartitionedError, "checkpoint")
+    if data is None:
         return None
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError) as err:
-        why = getattr(err, "strerror", None) or err
-        raise PartitionedError(f"{path}: not a readable checkpoint ({why})") from None
     if not isinstance(data, dict) or "digest" not in data:
         raise PartitionedError(f"{path}: not a checkpoint of this program")
     got = data.get("format")

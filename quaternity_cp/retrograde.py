@@ -106,7 +106,7 @@ from .budget import Limits, Stopped, check_deadline
 from .digest import sign_json, user_key, verify_json
 from .errors import QuaternityError
 from .files import write_atomic
-from .jsonio import InputRefused, load_json, read_input
+from .jsonio import read_json_file
 from .partfiles import Entry
 
 #: the checkpoint's format (its manifest's ``format``)
@@ -693,13 +693,9 @@ def _read_manifest(folder: str, head: Mapping[str, Any]) -> dict[str, Any] | Non
     """The folder's manifest once its format, keyed digest, graph and every field are checked; None when there
     is none."""
     path = os.path.join(folder, "manifest.json")
-    if not os.path.lexists(path):
+    data = read_json_file(path, RetroError, "checkpoint")
+    if data is None:
         return None
-    try:
-        data = load_json(read_input(path))
-    except (InputRefused, ValueError, OSError) as err:
-        why = getattr(err, "strerror", None) or err
-        raise RetroError(f"{path}: not a readable checkpoint ({why})") from None
     if isinstance(data, dict) and data.get("format") in OLD_FORMATS:
         raise RetroError(f"{path}: an attractor's checkpoint of an earlier version of this program "
                          f"({data['format']}); remove the folder to start again")

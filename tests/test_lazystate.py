@@ -470,13 +470,20 @@ def test_a_signal_saves_the_state_and_the_same_command_goes_on(tmp_path, sig, co
     data = json.loads(out)
     assert data["status"] == "interrupted" and data["positions"] > 0 and data["checkpoint"] == folder
     assert f"the state is saved in {folder}: run the same command again to go on" in err
+    got = _goes_on_to_the_answer_of_one_run(folder)
+    assert got["resumed_positions"] == data["positions"]
+
+
+def _goes_on_to_the_answer_of_one_run(folder: str) -> dict:
+    """The same command again, from the folder: the answer of a run never stopped (the second run's JSON)."""
     again = _run([*LONG, "--checkpoint", folder], env_started=False)
     out2, err2 = again.communicate(timeout=600)
     assert again.returncode == 0, err2
     whole = _run(LONG, env_started=False)
-    out3, err3 = whole.communicate(timeout=600)
+    out3, _ = whole.communicate(timeout=600)
     got = json.loads(out2)
-    assert _answer(out2) == _answer(out3) and got["runs"] == 2 and got["resumed_positions"] == data["positions"]
+    assert _answer(out2) == _answer(out3) and got["runs"] == 2
+    return got
 
 
 def test_a_run_killed_after_a_save_goes_on_from_it(tmp_path):
@@ -494,13 +501,7 @@ def test_a_run_killed_after_a_save_goes_on_from_it(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    again = _run([*LONG, "--checkpoint", folder], env_started=False)
-    out2, err2 = again.communicate(timeout=600)
-    assert again.returncode == 0, err2
-    whole = _run(LONG, env_started=False)
-    out3, _ = whole.communicate(timeout=600)
-    got = json.loads(out2)
-    assert _answer(out2) == _answer(out3) and got["runs"] == 2 and got["resumed_positions"] > 0
+    assert _goes_on_to_the_answer_of_one_run(folder)["resumed_positions"] > 0
 
 
 class OverToy(Toy):
