@@ -521,3 +521,49 @@ def test_a_start_answered_at_once_keeps_nothing_and_is_answered_again(tmp_path):
         assert lazystate.save(lazy, folder) == 0
         lazystate.close(lazy)
     assert sorted(os.listdir(folder)) == [lazystate.LOCK]
+
+
+# -- the state's manifest through the one strict reader: the hostile corpus, special files, a huge one -----------
+def _hostile_cases():
+    from test_strict_inputs import HOSTILE_JSON
+
+    cases = dict(HOSTILE_JSON)
+    cases["not-an-object"] = ("[1, 2]", "not a lazy solve's state of this program")
+    cases["no-digest"] = ('{"format": "quaternity-packed-lazy"}', "not a lazy solve's state of this program")
+    return cases
+
+
+@pytest.mark.parametrize("kind", ["deep", "nan", "infinity", "minus-infinity", "long-number", "not-an-object",
+                                  "no-digest"])
+def test_hostile_manifests_are_refused_in_one_line_exit_2(tmp_path, kind):
+    from test_strict_inputs import refused, run
+
+    text, reason = _hostile_cases()[kind]
+    folder = tmp_path / "ck"
+    folder.mkdir()
+    (folder / "lazy.json").write_text(text)
+    refused(run("solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--checkpoint", folder, "--json"),
+            str(folder / "lazy.json"), reason)
+
+
+def test_special_and_huge_manifests_are_refused_before_reading(tmp_path):
+    from test_strict_inputs import in_thread, huge_file
+
+    packed = packed_of(4, 4, 2, Rules.preset("blind"), "win", lazy=True)
+    cases = {"fifo": "a pipe (FIFO), not a regular file", "device": "a character device, not a regular file",
+             "huge": "larger than the limit of 16,777,216 bytes", "folder": "Is a directory"}
+    for kind, reason in cases.items():
+        folder = tmp_path / kind
+        folder.mkdir()
+        path = folder / "lazy.json"
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "device":
+            os.symlink("/dev/zero", path)
+        elif kind == "huge":
+            huge_file(path)
+        else:
+            path.mkdir()
+        got = in_thread(lazystate.open_lazy, str(folder), packed, 0)
+        assert isinstance(got, lazystate.LazyStateError), (kind, got)
+        assert str(got).startswith(f"{path}: not a readable lazy solve's state") and reason in str(got), (kind, got)
