@@ -59,6 +59,15 @@ strategy's every reply is explored), ``no``, or unproven when a limit
 Memory grows with the positions and explored moves only; every array is one of
 :class:`LazyWin`'s, and :meth:`LazyWin.nbytes` counts them.
 
+**A state to go on from.** Where the rounds are is part of the solve's state
+(the ranges of positions waiting to be expanded, the opponent nodes a round's
+widening has left), and each batch changes the arrays and that state together,
+with SIGINT and SIGTERM held back meanwhile; so the solve stopped between two
+batches (a limit, Ctrl-C, a keeper's exception) is always in a state the
+uninterrupted solve passed through, and :meth:`LazyWin.solve` called again, or
+on a state read back from a folder (:mod:`quaternity_cp.lazystate`), goes on
+to the same answer, positions and rounds.
+
 This module names no game; tests/test_lazywin.py compares its answers with the
 partitioned solver's ranks of every position and seat, and with the in-memory
 lazy solve, on small starts of every preset.
