@@ -567,3 +567,17 @@ def test_special_and_huge_manifests_are_refused_before_reading(tmp_path):
         got = in_thread(lazystate.open_lazy, str(folder), packed, 0)
         assert isinstance(got, lazystate.LazyStateError), (kind, got)
         assert str(got).startswith(f"{path}: not a readable lazy solve's state") and reason in str(got), (kind, got)
+
+
+def test_the_same_solve_called_again_after_its_limit_goes_on_to_the_same_answer():
+    packed = packed_of(3, 3, 3, Rules.preset("pythagoras"), "win", lazy=True)
+    whole = lazywin.solve_win(packed, 0, batch=25)
+    lazy = lazywin.LazyWin(packed, 0, batch=25)
+    limit = 1
+    while True:
+        res = lazy.solve(Limits(max_positions=limit))
+        if res.verdict is not None:
+            break
+        assert res.stopped == "limit"
+        limit += 37
+    _same(whole, (res, lazy))
