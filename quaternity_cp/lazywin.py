@@ -640,7 +640,8 @@ class LazyWin:
                 n, m = self.n, self.m
                 with holding_signals(*STOP_SIGNALS):
                     if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
-                        self.rank = np.full(min(len(self.seats), max(n + n // 2, 1 << 12)), -1, np.int32)
+                        # (room beyond n never written until used: _rank sets every rank it reads)
+                        self.rank = np.empty(min(len(self.seats), max(n + n // 2, 1 << 12)), np.int32)
                     _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
                     k = 0
                     if self.rank[ROOT] >= 0:
