@@ -52,6 +52,9 @@ expanded again and its next reply in order added. A reply is never stored
 before it is needed, so a node's later replies are found by expanding it again
 (the part's expansion is deterministic).
 
+``progress`` (:meth:`LazyWin.solve`) is told after each batch the positions, moves, expansions, rounds,
+seconds and bytes of arrays so far, and once more as each round's ranking begins (``phase`` "ranking").
+
 The answer: ``yes`` with the plies of the player's forced win (exact: the
 restricted opponents cannot make the player's least rank larger, and the
 strategy's every reply is explored), ``no``, or unproven when a limit
@@ -637,6 +640,8 @@ class LazyWin:
                     progress(self._step_info(began))
             if self.meets is None:
                 budget.check_time()
+                if progress is not None:
+                    progress({**self._step_info(began), "phase": "ranking"})
                 n, m = self.n, self.m
                 with holding_signals(*STOP_SIGNALS):
                     if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)

@@ -157,8 +157,16 @@ def lazy_line(step: dict[str, Any]) -> str:
 
     >>> lazy_line({"positions": 170370272, "edges": 325959134, "rounds": 7, "bytes": 9123456789, "seconds": 3224.4})
     '  170,370,272 positions, 325,959,134 moves, round 8, 9.12 GB of arrays, 3224 s'
+
+    A round's end (``phase`` "ranking": every position ranked again, a few minutes at hundreds of millions) is
+    said as it begins:
+
+    >>> lazy_line({"positions": 170370272, "edges": 325959134, "rounds": 7, "bytes": 9123456789, "seconds": 3224.4,
+    ...            "phase": "ranking"})
+    '  170,370,272 positions, 325,959,134 moves, round 8 ends: ranking, 9.12 GB of arrays, 3224 s'
     """
-    return (f"  {step['positions']:,} positions, {step['edges']:,} moves, round {step['rounds'] + 1}, "
+    end = " ends: ranking" if step.get("phase") == "ranking" else ""
+    return (f"  {step['positions']:,} positions, {step['edges']:,} moves, round {step['rounds'] + 1}{end}, "
             f"{step['bytes'] / 1e9:.2f} GB of arrays, {step['seconds']:.0f} s")
 
 

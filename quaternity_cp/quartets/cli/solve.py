@@ -360,7 +360,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         if not started:  # (the tests' event: the search runs, inside the Ctrl-C guard)
             started.append(True)
             signal_started()
-        if step["seconds"] - last[0] >= 10:
+        if step["seconds"] - last[0] >= 10 or step.get("phase") == "ranking":  # (a round's end: always said)
             last[0] = step["seconds"]
             if shown:
                 click.echo(lazy_line(step), err=True)
