@@ -274,7 +274,7 @@ def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nda
     """The player's rank of every node (-1: it cannot force a win there) on the graph of edges ``es -> ed``:
     node WIN is 0, a node the player decides one more than its least ranked successor, any other one more than
     its last successor ranked once all are (the attractor, breadth first, so in order of rank)."""
-    left = np.zeros(n, np.int32)
+    left = np.zeros(n, np.int16)  # (an opponent node's explored replies: at most its replies in all, an int16)
     for e in range(es.shape[0]):
         left[es[e]] += 1
     indptr, pred = _lists(n, ed, es, offset)
