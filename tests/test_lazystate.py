@@ -581,3 +581,11 @@ def test_the_same_solve_called_again_after_its_limit_goes_on_to_the_same_answer(
         assert res.stopped == "limit"
         limit += 37
     _same(whole, (res, lazy))
+
+
+def test_progress_says_each_round_s_ranking_as_it_begins():
+    r = _cli("solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--json", "--progress")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    lines = [x for x in r.stderr.splitlines() if "ends: ranking" in x]
+    assert [int(x.split("round ")[1].split(" ")[0]) for x in lines] == list(range(1, data["rounds"] + 1)), r.stderr
