@@ -302,21 +302,22 @@ def _rank(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nda
 
 
 @jit
-def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray, more: np.ndarray,
-           out: np.ndarray, offset: np.ndarray) -> int:
-    """The opponent nodes with replies left (``more``) that the player's strategy meets from the start (inside
-    its attractor): at the player's nodes the first successor of least rank (in the order the edges were added),
-    at the others every successor. Into ``out`` (room for every node with replies left); returns how many."""
+def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.ndarray, nth: np.ndarray,
+           total: np.ndarray, work: np.ndarray, offset: np.ndarray) -> int:
+    """The opponent nodes with replies left (``nth < total``) that the player's strategy meets from the start
+    (inside its attractor): at the player's nodes the first successor of least rank (in the order the edges were
+    added), at the others every successor. ``work`` (n entries) holds the walk's stack from its start and the
+    nodes met from its end, the first met last (each node is pushed once and met once at most: the two never
+    meet); returns how many were met (``work[n - count:]``, reversed)."""
     indptr, succ = _lists(n, es, ed, offset)
     seen = np.zeros(n, np.uint8)
-    stack = np.empty(n, np.int32)
-    stack[0] = ROOT
+    work[0] = ROOT
     seen[ROOT] = 1
     top = 1
     count = 0
     while top > 0:
         top -= 1
-        v = stack[top]
+        v = work[top]
         if v == WIN or v == LOST:
             continue
         if mine[v]:
@@ -327,17 +328,17 @@ def _meets(n: int, es: np.ndarray, ed: np.ndarray, mine: np.ndarray, rank: np.nd
                     best = c
             if best >= 0 and not seen[best]:
                 seen[best] = 1
-                stack[top] = best
+                work[top] = best
                 top += 1
             continue
-        if more[v]:
-            out[count] = v
+        if nth[v] < total[v]:
             count += 1
+            work[n - count] = v
         for e in range(indptr[v], indptr[v + 1]):
             c = succ[e]
             if not seen[c]:
                 seen[c] = 1
-                stack[top] = c
+                work[top] = c
                 top += 1
     return count
 
@@ -650,16 +651,14 @@ class LazyWin:
                     _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
                     k = 0
                     if self.rank[ROOT] >= 0:
-                        more = self.nth[:n] < self.total[:n]
-                        more[:ROOT] = False
-                        out = np.empty(int(np.count_nonzero(more)), np.int32)  # (the most it can meet)
-                        k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], more, out, _offset(m))
-                        del more
+                        work = np.empty(n, np.int32)  # (the walk's stack and the nodes met, in one array)
+                        k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], self.nth[:n],
+                                   self.total[:n], work, _offset(m))
                         if k:
-                            self.meets, self.meet_at = out[:k].copy(), 0
+                            self.meets, self.meet_at = work[n - k:][::-1].copy(), 0
                             self.rounds += 1
                             self.changes += 1
-                        del out
+                        del work
                 if self.rank[ROOT] < 0 or k == 0:
                     if not self.answered:  # (a state read back once answered is ranked again, not counted again)
                         self.rounds += 1
