@@ -23,6 +23,11 @@ and count in range and every key's code in its dictionary. Anything else is one 
 reason (:class:`LazyStateError`). A folder holding the partitioned solver's checkpoint (``manifest.json``) is
 refused, as the partitioned solver refuses this one.
 
+**An answer without its graph** (``--drop-graph``): once the solve is answered, :func:`drop` replaces the
+manifest by one holding the answer (``"dropped": true``: the verdict, the plies, the sizes of the graph it took)
+and no file, then removes the state's files; :func:`read_answer` reads such a manifest back, as strictly, and
+the next run answers from it without solving (no strategy tree: the graph is gone).
+
 What the state does not keep: the hash table of the nodes (placed again from the keys as they are read) and the
 ranks (computed again at the next round's end). The time limit and the position limit are the run's own: the
 position limit counts every position stored (the earlier runs' too), the time limit this run's seconds.
@@ -53,8 +58,8 @@ from .lazywin import BATCH, MAX_NODES, ROOT, LazyWin
 from .partfiles import Entry, check_present, is_entry, read_npz, save_npz, size_fits
 from .partitioned import Packed
 
-__all__ = ["LazyStateError", "MANIFEST", "LAYOUT", "OTHER_MANIFEST", "LOCK", "open_lazy", "keep", "save", "close",
-           "head", "is_lazy_folder"]
+__all__ = ["LazyStateError", "MANIFEST", "LAYOUT", "OTHER_MANIFEST", "LOCK", "ANSWER_FIELDS", "open_lazy", "keep",
+           "save", "drop", "read_answer", "close", "head", "is_lazy_folder"]
 
 #: the manifest's name in the folder
 MANIFEST = "lazy.json"
@@ -159,6 +164,77 @@ def _save(lazy: LazyWin, folder: str, extra: dict[str, Any]) -> int:
                              "state saved before, if any, is kept") from None
 
 
+#: what a dropped state's manifest keeps of the answer (:func:`drop`)
+ANSWER_FIELDS = ("verdict", "plies", "positions", "expanded", "edges", "rounds", "array_bytes", "stored_key_words")
+
+
+def drop(lazy: LazyWin, folder: str, answer: Mapping[str, Any], *, extra: Mapping[str, Any] | None = None) -> None:
+    """Keep only the answer of ``lazy``'s solve in ``folder`` (``--drop-graph``): the manifest replaced (atomically)
+    by one holding ``answer`` (:data:`ANSWER_FIELDS`; the verdict must be known) and no file, then every file of the
+    state removed. Signals that stop a solve are held meanwhile. A failure to write leaves the state as it was."""
+    if lazy.verdict is None:
+        raise ValueError("only an answered solve's graph is dropped")
+    body = {**head(lazy.packed, lazy.player, lazy.store.compress), "dropped": True,
+            "answer": {k: answer[k] for k in ANSWER_FIELDS}, "extra": dict(extra or {}), "files": {}}
+    _check_answer(os.path.join(folder, MANIFEST), body["answer"])
+    with holding_signals(*STOP_SIGNALS):
+        try:
+            os.makedirs(folder, exist_ok=True)
+            _write_manifest(folder, lazy.packed, body)
+            _remove_strays(folder, keep=set())
+        except OSError as err:
+            raise LazyStateError(f"{folder}: the answer could not be kept there ({err.strerror or err}); the "
+                                 "state saved before, if any, is kept") from None
+
+
+def read_answer(folder: str, packed: Packed, player: int, compress: bool = True) -> dict[str, Any] | None:
+    """The answer a folder keeps without its graph (:func:`drop`): the manifest's ``answer`` and ``extra`` once
+    its digest, head and every field are checked; None when the folder holds no such manifest (none, or a state
+    to go on from). Refused as :func:`open_lazy` refuses (:class:`LazyStateError`)."""
+    if not os.path.isdir(folder):
+        if os.path.lexists(folder):
+            raise LazyStateError(f"{folder}: not a folder")
+        return None
+    data = _load(folder, packed, player, compress)
+    if data is None or "dropped" not in data:
+        return None
+    path = os.path.join(folder, MANIFEST)
+    if data["dropped"] is not True or data.get("files") != {}:
+        raise LazyStateError(f"{path}: dropped must be true, with no files listed")
+    answer = data.get("answer")
+    if not isinstance(answer, dict):
+        raise LazyStateError(f"{path}: answer must be an object")
+    _check_answer(path, answer)
+    extra = data.get("extra")
+    if not isinstance(extra, dict):
+        raise LazyStateError(f"{path}: extra must be an object")
+    seconds = extra.get("seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or \
+            not 0 <= seconds <= 2**40:
+        raise LazyStateError(f"{path}: extra's seconds must be a number of seconds, not {json.dumps(seconds)[:40]}")
+    _whole(path, extra, "runs", 1, 2**62)
+    return {"answer": answer, "extra": extra}
+
+
+def _check_answer(path: str, answer: Mapping[str, Any]) -> None:
+    if sorted(answer) != sorted(ANSWER_FIELDS):
+        raise LazyStateError(f"{path}: answer must hold {', '.join(ANSWER_FIELDS)}")
+    verdict = answer["verdict"]
+    if not isinstance(verdict, bool):
+        raise LazyStateError(f"{path}: answer's verdict must be true or false, not {json.dumps(verdict)[:20]}")
+    plies = answer["plies"]
+    if verdict:
+        _whole(path, answer, "plies", 0, 2**31)
+    elif plies is not None:
+        raise LazyStateError(f"{path}: a \"no\" has no plies, not {json.dumps(plies)[:20]}")
+    _whole(path, answer, "positions", 0, MAX_NODES)
+    _whole(path, answer, "expanded", 0, 2**62)
+    _whole(path, answer, "edges", 0, 2**40)
+    _whole(path, answer, "rounds", 0, 2**62)
+    _whole(path, answer, "array_bytes", 0, 2**62)
+    _whole(path, answer, "stored_key_words", 0, 2**8)
+
+
 def _write_manifest(folder: str, packed: Packed, body: dict[str, Any]) -> None:
     text = json.dumps({**body, "digest": sign_json(body, _purpose(packed))}, sort_keys=True, separators=(",", ":"))
     write_atomic(os.path.join(folder, MANIFEST), text + "\n")
@@ -174,10 +250,12 @@ def _remove_strays(folder: str, keep: set[str]) -> None:
 
 
 def _read_manifest_quietly(folder: str, lazy: LazyWin) -> dict[str, Any] | None:
+    """The folder's state's manifest, None when there is none, it is refused, or it keeps a dropped answer."""
     try:
-        return _load(folder, lazy.packed, lazy.player, lazy.store.compress)
+        data = _load(folder, lazy.packed, lazy.player, lazy.store.compress)
     except LazyStateError:
         return None
+    return None if data is None or "dropped" in data else data
 
 
 def keep(lazy: LazyWin, folder: str, every: float, extra: Callable[[], Mapping[str, Any]] | None = None,
@@ -270,6 +348,9 @@ def open_lazy(folder: str, packed: Packed, player: int, *, batch: int = BATCH, e
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise LazyStateError(f"{folder}: not a folder")
     data = _load(folder, packed, player, compress) if os.path.isdir(folder) else None
+    if data is not None and "dropped" in data:
+        raise LazyStateError(f"{os.path.join(folder, MANIFEST)}: keeps the answer of a solve whose graph was "
+                             "dropped, no state to go on from (read_answer reads it)")
     if data is None and os.path.isdir(folder):
         others = sorted(name for name in os.listdir(folder) if not _NAME.match(name) and name != LOCK)
         if others:  # (this module's files only: those of a first save cut short)

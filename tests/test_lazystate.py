@@ -589,3 +589,144 @@ def test_progress_says_each_round_s_ranking_as_it_begins():
     data = json.loads(r.stdout)
     lines = [x for x in r.stderr.splitlines() if "ends: ranking" in x]
     assert [int(x.split("round ")[1].split(" ")[0]) for x in lines] == list(range(1, data["rounds"] + 1)), r.stderr
+
+
+# -- --drop-graph: the answer kept, the state's files removed -------------------------------------------------------
+def test_drop_graph_keeps_the_state_until_answered_then_the_answer_only(tmp_path):
+    folder = str(tmp_path / "ck")
+    base = ["solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--json"]
+    whole = _answer(_cli(*base).output)
+    r = _cli(*base, "--checkpoint", folder, "--max-positions", "100", "--drop-graph")
+    assert r.exit_code == 0, r.output
+    first = json.loads(r.output)
+    assert first["verdict"] == "unproven" and first["graph_dropped"] is False  # (no answer: the state is kept)
+    assert any(n.startswith("nodes-") for n in os.listdir(folder))
+    r = _cli(*base, "--checkpoint", folder, "--drop-graph")
+    assert r.exit_code == 0, r.output
+    second = json.loads(r.output)
+    assert _answer(r.output) == whole and second["graph_dropped"] is True and second["runs"] == 2
+    assert second["defense"] is not None  # (the tree is grown before the graph goes)
+    assert sorted(os.listdir(folder)) == sorted([lazystate.LOCK, lazystate.MANIFEST])
+    for extra in ([], ["--drop-graph"]):  # (answered from the folder: nothing solved, nothing written)
+        before = os.stat(os.path.join(folder, lazystate.MANIFEST)).st_mtime_ns
+        r = _cli(*base, "--checkpoint", folder, *extra)
+        assert r.exit_code == 0, r.output
+        again = json.loads(r.output)
+        assert _answer(r.output) == whole and again["graph_dropped"] is True and again["defense"] is None
+        assert again["runs"] == 2 and again["saves"] == 0 and again["total_seconds"] == second["total_seconds"]
+        assert os.stat(os.path.join(folder, lazystate.MANIFEST)).st_mtime_ns == before
+    r = _cli("solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--checkpoint", folder)
+    assert r.exit_code == 0 and "keeps the answer only" in r.output and "Result: no" in r.output, r.output
+    for args, words in ((["--player", "1"], "not seat 1's"), (["--rules", "quaternity"], "blind there")):
+        r = _cli("solve", "--start", "4", "4", "2", "--packed", "--checkpoint", folder, *args,
+                 *(["--rules", "blind"] if "--rules" not in args else []))
+        assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1 and words in r.output, r.output
+    r = _cli("solve", "--start", "4", "4", "2", "--rules", "blind", "--checkpoint", folder)  # (the other solver)
+    assert r.exit_code == 2 and "holds a lazy solve's state" in r.output, r.output
+
+
+def test_a_win_dropped_keeps_its_plies(tmp_path):
+    folder = str(tmp_path / "ck")
+    base = ["solve", "--start", "2", "3", "2", "--rules", "blind", "--packed", "--json"]
+    whole = json.loads(_cli(*base).output)
+    assert whole["verdict"] == "yes" and whole["plies"] == 4
+    r = _cli(*base, "--checkpoint", folder, "--drop-graph")
+    assert r.exit_code == 0 and json.loads(r.output)["strategy"] == whole["strategy"], r.output
+    r = _cli(*base, "--checkpoint", folder)
+    again = json.loads(r.output)
+    assert _answer(r.output) == _answer(json.dumps(whole)) and again["strategy"] is None
+    assert again["seats"] == {"0": {"wins": True, "plies": 4}}
+
+
+def test_drop_graph_without_a_folder_is_refused(tmp_path):
+    r = _cli("solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--drop-graph")
+    assert r.exit_code == 2 and "--drop-graph goes with --checkpoint" in r.output, r.output
+    packed = packed_of(4, 4, 2, Rules.preset("blind"), "win", lazy=True)
+    from quaternity_cp.quartets.bigsolve import BigSolveError, solve_lazy
+
+    with pytest.raises(BigSolveError, match="drop_graph goes with a checkpoint"):
+        solve_lazy(4, 4, 2, Rules.preset("blind"), drop_graph=True)
+    with pytest.raises(ValueError, match="only an answered"):
+        lazy, _ = lazystate.open_lazy(str(tmp_path / "s"), packed, 0)
+        lazystate.drop(lazy, str(tmp_path / "s"), {})
+
+
+def _dropped(tmp_path):
+    folder = str(tmp_path / "state")
+    packed = packed_of(4, 4, 2, Rules.preset("blind"), "win", lazy=True)
+    lazy, _ = lazystate.open_lazy(folder, packed, 0)
+    out = lazy.solve()
+    lazystate.drop(lazy, folder, {"verdict": out.verdict, "plies": out.plies, "positions": out.positions,
+                                  "expanded": out.expanded, "edges": out.edges, "rounds": out.rounds,
+                                  "array_bytes": out.nbytes, "stored_key_words": 1},
+                   extra={"seconds": 1.5, "runs": 1})
+    lazystate.close(lazy)
+    return folder, packed
+
+
+def test_a_dropped_answer_reads_back_and_is_no_state_to_go_on_from(tmp_path):
+    folder, packed = _dropped(tmp_path)
+    got = lazystate.read_answer(folder, packed, 0)
+    assert got["answer"]["verdict"] is False and got["answer"]["plies"] is None and got["extra"]["runs"] == 1
+    _refused(folder, packed, "keeps the answer of a solve whose graph was dropped")
+    assert lazystate.read_answer(str(tmp_path / "none"), packed, 0) is None
+    kept, _ = _kept(tmp_path / "k")  # (a state to go on from is no answer)
+    assert lazystate.read_answer(kept, packed, 0) is None
+
+
+@pytest.mark.parametrize("path, value, words", [
+    (("dropped",), False, "dropped must be true"),
+    (("files",), {"nodes-1.npz": [1, "0" * 64, 1, 0]}, "no files listed"),
+    (("answer",), [], "answer must be an object"),
+    (("answer", "verdict"), "no", "verdict must be true or false"),
+    (("answer", "plies"), 3, "a \"no\" has no plies"),
+    (("answer", "positions"), -1, "positions must be"),
+    (("answer", "edges"), 1.5, "edges must be"),
+    (("answer", "rounds"), True, "rounds must be"),
+    (("answer", "array_bytes"), None, "array_bytes must be"),
+    (("answer", "stored_key_words"), 10**6, "stored_key_words must be"),
+    (("answer", "extra_field"), 1, "answer must hold"),
+    (("extra",), "x", "extra must be an object"),
+    (("extra", "seconds"), -1, "seconds must be"),
+    (("extra", "runs"), 0, "runs must be"),
+])
+def test_forged_dropped_answers_are_refused(tmp_path, path, value, words):
+    folder, packed = _dropped(tmp_path)
+    body = _manifest(folder)
+    at = body
+    for k in path[:-1]:
+        at = at[k]
+    at[path[-1]] = value
+    _sign(folder, body, packed)
+    with pytest.raises(lazystate.LazyStateError) as err:
+        lazystate.read_answer(folder, packed, 0)
+    assert "\n" not in str(err.value) and words in str(err.value), str(err.value)
+
+
+def test_a_win_forged_without_plies_and_an_edited_answer_are_refused(tmp_path):
+    folder, packed = _dropped(tmp_path)
+    body = _manifest(folder)
+    body["answer"]["verdict"] = True
+    _sign(folder, body, packed)
+    with pytest.raises(lazystate.LazyStateError, match="plies must be"):
+        lazystate.read_answer(folder, packed, 0)
+    body["answer"]["plies"] = 4
+    with open(os.path.join(folder, "lazy.json"), "w") as fh:  # (not signed again: the digest refuses it)
+        json.dump(body, fh)
+    with pytest.raises(lazystate.LazyStateError, match="keyed digest does not match"):
+        lazystate.read_answer(folder, packed, 0)
+
+
+def test_a_drop_that_cannot_be_written_prints_the_answer_and_keeps_the_state(tmp_path, monkeypatch):
+    folder = str(tmp_path / "ck")
+    base = ["solve", "--start", "4", "4", "2", "--rules", "blind", "--packed", "--json", "--checkpoint", folder]
+    assert _cli(*base, "--max-positions", "100").exit_code == 0
+    state = sorted(os.listdir(folder))
+    monkeypatch.setattr(lazystate, "write_atomic", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "No space")))
+    r = _cli(*base, "--drop-graph")
+    assert r.exit_code == 2 and json.loads(r.output[:r.output.rindex("}") + 1])["verdict"] == "no", r.output
+    assert "the answer could not be kept there (No space)" in r.output.strip().splitlines()[-1]
+    monkeypatch.undo()
+    assert sorted(os.listdir(folder)) == state
+    r = _cli(*base)  # (the state before goes on)
+    assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "no", r.output

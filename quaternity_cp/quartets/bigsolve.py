@@ -431,7 +431,7 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
                progress: Callable[[dict[str, Any]], None] | None = None, threads: int = 1,
                checkpoint: str | None = None, save_every: float = SAVE_EVERY,
                on_save: Callable[[int, float], None] | None = None,
-               on_error: Callable[[str], None] | None = None) -> BigResult:
+               on_error: Callable[[str], None] | None = None, drop_graph: bool = False) -> BigResult:
     """Whether ``player`` (default seat 0) forces being a winner from the start of a game of ``players`` seats,
     ``sets`` sets of ``set_size`` cards under ``rules``, decided lazily over packed positions
     (:func:`quaternity_cp.lazywin.solve_win`, the compiled expansion): the in-memory solver's lazy win solve at a
@@ -444,18 +444,27 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
     bytes and seconds of each save on the way, ``on_error`` why one failed: the solve goes on), and gone on from
     when it holds one (refused with :class:`~quaternity_cp.lazystate.LazyStateError` before any work when it is
     another solve's or damaged); the graph's ``save_error`` says why the last save failed (None: the state is
-    saved)."""
+    saved). ``drop_graph``: once answered, the folder keeps the answer only (:func:`.lazystate.drop`), and a
+    folder that keeps one is answered from without solving (``graph_dropped``; no strategy tree)."""
 
     from ..lazywin import solve_win
 
     seat = check_goal("win", player, players)
     packed = replace(packed_of(players, sets, set_size, rules, "win", lazy=True), threads=threads)
+    if drop_graph and checkpoint is None:
+        raise BigSolveError("drop_graph goes with a checkpoint (the folder whose state is dropped once answered)")
     began = time.perf_counter()
     kept: dict[str, Any] = {}
     if checkpoint is None:
         out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
     else:
-        out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save, on_error)
+        from .. import lazystate
+
+        stored = lazystate.read_answer(os.path.abspath(checkpoint), packed, seat)
+        if stored is not None:
+            return _from_lazy_answer(packed, seat, os.path.abspath(checkpoint), stored, began)
+        out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save, on_error,
+                                     drop_graph)
     ctx = packed.context()
     game = ctx.game
     status = SOLVED if out.verdict is not None else Status(out.stopped or INTERRUPTED)
@@ -487,8 +496,9 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
 def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
                progress: Callable[[dict[str, Any]], None] | None, folder: str, save_every: float,
                on_save: Callable[[int, float], None] | None,
-               on_error: Callable[[str], None] | None) -> tuple[Any, Any, dict[str, Any]]:
-    """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`)."""
+               on_error: Callable[[str], None] | None, drop_graph: bool = False) -> tuple[Any, Any, dict[str, Any]]:
+    """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`); once
+    answered with ``drop_graph``, the answer kept instead (:func:`~quaternity_cp.lazystate.drop`)."""
     from .. import lazystate
     from ..lazywin import ROOT
 
@@ -501,6 +511,7 @@ def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
     runs = (runs if isinstance(runs, int) and not isinstance(runs, bool) else 0) + 1
     resumed = lazy.n - ROOT if data is not None else None
     began = time.perf_counter()
+    dropped = False
     saves = {"bytes": 0, "seconds": 0.0, "count": 0}
 
     def extra() -> dict[str, Any]:
@@ -527,8 +538,12 @@ def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
         lazy.keeper = None
         t0 = time.perf_counter()
         try:
-            wrote = lazystate.save(lazy, folder, extra=extra())
-            saved(wrote, time.perf_counter() - t0)
+            if drop_graph and out.verdict is not None:  # (the answer kept, the state's files removed)
+                lazystate.drop(lazy, folder, _lazy_answer_fields(out, lazy), extra=extra())
+                dropped = True
+            else:
+                wrote = lazystate.save(lazy, folder, extra=extra())
+                saved(wrote, time.perf_counter() - t0)
             errors.clear()  # (the state is saved: earlier failures on the way no longer matter)
         except lazystate.LazyStateError as err:
             errors.append(str(err))
@@ -537,8 +552,36 @@ def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
     kept = {"checkpoint": os.path.abspath(folder), "runs": runs, "resumed_positions": resumed,
             "total_seconds": round(seconds_before + time.perf_counter() - began, 2), "saves": saves["count"],
             "saved_bytes": saves["bytes"], "save_seconds": round(saves["seconds"], 2),
-            "save_error": errors[-1] if errors else None}
+            "save_error": errors[-1] if errors else None, "graph_dropped": dropped}
     return out, lazy, kept
+
+
+def _lazy_answer_fields(out: Any, lazy: Any) -> dict[str, Any]:
+    """What a folder keeps of a lazy solve's answer once its graph is dropped (lazystate.ANSWER_FIELDS)."""
+    return {"verdict": out.verdict, "plies": out.plies, "positions": out.positions, "expanded": out.expanded,
+            "edges": out.edges, "rounds": out.rounds, "array_bytes": out.nbytes,
+            "stored_key_words": int(lazy.store.stride)}
+
+
+def _from_lazy_answer(packed: QuaternityPacked, seat: int, folder: str, stored: dict[str, Any],
+                      began: float) -> BigResult:
+    """The answer of a lazy solve whose graph was dropped, from its folder's manifest (no strategy tree: the
+    graph is gone; nothing solved, saved or rewritten)."""
+    ans, earlier = stored["answer"], stored["extra"]
+    ctx = packed.context()
+    res = SolveResult("win", seat, ans["verdict"], SOLVED, ctx.game, packed.rules, engine="lazy-packed")
+    res.plies = ans["plies"]
+    res.positions, res.expanded = ans["positions"], ans["expanded"]
+    res.seconds = time.perf_counter() - began
+    seconds, runs = round(float(earlier["seconds"]), 2), earlier["runs"]  # (checked by read_answer)
+    graph = {"solver": "lazy", "edges": ans["edges"], "rounds": ans["rounds"], "key_bits": packed.layout.bits,
+             "key_words": packed.width, "players_rotated": packed.rotated,
+             "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
+             "solve_seconds": seconds, "stored_key_words": ans["stored_key_words"], "array_bytes": ans["array_bytes"],
+             "peak_memory_bytes": _peak_rss()["this_process"], "checkpoint": folder, "runs": runs,
+             "resumed_positions": ans["positions"], "total_seconds": seconds, "saves": 0, "saved_bytes": 0,
+             "save_seconds": 0.0, "save_error": None, "graph_dropped": True}
+    return BigResult(res, graph, {str(seat): {"wins": ans["verdict"], "plies": ans["plies"]}})
 
 
 def _from_result(packed: QuaternityPacked, folder: str, parts: int, goal: str, seat: int, began: float) -> BigResult:

@@ -87,7 +87,8 @@ DEFAULT_PARTS = 8
               help="With --checkpoint: a Dask scheduler (tcp://host:8786) instead of local workers; the folder "
                    "must then be on storage every worker sees.")
 @click.option("--drop-graph", is_flag=True,
-              help="With --checkpoint: remove the graph's files once the answer is known (the manifest stays).")
+              help="With --checkpoint: remove the graph's files once the answer is known (the manifest stays); "
+                   "with --packed, the lazy solve's state, its folder keeping the answer only.")
 @click.option("--attractor", type=click.Choice(("whole", "partitioned")), default="whole", show_default=True,
               help="With --checkpoint: the attractor over the whole graph in this process, or partitioned: in "
                    "rounds, part by part on the workers, checkpointed by rounds.")
@@ -152,7 +153,11 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
             raise InputError(f"--packed decides the goal win, not {goal}")
         if max_questions is not None:
             raise InputError("--max-questions goes with the quartet goal, which --packed does not solve")
-        given = [name for name, on in partitioned_only.items() if on and name != "--progress/--no-progress"]
+        given = [name for name, on in partitioned_only.items()
+                 if on and name not in ("--progress/--no-progress", "--drop-graph")]
+        if drop_graph and checkpoint is None:
+            raise InputError("--drop-graph goes with --checkpoint (the folder whose state is dropped once the "
+                             "answer is known)")
         if given:
             raise InputError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} with the partitioned solver "
                              "(--checkpoint without --packed)")
@@ -161,7 +166,7 @@ def solve(file: str | None, start: tuple[int, int, int] | None, goal: str, playe
         _lazy_packed(start, player, depth,
                      max_positions if positions_given and max_positions is not None else PACKED_MAX_POSITIONS,
                      max_seconds, as_json, rules, show_progress, available_cores() if threads is None else threads,
-                     checkpoint, save_every)
+                     checkpoint, save_every, drop_graph)
     if checkpoint is None:
         given = [name for name, on in partitioned_only.items() if on]
         if given:
@@ -329,7 +334,8 @@ def _checkpointed(start: tuple[int, int, int], goal: str, player: str | None, de
 
 def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, max_positions: int,
                  max_seconds: float | None, as_json: bool, rules: str | None, show_progress: bool | None,
-                 threads: int, checkpoint: str | None = None, save_every: float | None = None) -> None:
+                 threads: int, checkpoint: str | None = None, save_every: float | None = None,
+                 drop_graph: bool = False) -> None:
     """``solve --start P N S --packed [--checkpoint FOLDER]``: the lazy win solve over packed positions
     (:func:`quaternity_cp.quartets.bigsolve.solve_lazy`), its state kept in FOLDER when given."""
     from ...lazystate import LazyStateError
@@ -403,7 +409,7 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
             out = solve_lazy(P, N, S, rule_set, player=seat, limits=Limits(max_positions, max_seconds), depth=depth,
                              progress=reporting, threads=threads, checkpoint=folder,
                              save_every=SAVE_EVERY if save_every is None else save_every, on_save=on_save,
-                             on_error=on_error)
+                             on_error=on_error, drop_graph=drop_graph)
             begin()
             _lazy_answer(game, out, as_json)
     except LazyStateError as err:
@@ -428,7 +434,10 @@ def _lazy_answer(game: Game, out: Any, as_json: bool) -> None:
     g = out.graph
     click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
                f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.1f} MB of arrays")
-    if g.get("checkpoint"):
+    if g.get("checkpoint") and g.get("graph_dropped"):
+        click.echo(f"State: {g['checkpoint']} keeps the answer only (the graph dropped: no strategy from it; "
+                   f"{g['total_seconds']} s in all)")
+    elif g.get("checkpoint"):
         click.echo(f"State: {g['checkpoint']} (run {g['runs']}, {g['total_seconds']} s in all; "
                    f"{_size(g['saved_bytes'])} written in {g['save_seconds']} s this run)")
 
