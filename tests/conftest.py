@@ -71,11 +71,19 @@ COMPILED_KERNEL_MODULES = frozenset({
 })
 
 
+def _runs_a_kernel_s_examples(item) -> bool:
+    """The docstring examples of a compiled module (``*_nb``: they call its kernels, which would otherwise compile
+    in the other worker too: 5 to 30 s on a fresh checkout)."""
+    callspec = getattr(item, "callspec", None)
+    name = callspec.params.get("name") if callspec is not None else None
+    return item.path.name == "test_docstrings.py" and isinstance(name, str) and name.endswith("_nb")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config, items):
     group = pytest.mark.xdist_group("compiled-kernels")
     for item in items:
-        if item.path.name in COMPILED_KERNEL_MODULES:
+        if item.path.name in COMPILED_KERNEL_MODULES or _runs_a_kernel_s_examples(item):
             item.add_marker(group)
     if config.getoption("--runslow"):
         return
