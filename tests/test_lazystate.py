@@ -740,3 +740,21 @@ def test_a_drop_that_cannot_be_written_prints_the_answer_and_keeps_the_state(tmp
     assert sorted(os.listdir(folder)) == state
     r = _cli(*base)  # (the state before goes on)
     assert r.exit_code == 0 and json.loads(r.output)["verdict"] == "no", r.output
+
+
+def test_a_tree_cut_short_by_ctrl_c_keeps_the_state_and_the_next_run_drops_it(tmp_path, monkeypatch):
+    from quaternity_cp.budget import INTERRUPTED
+    from quaternity_cp.quartets import bigsolve
+
+    folder = str(tmp_path / "ck")
+    real = bigsolve.tree
+    monkeypatch.setattr(bigsolve, "tree", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    first = bigsolve.solve_lazy(4, 4, 2, Rules.preset("blind"), checkpoint=folder, drop_graph=True)
+    assert first.result.result is False and first.result.tree_stopped == INTERRUPTED
+    assert first.result.defense is None and first.graph["graph_dropped"] is False
+    assert any(n.startswith("nodes-") for n in os.listdir(folder))  # (the state kept: the tree can be grown again)
+    monkeypatch.setattr(bigsolve, "tree", real)
+    second = bigsolve.solve_lazy(4, 4, 2, Rules.preset("blind"), checkpoint=folder, drop_graph=True)
+    assert second.result.result is False and second.result.tree_stopped is None and second.result.defense
+    assert second.graph["graph_dropped"] is True and second.graph["runs"] == 2
+    assert sorted(os.listdir(folder)) == sorted([lazystate.LOCK, lazystate.MANIFEST])

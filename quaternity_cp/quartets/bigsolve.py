@@ -455,8 +455,24 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
         raise BigSolveError("drop_graph goes with a checkpoint (the folder whose state is dropped once answered)")
     began = time.perf_counter()
     kept: dict[str, Any] = {}
+    ctx = packed.context()
+    grown: list[Any] = [None, None]  # the answer's tree, and why it was cut short (None: whole)
+
+    def grow(out: Any, lazy: Any) -> bool:
+        """The answer's tree from the partial graph; whether it is whole (Ctrl-C once the verdict is known cuts
+        the tree, not the verdict)."""
+        start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state
+        try:
+            grown[0] = tree(packed, LazyRanker(lazy, packed, bool(out.verdict)), start, seat, depth,
+                            bool(out.verdict))
+        except KeyboardInterrupt:
+            grown[:] = [None, INTERRUPTED]
+        return grown[1] is None
+
     if checkpoint is None:
         out, lazy = solve_win(packed, seat, limits=limits, progress=progress)
+        if out.verdict is not None:
+            grow(out, lazy)
     else:
         from .. import lazystate
 
@@ -464,22 +480,17 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
         if stored is not None:
             return _from_lazy_answer(packed, seat, os.path.abspath(checkpoint), stored, began)
         out, lazy, kept = _kept_lazy(packed, seat, limits, progress, checkpoint, save_every, on_save, on_error,
-                                     drop_graph)
-    ctx = packed.context()
+                                     drop_graph, grow)
     game = ctx.game
     status = SOLVED if out.verdict is not None else Status(out.stopped or INTERRUPTED)
     res = SolveResult("win", seat, out.verdict, status, game, rules, engine="lazy-packed")
     if out.verdict is not None:
-        start = Position(Game(players, sets, set_size), rules, engine=ctx.engine).state
         res.plies = out.plies
-        try:  # (Ctrl-C once the verdict is known cuts the tree, not the verdict)
-            grown = tree(packed, LazyRanker(lazy, packed, bool(out.verdict)), start, seat, depth, bool(out.verdict))
-        except KeyboardInterrupt:
-            grown, res.tree_stopped = None, INTERRUPTED
+        res.tree_stopped = grown[1]
         if out.verdict:
-            res.strategy = grown
+            res.strategy = grown[0]
         else:
-            res.defense = grown
+            res.defense = grown[0]
     res.positions = out.positions
     res.expanded = out.expanded
     res.seconds = time.perf_counter() - began
@@ -496,9 +507,13 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
 def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
                progress: Callable[[dict[str, Any]], None] | None, folder: str, save_every: float,
                on_save: Callable[[int, float], None] | None,
-               on_error: Callable[[str], None] | None, drop_graph: bool = False) -> tuple[Any, Any, dict[str, Any]]:
-    """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`); once
-    answered with ``drop_graph``, the answer kept instead (:func:`~quaternity_cp.lazystate.drop`)."""
+               on_error: Callable[[str], None] | None, drop_graph: bool,
+               grow: Callable[[Any, Any], bool]) -> tuple[Any, Any, dict[str, Any]]:
+    """:func:`solve_lazy`'s solve with its state kept in ``folder`` (:mod:`quaternity_cp.lazystate`). Once
+    answered, ``grow`` grows the answer's tree from the graph (it says whether the tree is whole), the folder's
+    lock held; then the state is saved, or with ``drop_graph`` and a whole tree, the answer kept instead
+    (:func:`~quaternity_cp.lazystate.drop`: a tree cut short by Ctrl-C keeps the state, so that the next run
+    grows it again)."""
     from .. import lazystate
     from ..lazywin import ROOT
 
@@ -536,21 +551,23 @@ def _kept_lazy(packed: QuaternityPacked, seat: int, limits: Limits | None,
         lazystate.keep(lazy, folder, save_every, extra, saved, failed)
         out = lazy.solve(limits, progress)
         lazy.keeper = None
+        whole = grow(out, lazy) if out.verdict is not None else False
+        final = extra()  # (the seconds the folder keeps are those this run says: the next run adds to them)
         t0 = time.perf_counter()
         try:
-            if drop_graph and out.verdict is not None:  # (the answer kept, the state's files removed)
-                lazystate.drop(lazy, folder, _lazy_answer_fields(out, lazy), extra=extra())
+            if drop_graph and whole:  # (the answer kept, the state's files removed)
+                lazystate.drop(lazy, folder, _lazy_answer_fields(out, lazy), extra=final)
                 dropped = True
             else:
-                wrote = lazystate.save(lazy, folder, extra=extra())
+                wrote = lazystate.save(lazy, folder, extra=final)
                 saved(wrote, time.perf_counter() - t0)
             errors.clear()  # (the state is saved: earlier failures on the way no longer matter)
         except lazystate.LazyStateError as err:
             errors.append(str(err))
     finally:
-        lazystate.close(lazy)  # (the next run may go on from the folder: the answer's tree needs no file)
+        lazystate.close(lazy)  # (the next run may go on from the folder)
     kept = {"checkpoint": os.path.abspath(folder), "runs": runs, "resumed_positions": resumed,
-            "total_seconds": round(seconds_before + time.perf_counter() - began, 2), "saves": saves["count"],
+            "total_seconds": final["seconds"], "saves": saves["count"],
             "saved_bytes": saves["bytes"], "save_seconds": round(saves["seconds"], 2),
             "save_error": errors[-1] if errors else None, "graph_dropped": dropped}
     return out, lazy, kept
