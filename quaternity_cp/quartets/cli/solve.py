@@ -432,11 +432,12 @@ def _lazy_answer(game: Game, out: Any, as_json: bool) -> None:
         return
     print_result(game, res)
     g = out.graph
-    click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} rounds, "
+    click.echo(f"Lazy graph: {res.positions:,} positions, {g['edges']:,} moves, {g['rounds']} "
+               f"round{'' if g['rounds'] == 1 else 's'}, "
                f"{g['solve_seconds']} s, {g['array_bytes'] / 2**20:,.1f} MB of arrays")
     if g.get("checkpoint") and g.get("graph_dropped"):
-        click.echo(f"State: {g['checkpoint']} keeps the answer only (the graph dropped: no strategy from it; "
-                   f"{g['total_seconds']} s in all)")
+        click.echo(f"State: {g['checkpoint']} keeps the answer only (the graph dropped: the same command "
+                   f"answers from it, without a strategy; {g['total_seconds']} s in all)")
     elif g.get("checkpoint"):
         click.echo(f"State: {g['checkpoint']} (run {g['runs']}, {g['total_seconds']} s in all; "
                    f"{_size(g['saved_bytes'])} written in {g['save_seconds']} s this run)")
