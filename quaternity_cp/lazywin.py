@@ -60,7 +60,11 @@ restricted opponents cannot make the player's least rank larger, and the
 strategy's every reply is explored), ``no``, or unproven when a limit
 (:class:`~quaternity_cp.budget.Limits`: positions stored, seconds) stops it.
 Memory grows with the positions and explored moves only; every array is one of
-:class:`LazyWin`'s, and :meth:`LazyWin.nbytes` counts them.
+:class:`LazyWin`'s, and :meth:`LazyWin.nbytes` counts them. A round's end writes
+the ranks and the ranking's lists besides (:func:`round_end_bytes`); when the
+memory available would not hold them, the hash table of the nodes, which the
+ranking does not read, is let go first and placed again from the keys after
+(:attr:`LazyWin.tables_let_go` counts those ends).
 
 **A state to go on from.** Where the rounds are is part of the solve's state
 (the ranges of positions waiting to be expanded, the opponent nodes a round's
@@ -417,6 +421,8 @@ class LazyWin:
         self.lock: Any = None  # (the folder's lock, held by :mod:`quaternity_cp.lazystate`)
         self.keep_every = float("inf")
         self.kept_at = 0.0
+        # the rounds' ends that let the hash table go for want of memory, in this process (not part of the state)
+        self.tables_let_go = 0
 
     # -- storage ------------------------------------------------------------------------------------------------
     def nbytes(self) -> int:
@@ -648,17 +654,28 @@ class LazyWin:
                     if len(self.rank) < n:  # (grown with the nodes written, not with the room reserved)
                         # (room beyond n never written until used: _rank sets every rank it reads)
                         self.rank = np.empty(min(len(self.seats), max(n + n // 2, 1 << 12)), np.int32)
-                    _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
-                    k = 0
-                    if self.rank[ROOT] >= 0:
-                        work = np.empty(n, np.int32)  # (the walk's stack and the nodes met, in one array)
-                        k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], self.nth[:n],
-                                   self.total[:n], work, _offset(m))
-                        if k:
-                            self.meets, self.meet_at = work[n - k:][::-1].copy(), 0
-                            self.rounds += 1
-                            self.changes += 1
-                        del work
+                    # Where the memory left would not hold the ranking's lists beside the hash table, the table
+                    # (4 bytes a slot, 6 to 11 a node: nothing of the ranking reads it) is let go and placed
+                    # again from the keys once the round's end is done.
+                    let_go = _tight(round_end_bytes(n, m))
+                    if let_go:
+                        self.table = np.zeros(0, np.int32)
+                    try:
+                        _rank(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], _offset(m))
+                        k = 0
+                        if self.rank[ROOT] >= 0:
+                            work = np.empty(n, np.int32)  # (the walk's stack and the nodes met, in one array)
+                            k = _meets(n, self.es[:m], self.ed[:m], self.mine[:n], self.rank[:n], self.nth[:n],
+                                       self.total[:n], work, _offset(m))
+                            if k:
+                                self.meets, self.meet_at = work[n - k:][::-1].copy(), 0
+                                self.rounds += 1
+                                self.changes += 1
+                            del work
+                    finally:
+                        if let_go:
+                            self.tables_let_go += 1
+                            self.place_all()
                 if self.rank[ROOT] < 0 or k == 0:
                     if not self.answered:  # (a state read back once answered is ranked again, not counted again)
                         self.rounds += 1
@@ -695,6 +712,21 @@ def _most_reserved(width: int) -> int:
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not a POSIX system
         memory = 2**32
     return max(1 << 12, memory // (8 * width + 22))
+
+
+def round_end_bytes(n: int, m: int) -> int:
+    """The most bytes a round's end of ``n`` nodes and ``m`` explored moves writes besides the graph's arrays: the
+    ranks (4 bytes a node), and the ranking's (each node's replies left, 2 bytes, the lists' bounds and the queue, 4 each, the predecessors,
+    4 a move) or the strategy's walk's (the bounds, the stack, 4 bytes a node each, a byte of flags, the
+    successors), the larger, with the bounds in 8 bytes past 2^31 moves."""
+    bound = 4 if m < 2**31 else 8
+    return 4 * n + max(2 * n + bound * (n + 1) + 4 * n + 4 * m, bound * (n + 1) + 5 * n + 4 * m)
+
+
+def _tight(nbytes: int) -> bool:
+    """Whether ``nbytes`` more would not fit in the memory available now (a round's end then lets the hash
+    table go: :meth:`LazyWin.solve`)."""
+    return not _fits(nbytes)
 
 
 def _fits(nbytes: int) -> bool:

@@ -443,3 +443,28 @@ def test_the_edge_lists_bounds_of_4_and_8_bytes_give_the_same_ranks_and_meetings
             ranks.append((rank.tolist(), work[n - k:].tolist()))
         assert ranks[0] == ranks[1] and ranks[0][0] == lazy.rank[:n].tolist()
     assert lazywin._offset(2**31 - 1).dtype == np.int32 and lazywin._offset(2**31).dtype == np.int64
+
+
+@pytest.mark.parametrize("start, preset", [((3, 3, 4), "blind"), ((4, 4, 2), "quaternity"), ((2, 3, 2), "blind")])
+def test_rounds_ends_without_the_hash_table_give_the_same_graph(monkeypatch, start, preset):
+    """Where the memory left would not hold a round end's lists beside the hash table, the table is let go and
+    placed again afterwards: the same answer, graph and ranks, and every node found again."""
+    packed = QuaternityPacked(*start, Rules.preset(preset))
+    limits = Limits(max_positions=200_000)  # (rows reserved: no growth asks for memory, only the rounds' ends)
+    a, la = lazywin.solve_win(packed, 0, limits=limits)
+    monkeypatch.setattr(lazywin, "memory_available", lambda: 0)
+    b, lb = lazywin.solve_win(packed, 0, limits=limits)
+    assert (a.verdict, a.plies, a.positions, a.edges, a.expanded, a.rounds) == \
+        (b.verdict, b.plies, b.positions, b.edges, b.expanded, b.rounds)
+    assert la.tables_let_go == 0 and lb.tables_let_go >= 1
+    n = lb.n
+    assert (la.rank[:n] == lb.rank[:n]).all() and (la.es[:la.m] == lb.es[:lb.m]).all()
+    nodes = np.arange(lazywin.ROOT, n)
+    assert (lb.lookup(lb.keys_of(nodes), lb.seats[lazywin.ROOT:n]) == nodes).all()
+    assert len(lb.table) == len(la.table)
+
+
+def test_a_round_end_s_bytes_grow_with_the_graph_and_its_bounds():
+    small, large = lazywin.round_end_bytes(1000, 2000), lazywin.round_end_bytes(2000, 4000)
+    assert 0 < small < large == 2 * small - lazywin.round_end_bytes(0, 0)
+    assert lazywin.round_end_bytes(10, 2**31) > lazywin.round_end_bytes(10, 2**31 - 1) + 4 * 11

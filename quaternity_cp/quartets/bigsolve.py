@@ -499,7 +499,8 @@ def solve_lazy(players: int, sets: int, set_size: int, rules: Rules, *, player: 
              "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
              "solve_seconds": round(out.seconds, 2),
              "stored_key_words": lazy.store.stride,
-             "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"], **kept}
+             "array_bytes": out.nbytes, "peak_memory_bytes": _peak_rss()["this_process"],
+             "tables_let_go": lazy.tables_let_go, **kept}
     seats = {str(seat): {"wins": out.verdict, "plies": out.plies}} if out.verdict is not None else {}
     return BigResult(res, graph, seats)
 
@@ -595,7 +596,7 @@ def _from_lazy_answer(packed: QuaternityPacked, seat: int, folder: str, stored: 
              "key_words": packed.width, "players_rotated": packed.rotated,
              "kernel": "numba" if packed.compiled else "python", "threads": packed.threads if packed.compiled else 1,
              "solve_seconds": seconds, "stored_key_words": ans["stored_key_words"], "array_bytes": ans["array_bytes"],
-             "peak_memory_bytes": _peak_rss()["this_process"], "checkpoint": folder, "runs": runs,
+             "peak_memory_bytes": _peak_rss()["this_process"], "tables_let_go": 0, "checkpoint": folder, "runs": runs,
              "resumed_positions": ans["positions"], "total_seconds": seconds, "saves": 0, "saved_bytes": 0,
              "save_seconds": 0.0, "save_error": None, "graph_dropped": True}
     return BigResult(res, graph, {str(seat): {"wins": ans["verdict"], "plies": ans["plies"]}})
