@@ -716,9 +716,9 @@ def _most_reserved(width: int) -> int:
 
 def round_end_bytes(n: int, m: int) -> int:
     """The most bytes a round's end of ``n`` nodes and ``m`` explored moves writes besides the graph's arrays: the
-    ranks (4 bytes a node), and the ranking's (each node's replies left, 2 bytes, the lists' bounds and the queue, 4 each, the predecessors,
-    4 a move) or the strategy's walk's (the bounds, the stack, 4 bytes a node each, a byte of flags, the
-    successors), the larger, with the bounds in 8 bytes past 2^31 moves."""
+    ranks (4 bytes a node), and the ranking's (each node's replies left, 2 bytes, the lists' bounds and the
+    queue, 4 each, the predecessors, 4 a move) or the strategy's walk's (the bounds, the stack, 4 bytes a node
+    each, a byte of flags, the successors), the larger, with the bounds in 8 bytes past 2^31 moves."""
     bound = 4 if m < 2**31 else 8
     return 4 * n + max(2 * n + bound * (n + 1) + 4 * n + 4 * m, bound * (n + 1) + 5 * n + 4 * m)
 
