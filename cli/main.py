@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from quaternity_cp.command import EXIT_INPUT, EXIT_OK, one_line
+from quaternity_cp.command import EXIT_INPUT, EXIT_OK, one_line, say
 from quaternity_cp.errors import QuaternityError
 
 
@@ -43,13 +43,13 @@ class LazyGroup(click.Group):
             where = err.ctx.command_path if getattr(err, "ctx", None) is not None else "quaternity"
             message = " ".join(err.format_message().split()).rstrip(".")
             hint = f" (see '{where} --help')" if isinstance(err, click.UsageError) else ""
-            click.echo(f"{where}: {message}{hint}", err=True)
+            say(f"{where}: {message}{hint}")
             sys.exit(err.exit_code)
         except click.exceptions.Abort:
-            click.echo("quaternity: interrupted", err=True)
+            say("quaternity: interrupted")
             sys.exit(130)
         except QuaternityError as err:  # while the commands are made (a game of QUATERNITY_GAME_MODULES not found)
-            click.echo(f"quaternity: {one_line(str(err))}", err=True)
+            say(f"quaternity: {one_line(str(err))}")
             sys.exit(EXIT_INPUT)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 

@@ -79,3 +79,55 @@ def test_a_full_disk_on_standard_output_is_one_line_and_exit_2(args):
         res = run(*args, stdout=full)
     assert res.returncode == 2, (res.returncode, res.stderr)
     assert res.stderr == "quaternity: cannot write the output (No space left on device)\n"
+
+
+#: commands whose output is rich's (tables, styled text) or JSON, of every game, and a file that is not there
+PIPED = [("check", str(EXAMPLES / "position.json")), ("analyze", str(EXAMPLES / "position.json")),
+         ("check", str(EXAMPLES / "position.json"), "--json"),
+         ("solve", str(EXAMPLES / "puzzles" / "03-two-questions.json"), "--goal", "quartet"),
+         ("gofish", "check", str(EXAMPLES / "gofish" / "stacky.json")),
+         ("quarto", "check", str(EXAMPLES / "quarto" / "draw.json"))]
+
+
+def _closed_pipe() -> int:
+    """A pipe's writing end whose reading end is closed: every write fails with EPIPE (``cmd | true``)."""
+    r, w = os.pipe()
+    os.close(r)
+    return w
+
+
+@pytest.mark.parametrize("args", PIPED, ids=lambda a: " ".join(Path(x).name for x in a))
+def test_a_closed_pipe_on_standard_output_is_one_line_and_exit_2(args):
+    """rich's own handling would exit 1 silently, which is an illegal move's code."""
+    w = _closed_pipe()
+    try:
+        res = run(*args, stdout=w)
+    finally:
+        os.close(w)
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert res.stderr == "quaternity: cannot write the output (Broken pipe)\n"
+
+
+@pytest.mark.parametrize("args", PIPED + [("check", "no-such-file.json")],
+                         ids=lambda a: " ".join(Path(x).name for x in a))
+def test_closed_standard_output_and_error_still_give_exit_2(args):
+    """``cmd 2>&1 | head``: the one line cannot be written either, and the exit code still says bad output or
+    bad input (click would make the failed write of the message exit code 1)."""
+    w = _closed_pipe()
+    try:
+        res = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, stdout=w, stderr=w,
+                             stdin=subprocess.DEVNULL, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    finally:
+        os.close(w)
+    assert res.returncode == 2
+
+
+def test_an_illegal_record_keeps_exit_1_when_standard_error_is_closed():
+    w = _closed_pipe()
+    try:
+        res = subprocess.run([sys.executable, "-m", "cli", "check", str(EXAMPLES / "illegal.json")], cwd=ROOT,
+                             stdout=subprocess.DEVNULL, stderr=w, stdin=subprocess.DEVNULL, timeout=300,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    finally:
+        os.close(w)
+    assert res.returncode == 1

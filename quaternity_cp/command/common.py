@@ -10,6 +10,7 @@ internal error (a bug: please report it; set QUATERNITY_DEBUG=1 for the tracebac
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 import sys
@@ -72,9 +73,18 @@ class Seconds(click.FloatRange):
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     """Print ``quaternity: message`` (one line) on standard error and exit with ``code``."""
-    message = one_line(message)
-    click.echo(f"quaternity: {message}", err=True)
+    say(f"quaternity: {one_line(message)}")
     sys.exit(code)
+
+
+def say(line: str) -> None:
+    """One line on standard error. A standard error that cannot be written (a closed pipe, as in ``2>&1 |
+    head``) is let go, so that the exit code still tells what happened: click would turn the write's error
+    into exit code 1, an illegal move's."""
+    try:
+        click.echo(line, err=True)
+    except OSError:
+        _drop(sys.stderr)
 
 
 def one_line(message: str, limit: int = 400) -> str:
@@ -96,9 +106,14 @@ def _internal(err: BaseException) -> NoReturn:
 
 def _drop_stdout() -> None:
     """Point standard output at /dev/null: what could not be written is not tried again as Python exits."""
+    _drop(sys.stdout)
+
+
+def _drop(stream: Any) -> None:
+    """Point a standard stream at /dev/null, its buffer's unwritten text let go with it."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
@@ -208,11 +223,33 @@ def exact_integers() -> None:
     click.get_current_context().call_on_close(lambda: sys.set_int_max_str_digits(old))
 
 
-def console() -> Console:
-    """The console the commands print tables and styled text with (rich, imported here when first used)."""
+def console(stderr: bool = False) -> Console:
+    """The console the commands print tables and styled text with (rich, imported here when first used); with
+    ``stderr``, the one of progress lines and spinners.
+
+    rich ends the process with exit code 1 (an illegal move's) when a write meets a closed pipe. Here standard
+    output's closed pipe is the error every other write of the output raises (one line, exit code 2: see
+    :func:`guarded`), and standard error's is let go: the command goes on without its progress lines."""
+    made = _console_class()
+    if stderr:
+        return made(stderr=True)
+    return made(highlight=False, soft_wrap=True)
+
+
+@functools.cache
+def _console_class() -> type[Console]:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    class PipedConsole(Console):
+        """A console whose closed pipe is an output error (standard output) or let go (standard error)."""
+
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            if not self.stderr:
+                raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+            _drop(sys.stderr)
+
+    return PipedConsole
 
 
 def write_text(path: str, text: str) -> None:

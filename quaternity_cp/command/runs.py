@@ -20,7 +20,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from .common import InputError, one_line
+from .common import InputError, console, one_line, say
 
 
 def rate_text(games: float, seconds: float | None) -> str:
@@ -49,9 +49,7 @@ class RateColumn(ProgressColumn):
 
 def progress() -> Progress:
     """The progress bar of a run, on standard error, shown only there is a terminal."""
-    from rich.console import Console
-
-    err = Console(stderr=True)
+    err = console(stderr=True)
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
                     TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal)
 
@@ -197,7 +195,7 @@ def graph_progress(shown: bool, asked: bool | None = None, clock: Callable[[], f
                     f"{step['total']:,} in all, {step['seconds']:.0f} s")
         else:
             return
-        click.echo(line, err=True)
+        say(line)
         last[0] = clock()
 
     return show

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 
-import click
-
 from ..threads import memory_available
-from .common import InputError
+from .common import InputError, say
 
 
 def check_workers(workers: int | None, cluster: str | None, *, worker_bytes: int, max_workers: int) -> int | None:
@@ -34,8 +32,8 @@ def check_workers(workers: int | None, cluster: str | None, *, worker_bytes: int
                          f"{workers * worker_bytes / 2**30:.1f} GB (about {worker_bytes // 2**20} MB each) and "
                          f"{available / 2**30:.1f} GB is available; give at most {fit}, or --workers 0")
     if workers > cores:
-        click.echo(f"quaternity: note: {workers} local workers on {cores} cores: no faster than {cores}, and each "
-                   "takes its own memory", err=True)
+        say(f"quaternity: note: {workers} local workers on {cores} cores: no faster than {cores}, and each "
+            "takes its own memory")
     return workers
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 import click
 
 from ..command import common as _common
-from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text
+from ..command import EXIT_ILLEGAL, EXIT_OK, InputError, Whole, emit_json, exact_integers, guarded, read_text, say
 from ..command.limits import MAX_SECONDS, MAX_STATES, seconds_option, states_option
 from ..command.runs import Stops, graph_progress, progress_option
 
@@ -659,7 +659,7 @@ def solve(file: str, player: str | None, goal: str, depth: int, max_positions: i
         if as_json:
             emit_json({"valid": False, "error": message, "rules": result.game.rules.to_dict()})
         else:
-            click.echo(f"quaternity: {name}: {message}", err=True)
+            say(f"quaternity: {name}: {message}")
         sys.exit(EXIT_ILLEGAL)
     game = result.game
     s = game.setup

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import click
 
 from ..command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, InputError, Whole, check_output,
-                       emit_json, fail, force_option, guarded, read_text, write_text)
+                       emit_json, fail, force_option, guarded, read_text, say, write_text)
 from ..command.runs import Stops, graph_progress, progress_option
 
 
@@ -249,7 +249,7 @@ def _solve_events(ctrl_c: Any) -> Callable[[str, dict], None]:
 
     def on_event(name: str, info: dict) -> None:
         if name == "compiling":
-            click.echo(f"quaternity: compiling the Quarto kernel, once, about {info['seconds']} s", err=True)
+            say(f"quaternity: compiling the Quarto kernel, once, about {info['seconds']} s")
         elif name == "loading":
             signal_started("kernel load")
         elif name == "progress":
@@ -459,7 +459,7 @@ def _legal_position(file: str, rules):
     checked = check_item(load_quarto(file, rules))
     if not checked.valid:
         where = f"move {checked.moves_applied + 1} ({checked.error_move})" if checked.error is not None else "position"
-        click.echo(f"quaternity: {where}: {checked.message}", err=True)
+        say(f"quaternity: {where}: {checked.message}")
         sys.exit(EXIT_ILLEGAL)
     return checked.position
 

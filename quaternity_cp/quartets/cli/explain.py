@@ -11,7 +11,7 @@ from ...errors import QuaternityError
 from ..explain import Explainer, ExplanationLimitError
 from ..replay import replay
 
-from ...command import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, file_name, guarded
+from ...command import EXIT_ILLEGAL, EXIT_OK, InputError, emit_json, file_name, guarded, say
 from ...command.limits import seconds_option
 from . import render
 from .common import common_options, default_engine, explain_refused, load
@@ -62,7 +62,7 @@ def explain(file: str, card: str | None, set_name: str | None, player: str | Non
         if as_json:
             emit_json({"valid": False, "moves_applied": result.moves_applied, "error": message, "explanations": []})
         else:
-            click.echo(f"quaternity: {message}", err=True)
+            say(f"quaternity: {message}")
         sys.exit(EXIT_ILLEGAL)
     explainer = Explainer(record, result, max_seconds=max_seconds)
     analysis = pos.analysis()

@@ -10,13 +10,13 @@ import time
 from typing import Any, Callable
 
 import click
-from rich.console import Console
 from rich.tree import Tree
 
 from ...budget import INTERRUPTED, Status
 from click.core import ParameterSource
 
-from ...command import EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, emit_json, fail, guarded
+from ...command import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, InputError, Whole, console, emit_json,
+                        fail, guarded, say)
 from ...command.interrupts import STARTED_VARIABLE, Interrupts, signal_started
 from ...command.runs import Stops, graph_progress, lazy_line, progress_option
 from ...errors import QuaternityError
@@ -369,16 +369,15 @@ def _lazy_packed(start: tuple[int, int, int], player: str | None, depth: int, ma
         if step["seconds"] - last[0] >= 10 or step.get("phase") == "ranking":  # (a round's end: always said)
             last[0] = step["seconds"]
             if shown:
-                click.echo(lazy_line(step), err=True)
+                say(lazy_line(step))
 
     def on_save(nbytes: int, seconds: float) -> None:
         if shown:
-            click.echo(f"  state saved in {folder}: {_size(nbytes)} written in {seconds:.1f} s", err=True)
+            say(f"  state saved in {folder}: {_size(nbytes)} written in {seconds:.1f} s")
 
     def on_error(why: str) -> None:  # (always shown: the run goes on, but the state on disk is older)
-        click.echo(f"quaternity: {why}; the solve goes on and tries again in "
-                   f"{SAVE_EVERY if save_every is None else save_every:g} s",
-                   err=True)
+        say(f"quaternity: {why}; the solve goes on and tries again in "
+            f"{SAVE_EVERY if save_every is None else save_every:g} s")
 
     header = [False]
 
@@ -477,7 +476,7 @@ def _fail_position(as_json: bool, message: str) -> None:
     if as_json:
         emit_json({"valid": False, "error": message})
     else:
-        click.echo(f"quaternity: {message}", err=True)
+        say(f"quaternity: {message}")
     sys.exit(EXIT_ILLEGAL)
 
 
@@ -489,8 +488,7 @@ def _kernel_notice(P: int, N: int, S: int, rules: Rules) -> None:
         from .. import packed_nb
 
         if not packed_nb.cached():
-            click.echo("  compiling the packed positions' kernel (numba; once on this machine, about a minute)",
-                       err=True)
+            say("  compiling the packed positions' kernel (numba; once on this machine, about a minute)")
 
 
 def _progress(as_json: bool) -> tuple[Callable[[dict[str, Any]], None] | None, Callable[[], None]]:
@@ -507,8 +505,7 @@ def _progress(as_json: bool) -> tuple[Callable[[dict[str, Any]], None] | None, C
         return first, lambda: None
     if not sys.stderr.isatty():
         return None, lambda: None
-    console = Console(stderr=True)
-    status = console.status("solving...")
+    status = console(stderr=True).status("solving...")
     status.start()
 
     def update(info: dict[str, Any]) -> None:
@@ -522,14 +519,14 @@ def _progress(as_json: bool) -> tuple[Callable[[dict[str, Any]], None] | None, C
 # -- human output -------------------------------------------------------------------
 def print_header(label: str, game: Game, rules: Rules) -> None:
     """The first line of the output: the position solved."""
-    Console(highlight=False, soft_wrap=True).print(
+    console().print(
         f"[bold]{label}[/bold]: {game.players} players, {game.sets} sets of {game.set_size} cards,"
         f" rules [bold]{rules.name}[/bold]")
 
 
 def print_result(game: Game, res: SolveResult) -> None:
     """The rest: the goal, the verdict, the trees, what the search took."""
-    out = Console(highlight=False, soft_wrap=True)
+    out = console()
     goal = {"quartet": "force a quartet in this turn", "win": "force being a winner",
             "value": "value of the game"}[res.goal]
     within = f" within {res.max_questions} questions" if res.max_questions is not None else ""
