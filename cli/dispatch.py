@@ -229,7 +229,7 @@ class FileDoor(Door):
         return Found(game_spec(record_game(text)), args, file_name(path))
 
     def kind(self, found: Found) -> str:
-        return f"{found.name}: a {title(found.spec)} record"
+        return f"{found.name}: a {title(found.spec)} file"
 
     def fallback(self, ctx: click.Context, found: Found) -> click.Command | None:
         if self.path == ("check",) and "check" in found.spec.parts:

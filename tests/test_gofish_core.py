@@ -404,6 +404,22 @@ def test_bad_setups_and_records_are_one_line_errors():
             GoFish.from_record(bad)
 
 
+def test_a_file_of_another_game_is_named_so_before_any_field_go_fish_misses():
+    """A Quarto position has no "players" or "moves": the message names its game, as for a Quarto record."""
+    from quaternity_cp.gofish.check import new_game
+    from quaternity_cp.gofish.rules import GoFishError
+
+    quarto_position = {"game": "quarto", "board": [[None] * 4] * 4, "piece": "LSTS", "to_move": 0}
+    for read in (new_game, GoFish.from_record):
+        with pytest.raises(GoFishError, match=r'^field \'game\': expected "gofish", got "quarto"$'):
+            read(quarto_position)
+        with pytest.raises(GoFishError, match=r'^field \'game\': expected "gofish", got null$'):
+            read({"game": None, "players": 2, "moves": []})
+    assert new_game({"players": 2, "moves": []})[0].setup.player_count == 2  # no "game": Go Fish's
+    with pytest.raises(GoFishError, match=r'^missing field \'game\' \(expected "gofish"\)$'):
+        GoFish.from_record({"players": 2, "moves": []})
+
+
 def test_presets_stand_for_their_options():
     assert Rules.from_dict("geraschenko") == Rules(ask_void="forbid", four="some", win_after_ask=True)
     assert Rules.from_dict({"preset": "geraschenko", "four": "named"}).four == "named"

@@ -50,7 +50,7 @@ def test_commands_without_a_meaning_for_quarto_name_the_ones_to_use(command):
     for file, name, stdin in ((str(path), str(path), None), ("-", "<stdin>", path.read_text())):
         res = run(command[0], file, *command[1:], input=stdin)
         assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
-        assert res.output.startswith(f"quaternity: {name}: a Quarto record; 'quaternity {command[0]}' does not "
+        assert res.output.startswith(f"quaternity: {name}: a Quarto file; 'quaternity {command[0]}' does not "
                                      "apply to it: use 'quaternity quarto check', ")
         assert "'quaternity quarto solve'" in res.output
 
@@ -61,7 +61,7 @@ def test_commands_without_a_meaning_for_quarto_name_the_ones_to_use(command):
     (["check", "--engine", "flow"], "quaternity: --engine: Quarto has no exact engines (its solve picks its search "
                                     "with --kernel)"),
     (["solve", "--engine", "flow"], "quaternity: --engine: Quarto has no exact engines"),
-    (["solve", "--goal", "value"], "a Quarto record: --goal does not apply to it (see 'quaternity quarto solve "
+    (["solve", "--goal", "value"], "a Quarto file: --goal does not apply to it (see 'quaternity quarto solve "
                                    "--help')")])
 def test_an_option_quarto_does_not_take_is_refused_in_one_line(args, said):
     """Refused with the reason (issue 40): Quarto's one rule option is ``--rules squares=...``, it has no engines."""

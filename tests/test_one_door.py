@@ -95,14 +95,14 @@ def test_the_help_shows_the_default_games_options_and_names_the_others():
 def test_a_command_the_game_does_not_have_names_those_it_has():
     res = run("analyze", RECORDS["quarto"])
     assert res.exit_code == 2 and res.output.count("\n") == 1
-    assert res.output == (f"quaternity: {RECORDS['quarto']}: a Quarto record; 'quaternity analyze' does not apply "
+    assert res.output == (f"quaternity: {RECORDS['quarto']}: a Quarto file; 'quaternity analyze' does not apply "
                           "to it: use 'quaternity quarto check', 'quaternity quarto graph' or 'quaternity quarto solve'\n")
 
 
 def test_an_option_the_games_command_does_not_take_is_refused_naming_its_help():
     res = run("count", RECORDS["gofish"], "--sample", "2")
     assert res.exit_code == 2 and res.output == (
-        f"quaternity: {RECORDS['gofish']}: a Quantum Go Fish record: --sample does not apply to it "
+        f"quaternity: {RECORDS['gofish']}: a Quantum Go Fish file: --sample does not apply to it "
         "(see 'quaternity gofish count --help')\n")
 
 
@@ -174,9 +174,9 @@ def test_a_game_without_commands_is_checked_by_its_record_checker(coinflip):
     # what it cannot do is refused in one line, naming what it can (never "Quartets records only")
     res = run("analyze", good)
     assert res.exit_code == 2 and res.output == (
-        f"quaternity: {good}: a Coin flip record; 'quaternity analyze' does not apply to it: use 'quaternity check'\n")
+        f"quaternity: {good}: a Coin flip file; 'quaternity analyze' does not apply to it: use 'quaternity check'\n")
     res = run("check", good, "--rules", "x")
-    assert res.exit_code == 2 and "a Coin flip record: --rules does not apply to it (its options: --json)" in res.output
+    assert res.exit_code == 2 and "a Coin flip file: --rules does not apply to it (its options: --json)" in res.output
     res = run("check", broken)  # not a record at all: the default game's reader says why (a game names none)
     assert res.exit_code == 2 and res.output.count("\n") == 1
 

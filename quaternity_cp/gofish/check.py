@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .bounds import BoundsEngine
-from .game import GAME_NAME, GoFish, Illegal, IllegalMove, record_moves
+from .game import GAME_NAME, GoFish, Illegal, IllegalMove, check_game_field, record_moves
 from .rules import GoFishError
 
 
@@ -68,6 +68,7 @@ def new_game(record: Mapping[str, object], engine: BoundsEngine | None = None) -
     :class:`GoFishError`. A record without ``"game"`` is taken as a Go Fish record."""
     if not isinstance(record, Mapping):
         raise GoFishError(f"a record is an object, not {type(record).__name__}")
+    check_game_field(record)
     if "moves" not in record:
         raise GoFishError("a record needs the fields 'players' and 'moves'")
     moves = record_moves(record["moves"])

@@ -806,11 +806,10 @@ class GoFish:
         """The game a record describes, every move replayed (errors name the move)."""
         if not isinstance(data, Mapping):
             raise GoFishError(f"a record is an object, not {type(data).__name__}")
+        check_game_field(data, missing_ok=False)
         for key in data:
             if key not in RECORD_KEYS:
                 raise GoFishError(f"unknown field {key!r} in a record (known: {', '.join(RECORD_KEYS)})")
-        if data.get("game") != GAME_NAME:
-            raise GoFishError(f"field 'game': expected \"{GAME_NAME}\", got {data.get('game')!r}")
         if "players" not in data or "moves" not in data:
             raise GoFishError("a record needs the fields 'players' and 'moves'")
         players, suits, size, rules, moves = (data["players"], data.get("suits"), data.get("suit_size", 4),
@@ -822,6 +821,17 @@ class GoFish:
         for text in texts:
             game.push(text)
         return game
+
+
+def check_game_field(data: Mapping[str, object], *, missing_ok: bool = True) -> None:
+    """A record's ``"game"`` is Go Fish's (or absent, where ``missing_ok``): a file of another game is named as
+    such, before any field Go Fish would miss in it."""
+    if "game" not in data:
+        if missing_ok:
+            return
+        raise GoFishError(f"missing field 'game' (expected \"{GAME_NAME}\")")
+    if data["game"] != GAME_NAME:
+        raise GoFishError(f"field 'game': expected \"{GAME_NAME}\", got {show(data['game'])}")
 
 
 def record_moves(moves: object) -> list[str]:
