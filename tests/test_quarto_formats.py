@@ -116,6 +116,13 @@ def test_readers_reject_bad_input_naming_field_and_problem(text, message):
     assert "\n" not in str(info.value)
 
 
+def test_null_rules_are_the_standard_rules_as_in_every_game_s_records():
+    """A Quaternity or Go Fish record's "rules": null is its default rules; a Quarto file's is the standard game."""
+    rec = parse('{"game": "quarto", "moves": ["LRTS"], "rules": null}')
+    assert rec.squares is False and rec == parse('{"game": "quarto", "moves": ["LRTS"]}')
+    assert parse(position_text(rules=None)).squares is False
+
+
 def test_a_byte_order_mark_is_ignored():
     rec = parse("\ufeff" + json.dumps({"game": "quarto", "moves": ["LRTS"]}))
     assert [str(m) for m in rec.moves] == ["LRTS"]

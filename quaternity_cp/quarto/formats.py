@@ -87,9 +87,9 @@ def load_json(text: str) -> Any:
 
 
 def _squares(data: dict[str, Any]) -> bool:
-    if "rules" not in data:
+    rules = data.get("rules")
+    if rules is None:  # absent or null: the standard rules, as a Quaternity or Go Fish record's null is its default
         return False
-    rules = data["rules"]
     if not isinstance(rules, dict):
         raise FormatError(f"field 'rules': expected an object like {{\"squares\": true}}, got {show(rules)}")
     for key in rules:
