@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from quaternity_cp.command import EXIT_INPUT, EXIT_OK, one_line, say
+from quaternity_cp.command import EXIT_INPUT, EXIT_OK, one_line, output_guard, say
 from quaternity_cp.errors import QuaternityError
 
 
@@ -52,6 +52,17 @@ class LazyGroup(click.Group):
             say(f"quaternity: {one_line(str(err))}")
             sys.exit(EXIT_INPUT)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+    def make_context(self, *args, **kwargs):
+        """As click's; its help that cannot be written (``quaternity --help | true``) is one line, exit code 2
+        (click would exit 1, an illegal move's code)."""
+        with output_guard():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context):
+        """As click's; a command's or a game group's help that cannot be written: as :meth:`make_context`."""
+        with output_guard():
+            return super().invoke(ctx)
 
     def add_lazy_command(self, name: str, target: str, section: str = "Commands") -> None:
         self.lazy[name] = target

@@ -131,3 +131,16 @@ def test_an_illegal_record_keeps_exit_1_when_standard_error_is_closed():
     finally:
         os.close(w)
     assert res.returncode == 1
+
+
+@pytest.mark.parametrize("args", [("--help",), ("check", "--help"), ("gofish", "--help"), ("gofish", "check", "--help")],
+                         ids=" ".join)
+def test_help_that_cannot_be_written_is_one_line_and_exit_2(args):
+    """click's own handling of a closed pipe exits 1."""
+    w = _closed_pipe()
+    try:
+        res = run(*args, stdout=w)
+    finally:
+        os.close(w)
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert res.stderr == "quaternity: cannot write the output (Broken pipe)\n"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .common import (EXIT_ILLEGAL, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, TEXTS, InputError,
                      Seconds, Whole, check_output, console, emit_json, exact_integers, fail, file_name, force_option,
-                     guarded, json_option, one_line, prepare_outputs, read_text, say, write_text)
+                     guarded, json_option, one_line, output_guard, prepare_outputs, read_text, say, write_text)
 
 __all__ = ["EXIT_OK", "EXIT_ILLEGAL", "EXIT_INPUT", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "InputError", "Whole",
-           "Seconds", "fail", "say", "one_line", "guarded", "TEXTS", "file_name", "read_text", "json_option", "emit_json",
+           "Seconds", "fail", "say", "output_guard", "one_line", "guarded", "TEXTS", "file_name", "read_text", "json_option", "emit_json",
            "exact_integers", "console", "write_text", "force_option", "check_output", "prepare_outputs"]

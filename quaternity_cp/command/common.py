@@ -9,12 +9,13 @@ internal error (a bug: please report it; set QUATERNITY_DEBUG=1 for the tracebac
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, ParamSpec, TypeVar
 
 import click
 
@@ -117,6 +118,19 @@ def _drop(stream: Any) -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+@contextlib.contextmanager
+def output_guard() -> Iterator[None]:
+    """An output that cannot be written (a full disk, a closed pipe) inside: one line and exit code 2, as
+    :func:`guarded` says it of a command's output (for what click writes itself: help, usage)."""
+    try:
+        yield
+    except OSError as err:
+        if err.errno not in _OUTPUT_ERRORS:
+            raise
+        _drop_stdout()
+        fail(f"cannot write the output ({err.strerror or err})", EXIT_INPUT)
 
 
 def guarded(func: Callable[P, R]) -> Callable[P, R]:
