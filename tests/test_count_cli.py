@@ -67,3 +67,16 @@ def test_human_output():
     result = run("count", EXAMPLES / "rules-examples" / "4-count-after-no.txt", "--history")
     assert result.exit_code == 0
     assert "1 consistent deal" in result.output and "(start)" in result.output
+
+
+def test_count_s_json_carries_check_s_keys_forced_answers_included():
+    """docs/cli.md: count's --json adds to the keys of check; each move's "forced" was false there, always."""
+    records = sorted((EXAMPLES / "rules-examples").glob("*.txt")) + [EXAMPLES / "quaternity.json",
+                                                                     EXAMPLES / "pythagoras.json"]
+    marked = 0
+    for path in records:
+        want = json.loads(run("check", path, "--json").output)
+        got = json.loads(run("count", path, "--json").output)
+        assert {k: got[k] for k in want} == want, path.name
+        marked += sum(move["forced"] for move in want["moves"])
+    assert marked > 0  # (some of them have forced answers: the comparison can fail)

@@ -138,7 +138,8 @@ def count(file: str, as_json: bool, rules: str | None, engine: str | None, sampl
     budget = CountBudget(CountLimits(max_states=max_states, max_seconds=max_seconds))
     name = file_name(file)
     record = load(file, rules)
-    result = replay(record, engine=default_engine(engine), mark_forced=False, history=False)
+    # (the JSON carries check's keys, each move's "forced" among them: marked as check marks them)
+    result = replay(record, engine=default_engine(engine), mark_forced=as_json, history=False)
     c = result.position.constraints
     g = record.game
     view = None
