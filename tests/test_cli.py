@@ -77,6 +77,22 @@ def test_position_round_trip_through_analyze_position(tmp_path):
     assert json.loads(run("analyze", again, "--json").output)["cards"] == record["cards"]
 
 
+def test_a_game_lost_by_an_illegal_move_gives_the_position_the_move_was_made_in(tmp_path):
+    """A position file cannot say who lost: under invalid = lose, --position is the position before the losing
+    move, as under reject (whose position never left it), readable again, exit code 1 for the record either way."""
+    for rules in ("blind", "quaternity"):  # invalid = lose, invalid = reject
+        res = run("analyze", EXAMPLES / "illegal-blind.json", "--position", "--rules", rules)
+        assert res.exit_code == 1
+        written = tmp_path / f"{rules}.json"
+        written.write_text(res.output)
+        again = json.loads(run("check", written, "--json").output)
+        assert again["valid"] is True and again["over"] is False and again["turn"] == 0
+        assert json.loads(res.output)["rules"] == rules
+    start = json.loads(run("analyze", "-", "--position", input="players: 2\nsets: 2\nset_size: 2\n"
+                                                                "rules: blind\n").output)
+    assert json.loads(run("analyze", EXAMPLES / "illegal-blind.json", "--position").output) == start
+
+
 def test_rules_option_overrides_the_file():
     data = json.loads(run("check", EXAMPLES / "illegal-blind.json", "--json", "--rules", "quaternity").output)
     assert data["loser"] is None and data["over"] is False and data["moves_applied"] == 0

@@ -101,7 +101,12 @@ def analyze(file: str, as_json: bool, rules: str | None, engine: str | None, as_
     if svg_out is not None:
         write_grid_svg(record, result, svg_out)
     if as_position:
-        emit_json(position_to_json(result.position))
+        position = result.position
+        if position.loser is not None:
+            # An illegal move ended the game (invalid = lose): a position file cannot say who lost, so it is the
+            # position the move was made in, as under invalid = reject (exit code 1 either way).
+            position.pop()
+        emit_json(position_to_json(position))
         sys.exit(EXIT_OK if result.valid else EXIT_ILLEGAL)
     if as_json:
         emit_json(render.analyze_json(record, result, explain=explain, explanations=why))
