@@ -324,13 +324,13 @@ QUARTO_FIELDS = {
               "board"),
     "board-row": (lambda v: isinstance(v, list) and len(v) == 4 and all(map(_cell_ok, v)), "board"),
     "board-cell": (_cell_ok, "board"),
-    "rules": (lambda v: isinstance(v, dict) and set(v) <= {"squares"} and all(type(x) is bool for x in v.values()),
-              "rules"),
+    "rules": (lambda v: v is None or isinstance(v, dict) and set(v) <= {"squares"}
+              and all(type(x) is bool for x in v.values()), "rules"),
     "rules-squares": (lambda v: type(v) is bool, "rules"),
 }
 #: (field, JSON type) pairs where some value of the type is wrong for the field
 QUARTO_CASES = [(f, t) for f in QUARTO_FIELDS for t in JSON_TYPES
-                if (f, t) not in {("to_move", "null"), ("piece", "null"), ("board-cell", "null"),
+                if (f, t) not in {("to_move", "null"), ("piece", "null"), ("board-cell", "null"), ("rules", "null"),
                                   ("rules-squares", "bool")}]
 
 
