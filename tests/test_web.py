@@ -177,6 +177,8 @@ def test_bad_requests_are_clean_errors(client):
     assert res.status_code == 422
     assert client.post(f"/api/act/{gid}", content=b"not json").status_code == 400
     assert client.post("/api/new", json={"seed": "1"}).status_code == 400
+    twice = client.post("/api/new", json={"agents": {"01": "random", "1": "knowledge"}, "seed": 1})
+    assert twice.status_code == 400 and twice.json()["error"] == "agents: seat 1 is given twice"
     assert client.get("/api/view/nope").status_code == 404
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/static/app.py").status_code == 404

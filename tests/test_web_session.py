@@ -158,6 +158,7 @@ def test_questions_answers_and_claims_are_told_from_each_seats_side():
     assert table.view(0)["status"] == "You asked Seat 2 for C0: waiting for the answer."
     assert table.view(1)["status"] == "Seat 0 asked Seat 2 for C0: waiting for the answer."
     assert table.view(2)["log"][-1] == {"seat": 0, "move": "0>2:C0?", "text": "Seat 0 asks you for C0.", "you": False}
+    assert table.view(0)["log"][-1] == {"seat": 0, "move": "0>2:C0?", "text": "You ask Seat 2 for C0.", "you": True}
     table.act("0>2:C0+", 2)
     assert table.view(2)["log"][-1]["text"] == ("Seat 0 asked you for C0: you said yes and handed it over. "
                                                 "Set C is claimed by Seat 0: all its cards are known to be there.")

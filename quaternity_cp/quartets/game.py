@@ -115,7 +115,8 @@ class Game:
             raise SetupError(f"{sets * set_size} cards is beyond the limit of {MAX_CARDS}")
         if (sets * set_size) % players:
             raise SetupError(
-                f"{sets} sets of {set_size} cards ({sets * set_size}) cannot be dealt evenly to {players} players"
+                f"{sets} set{'s' if sets != 1 else ''} of {set_size} card{'s' if set_size != 1 else ''} "
+                f"({sets * set_size}) cannot be dealt evenly to {players} players"
             )
         if set_names is None:
             if sets > 26:

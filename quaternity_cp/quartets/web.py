@@ -215,7 +215,8 @@ def narration(table: Any, viewer: int, record: Any, replayed: Any) -> list[dict[
             only = "" if dealt or chosen else " (the only possible answer)"
             ask = f"{who(move.asker)} asked {who(move.target, False)} for {g.card_name(move.card)}"
             if move.answer is None:
-                words = f"{who(move.asker)} asks {who(move.target, False)} for {g.card_name(move.card)}."
+                verb = "ask" if move.asker == viewer else "asks"
+                words = f"{who(move.asker)} {verb} {who(move.target, False)} for {g.card_name(move.card)}."
             elif move.answer:
                 words = f"{ask}: {who(move.target, False)} said yes{only} and handed it over."
             else:

@@ -198,8 +198,12 @@ def new_game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     agents = {} if data.get("agents") is None else data["agents"]
     if not isinstance(agents, dict):
         raise Refused(f'agents must be an object of seats and agent names, like {{"1": "random"}}, not {show(agents)}')
-    out["agents"] = {seat_number(seat, "a seat in agents"): text_field(agents, seat, "", limit=100)  # "": the default
-                     for seat in agents}
+    out["agents"] = {}
+    for seat in agents:
+        number = seat_number(seat, "a seat in agents")
+        if number in out["agents"]:  # "1" and "01": one seat given twice, one choice would be dropped
+            raise Refused(f"agents: seat {number} is given twice")
+        out["agents"][number] = text_field(agents, seat, "", limit=100)  # "": the default
     seed = data.get("seed")
     out["seed"] = None if seed is None else whole(seed, "seed")
     return out
