@@ -151,6 +151,17 @@ def test_in_the_quaternity_presets_every_seat_sees_the_public_knowledge(preset, 
 
 
 # -- the moves in plain words ----------------------------------------------------------------------------
+def test_an_answer_written_in_place_of_the_question_is_refused_not_dropped():
+    """The answer is the asked seat's: "0>2:C0+" at seat 0's turn was played as the question alone."""
+    table = everyone(SMALL)
+    with pytest.raises(WebError, match=r"ask the question alone \(0>2:C0\?\); the asked player answers it"):
+        table.act("0>2:C0+", 0)
+    assert table.view(0)["log"] == []
+    table.act("0>2:C0?", 0)
+    table.act("0>2:C0+", 2)  # the answer, by the asked seat
+    assert table.view(0)["log"][-1]["move"] == "0>2:C0+"
+
+
 def test_questions_answers_and_claims_are_told_from_each_seats_side():
     table = everyone(SMALL)  # rules example 6: two claims at once, one for a seat that took no part
     table.act("0>2:C0?", 0)

@@ -642,8 +642,11 @@ class QuaternityState:
 
     def string_to_action(self, text: str) -> Move:
         move = self.game.parse_move(text)
-        if isinstance(move, Question) and self.position.pending is None:
-            return move.unanswered()
+        if isinstance(move, Question) and self.position.pending is None and move.answer is not None:
+            # a question and its answer are two actions, the second the asked seat's: an answer written here would
+            # be dropped without a word
+            raise InvalidMoveError(f"{text!r}: ask the question alone ({self.game.move_str(move.unanswered())}); "
+                                   "the asked player answers it")
         return move
 
     def record(self) -> dict[str, Any]:
