@@ -375,6 +375,9 @@ def test_a_gofish_table_through_the_json_api_to_the_end(tmp_path):
         record = client.get(f"/api/record/{gid}").json()
         check_record(record)
         assert [entry["move"] for entry in view["log"]] == record["moves"]
+        for entry in view["log"]:  # each entry is the asker's, as Quaternity's are: "You asked ..." is yours
+            asker = int(entry["move"].split(">")[0])
+            assert entry["seat"] == asker and entry["you"] == (asker == 1) == entry["text"].startswith("You ")
         assert client.get(f"/api/solve/{gid}").json()["text"].startswith("Game over")
         lines = client.get(f"/api/explain/{gid}?set=A&seat=1").json()["lines"]
         low, high = (GoFish.from_record(record).bounds().low[1][0], GoFish.from_record(record).bounds().high[1][0])

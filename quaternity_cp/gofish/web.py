@@ -101,7 +101,7 @@ def describe(table: Any, viewer: int, game: GoFish, text: str) -> tuple[int, str
     else:
         holds = "you hold" if move.asked == viewer else "it holds"
         words = f"{asker} asked {asked} for {_article(suit)}: {them} said no, {holds} none."
-    return move.asked, words
+    return move.asker, words
 
 
 def narration(table: Any, viewer: int, game: GoFish) -> list[dict[str, Any]]:
