@@ -89,21 +89,27 @@ PIPED = [("check", str(EXAMPLES / "position.json")), ("analyze", str(EXAMPLES / 
          ("quarto", "check", str(EXAMPLES / "quarto" / "draw.json"))]
 
 
-def _closed_pipe() -> int:
-    """A pipe's writing end whose reading end is closed: every write fails with EPIPE (``cmd | true``)."""
+def on_closed_pipe(*args: str, stdout: bool = True, stderr: bool = False) -> subprocess.CompletedProcess:
+    """The command run with standard output, standard error or both on a pipe whose reader has gone (every
+    write fails with EPIPE, as in ``cmd | true``); standard error captured when it is not that pipe."""
     r, w = os.pipe()
     os.close(r)
-    return w
-
-
-@pytest.mark.parametrize("args", PIPED, ids=lambda a: " ".join(Path(x).name for x in a))
-def test_a_closed_pipe_on_standard_output_is_one_line_and_exit_2(args):
-    """rich's own handling would exit 1 silently, which is an illegal move's code."""
-    w = _closed_pipe()
     try:
-        res = run(*args, stdout=w)
+        return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT,
+                              stdout=w if stdout else subprocess.DEVNULL, stderr=w if stderr else subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, text=True, timeout=300,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
     finally:
         os.close(w)
+
+
+HELP = [("--help",), ("check", "--help"), ("gofish", "--help"), ("gofish", "check", "--help")]
+
+
+@pytest.mark.parametrize("args", PIPED + HELP, ids=lambda a: " ".join(Path(x).name for x in a))
+def test_a_closed_pipe_on_standard_output_is_one_line_and_exit_2(args):
+    """rich's own handling would exit 1 silently, and click's after help, which is an illegal move's code."""
+    res = on_closed_pipe(*args)
     assert res.returncode == 2, (res.returncode, res.stderr)
     assert res.stderr == "quaternity: cannot write the output (Broken pipe)\n"
 
@@ -113,34 +119,8 @@ def test_a_closed_pipe_on_standard_output_is_one_line_and_exit_2(args):
 def test_closed_standard_output_and_error_still_give_exit_2(args):
     """``cmd 2>&1 | head``: the one line cannot be written either, and the exit code still says bad output or
     bad input (click would make the failed write of the message exit code 1)."""
-    w = _closed_pipe()
-    try:
-        res = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, stdout=w, stderr=w,
-                             stdin=subprocess.DEVNULL, timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    finally:
-        os.close(w)
-    assert res.returncode == 2
+    assert on_closed_pipe(*args, stderr=True).returncode == 2
 
 
 def test_an_illegal_record_keeps_exit_1_when_standard_error_is_closed():
-    w = _closed_pipe()
-    try:
-        res = subprocess.run([sys.executable, "-m", "cli", "check", str(EXAMPLES / "illegal.json")], cwd=ROOT,
-                             stdout=subprocess.DEVNULL, stderr=w, stdin=subprocess.DEVNULL, timeout=300,
-                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    finally:
-        os.close(w)
-    assert res.returncode == 1
-
-
-@pytest.mark.parametrize("args", [("--help",), ("check", "--help"), ("gofish", "--help"), ("gofish", "check", "--help")],
-                         ids=" ".join)
-def test_help_that_cannot_be_written_is_one_line_and_exit_2(args):
-    """click's own handling of a closed pipe exits 1."""
-    w = _closed_pipe()
-    try:
-        res = run(*args, stdout=w)
-    finally:
-        os.close(w)
-    assert res.returncode == 2, (res.returncode, res.stderr)
-    assert res.stderr == "quaternity: cannot write the output (Broken pipe)\n"
+    assert on_closed_pipe("check", str(EXAMPLES / "illegal.json"), stdout=False, stderr=True).returncode == 1
