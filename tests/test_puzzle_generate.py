@@ -555,3 +555,13 @@ def test_the_group_offers_its_commands():
 def test_a_search_stopped_by_its_limits_is_refused():
     result = run(["puzzle", "verify", str(PUZZLES / "11-big-table.json"), "--max-positions", "5"])
     assert result.exit_code == 2 and "search" in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_a_sheet_whose_time_runs_out_marks_the_answers_not_solved_here(tmp_path):
+    """docs/puzzles.md: past --max-seconds an answer is shown as its file states it, marked "not solved here";
+    a spent budget gave the limits 0 s, which they refuse ("max_seconds must be ... > 0"), exit 2, no page."""
+    out = tmp_path / "sheet.html"
+    res = run(["puzzle", "sheet", str(PUZZLES), "-o", str(out), "--max-seconds", "0.001"])
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    assert "not solved here" in page and page.count('<article class="puzzle"') == 13

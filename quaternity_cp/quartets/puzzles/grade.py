@@ -58,14 +58,14 @@ class Explanations:
 
     ``record`` is the puzzle (its moves up to the puzzle's moment, or a position); each
     fact is explained on the record followed by the strategy's moves. Every explanation
-    together may take ``max_seconds`` (None: no limit); past it
+    together may take ``max_seconds`` (None: no limit; 0: none left, as a page's spent budget gives); past it
     :class:`~quaternity_cp.quartets.explain.ExplanationLimitError` is raised.
     """
 
     def __init__(self, record: Record, *, max_seconds: float | None = None):
         self.record = record
         self.max_seconds = max_seconds
-        self.clock = Limits(max_seconds=max_seconds).start()
+        self.clock = Limits().start()  # (only its elapsed time is read)
         self.terms = 0  # the parts of the counting arguments, summed
 
     def _explainer(self, path: list[Move]) -> Explainer:

@@ -715,11 +715,11 @@ def _hand_made(p: SheetPuzzle, i: int, s: Stated, budget: Budget, shown: dict[st
     label = f'<span class="sub">({"abcdefghijklmnopqrstuvwxyz"[i % 26]})</span> ' if len(p.stated) > 1 else ""
     stated = s.result if isinstance(s.result, str) else "yes" if s.result else "no"
     left = _left(budget)
-    limits = Limits(max_positions=SOLVE_POSITIONS, max_seconds=left)
     not_solved = (f'<p class="verdict">{label}{escape(_cap(str(stated)))} (as the answer file states it; not '
                   'solved here: the page\'s time or position limit was reached).</p>')
     if left == 0:
         return not_solved
+    limits = Limits(max_positions=SOLVE_POSITIONS, max_seconds=left)
     position = replay(record).position
     on_turn = position.turn == (s.player,)
     if s.goal in ("quartet", "win") and s.result is True and on_turn:
