@@ -565,3 +565,11 @@ def test_a_sheet_whose_time_runs_out_marks_the_answers_not_solved_here(tmp_path)
     assert res.exit_code == 0, res.output
     page = out.read_text(encoding="utf-8")
     assert "not solved here" in page and page.count('<article class="puzzle"') == 13
+
+
+@pytest.mark.parametrize("agent", ["ismcts", "determinized", "koole-first"])
+def test_an_agent_that_plays_classic_only_is_refused_before_any_game(tmp_path, agent):
+    """ismcts failed inside the first game (an internal error, exit 3) and left an empty folder."""
+    res = run(["puzzle", "generate", "--count", "1", "--seed", "1", "--agents", agent, "--out", str(tmp_path / "p")])
+    assert res.exit_code == 2 and res.output.startswith(f"quaternity: agent '{agent}' plays classic only (")
+    assert res.output.count("\n") == 1 and not (tmp_path / "p").exists()

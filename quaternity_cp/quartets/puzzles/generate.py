@@ -105,9 +105,13 @@ class GenerateOptions:
         if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
             raise PuzzleError(f"unknown difficulty {self.difficulty!r} (known: {', '.join(DIFFICULTIES)})")
         agents = spec.agents
+        game = {"preset": self.rules, "players": self.players, "sets": self.sets, "set_size": self.set_size}
         for a in self.agents:
             if a not in agents:
                 raise PuzzleError(f"unknown agent {a!r} (known: {', '.join(sorted(agents))})")
+            why = spec.refusal(a, game)  # (before any game is played: a classic-only agent, say)
+            if why is not None:
+                raise PuzzleError(f"agent {a!r} {why}")
         if len(self.agents) not in (1, self.players):
             raise PuzzleError(f"agents: give one name for every seat or one per seat ({self.players}), "
                               f"not {len(self.agents)}")
