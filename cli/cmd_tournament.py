@@ -101,6 +101,21 @@ def _rule_set_option(spec) -> str | None:
     return next((name for name in ("preset", "rules") if spec.option(name) is not None), None)
 
 
+def _apart_from_records(records: str, outputs: dict[str, str | None]) -> None:
+    """An output file is neither the ``--records`` folder nor a name a game's record is written under there
+    (``game-000001.json``): the run would end in a file it cannot write, or replace a record of its own."""
+    folder = os.path.realpath(records)
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        if os.path.realpath(path) == folder:
+            raise InputError(f"{option}: {path} is the --records folder; give a file name")
+        name = os.path.basename(path)
+        if os.path.realpath(os.path.dirname(path) or ".") == folder and name.startswith("game-") \
+                and name.endswith(".json"):
+            raise InputError(f"{option}: {path} is where --records writes a game's record; give another name")
+
+
 def _records_folder(path: str, force: bool) -> None:
     """Check ``--records DIR`` before any game: a folder (made if missing) that can take new files and
     holds no game records yet (unless ``--force``: then the records of the same numbers are replaced)."""
@@ -195,6 +210,8 @@ def tournament(game, preset, players, sets, set_size, extra, agents, games, seed
                 raise InputError(f"{flags[name]}: {err}") from None
     _check_cluster_wait(cluster, cluster_wait)
     check_lineup(game, lineup, options)
+    if records is not None:
+        _apart_from_records(records, {"--output": output, "--plot": plot})
     if plot is not None:
         if not plot.lower().endswith((".png", ".svg")):
             raise InputError(f"--plot: {plot}: the picture must be a .png or .svg file")

@@ -447,6 +447,21 @@ def test_records_folder_is_checked_before_the_first_game(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == [f"game-{k:06d}.json" for k in range(4)]  # no temporary files
 
 
+def test_the_output_is_neither_the_records_folder_nor_one_of_its_records(tmp_path):
+    """--output in --records under a record's name replaced that game's record (no --force); --output naming
+    the --records folder was refused only after every game."""
+    runner = CliRunner()
+    folder = tmp_path / "rec"
+    for output, message in [(folder / "game-000001.json", "is where --records writes a game's record"),
+                            (folder, "is the --records folder")]:
+        out = runner.invoke(main, [*QUICK, "--records", str(folder), "--output", str(output)])
+        assert out.exit_code == 2 and message in out.stderr and out.stdout == "", out.output
+        assert not folder.exists()  # refused before the folder is made and before any game
+    folder.mkdir()
+    out = runner.invoke(main, [*QUICK, "--records", str(folder), "--output", str(folder / "summary.json")])
+    assert out.exit_code == 0 and json.loads((folder / "summary.json").read_text())["games"] == 4
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder")
 def test_a_read_only_records_folder_is_refused(tmp_path):
     folder = tmp_path / "ro"
