@@ -150,3 +150,13 @@ def test_a_wrong_answer_is_not_given_the_solution_unless_asked(tmp_path, show):
     res = run(puzzle, "--answer", answer_file(tmp_path, "k", a.texts(a.first_moves), a.questions + 1), "--json")
     data = json.loads(res.output)
     assert res.exit_code == 1 and data["right"] is False and data["first_moves"] is None, res.output
+
+
+def test_an_illegal_move_of_the_puzzle_names_the_puzzle_s_file(tmp_path):
+    """The puzzle's fault was reported under the answer file's name."""
+    puzzle = tmp_path / "illegal.txt"
+    puzzle.write_text("players: 3\nsets: 3\nset_size: 3\n0>1:A0+\n0>1:A0+\n")
+    answer = Path(__file__).resolve().parent.parent / "examples" / "puzzles" / "03-two-questions.answer.json"
+    res = CliRunner().invoke(main, ["puzzle", "verify", str(puzzle), "--answer", str(answer)])
+    assert res.exit_code == 2
+    assert res.output == f"quaternity: {puzzle}: move 2 (0>1:A0+) is illegal: no consistent deal remains after the question\n"

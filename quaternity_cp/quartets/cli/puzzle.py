@@ -182,11 +182,16 @@ def verify(file: str, answer: str | None, max_positions: int, max_seconds: float
 
     from ...budget import Limits
     from ..puzzles.answers import answer_path, read_answer
+    from ..puzzles.puzzle import puzzle_position
     from ..puzzles.search import PuzzleError
     from ..puzzles.verify import verify as check
 
     start = time.monotonic()
     record = parse_text(read_text(file), None, file)
+    try:
+        puzzle_position(record)  # the puzzle's own faults (an illegal move) name the puzzle's file
+    except PuzzleError as err:
+        raise InputError(f"{file}: {err}") from None
     path = answer if answer is not None else answer_path(file)
     if answer is None and not os.path.exists(path):
         raise InputError(f"{file}: no answer file {os.path.basename(path)} beside it (give --answer PATH)")

@@ -43,7 +43,8 @@ def puzzle_position(record: Record) -> Position:
     """The position at the puzzle's moment: the record's moves replayed (an illegal one is refused)."""
     result = replay(record, mark_forced=False)
     if result.error is not None:
-        raise PuzzleError(f"move {result.error_index} is illegal: {result.error}")
+        i = result.error_index
+        raise PuzzleError(f"move {i} ({record.texts[i - 1]}) is illegal: {result.error}")
     return result.position
 
 
