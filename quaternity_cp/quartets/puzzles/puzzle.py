@@ -44,6 +44,7 @@ def puzzle_position(record: Record) -> Position:
     result = replay(record, mark_forced=False)
     if result.error is not None:
         i = result.error_index
+        assert i is not None  # (set with the error)
         raise PuzzleError(f"move {i} ({record.texts[i - 1]}) is illegal: {result.error}")
     return result.position
 
