@@ -122,6 +122,20 @@ def puzzle_files(folder: str) -> list[str]:
     return [os.path.join(folder, n) for n in sorted(names) if n.endswith(".json") and not n.endswith(".answer.json")]
 
 
+def unreadable_json(text: str) -> bool:
+    """Whether ``text`` is meant as JSON (it opens with ``{``) but is not a JSON object the strict reader
+    takes: such a file tells no game, so it does not decide a sheet's game."""
+    from quaternity_cp.jsonio import InputRefused, load_json
+
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped.startswith("{"):
+        return False
+    try:
+        return not isinstance(load_json(stripped), dict)
+    except InputRefused:
+        return True
+
+
 class SheetDoor(Door):
     """``puzzle sheet DIR``: the game of the folder's puzzles (each record names it; one game a sheet)."""
 
@@ -135,7 +149,10 @@ class SheetDoor(Door):
             return Found(default_spec(), args)
         games: dict[str, str] = {}
         for path in puzzle_files(folder):
-            games.setdefault(record_game(read_text(path, keep=True)), path)
+            text = read_text(path, keep=True)
+            if unreadable_json(text):
+                continue  # names no game: the sheet's game reads it and says what is wrong, naming the file
+            games.setdefault(record_game(text), path)
         if len(games) > 1:
             named = ", ".join(f"{game} ({os.path.basename(path)})" for game, path in sorted(games.items()))
             raise InputError(f"{folder}: puzzles of several games ({named}): one game per sheet")

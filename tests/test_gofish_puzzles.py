@@ -382,3 +382,11 @@ def test_sheet_refuses_a_wrong_answer_and_mixed_games(made, tmp_path):
     for suffix in (".json", ".answer.json"):
         (folder / ("q" + suffix)).write_text(quaternity.with_name(quaternity.name + suffix).read_text())
     assert "several games" in one_line_error(run("puzzle", "sheet", folder, "-o", tmp_path / "s.html"))
+    # a malformed file names no game: it does not make the folder "several games", and the sheet's game
+    # reads it and says what is wrong with it, naming it
+    for suffix in (".json", ".answer.json"):
+        (folder / ("q" + suffix)).unlink()
+    (folder / "00-cut.json").write_text('{"game": "gofish", "players": 3,')
+    (folder / "00-cut.answer.json").write_text("{}")
+    line = one_line_error(run("puzzle", "sheet", folder, "-o", tmp_path / "s.html"))
+    assert "00-cut.json" in line and "several games" not in line and "complete" in line, line

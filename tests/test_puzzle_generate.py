@@ -442,6 +442,20 @@ def test_the_difficulty_order_of_the_bundled_puzzles():
     assert {BUNDLED[k][0] for k in ("09", "11", "12", "13")} == {"expert"}
 
 
+@pytest.mark.parametrize("key", ["goal", "player", "questions", "first_moves", "result", "plies"])
+def test_an_answer_list_with_a_verdict_beside_it_is_refused(key):
+    """A bundled answer file (a list ``answers``) with a puzzle answer's key at its top level: the key
+    would go unchecked, so the file is refused naming it; without it the same file reads."""
+    path = PUZZLES / "01-one-question.answer.json"
+    record = parse_record(PUZZLES.joinpath("01-one-question.json").read_text())
+    data = json.loads(path.read_text())
+    stated, _ = read_answer(record.game, json.dumps(data))
+    assert stated and all(s.listed for s in stated)
+    data[key] = data["answers"][0].get(key, 1)
+    with pytest.raises(PuzzleError, match=f"'{key}' at the top level would go unchecked"):
+        read_answer(record.game, json.dumps(data))
+
+
 def test_the_command_and_the_library_know_the_same_difficulties():
     from quaternity_cli.cmd_puzzle import DIFFICULTIES as COMMAND
     from quaternity_cp.gofish.puzzles import DIFFICULTIES as GOFISH

@@ -71,6 +71,12 @@ class Seconds(click.FloatRange):
                           param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        # click describes a range with neither bound as "x<=None" in the help's default: say nothing instead
+        if self.min is None and self.max is None:
+            return "any number of seconds"
+        return super()._describe_range()
+
 
 def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
     """Print ``quaternity: message`` (one line) on standard error and exit with ``code``."""

@@ -30,7 +30,7 @@ def seconds_option(what: str, default: float = MAX_SECONDS,
                    past: str = "are refused (exit 2)") -> Callable[[F], F]:
     """``--max-seconds``: the time ``what`` may take; past it they ``past``."""
     def decorate(func: F) -> F:
-        return click.option("--max-seconds", "max_seconds", type=Seconds(), default=default, show_default=True,
+        return click.option("--max-seconds", "max_seconds", type=Seconds(min=0, min_open=True), default=default, show_default=True,
                             callback=_seconds, metavar="SECONDS",
                             help=f"The seconds {what} may take; beyond them they {past}.")(func)
     return decorate

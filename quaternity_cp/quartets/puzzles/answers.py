@@ -122,6 +122,12 @@ def read_answer(game: Game, text: str, where: str = "answer") -> tuple[list[Stat
         items = data["answers"]
         if not isinstance(items, list) or not items:
             raise PuzzleError(f"{where}: answers must be a non-empty list")
+        # the two forms are one or the other: a puzzle's own answer beside the list would go unchecked
+        mixed = [key for key in ("goal", "player", "questions", "first_moves", "result", "plies")
+                 if key in data]
+        if mixed:
+            raise PuzzleError(f"{where}: a file with a list 'answers' states its verdicts in that list; "
+                              f"{', '.join(repr(k) for k in mixed)} at the top level would go unchecked")
         return [_stated(game, a, f"{where}: answer {i}", puzzle_format=False) for i, a in enumerate(items, 1)], data
     return [_stated(game, data, where, puzzle_format=True)], data
 
